@@ -1,0 +1,34 @@
+// Function.h - a kernel (`.entry`) or device function (`.func`).
+#pragma once
+
+#include "ptxdvfs/ptx/Statement.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ptxdvfs::ptx {
+
+/// `.maxntid 256, 1, 1` -> {"maxntid", {256, 1, 1}}; `.noreturn` -> {"noreturn", {}}.
+struct PerformanceDirective {
+  std::string name;
+  std::vector<std::uint64_t> values;
+};
+
+struct Function {
+  FunctionKind kind = FunctionKind::Entry;
+  Linkage linkage = Linkage::None;
+  std::string name;
+  std::vector<VariableDecl> results;    ///< `.func (.param .b32 r) f(...)`; empty for kernels
+  std::vector<VariableDecl> parameters;
+  std::vector<PerformanceDirective> performanceDirectives;
+  bool hasBody = false;                 ///< false for prototypes and `.extern` declarations
+  std::vector<Statement> body;
+  SourceLocation location;              ///< the `.entry`/`.func` keyword
+
+  /// Instructions in the body, nested blocks included, in source order.
+  std::size_t instructionCount() const;
+  void forEachInstruction(const std::function<void(const Instruction &)> &visit) const;
+};
+
+} // namespace ptxdvfs::ptx

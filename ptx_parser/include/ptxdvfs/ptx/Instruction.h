@@ -1,0 +1,60 @@
+// Instruction.h - one PTX instruction as written, with where it came from.
+#pragma once
+
+#include "ptxdvfs/ptx/Diagnostic.h"
+#include "ptxdvfs/ptx/Operand.h"
+#include "ptxdvfs/ptx/Types.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxdvfs::ptx {
+
+/// `@%p1` or `@!%p1` (PTX ISA 9.3: predicated execution).
+struct Guard {
+  std::string predicate;
+  bool negated = false;
+};
+
+/// A call site that was inlined, from `.loc ... inlined_at FILE LINE COL`.
+struct InlinedAt {
+  std::uint32_t fileIndex = 0;
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+};
+
+/// The CUDA source position in force for an instruction: the last `.loc`
+/// seen before it in the same function (PTX ISA 11.5.3). `path` is the
+/// `.file` entry of `fileIndex`, empty when the module declares none.
+struct DebugLocation {
+  std::uint32_t fileIndex = 0;
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+  std::string path;
+  std::string functionName;          ///< label named by `function_name`, if any
+  std::optional<InlinedAt> inlinedAt;
+};
+
+/// What the dotted modifiers mean, read once by the parser so that later
+/// layers need not re-split the mnemonic. Modifiers the parser does not
+/// know are still in `Instruction::modifiers`.
+struct InstructionDetails {
+  std::optional<StateSpace> space;  ///< first state-space modifier
+  std::vector<ScalarType> types;    ///< every type modifier, in order
+  unsigned vectorWidth = 1;         ///< 2 or 4 for `.v2`/`.v4` (8 for `.v8`)
+};
+
+struct Instruction {
+  std::optional<Guard> guard;
+  std::string mnemonic;               ///< as written: `ld.global.v4.f32`
+  std::string opcode;                 ///< `ld`
+  std::vector<std::string> modifiers; ///< `global`, `v4`, `f32` (no dots, in order)
+  InstructionDetails details;
+  std::vector<Operand> operands;
+  SourceLocation location;            ///< the guard, or the mnemonic if unguarded
+  std::string lineText;               ///< the whole source line, without newline
+  std::optional<DebugLocation> debugLocation;
+};
+
+} // namespace ptxdvfs::ptx

@@ -1,0 +1,26 @@
+// Module.h - one parsed PTX file.
+#pragma once
+
+#include "ptxdvfs/ptx/Function.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ptxdvfs::ptx {
+
+struct Module {
+  std::string path;                       ///< as given to the parser
+  std::string version;                    ///< `.version 8.8` -> "8.8"; empty if missing
+  std::vector<std::string> targets;       ///< `.target sm_80, texmode_independent`
+  unsigned addressSize = 0;               ///< 32 or 64; 0 if not stated
+  std::map<std::uint32_t, std::string> files; ///< `.file` index -> path
+  std::vector<VariableDecl> globals;      ///< module-scope variables
+  std::vector<Function> functions;        ///< `.entry` and `.func`, file order
+  std::vector<Directive> directives;      ///< `.pragma`, `.section` and unknown ones
+
+  /// Kernels (`.entry` with a body) in file order: kernel k of the encoding.
+  std::vector<const Function *> kernels() const;
+};
+
+} // namespace ptxdvfs::ptx

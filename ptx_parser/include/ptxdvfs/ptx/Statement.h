@@ -1,0 +1,59 @@
+// Statement.h - what a function body is made of.
+#pragma once
+
+#include "ptxdvfs/ptx/Instruction.h"
+#include "ptxdvfs/ptx/Types.h"
+
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace ptxdvfs::ptx {
+
+struct Statement;
+
+/// `$L__BB0_2:`
+struct Label {
+  std::string name;
+  SourceLocation location;
+};
+
+/// One declared name of `.reg`, `.local`, `.shared`, `.global`, `.const`,
+/// `.param` or `.tex`; `.reg .b32 %r<5>, %x;` gives two declarations.
+/// Also used for kernel and function parameters.
+struct VariableDecl {
+  StateSpace space = StateSpace::Reg;
+  std::optional<ScalarType> type;
+  std::optional<unsigned> alignment;    ///< `.align N`, bytes
+  std::vector<std::string> attributes;  ///< other dot-words without dots (`ptr`, `v4`, `global`)
+  std::string name;
+  std::optional<unsigned> rangeCount;   ///< N of `%r<N>`: declares %r0 .. %r(N-1)
+  std::vector<std::optional<std::uint64_t>> arrayDims; ///< `[4][]` -> {4, nullopt}
+  std::string initializer;              ///< text after `=`, empty if none
+  SourceLocation location;
+};
+
+/// `{ ... }`: a nested scope (nvcc wraps each call sequence in one).
+struct Block {
+  std::vector<Statement> statements;
+  SourceLocation location;
+};
+
+/// A directive kept for completeness (`.pragma`, `.callprototype`,
+/// `.calltargets`, unknown ones): its name and the rest of its text.
+struct Directive {
+  std::string name;  ///< with the dot: `.pragma`
+  std::string text;  ///< the whole directive as written
+  SourceLocation location;
+};
+
+using StatementValue = std::variant<Label, VariableDecl, Instruction, Block, Directive>;
+
+struct Statement {
+  StatementValue value;
+
+  template <typename T> const T *getIf() const { return std::get_if<T>(&value); }
+};
+
+} // namespace ptxdvfs::ptx

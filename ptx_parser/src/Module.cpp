@@ -1,0 +1,14 @@
+// Module.cpp - queries over a parsed module.
+#include "ptxdvfs/ptx/Module.h"
+
+namespace ptxdvfs::ptx {
+
+std::vector<const Function *> Module::kernels() const {
+  std::vector<const Function *> result;
+  for (const Function &function : functions)
+    if (function.kind == FunctionKind::Entry && function.hasBody)
+      result.push_back(&function);
+  return result;
+}
+
+} // namespace ptxdvfs::ptx

@@ -1,0 +1,28 @@
+// main.cpp - the ptxdvfs command line: wires subcommands, maps errors to exit codes.
+#include "ExitCodes.h"
+#include "Logging.h"
+#include "ParseCommand.h"
+
+#include <CLI/CLI.hpp>
+
+int main(int argc, char **argv) {
+  using namespace ptxdvfs::tools;
+  CLI::App app{"ptxdvfs: predict how a CUDA kernel's time, power and energy change with "
+               "GPU clocks, from its PTX, without running it"};
+  app.set_version_flag("--version", std::string("ptxdvfs 0.1.0"));
+  app.require_subcommand(1);
+  LoggingOptions logging;
+  addLoggingFlags(app, logging);
+  app.parse_complete_callback([&logging] { initLogging(logging); });
+
+  int exitCode = kExitSuccess;
+  setupParseCommand(app, exitCode);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &error) {
+    int status = app.exit(error);
+    return status == 0 ? kExitSuccess : kExitUsageError;
+  }
+  return exitCode;
+}
