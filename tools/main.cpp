@@ -11,6 +11,7 @@ int main(int argc, char **argv) {
                "GPU clocks, from its PTX, without running it"};
   app.set_version_flag("--version", std::string("ptxdvfs 0.1.0"));
   app.require_subcommand(1);
+  app.fallthrough(); // global flags (-v, -q) also work after the subcommand
   LoggingOptions logging;
   addLoggingFlags(app, logging);
   app.parse_complete_callback([&logging] { initLogging(logging); });

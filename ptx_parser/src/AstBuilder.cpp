@@ -164,9 +164,15 @@ private:
       auto index = static_cast<std::uint32_t>(integerValue(file->INTEGER(0)));
       module_.files[index] = unquote(text(file->STRING()));
     } else if (auto *section = dynamic_cast<PTXParser::SectionDirectiveContext *>(item)) {
+      // The name is the dot-words before `{`; the body holds more of them.
       std::string name;
-      for (auto *part : section->DOT_NAME())
-        name += text(part);
+      for (auto *child : section->children) {
+        auto *terminal = dynamic_cast<TerminalNode *>(child);
+        if (terminal && terminal->getSymbol()->getType() == PTXParser::LBRACE)
+          break;
+        if (terminal && terminal->getSymbol()->getType() == PTXParser::DOT_NAME)
+          name += text(terminal);
+      }
       module_.directives.push_back({".section", name, locationOf(section)});
     } else if (auto *pragma = dynamic_cast<PTXParser::ModulePragmaContext *>(item)) {
       module_.directives.push_back(

@@ -1,0 +1,116 @@
+// RobustnessTest.cpp - no input crashes or hangs the parser: garbage, truncation, nesting.
+#include "ParseHelpers.h"
+#include "TestPaths.h"
+
+#include "Lexer.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+using namespace ptxdvfs;
+
+namespace {
+
+/// Every diagnostic names the file, and the error count respects the cap.
+void expectWellFormedDiagnostics(const ptx::Diagnostics &diagnostics, std::size_t maxErrors) {
+  std::size_t errors = 0;
+  for (const auto &d : diagnostics) {
+    EXPECT_EQ(d.path, "fuzz.ptx");
+    EXPECT_FALSE(d.message.empty());
+    errors += d.severity == ptx::Severity::Error;
+  }
+  EXPECT_LE(errors, maxErrors);
+}
+
+} // namespace
+
+TEST(RobustnessTest, RandomBytesNeverCrash) {
+  std::mt19937 random(1234);
+  ptx::ParseOptions options;
+  options.maxErrors = 20;
+  for (int round = 0; round < 300; ++round) {
+    std::string bytes(random() % 2048, '\0');
+    for (char &c : bytes)
+      c = static_cast<char>(random() & 0xff);
+    ptx::ParseResult result = ptx::parseForDiagnostics(bytes, "fuzz.ptx", options);
+    expectWellFormedDiagnostics(result.diagnostics, options.maxErrors);
+  }
+}
+
+TEST(RobustnessTest, ShuffledPtxTokensNeverCrash) {
+  const std::vector<std::string> pieces = {
+      ".entry", ".func", "{", "}", "(", ")", "[", "]", ";", ",", "@%p1", "%r1", "ld.global.f32",
+      ".reg", ".b32", "%r<4>", "0f3F800000", "-", "+", "|", "!", ".param", "k", ":", "\n",
+      ".loc 1 2 3", ".section", ".version 8.0", "\"s\"", "<", ">", "=", "_", "0x1F", "1.5"};
+  std::mt19937 random(99);
+  ptx::ParseOptions options;
+  options.maxErrors = 50;
+  for (int round = 0; round < 500; ++round) {
+    std::string text;
+    for (int n = random() % 200; n > 0; --n)
+      text += pieces[random() % pieces.size()] + " ";
+    ptx::ParseResult result = ptx::parseForDiagnostics(text, "fuzz.ptx", options);
+    expectWellFormedDiagnostics(result.diagnostics, options.maxErrors);
+  }
+}
+
+TEST(RobustnessTest, TruncatedFixturesFailCleanly) {
+  std::string text = test::readFile(test::fixtureDir() +
+                                       "/ptx/local_and_calls.nvcc13.0.sm80.ptx");
+  ASSERT_FALSE(text.empty());
+  std::size_t firstBody = text.find("\n{\n");
+  ASSERT_NE(firstBody, std::string::npos);
+  for (std::size_t cut = 0; cut < text.size(); cut += 97) {
+    ptx::ParseResult result = ptx::parseForDiagnostics(text.substr(0, cut), "fuzz.ptx");
+    expectWellFormedDiagnostics(result.diagnostics, 50);
+    // Cut inside the first function body: a `}` is missing for sure.
+    if (cut > firstBody + 3 && cut < text.find("\n}\n", firstBody)) {
+      EXPECT_TRUE(hasErrors(result.diagnostics)) << "cut at " << cut;
+    }
+  }
+}
+
+TEST(RobustnessTest, DeepNestingIsReportedNotOverflowed) {
+  std::string text = ".version 8.0\n.entry k()\n" + std::string(1000000, '{');
+  ptx::ParseResult result = ptx::parseForDiagnostics(text, "fuzz.ptx");
+  ASSERT_TRUE(hasErrors(result.diagnostics));
+  EXPECT_NE(result.diagnostics[0].message.find("nested deeper than"), std::string::npos)
+      << result.diagnostics[0].format();
+  std::string operands = ".version 8.0\n.entry k() { add " + std::string(100000, '[') + " }";
+  EXPECT_TRUE(hasErrors(ptx::parseForDiagnostics(operands, "fuzz.ptx").diagnostics));
+}
+
+TEST(RobustnessTest, ErrorFloodIsCapped) {
+  std::string text;
+  for (int i = 0; i < 100000; ++i)
+    text += "#@ ;;\n";
+  ptx::ParseOptions options;
+  options.maxErrors = 10;
+  ptx::ParseResult result = ptx::parseForDiagnostics(text, "fuzz.ptx", options);
+  expectWellFormedDiagnostics(result.diagnostics, options.maxErrors);
+  EXPECT_EQ(result.diagnostics.back().severity, ptx::Severity::Note);
+  EXPECT_NE(result.diagnostics.back().message.find("too many errors"), std::string::npos);
+}
+
+TEST(RobustnessTest, ThreadedParseMatchesSerialParse) {
+  // Enough text for many chunks, so several threads really share the work.
+  std::string text;
+  for (const std::string &path : test::fixturePtxFiles())
+    text += test::readFile(path) + "\n";
+  ASSERT_GT(text.size(), 200000u);
+  ptx::ParseOptions serial, parallel;
+  serial.threads = 1;
+  parallel.threads = 4;
+  auto one = ptx::parseModule(text, "all.ptx", serial);
+  auto many = ptx::parseModule(text, "all.ptx", parallel);
+  ASSERT_TRUE(one.hasValue()) << test::describe(one.diagnostics());
+  ASSERT_TRUE(many.hasValue()) << test::describe(many.diagnostics());
+  ASSERT_EQ(one->functions.size(), many->functions.size());
+  for (std::size_t i = 0; i < one->functions.size(); ++i) {
+    EXPECT_EQ(one->functions[i].name, many->functions[i].name);
+    EXPECT_EQ(one->functions[i].location, many->functions[i].location);
+    EXPECT_EQ(one->functions[i].instructionCount(), many->functions[i].instructionCount());
+  }
+  EXPECT_EQ(one->globals.size(), many->globals.size());
+}
