@@ -41,17 +41,18 @@ performanceDirective : DOT_NAME (INTEGER (COMMA INTEGER)*)? ;
 
 functionBody : LBRACE statement* RBRACE ;
 
+// The hottest rules, `statement` and `operand`, carry no alternative labels:
+// a labelled alternative makes ANTLR allocate a second context per match.
+// The AST builder tells the alternatives apart by their first token.
 statement
-    : AT BANG? predicate=IDENT opcode=IDENT
-      (operand (COMMA operand)*)? SEMI                      # guardedInstruction
-    | IDENT (COLON | (operand (COMMA operand)*)? SEMI)      # labelOrInstruction
-    | LBRACE statement* RBRACE                              # block
-    | variableDecl                                          # localVariable
-    | LOC INTEGER INTEGER INTEGER (COMMA locAttribute)*     # locDirective
-    | pragmaDirective                                       # statementPragma
-    | CALLPROTOTYPE results=paramList? IDENT
-      params=paramList performanceDirective* SEMI           # callPrototype
-    | genericDirective                                      # otherStatementDirective
+    : AT BANG? IDENT IDENT (operand (COMMA operand)*)? SEMI   // guarded instruction
+    | IDENT (COLON | (operand (COMMA operand)*)? SEMI)       // label or instruction
+    | LBRACE statement* RBRACE                                // nested block
+    | variableDecl
+    | LOC INTEGER INTEGER INTEGER (COMMA locAttribute)*
+    | pragmaDirective
+    | CALLPROTOTYPE paramList? IDENT paramList performanceDirective* SEMI
+    | genericDirective
     ;
 
 // `function_name $L__info_string0` or `inlined_at 1 23 5`.
@@ -94,10 +95,10 @@ initialTerm : IDENT (LPAREN IDENT RPAREN)? | INTEGER | FLOAT | HEX_FLOAT ;
 // One rule with flat alternatives keeps the parse tree at one node per
 // operand for the common cases (`%r1`, `42`, `$L__BB0_2`).
 operand
-    : LBRACK operand (COMMA operand)* RBRACK                # addressOperand
-    | LBRACE (operand (COMMA operand)*)? RBRACE             # vectorOperand
-    | LPAREN (operand (COMMA operand)*)? RPAREN             # listOperand
+    : LBRACK operand (COMMA operand)* RBRACK                // address
+    | LBRACE (operand (COMMA operand)*)? RBRACE             // vector
+    | LPAREN (operand (COMMA operand)*)? RPAREN             // call argument list
     | (MINUS | BANG | TILDE)? (IDENT | INTEGER | FLOAT | HEX_FLOAT)
       ((PLUS | MINUS | STAR) MINUS? (IDENT | INTEGER | FLOAT | HEX_FLOAT))*
-      (PIPE IDENT)?                                         # scalarOperand
+      (PIPE IDENT)?                                         // scalar
     ;

@@ -52,9 +52,12 @@ public:
         diagnostics_(diagnostics) {}
 
   void build(PTXParser::ModuleContext *tree) {
-    for (auto *item : tree->moduleItem())
+    // moduleItem* EOF
+    for (std::size_t i = 0; i + 1 < tree->children.size(); ++i) {
+      auto *item = ruleAt<PTXParser::ModuleItemContext>(tree, i);
       if (usable(item))
         buildModuleItem(item);
+    }
   }
 
 private:
@@ -87,6 +90,19 @@ private:
   }
   static std::string_view text(TerminalNode *node) {
     return node ? text(node->getSymbol()) : std::string_view();
+  }
+
+  // Clean subtrees have exactly the shape the grammar gives them, so the
+  // hot paths read children by position instead of the generated
+  // accessors, which dynamic_cast every child on every call.
+  static antlr4::Token *tokenAt(antlr4::ParserRuleContext *ctx, std::size_t i) {
+    return static_cast<TerminalNode *>(ctx->children[i])->getSymbol();
+  }
+  template <typename Context> static Context *ruleAt(antlr4::ParserRuleContext *ctx, std::size_t i) {
+    return static_cast<Context *>(ctx->children[i]);
+  }
+  static std::size_t firstTokenType(antlr4::ParserRuleContext *ctx) {
+    return ctx->getStart()->getType();
   }
 
   static SourceLocation locationOf(antlr4::Token *token) {
@@ -124,16 +140,17 @@ private:
     diagnostics_.push_back({path_, location, Severity::Error, std::move(message)});
   }
 
-  std::uint64_t integerValue(TerminalNode *node) {
-    if (!node)
-      return 0;
-    auto value = parseIntegerLiteral(text(node));
+  std::uint64_t integerValue(antlr4::Token *token) {
+    auto value = parseIntegerLiteral(text(token));
     if (!value) {
-      error(locationOf(node->getSymbol()),
-            "integer literal '" + std::string(text(node)) + "' does not fit in 64 bits");
+      error(locationOf(token),
+            "integer literal '" + std::string(text(token)) + "' does not fit in 64 bits");
       return 0;
     }
     return *value;
+  }
+  std::uint64_t integerValue(TerminalNode *node) {
+    return node ? integerValue(node->getSymbol()) : 0;
   }
 
   static std::string unquote(std::string_view quoted) {
@@ -227,7 +244,7 @@ private:
     if (auto *body = ctx->functionBody()) {
       function.hasBody = true;
       currentDebugLocation_.reset();
-      buildStatements(body->statement(), function.body);
+      buildStatementsBetweenBraces(body, function.body);
     }
     module_.functions.push_back(std::move(function));
   }
@@ -327,69 +344,86 @@ private:
 
   // ---- statements ---------------------------------------------------------
 
-  void buildStatements(const std::vector<PTXParser::StatementContext *> &statements,
-                       std::vector<Statement> &out) {
-    out.reserve(out.size() + statements.size());
-    for (auto *statement : statements)
+  /// `{ statement* }`: a function body or a nested block.
+  void buildStatementsBetweenBraces(antlr4::ParserRuleContext *ctx, std::vector<Statement> &out) {
+    std::size_t end = ctx->children.size() - 1;
+    out.reserve(out.size() + end - 1);
+    for (std::size_t i = 1; i < end; ++i) {
+      auto *statement = ruleAt<PTXParser::StatementContext>(ctx, i);
       if (usable(statement))
         buildStatement(statement, out);
+    }
   }
 
   void buildStatement(PTXParser::StatementContext *ctx, std::vector<Statement> &out) {
-    if (auto *guarded = dynamic_cast<PTXParser::GuardedInstructionContext *>(ctx)) {
-      Instruction instruction = startInstruction(guarded->opcode, guarded->getStart());
-      instruction.guard = Guard{std::string(text(guarded->predicate)), guarded->BANG() != nullptr};
-      buildOperands(guarded->operand(), instruction.operands);
+    switch (firstTokenType(ctx)) {
+    case PTXParser::AT: {
+      // AT BANG? predicate opcode (operand (COMMA operand)*)? SEMI
+      bool negated = tokenAt(ctx, 1)->getType() == PTXParser::BANG;
+      std::size_t opcodeAt = negated ? 3 : 2;
+      Instruction instruction = startInstruction(tokenAt(ctx, opcodeAt), ctx->getStart());
+      instruction.guard = Guard{std::string(text(tokenAt(ctx, opcodeAt - 1))), negated};
+      buildOperandsFrom(ctx, opcodeAt + 1, instruction.operands);
       out.push_back({std::move(instruction)});
       return;
     }
-    if (auto *plain = dynamic_cast<PTXParser::LabelOrInstructionContext *>(ctx)) {
-      antlr4::Token *name = plain->IDENT()->getSymbol();
-      if (plain->COLON()) {
+    case PTXParser::IDENT: {
+      // IDENT (COLON | (operand (COMMA operand)*)? SEMI)
+      antlr4::Token *name = ctx->getStart();
+      if (ctx->getStop()->getType() == PTXParser::COLON) {
         out.push_back({Label{std::string(text(name)), locationOf(name)}});
         return;
       }
       Instruction instruction = startInstruction(name, name);
-      buildOperands(plain->operand(), instruction.operands);
+      buildOperandsFrom(ctx, 1, instruction.operands);
       out.push_back({std::move(instruction)});
       return;
     }
-    if (auto *block = dynamic_cast<PTXParser::BlockContext *>(ctx)) {
+    case PTXParser::LBRACE: {
       Block nested;
-      nested.location = locationOf(block);
-      buildStatements(block->statement(), nested.statements);
+      nested.location = locationOf(ctx);
+      buildStatementsBetweenBraces(ctx, nested.statements);
       out.push_back({std::move(nested)});
       return;
     }
-    if (auto *local = dynamic_cast<PTXParser::LocalVariableContext *>(ctx)) {
+    case PTXParser::LOC:
+      updateDebugLocation(ctx);
+      return;
+    case PTXParser::PRAGMA:
+    case PTXParser::CALLPROTOTYPE:
+    case PTXParser::DOT_NAME:
+      out.push_back({Directive{std::string(text(ctx->getStart())), std::string(sourceText(ctx)),
+                               locationOf(ctx)}});
+      return;
+    default: {
+      // A state-space keyword: `.reg`, `.local`, `.shared`, `.param`, ...
       std::vector<VariableDecl> decls;
-      buildVariables(local->variableDecl(), decls);
+      buildVariables(ruleAt<PTXParser::VariableDeclContext>(ctx, 0), decls);
       for (auto &decl : decls)
         out.push_back({std::move(decl)});
       return;
     }
-    if (auto *loc = dynamic_cast<PTXParser::LocDirectiveContext *>(ctx)) {
-      updateDebugLocation(loc);
-      return;
     }
-    std::string name(text(ctx->getStart()));
-    out.push_back({Directive{name, std::string(sourceText(ctx)), locationOf(ctx)}});
   }
 
-  void updateDebugLocation(PTXParser::LocDirectiveContext *ctx) {
+  /// LOC file line column (COMMA locAttribute)*, where a locAttribute is
+  /// `function_name LABEL` (not kept) or `inlined_at FILE LINE COLUMN`.
+  void updateDebugLocation(antlr4::ParserRuleContext *ctx) {
+    auto number = [&](antlr4::Token *token) {
+      return static_cast<std::uint32_t>(integerValue(token));
+    };
     DebugLocation location;
-    location.fileIndex = static_cast<std::uint32_t>(integerValue(ctx->INTEGER(0)));
-    location.line = static_cast<std::uint32_t>(integerValue(ctx->INTEGER(1)));
-    location.column = static_cast<std::uint32_t>(integerValue(ctx->INTEGER(2)));
-    for (auto *attribute : ctx->locAttribute()) {
-      std::string_view key = text(attribute->IDENT(0));
-      if (key == "function_name" && attribute->IDENT().size() == 2) {
-        location.functionName = std::string(text(attribute->IDENT(1)));
-      } else if (key == "inlined_at" && attribute->INTEGER().size() == 3) {
-        location.inlinedAt = InlinedAt{
-            static_cast<std::uint32_t>(integerValue(attribute->INTEGER(0))),
-            static_cast<std::uint32_t>(integerValue(attribute->INTEGER(1))),
-            static_cast<std::uint32_t>(integerValue(attribute->INTEGER(2)))};
+    location.fileIndex = number(tokenAt(ctx, 1));
+    location.line = number(tokenAt(ctx, 2));
+    location.column = number(tokenAt(ctx, 3));
+    for (std::size_t i = 5; i < ctx->children.size(); i += 2) {
+      auto *attribute = ruleAt<antlr4::ParserRuleContext>(ctx, i);
+      std::string_view key = text(tokenAt(attribute, 0));
+      std::size_t parts = attribute->children.size();
+      if (key == "inlined_at" && parts == 4) {
+        location.inlinedAt = InlinedAt{number(tokenAt(attribute, 1)),
+                                       number(tokenAt(attribute, 2)),
+                                       number(tokenAt(attribute, 3))};
       }
     }
     currentDebugLocation_ = std::move(location);
@@ -397,41 +431,53 @@ private:
 
   Instruction startInstruction(antlr4::Token *mnemonic, antlr4::Token *first) {
     Instruction instruction;
-    instruction.mnemonic = std::string(text(mnemonic));
+    instruction.mnemonic = text(mnemonic);
     splitMnemonic(instruction.mnemonic, instruction.opcode, instruction.modifiers);
     instruction.details = readDetails(instruction.modifiers);
     instruction.location = locationOf(first);
     if (const PtxToken *token = ptxToken(first))
-      instruction.lineText = std::string(lineContaining(token->lexed().offset));
+      instruction.lineText = lineContaining(token->lexed().offset);
     instruction.debugLocation = currentDebugLocation_;
     return instruction;
   }
 
   // ---- operands -----------------------------------------------------------
 
-  void buildOperands(const std::vector<PTXParser::OperandContext *> &operands,
-                     std::vector<Operand> &out) {
-    out.reserve(operands.size());
-    for (auto *operand : operands)
-      out.push_back(buildOperand(operand));
+  /// Operands stand at `first`, `first + 2`, ... separated by commas, and
+  /// one closing token (`;`, `]`, `}` or `)`) ends the list.
+  void buildOperandsFrom(antlr4::ParserRuleContext *ctx, std::size_t first,
+                         std::vector<Operand> &out) {
+    std::size_t end = ctx->children.size() - 1;
+    if (first >= end)
+      return;
+    out.reserve((end - first + 1) / 2);
+    for (std::size_t i = first; i < end; i += 2)
+      out.push_back(buildOperand(ruleAt<PTXParser::OperandContext>(ctx, i)));
   }
 
   Operand buildOperand(PTXParser::OperandContext *ctx) {
     Operand operand;
     operand.location = locationOf(ctx);
-    if (auto *address = dynamic_cast<PTXParser::AddressOperandContext *>(ctx)) {
+    switch (firstTokenType(ctx)) {
+    case PTXParser::LBRACK: {
       Address value;
-      buildOperands(address->operand(), value.parts);
+      buildOperandsFrom(ctx, 1, value.parts);
       operand.value = std::move(value);
-    } else if (auto *vector = dynamic_cast<PTXParser::VectorOperandContext *>(ctx)) {
+      break;
+    }
+    case PTXParser::LBRACE: {
       VectorPack value;
-      buildOperands(vector->operand(), value.elements);
+      buildOperandsFrom(ctx, 1, value.elements);
       operand.value = std::move(value);
-    } else if (auto *list = dynamic_cast<PTXParser::ListOperandContext *>(ctx)) {
+      break;
+    }
+    case PTXParser::LPAREN: {
       ArgumentList value;
-      buildOperands(list->operand(), value.elements);
+      buildOperandsFrom(ctx, 1, value.elements);
       operand.value = std::move(value);
-    } else {
+      break;
+    }
+    default:
       operand.value = buildScalar(ctx);
     }
     return operand;
@@ -551,10 +597,10 @@ private:
 
 } // namespace
 
-void splitMnemonic(std::string_view mnemonic, std::string &opcode,
-                   std::vector<std::string> &modifiers) {
+void splitMnemonic(std::string_view mnemonic, std::string_view &opcode,
+                   std::vector<std::string_view> &modifiers) {
   std::size_t dot = mnemonic.find('.');
-  opcode = std::string(mnemonic.substr(0, dot));
+  opcode = mnemonic.substr(0, dot);
   while (dot != std::string_view::npos) {
     std::size_t next = mnemonic.find('.', dot + 1);
     modifiers.emplace_back(mnemonic.substr(dot + 1, next == std::string_view::npos
@@ -564,9 +610,9 @@ void splitMnemonic(std::string_view mnemonic, std::string &opcode,
   }
 }
 
-InstructionDetails readDetails(const std::vector<std::string> &modifiers) {
+InstructionDetails readDetails(const std::vector<std::string_view> &modifiers) {
   InstructionDetails details;
-  for (const std::string &modifier : modifiers) {
+  for (std::string_view modifier : modifiers) {
     auto space = details.space ? std::nullopt : parseStateSpace(modifier);
     if (space) {
       details.space = space;

@@ -24,10 +24,10 @@ void buildAst(PTXParser::ModuleContext *tree, std::string_view source,
 
 /// Splits a mnemonic at its dots: `ld.global.v4.f32` -> `ld` + {global, v4, f32}.
 /// `::` scopes stay inside their modifier (`shared::cta`).
-void splitMnemonic(std::string_view mnemonic, std::string &opcode,
-                   std::vector<std::string> &modifiers);
+void splitMnemonic(std::string_view mnemonic, std::string_view &opcode,
+                   std::vector<std::string_view> &modifiers);
 
 /// The typed reading of a modifier list (state space, types, vector width).
-InstructionDetails readDetails(const std::vector<std::string> &modifiers);
+InstructionDetails readDetails(const std::vector<std::string_view> &modifiers);
 
 } // namespace ptxdvfs::ptx

@@ -11,4 +11,9 @@ std::vector<const Function *> Module::kernels() const {
   return result;
 }
 
+std::string_view Module::sourcePath(const DebugLocation &location) const {
+  auto file = files.find(location.fileIndex);
+  return file == files.end() ? std::string_view() : std::string_view(file->second);
+}
+
 } // namespace ptxdvfs::ptx

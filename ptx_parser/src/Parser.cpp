@@ -89,6 +89,26 @@ struct ChunkResult {
   Diagnostics diagnostics;
 };
 
+/// Parses one chunk's tokens. `recover` selects the strategy: without it
+/// the parser bails out at the first error (ANTLR's BailErrorStrategy skips
+/// the per-loop `sync` work of error recovery); with it, every error is
+/// reported and recovered from. Returns nullptr when bailing out.
+PTXParser::ModuleContext *runParser(PTXParser &parser, DiagnosticListener &listener,
+                                    bool recover) {
+  parser.removeErrorListeners();
+  if (recover) {
+    parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
+    parser.addErrorListener(&listener);
+  } else {
+    parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
+  }
+  try {
+    return parser.module();
+  } catch (const antlr4::ParseCancellationException &) {
+    return nullptr;
+  }
+}
+
 ChunkResult parseChunk(std::string_view text, const std::string &path,
                        const std::vector<LexedToken> &lexed, Chunk chunk,
                        std::size_t maxErrors) {
@@ -105,15 +125,18 @@ ChunkResult parseChunk(std::string_view text, const std::string &path,
 
   PtxTokenStream stream(tokens, source);
   PTXParser parser(&stream);
-  parser.removeErrorListeners();
-  DiagnosticListener listener(path, maxErrors, result.diagnostics);
-  parser.addErrorListener(&listener);
   parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
       antlr4::atn::PredictionMode::SLL);
+  DiagnosticListener listener(path, maxErrors, result.diagnostics);
 
   PTXParser::ModuleContext *tree = nullptr;
   try {
-    tree = parser.module();
+    tree = runParser(parser, listener, /*recover=*/false);
+    if (!tree) { // a syntax error: parse again, this time to report it well
+      stream.seek(0);
+      parser.reset();
+      tree = runParser(parser, listener, /*recover=*/true);
+    }
   } catch (const TooManyErrors &) {
     return result;
   } catch (const std::exception &e) {
@@ -142,30 +165,6 @@ void mergeInto(Module &into, ChunkResult &&chunk) {
             std::back_inserter(into.directives));
 }
 
-void resolveStatements(std::vector<Statement> &statements,
-                       const std::map<std::uint32_t, std::string> &files) {
-  for (Statement &statement : statements) {
-    if (auto *block = std::get_if<Block>(&statement.value)) {
-      resolveStatements(block->statements, files);
-    } else if (auto *instruction = std::get_if<Instruction>(&statement.value)) {
-      if (!instruction->debugLocation)
-        continue;
-      auto file = files.find(instruction->debugLocation->fileIndex);
-      if (file != files.end())
-        instruction->debugLocation->path = file->second;
-    }
-  }
-}
-
-/// nvcc writes `.file` after the functions that refer to it, so paths are
-/// filled in once the whole module is known.
-void resolveDebugPaths(Module &module) {
-  if (module.files.empty())
-    return;
-  for (Function &function : module.functions)
-    resolveStatements(function.body, module.files);
-}
-
 bool byLocation(const Diagnostic &a, const Diagnostic &b) {
   if (a.location.line != b.location.line)
     return a.location.line < b.location.line;
@@ -185,12 +184,13 @@ void capErrors(Diagnostics &diagnostics, const std::string &path, std::size_t ma
   }
 }
 
-} // namespace
-
-ParseResult parseForDiagnostics(std::string_view text, const std::string &path,
-                                const ParseOptions &options) {
+/// Parses a text the module will own: every view in the AST points into it.
+ParseResult parseSource(std::shared_ptr<const std::string> source, const std::string &path,
+                        const ParseOptions &options) {
+  std::string_view text = *source;
   ParseResult result;
   result.module.path = path;
+  result.module.source = std::move(source);
   std::size_t maxErrors = std::max<std::size_t>(options.maxErrors, 1);
   if (text.size() >= std::numeric_limits<std::uint32_t>::max()) {
     result.diagnostics.push_back({path, {}, Severity::Error,
@@ -223,18 +223,28 @@ ParseResult parseForDiagnostics(std::string_view text, const std::string &path,
               std::back_inserter(result.diagnostics));
     mergeInto(result.module, std::move(chunk));
   }
-  resolveDebugPaths(result.module);
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), byLocation);
   capErrors(result.diagnostics, path, maxErrors);
   return result;
 }
 
-Expected<Module> parseModule(std::string_view text, const std::string &path,
-                             const ParseOptions &options) {
-  ParseResult result = parseForDiagnostics(text, path, options);
+/// The failure-or-module view of a ParseResult.
+Expected<Module> toExpected(ParseResult result) {
   if (hasErrors(result.diagnostics))
     return Expected<Module>::failure(std::move(result.diagnostics));
   return Expected<Module>(std::move(result.module), std::move(result.diagnostics));
+}
+
+} // namespace
+
+ParseResult parseForDiagnostics(std::string_view text, const std::string &path,
+                                const ParseOptions &options) {
+  return parseSource(std::make_shared<const std::string>(text), path, options);
+}
+
+Expected<Module> parseModule(std::string_view text, const std::string &path,
+                             const ParseOptions &options) {
+  return toExpected(parseForDiagnostics(text, path, options));
 }
 
 Expected<Module> parseFile(const std::string &path, const ParseOptions &options) {
@@ -249,11 +259,20 @@ Expected<Module> parseFile(const std::string &path, const ParseOptions &options)
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return fail(std::string("cannot open file: ") + std::strerror(errno));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
+  auto source = std::make_shared<std::string>();
+  if (S_ISREG(info.st_mode)) {
+    source->resize(static_cast<std::size_t>(info.st_size));
+    in.read(source->data(), static_cast<std::streamsize>(source->size()));
+    if (static_cast<std::size_t>(in.gcount()) != source->size())
+      return fail("read error: the file changed while it was read");
+  } else { // a pipe or device: its size is not known in advance
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    *source = buffer.str();
+  }
   if (in.bad())
     return fail("read error");
-  return parseModule(buffer.str(), path, options);
+  return toExpected(parseSource(std::move(source), path, options));
 }
 
 } // namespace ptxdvfs::ptx

@@ -34,6 +34,12 @@ antlr4::Token *PtxTokenStream::LT(ssize_t k) {
 }
 
 std::size_t PtxTokenStream::LA(ssize_t i) {
+  // The parser's hottest call: read the type without a virtual getType().
+  if (i > 0) {
+    std::size_t at = std::min(position_ + static_cast<std::size_t>(i) - 1, tokens_.size() - 1);
+    std::uint32_t type = tokens_[at].lexed().type;
+    return type == kEofTokenType ? antlr4::Token::EOF : type;
+  }
   antlr4::Token *token = LT(i);
   return token ? token->getType() : antlr4::Token::INVALID_TYPE;
 }

@@ -99,7 +99,8 @@ void checkParsesCompletely(const std::string &path) {
       EXPECT_EQ(instruction.lineText, sourceLine);
       EXPECT_NE(instruction.lineText.find(instruction.mnemonic), std::string::npos);
       if (hasLoc && instruction.debugLocation) {
-        EXPECT_FALSE(instruction.debugLocation->path.empty()) << instruction.lineText;
+        EXPECT_FALSE(module->sourcePath(*instruction.debugLocation).empty())
+            << instruction.lineText;
       }
     });
   std::set<std::size_t> expectedLines = instructionLinesByText(text);

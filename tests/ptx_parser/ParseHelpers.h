@@ -25,18 +25,28 @@ inline ptx::Module parseOk(const std::string &text, const std::string &path = "t
   return std::move(*module);
 }
 
-/// The first instruction of the first function.
-inline ptx::Instruction firstInstruction(const ptx::Module &module) {
-  ptx::Instruction found;
-  bool seen = false;
-  if (!module.functions.empty())
-    module.functions.front().forEachInstruction([&](const ptx::Instruction &instruction) {
-      if (!seen)
-        found = instruction;
-      seen = true;
+/// A module and its first instruction. It owns the module because an
+/// instruction's string views point into the module's source text.
+struct ParsedInstruction {
+  ptx::Module module;
+  const ptx::Instruction *instruction = nullptr;
+
+  const ptx::Instruction *operator->() const { return instruction; }
+};
+
+/// The first instruction of the first function (fails the test if none).
+inline ParsedInstruction firstInstruction(ptx::Module module) {
+  ParsedInstruction parsed{std::move(module), nullptr};
+  if (!parsed.module.functions.empty())
+    parsed.module.functions.front().forEachInstruction([&](const ptx::Instruction &instruction) {
+      if (!parsed.instruction)
+        parsed.instruction = &instruction;
     });
-  EXPECT_TRUE(seen) << "no instruction parsed";
-  return found;
+  EXPECT_NE(parsed.instruction, nullptr) << "no instruction parsed";
+  static const ptx::Instruction kNone;
+  if (!parsed.instruction)
+    parsed.instruction = &kNone;
+  return parsed;
 }
 
 /// Wraps one instruction line in a minimal kernel; the instruction is on line 4.

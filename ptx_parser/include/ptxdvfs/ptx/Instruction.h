@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ptxdvfs::ptx {
@@ -25,14 +26,14 @@ struct InlinedAt {
 };
 
 /// The CUDA source position in force for an instruction: the last `.loc`
-/// seen before it in the same function (PTX ISA 11.5.3). `path` is the
-/// `.file` entry of `fileIndex`, empty when the module declares none.
+/// seen before it in the same function (PTX ISA 11.5.3).
+/// Module::sourcePath() resolves `fileIndex` through the `.file` table.
+/// (The `function_name` label of an inlined `.loc` is not kept: it names a
+/// string in the debug sections, which the parser skips.)
 struct DebugLocation {
   std::uint32_t fileIndex = 0;
   std::uint32_t line = 0;
   std::uint32_t column = 0;
-  std::string path;
-  std::string functionName;          ///< label named by `function_name`, if any
   std::optional<InlinedAt> inlinedAt;
 };
 
@@ -45,15 +46,18 @@ struct InstructionDetails {
   unsigned vectorWidth = 1;         ///< 2 or 4 for `.v2`/`.v4` (8 for `.v8`)
 };
 
+/// One instruction. The string views point into Module::source and stay
+/// valid as long as a Module sharing that source lives (copying or moving
+/// a Module keeps them valid); they keep 100 MB inputs from doubling.
 struct Instruction {
   std::optional<Guard> guard;
-  std::string mnemonic;               ///< as written: `ld.global.v4.f32`
-  std::string opcode;                 ///< `ld`
-  std::vector<std::string> modifiers; ///< `global`, `v4`, `f32` (no dots, in order)
+  std::string_view mnemonic;               ///< as written: `ld.global.v4.f32`
+  std::string_view opcode;                 ///< `ld`
+  std::vector<std::string_view> modifiers; ///< `global`, `v4`, `f32` (no dots, in order)
   InstructionDetails details;
   std::vector<Operand> operands;
-  SourceLocation location;            ///< the guard, or the mnemonic if unguarded
-  std::string lineText;               ///< the whole source line, without newline
+  SourceLocation location;                 ///< the guard, or the mnemonic if unguarded
+  std::string_view lineText;               ///< the whole source line, without newline
   std::optional<DebugLocation> debugLocation;
 };
 

@@ -4,6 +4,7 @@
 #include "ptxdvfs/ptx/Function.h"
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,8 @@ namespace ptxdvfs::ptx {
 
 struct Module {
   std::string path;                       ///< as given to the parser
+  /// The parsed text; instructions hold views into it.
+  std::shared_ptr<const std::string> source;
   std::string version;                    ///< `.version 8.8` -> "8.8"; empty if missing
   std::vector<std::string> targets;       ///< `.target sm_80, texmode_independent`
   unsigned addressSize = 0;               ///< 32 or 64; 0 if not stated
@@ -21,6 +24,10 @@ struct Module {
 
   /// Kernels (`.entry` with a body) in file order: kernel k of the encoding.
   std::vector<const Function *> kernels() const;
+
+  /// The `.file` path of a `.loc`; empty when the module does not declare
+  /// that file index.
+  std::string_view sourcePath(const DebugLocation &location) const;
 };
 
 } // namespace ptxdvfs::ptx
