@@ -45,6 +45,7 @@ functionBody : LBRACE statement* RBRACE ;
 // a labelled alternative makes ANTLR allocate a second context per match.
 // The AST builder tells the alternatives apart by their first token.
 statement
+@init { _localctx->children.reserve(8); } // an instruction has ~7 children: skip 3 regrowths
     : AT BANG? IDENT IDENT (operand (COMMA operand)*)? SEMI   // guarded instruction
     | IDENT (COLON | (operand (COMMA operand)*)? SEMI)       // label or instruction
     | LBRACE statement* RBRACE                                // nested block

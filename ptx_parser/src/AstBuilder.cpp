@@ -3,6 +3,7 @@
 
 #include "TokenStream.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -601,6 +602,7 @@ void splitMnemonic(std::string_view mnemonic, std::string_view &opcode,
                    std::vector<std::string_view> &modifiers) {
   std::size_t dot = mnemonic.find('.');
   opcode = mnemonic.substr(0, dot);
+  modifiers.reserve(static_cast<std::size_t>(std::count(mnemonic.begin(), mnemonic.end(), '.')));
   while (dot != std::string_view::npos) {
     std::size_t next = mnemonic.find('.', dot + 1);
     modifiers.emplace_back(mnemonic.substr(dot + 1, next == std::string_view::npos

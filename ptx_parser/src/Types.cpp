@@ -63,6 +63,9 @@ std::string_view toString(ScalarType type) {
 std::ostream &operator<<(std::ostream &os, ScalarType type) { return os << toString(type); }
 
 std::optional<ScalarType> parseScalarType(std::string_view word) {
+  // Most modifiers are not types; every type name is 2..6 characters.
+  if (word.size() < 2 || word.size() > 6)
+    return std::nullopt;
   for (const auto &[value, name] : kTypeNames)
     if (name == word)
       return value;

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# bootstrap.sh - install what ptxdvfs needs on Debian 12 (as root), then configure and build.
+#
+# Usage: scripts/bootstrap.sh [BUILD_DIR]   (default: build)
+# Installs only the packages that are missing, so a second run needs no network.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build_dir=${1:-build}
+
+packages=(
+  build-essential cmake
+  antlr4 libantlr4-runtime-dev default-jre-headless
+  libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
+  libgtest-dev libbenchmark-dev
+)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$package")
+done
+if ((${#missing[@]})); then
+  echo "bootstrap: installing ${missing[*]}"
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "bootstrap: run as root (or install: apt-get install ${missing[*]})" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release
+cmake --build "$build_dir" -j "$(nproc)"
