@@ -250,19 +250,16 @@ TEST(ParserTest, ParsesIntegerImmediatesInEveryBase) {
 }
 
 TEST(ParserTest, ParsesFloatImmediates) {
-  ptx::Operand single = operandOf("mov.f32 %f1, 0f3F800000;", 1);
-  const auto *f = single.getIf<ptx::Immediate>();
-  ASSERT_NE(f, nullptr);
+  auto f = operandAs<ptx::Immediate>("mov.f32 %f1, 0f3F800000;", 1);
+  ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->kind, ptx::ImmediateKind::Float32Bits);
   EXPECT_EQ(f->value, 1.0);
-  ptx::Operand dbl = operandOf("mov.f64 %fd1, 0dBFF0000000000000;", 1);
-  const auto *d = dbl.getIf<ptx::Immediate>();
-  ASSERT_NE(d, nullptr);
+  auto d = operandAs<ptx::Immediate>("mov.f64 %fd1, 0dBFF0000000000000;", 1);
+  ASSERT_TRUE(d.has_value());
   EXPECT_EQ(d->kind, ptx::ImmediateKind::Float64Bits);
   EXPECT_EQ(d->value, -1.0);
-  ptx::Operand decimal = operandOf("mov.f32 %f1, -2.5e1;", 1);
-  const auto *dec = decimal.getIf<ptx::Immediate>();
-  ASSERT_NE(dec, nullptr);
+  auto dec = operandAs<ptx::Immediate>("mov.f32 %f1, -2.5e1;", 1);
+  ASSERT_TRUE(dec.has_value());
   EXPECT_EQ(dec->kind, ptx::ImmediateKind::DecimalFloat);
   EXPECT_EQ(dec->value, -25.0);
 }
