@@ -10,6 +10,8 @@ int main(int argc, char **argv) {
   CLI::App app{"ptxdvfs: predict how a CUDA kernel's time, power and energy change with "
                "GPU clocks, from its PTX, without running it"};
   app.set_version_flag("--version", std::string("ptxdvfs 0.1.0"));
+  app.footer("Run 'ptxdvfs SUBCOMMAND --help' for a subcommand's options and examples.\n"
+             "Exit status: 0 success, 1 some input had errors, 2 usage error.");
   app.require_subcommand(1);
   app.fallthrough(); // global flags (-v, -q) also work after the subcommand
   LoggingOptions logging;
