@@ -1,4 +1,5 @@
 // main.cpp - the ptxdvfs command line: wires subcommands, maps errors to exit codes.
+#include "EncodeCommand.h"
 #include "ExitCodes.h"
 #include "Logging.h"
 #include "ParseCommand.h"
@@ -20,6 +21,7 @@ int main(int argc, char **argv) {
 
   int exitCode = kExitSuccess;
   setupParseCommand(app, exitCode);
+  setupEncodeCommand(app, exitCode);
 
   try {
     app.parse(argc, argv);

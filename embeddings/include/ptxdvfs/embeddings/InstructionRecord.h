@@ -1,0 +1,58 @@
+// InstructionRecord.h - one encoded instruction: its fields, and where it came from.
+#pragma once
+
+#include "ptxdvfs/ptx/Diagnostic.h"
+#include "ptxdvfs/ptx/Expected.h"
+#include "ptxdvfs/ptx/Instruction.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptxdvfs::embeddings {
+
+/// Which kind of instruction wrote the operand an instruction depends on.
+enum class DependencyKind : std::uint8_t {
+  Core = 0,   ///< any instruction but ld
+  Memory = 1, ///< ld (of any space but .param; see the scheme's quirks)
+  Shared = 2, ///< gpuptxmodel-v1 uses this for ld.param (an off-by-one in the original)
+};
+
+/// The fields of one instruction, each separately; the 9-digit code of
+/// gpuptxmodel-v1 is only one serialisation of them.
+struct InstructionRecord {
+  std::uint16_t opcode = 0;       ///< 0-based index into Vocabulary::opcodes
+  std::uint8_t stateSpace = 0;    ///< 0 none, else 1-based index into Vocabulary::stateSpaces
+  std::uint8_t type = 0;          ///< 0 none, else 1-based index into Vocabulary::types
+  std::uint8_t operandCount = 0;  ///< 1..9 (clamped)
+  std::uint8_t dependencyDistance = 0; ///< 0 none, else 1..9 instructions back
+  DependencyKind dependencyKind = DependencyKind::Core;
+
+  /// Where the instruction is in the PTX (unknown for dataset records).
+  ptx::SourceLocation location;
+  /// The CUDA source line in force (`.loc`), when the PTX has line info.
+  std::optional<ptx::DebugLocation> debugLocation;
+
+  friend bool operator==(const InstructionRecord &a, const InstructionRecord &b) {
+    return a.opcode == b.opcode && a.stateSpace == b.stateSpace && a.type == b.type &&
+           a.operandCount == b.operandCount && a.dependencyDistance == b.dependencyDistance &&
+           a.dependencyKind == b.dependencyKind;
+  }
+};
+
+/// A kernel's encoded sequence.
+struct EncodedKernel {
+  std::string name;
+  std::vector<InstructionRecord> instructions;
+};
+
+/// `IIISTTNDK`: opcode (3 digits), space (1), type (2), operand count (1),
+/// dependency distance (1), dependency kind (1).
+std::string toCode(const InstructionRecord &record);
+
+/// Reads a 9-digit code back; fails on anything else.
+ptx::Expected<InstructionRecord> parseCode(std::string_view code);
+
+} // namespace ptxdvfs::embeddings

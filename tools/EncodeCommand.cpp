@@ -1,0 +1,214 @@
+// EncodeCommand.cpp - `ptxdvfs encode --scheme NAME FILE.ptx [-o DIR]`.
+#include "EncodeCommand.h"
+
+#include "AtomicFile.h"
+#include "DiagnosticPrinter.h"
+#include "ExitCodes.h"
+
+#include "ptxdvfs/embeddings/EncodingScheme.h"
+#include "ptxdvfs/ptx/Parser.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+namespace ptxdvfs::tools {
+
+namespace fs = std::filesystem;
+using embeddings::DependencyKind;
+using embeddings::EncodedKernel;
+using embeddings::InstructionRecord;
+
+namespace {
+
+const char *kindName(DependencyKind kind) {
+  switch (kind) {
+  case DependencyKind::Core: return "core";
+  case DependencyKind::Memory: return "memory";
+  case DependencyKind::Shared: return "shared";
+  }
+  return "core";
+}
+
+std::vector<std::string_view> sourceLines(const ptx::Module &module) {
+  std::vector<std::string_view> lines;
+  std::string_view text = *module.source;
+  for (std::size_t start = 0; start <= text.size();) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos)
+      end = text.size();
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return lines;
+}
+
+std::string trimmedLine(const std::vector<std::string_view> &lines, std::uint32_t line) {
+  if (line == 0 || line > lines.size())
+    return "";
+  std::string_view text = lines[line - 1];
+  std::size_t begin = text.find_first_not_of(" \t");
+  std::size_t end = text.find_last_not_of(" \t\r");
+  return begin == std::string_view::npos ? "" : std::string(text.substr(begin, end - begin + 1));
+}
+
+void printTable(const std::vector<EncodedKernel> &kernels, const embeddings::EncodingScheme &scheme,
+                const ptx::Module &module, std::ostream &out) {
+  auto lines = sourceLines(module);
+  for (std::size_t k = 0; k < kernels.size(); ++k) {
+    out << "kernel " << k << ": " << kernels[k].name << " (" << kernels[k].instructions.size()
+        << " instructions encoded, scheme " << scheme.name() << ")\n";
+    out << "  " << std::left << std::setw(6) << "line" << std::setw(11) << "code"
+        << std::setw(20) << "readable" << std::setw(16) << "dependency" << "PTX\n";
+    for (const InstructionRecord &record : kernels[k].instructions) {
+      std::string dependency = record.dependencyDistance == 0
+                                   ? "-"
+                                   : std::to_string(record.dependencyDistance) + " back, " +
+                                         kindName(record.dependencyKind);
+      out << "  " << std::setw(6) << record.location.line << std::setw(11) << toCode(record)
+          << std::setw(20) << scheme.readable(record) << std::setw(16) << dependency
+          << trimmedLine(lines, record.location.line) << '\n';
+    }
+  }
+}
+
+nlohmann::json toJson(const std::vector<EncodedKernel> &kernels,
+                      const embeddings::EncodingScheme &scheme, const ptx::Module &module) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const EncodedKernel &kernel : kernels) {
+    nlohmann::json instructions = nlohmann::json::array();
+    for (const InstructionRecord &record : kernel.instructions) {
+      nlohmann::json entry = {{"line", record.location.line},
+                              {"column", record.location.column},
+                              {"code", toCode(record)},
+                              {"readable", scheme.readable(record)},
+                              {"opcode", record.opcode},
+                              {"state_space", record.stateSpace},
+                              {"type", record.type},
+                              {"operands", record.operandCount},
+                              {"dependency_distance", record.dependencyDistance},
+                              {"dependency_kind", kindName(record.dependencyKind)}};
+      if (record.debugLocation)
+        entry["source"] = {{"file", std::string(module.sourcePath(*record.debugLocation))},
+                           {"line", record.debugLocation->line},
+                           {"column", record.debugLocation->column}};
+      instructions.push_back(std::move(entry));
+    }
+    list.push_back({{"name", kernel.name}, {"instructions", std::move(instructions)}});
+  }
+  return {{"path", module.path}, {"scheme", std::string(scheme.name())}, {"kernels", list}};
+}
+
+std::string joinLines(const std::vector<std::string> &lines) {
+  std::string text;
+  for (const std::string &line : lines)
+    text += line + '\n';
+  return text;
+}
+
+/// Writes the conformance layout; removes kernel files a previous run with
+/// more kernels left behind, so the folder describes this file only.
+int writeOutput(const std::vector<EncodedKernel> &kernels, const embeddings::EncodingScheme &scheme,
+                const std::string &dir) {
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (error) {
+    spdlog::error("{}: cannot create output folder: {}", dir, error.message());
+    return kExitInputError;
+  }
+  std::vector<std::string> names;
+  for (std::size_t k = 0; k < kernels.size(); ++k) {
+    std::vector<std::string> codes, readable;
+    for (const InstructionRecord &record : kernels[k].instructions) {
+      codes.push_back(toCode(record));
+      readable.push_back(scheme.readable(record));
+    }
+    std::string base = dir + "/kernel_" + std::to_string(k);
+    for (const auto &[path, content] :
+         {std::pair{base + ".codes", joinLines(codes)}, {base + ".readable", joinLines(readable)}}) {
+      if (std::string failure = writeFileAtomically(path, content); !failure.empty()) {
+        spdlog::error("{}", failure);
+        return kExitInputError;
+      }
+    }
+    names.push_back(kernels[k].name);
+  }
+  if (std::string failure = writeFileAtomically(dir + "/kernel_names.txt", joinLines(names));
+      !failure.empty()) {
+    spdlog::error("{}", failure);
+    return kExitInputError;
+  }
+  for (std::size_t k = kernels.size();; ++k) {
+    std::string base = dir + "/kernel_" + std::to_string(k);
+    bool removed = fs::remove(base + ".codes", error);
+    removed = fs::remove(base + ".readable", error) || removed;
+    if (!removed)
+      break;
+  }
+  spdlog::info("wrote {} kernel(s) to {}", kernels.size(), dir);
+  return kExitSuccess;
+}
+
+} // namespace
+
+void setupEncodeCommand(CLI::App &app, int &exitCode) {
+  auto options = std::make_shared<EncodeOptions>();
+  CLI::App *command = app.add_subcommand(
+      "encode", "Encode each kernel of a PTX file as a sequence of instruction codes");
+  command->footer(
+      "Examples:\n"
+      "  ptxdvfs encode kernel.ptx                     table: line, code, readable form, dependency\n"
+      "  ptxdvfs encode kernel.ptx -o encoded/         kernel_<k>.codes/.readable, kernel_names.txt\n"
+      "  ptxdvfs encode --json kernel.ptx\n"
+      "Kernels are the .entry functions, numbered from 0 in file order.");
+  command->add_option("file", options->file, "PTX file")->required()->check(CLI::ExistingFile);
+  std::vector<std::string> schemes;
+  for (std::string_view name : embeddings::schemeNames())
+    schemes.emplace_back(name);
+  options->scheme = schemes.front();
+  command->add_option("--scheme", options->scheme, "Encoding scheme")
+      ->check(CLI::IsMember(schemes))
+      ->capture_default_str();
+  options->vocabularyDir = PTXDVFS_DEFAULT_VOCABULARY;
+  command->add_option("--vocabulary", options->vocabularyDir,
+                      "Folder with ptx_isa.txt, ptx_state_spaces.txt, ptx_instruction_types.txt")
+      ->check(CLI::ExistingDirectory)
+      ->capture_default_str();
+  command->add_option("-o,--output", options->outputDir, "Write the encoding into this folder");
+  command->add_flag("--json", options->json, "Print the encoding as JSON on stdout");
+  command->callback([options, &exitCode] { exitCode = runEncodeCommand(*options); });
+}
+
+int runEncodeCommand(const EncodeOptions &options) {
+  auto vocabulary = embeddings::loadVocabulary(options.vocabularyDir);
+  if (!vocabulary) {
+    printDiagnostics(vocabulary.diagnostics(), std::cerr);
+    return kExitInputError;
+  }
+  auto scheme = embeddings::makeScheme(options.scheme, std::move(*vocabulary));
+  if (!scheme) {
+    printDiagnostics(scheme.diagnostics(), std::cerr);
+    return kExitUsageError;
+  }
+  auto module = ptx::parseFile(options.file);
+  printDiagnostics(module.diagnostics(), std::cerr);
+  if (!module)
+    return kExitInputError;
+  std::vector<EncodedKernel> kernels = (*scheme)->encode(*module);
+  if (kernels.empty())
+    spdlog::warn("{}: no kernel (.entry) to encode", options.file);
+  if (!options.outputDir.empty())
+    return writeOutput(kernels, **scheme, options.outputDir);
+  if (options.json)
+    std::cout << toJson(kernels, **scheme, *module).dump(2) << '\n';
+  else
+    printTable(kernels, **scheme, *module, std::cout);
+  return kExitSuccess;
+}
+
+} // namespace ptxdvfs::tools
