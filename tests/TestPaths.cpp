@@ -12,6 +12,7 @@ namespace ptxdvfs::test {
 
 std::string fixtureDir() { return PTXDVFS_FIXTURE_DIR; }
 std::string sharedDir() { return PTXDVFS_SHARED_DIR; }
+std::string vocabularyDir() { return PTXDVFS_VOCABULARY_DIR; }
 bool sharedDirAvailable() { return fs::is_directory(sharedDir() + "/conformance"); }
 
 std::string readFile(const std::string &path) {

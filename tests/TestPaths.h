@@ -8,6 +8,8 @@ namespace ptxdvfs::test {
 
 /// tests/fixtures in the source tree.
 std::string fixtureDir();
+/// The gpuptxmodel-v1 vocabulary shipped in trained_weights/.
+std::string vocabularyDir();
 /// ../shared beside the checkout (the shared datasets and conformance set).
 std::string sharedDir();
 bool sharedDirAvailable();

@@ -12,9 +12,11 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <regex>
 #include <sstream>
 
 namespace ptxdvfs::tools {
@@ -54,7 +56,11 @@ std::string trimmedLine(const std::vector<std::string_view> &lines, std::uint32_
   std::string_view text = lines[line - 1];
   std::size_t begin = text.find_first_not_of(" \t");
   std::size_t end = text.find_last_not_of(" \t\r");
-  return begin == std::string_view::npos ? "" : std::string(text.substr(begin, end - begin + 1));
+  if (begin == std::string_view::npos)
+    return "";
+  std::string trimmed(text.substr(begin, end - begin + 1));
+  std::replace(trimmed.begin(), trimmed.end(), '\t', ' ');
+  return trimmed;
 }
 
 void printTable(const std::vector<EncodedKernel> &kernels, const embeddings::EncodingScheme &scheme,
@@ -111,6 +117,18 @@ std::string joinLines(const std::vector<std::string> &lines) {
   return text;
 }
 
+/// Removes `kernel_<k>.codes`/`.readable` for every k >= `count`.
+void removeStaleKernelFiles(const std::string &dir, std::size_t count) {
+  static const std::regex kernelFile(R"(kernel_(\d+)\.(codes|readable))");
+  std::error_code error;
+  for (const auto &entry : fs::directory_iterator(dir, error)) {
+    std::smatch match;
+    std::string name = entry.path().filename().string();
+    if (std::regex_match(name, match, kernelFile) && std::stoull(match[1]) >= count)
+      fs::remove(entry.path(), error);
+  }
+}
+
 /// Writes the conformance layout; removes kernel files a previous run with
 /// more kernels left behind, so the folder describes this file only.
 int writeOutput(const std::vector<EncodedKernel> &kernels, const embeddings::EncodingScheme &scheme,
@@ -143,13 +161,7 @@ int writeOutput(const std::vector<EncodedKernel> &kernels, const embeddings::Enc
     spdlog::error("{}", failure);
     return kExitInputError;
   }
-  for (std::size_t k = kernels.size();; ++k) {
-    std::string base = dir + "/kernel_" + std::to_string(k);
-    bool removed = fs::remove(base + ".codes", error);
-    removed = fs::remove(base + ".readable", error) || removed;
-    if (!removed)
-      break;
-  }
+  removeStaleKernelFiles(dir, kernels.size());
   spdlog::info("wrote {} kernel(s) to {}", kernels.size(), dir);
   return kExitSuccess;
 }
