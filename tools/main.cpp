@@ -1,4 +1,5 @@
 // main.cpp - the ptxdvfs command line: wires subcommands, maps errors to exit codes.
+#include "DatasetInfoCommand.h"
 #include "EncodeCommand.h"
 #include "ExitCodes.h"
 #include "Logging.h"
@@ -22,6 +23,7 @@ int main(int argc, char **argv) {
   int exitCode = kExitSuccess;
   setupParseCommand(app, exitCode);
   setupEncodeCommand(app, exitCode);
+  setupDatasetCommands(app, exitCode);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,68 @@
+// Dataset.h - benchmarks with encoded kernels and measurements at every V-F point.
+#pragma once
+
+#include "ptxdvfs/embeddings/GpuClocks.h"
+#include "ptxdvfs/embeddings/InstructionRecord.h"
+
+#include <string>
+#include <vector>
+
+namespace ptxdvfs::embeddings {
+
+/// What was measured at one V-F point. Units are those of the dataset
+/// (for the shared GTX Titan X set: time in ms, power in W, energy in mJ);
+/// a scaling factor divides each by its value at the reference point.
+struct Measurement {
+  double time = 0;   ///< execution time (> 0)
+  double power = 0;  ///< average power, W (> 0)
+  double energy = 0; ///< time x power (> 0)
+};
+
+struct Benchmark {
+  std::string name;
+  /// All kernels in numeric order (`_10` after `_9`), or only the
+  /// lexicographically last file under KernelSelection::LastFileOnly.
+  std::vector<EncodedKernel> kernels;
+  /// One per point of GpuClocks::grid(), in that order.
+  std::vector<Measurement> measurements;
+  /// `measurements` divided by the measurement at Dataset::reference.
+  std::vector<Measurement> scaling;
+};
+
+enum class ReferenceKind { Default, Fmax };
+
+enum class KernelSelection {
+  AllKernels,   ///< every kernel of an application, in numeric order
+  LastFileOnly, ///< what the original tool kept: the last file in name order
+};
+
+struct ImportOptions {
+  /// Clock tables; empty: `DIR/gpu_info`, else `DIR/../gpu_info`.
+  std::string gpuInfoDir;
+  ReferenceKind reference = ReferenceKind::Default;
+  KernelSelection kernels = KernelSelection::AllKernels;
+  /// Make every irregularity an error instead of a warning.
+  bool strict = false;
+};
+
+struct Dataset {
+  std::string directory;
+  std::string scheme; ///< the encoding the sequence files use
+  GpuClocks clocks;
+  VfPoint reference;
+  std::vector<Benchmark> benchmarks; ///< name order; only complete benchmarks
+};
+
+/// Reads a folder in the gpuPTXModel layout: `aggregated_dataset_<gpu>.csv`
+/// (blocks of a name line and one `fmem,fcore,time,power,energy` row per
+/// V-F point) and one folder per benchmark holding
+/// `outputSequence_kernel_depend_<k>.csv`. Irregular input (a benchmark
+/// without measurements or without sequences, a name measured twice, a
+/// missing V-F row, a non-numeric or non-positive value, a malformed code)
+/// gives one warning naming the benchmark and file:line, and that
+/// benchmark is left out (of a name measured twice, the first block is
+/// kept). Warnings travel in the result's diagnostics; with `strict` they
+/// are errors and the import fails.
+ptx::Expected<Dataset> importDataset(const std::string &dir, const ImportOptions &options = {});
+
+} // namespace ptxdvfs::embeddings

@@ -1,0 +1,220 @@
+// DatasetImportTest.cpp - importing the shared dataset and surviving malformed ones.
+#include "TestPaths.h"
+#include "ptx_parser/ParseHelpers.h"
+
+#include "ptxdvfs/embeddings/Dataset.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+using namespace ptxdvfs;
+using embeddings::ImportOptions;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string sharedDataset() {
+  return test::sharedDir() + "/datasets/gpuptxmodel-gtxtitanx/microbenchmarks";
+}
+
+/// A tiny dataset on disk: GPU "toy" with memory clocks 100, 200 and core
+/// clocks 10, 20 (defaults 200 / 10), benchmarks written by the test.
+class ToyDataset {
+public:
+  // ctest runs tests as parallel processes: the pid keeps their folders apart.
+  ToyDataset()
+      : root_(fs::temp_directory_path() /
+              ("ptxdvfs_toy_" + std::to_string(::getpid()) + "_" + std::to_string(counter_++))) {
+    fs::remove_all(root_);
+    fs::create_directories(root_ / "data");
+    write("gpu_info/clks_mem_toy.txt", "100\n200\n200\n");
+    write("gpu_info/clks_core_toy_100.txt", "20\n10\n10\n");
+    write("gpu_info/clks_core_toy_200.txt", "20\n10\n10\n");
+  }
+  ~ToyDataset() { fs::remove_all(root_); }
+
+  void write(const std::string &relative, const std::string &content) {
+    fs::create_directories((root_ / relative).parent_path());
+    std::ofstream(root_ / relative) << content;
+  }
+  /// A full block: time = scale x core clock, power 10 W, energy = time x power.
+  static std::string block(const std::string &name, int scale = 1) {
+    std::string text = name + "\n";
+    for (int memory : {100, 200})
+      for (int core : {10, 20})
+        text += std::to_string(memory) + "," + std::to_string(core) + "," +
+                std::to_string(scale * core) + ",10," + std::to_string(scale * core * 10) + "\n";
+    return text;
+  }
+  void sequence(const std::string &benchmark, int kernel, const std::string &codes) {
+    write("data/" + benchmark + "/outputSequence_kernel_depend_" + std::to_string(kernel) + ".csv",
+          codes);
+  }
+  std::string dir() const { return (root_ / "data").string(); }
+  std::string csv() const { return dir() + "/aggregated_dataset_toy.csv"; }
+
+private:
+  static inline int counter_ = 0;
+  fs::path root_;
+};
+
+bool mentions(const ptx::Diagnostics &diagnostics, const std::string &fragment) {
+  for (const auto &diagnostic : diagnostics)
+    if (diagnostic.message.find(fragment) != std::string::npos)
+      return true;
+  return false;
+}
+
+} // namespace
+
+TEST(DatasetImportTest, ImportsTheSharedDataset) {
+  if (!fs::is_directory(sharedDataset()))
+    GTEST_SKIP() << "../shared not found beside the checkout";
+  auto dataset = embeddings::importDataset(sharedDataset());
+  ASSERT_TRUE(dataset.hasValue()) << test::describe(dataset.diagnostics());
+  EXPECT_EQ(dataset->benchmarks.size(), 140u);
+  EXPECT_EQ(dataset->clocks.grid().size(), 32u);
+  EXPECT_EQ(dataset->reference, (embeddings::VfPoint{3505, 975}));
+  EXPECT_EQ(dataset->clocks.fmax, (embeddings::VfPoint{3505, 1164}));
+  ASSERT_EQ(dataset.diagnostics().size(), 3u) << test::describe(dataset.diagnostics());
+  for (const char *name : {"'lbm'", "'fadd_l1d_50_50_64p'", "'fadd_l1d_60_40_64p'"})
+    EXPECT_TRUE(mentions(dataset.diagnostics(), name)) << name;
+  EXPECT_EQ(dataset.diagnostics()[0].severity, ptx::Severity::Warning);
+
+  std::size_t twoKernels = 0;
+  for (const auto &benchmark : dataset->benchmarks) {
+    ASSERT_EQ(benchmark.measurements.size(), 32u);
+    twoKernels += benchmark.kernels.size() == 2;
+    EXPECT_DOUBLE_EQ(benchmark.scaling[26].time, 1.0) << benchmark.name; // (3505, 975)
+    EXPECT_DOUBLE_EQ(benchmark.scaling[26].energy, 1.0) << benchmark.name;
+  }
+  EXPECT_GT(twoKernels, 0u);
+  const auto &dp = dataset->benchmarks.front();
+  EXPECT_EQ(dp.name, "DP");
+  EXPECT_DOUBLE_EQ(dp.measurements[0].time, 36.479786);  // 810, 595
+  EXPECT_DOUBLE_EQ(dp.measurements[0].power, 48.350079);
+}
+
+TEST(DatasetImportTest, StrictModeFailsOnTheSharedIrregularities) {
+  if (!fs::is_directory(sharedDataset()))
+    GTEST_SKIP() << "../shared not found beside the checkout";
+  ImportOptions options;
+  options.strict = true;
+  auto dataset = embeddings::importDataset(sharedDataset(), options);
+  ASSERT_FALSE(dataset.hasValue());
+  EXPECT_EQ(dataset.diagnostics().size(), 3u);
+}
+
+TEST(DatasetImportTest, ReadsKernelsInNumericOrderOrOnlyTheLastFileByName) {
+  ToyDataset toy;
+  toy.write("data/aggregated_dataset_toy.csv", ToyDataset::block("app"));
+  for (int k = 0; k <= 10; ++k)
+    toy.sequence("app", k, std::string(std::size_t(k + 1), '0') == "" ? "" : "000000100\n");
+  toy.sequence("app", 9, "001000100\n001000100\n");
+  auto all = embeddings::importDataset(toy.dir());
+  ASSERT_TRUE(all.hasValue()) << test::describe(all.diagnostics());
+  const auto &kernels = all->benchmarks.at(0).kernels;
+  ASSERT_EQ(kernels.size(), 11u);
+  EXPECT_EQ(kernels[9].instructions.size(), 2u);
+  EXPECT_EQ(kernels[10].name, "kernel_10");
+
+  ImportOptions last;
+  last.kernels = embeddings::KernelSelection::LastFileOnly;
+  auto original = embeddings::importDataset(toy.dir(), last);
+  ASSERT_TRUE(original.hasValue());
+  ASSERT_EQ(original->benchmarks.at(0).kernels.size(), 1u);
+  EXPECT_EQ(original->benchmarks.at(0).kernels[0].name, "kernel_9"); // `_9` sorts after `_10`
+}
+
+TEST(DatasetImportTest, ComputesScalingFactorsAgainstTheChosenReference) {
+  ToyDataset toy;
+  toy.write("data/aggregated_dataset_toy.csv", ToyDataset::block("app"));
+  toy.sequence("app", 0, "000000100\n");
+  auto byDefault = embeddings::importDataset(toy.dir());
+  ASSERT_TRUE(byDefault.hasValue());
+  EXPECT_EQ(byDefault->reference, (embeddings::VfPoint{200, 10}));
+  EXPECT_DOUBLE_EQ(byDefault->benchmarks[0].scaling[3].time, 2.0); // (200, 20): 20 / 10
+  ImportOptions fmax;
+  fmax.reference = embeddings::ReferenceKind::Fmax;
+  auto byFmax = embeddings::importDataset(toy.dir(), fmax);
+  EXPECT_EQ(byFmax->reference, (embeddings::VfPoint{200, 20}));
+  EXPECT_DOUBLE_EQ(byFmax->benchmarks[0].scaling[2].time, 0.5);
+}
+
+TEST(DatasetImportTest, ReportsEveryIrregularityAndKeepsTheRest) {
+  ToyDataset toy;
+  std::string csv = ToyDataset::block("good") + ToyDataset::block("good", 2) +
+                    "missing_row\n100,10,10,10,100\n100,20,20,10,200\n200,10,10,10,100\n" +
+                    "bad_value\n100,10,xx,10,100\n100,20,20,10,200\n200,10,10,10,100\n"
+                    "200,20,20,10,200\n" +
+                    "negative\n100,10,-1,10,100\n100,20,20,10,200\n200,10,10,10,100\n"
+                    "200,20,20,10,200\n" +
+                    ToyDataset::block("measured_only") + ToyDataset::block("bad_code");
+  toy.write("data/aggregated_dataset_toy.csv", csv);
+  for (const char *name : {"good", "missing_row", "bad_value", "negative"})
+    toy.sequence(name, 0, "000000100\n");
+  toy.sequence("bad_code", 0, "000000100\n0000001x0\n");
+  toy.sequence("sequences_only", 0, "000000100\n");
+  toy.write("data/empty_folder/notes.txt", "no sequences here\n");
+
+  auto dataset = embeddings::importDataset(toy.dir());
+  ASSERT_TRUE(dataset.hasValue()) << test::describe(dataset.diagnostics());
+  ASSERT_EQ(dataset->benchmarks.size(), 1u) << test::describe(dataset.diagnostics());
+  EXPECT_EQ(dataset->benchmarks[0].name, "good");
+  EXPECT_DOUBLE_EQ(dataset->benchmarks[0].measurements[1].time, 20.0); // the first block
+  const ptx::Diagnostics &report = dataset.diagnostics();
+  EXPECT_EQ(report.size(), 8u) << test::describe(report);
+  EXPECT_TRUE(mentions(report, "'good' is measured twice (first at line 1)"));
+  EXPECT_TRUE(mentions(report, "'missing_row' has no row for V-F point (200, 20) MHz"));
+  EXPECT_TRUE(mentions(report, "'bad_value': '100,10,xx,10,100' holds a non-numeric"));
+  EXPECT_TRUE(
+      mentions(report, "'negative': '100,10,-1,10,100' holds a non-numeric or non-positive"));
+  EXPECT_TRUE(mentions(report, "'measured_only' is measured but has no sequence folder"));
+  EXPECT_TRUE(mentions(report, "'sequences_only' has sequences but no measurements"));
+  EXPECT_TRUE(mentions(report, "'empty_folder' has no outputSequence_kernel_depend_<k>.csv"));
+  EXPECT_TRUE(mentions(report, "'bad_code': code '0000001x0' is not all digits"));
+  for (const auto &diagnostic : report) {
+    EXPECT_EQ(diagnostic.severity, ptx::Severity::Warning);
+    EXPECT_FALSE(diagnostic.path.empty());
+  }
+  // The warning points at the row: the bad code is on line 2 of its file.
+  for (const auto &diagnostic : report) {
+    if (diagnostic.message.find("bad_code") != std::string::npos) {
+      EXPECT_EQ(diagnostic.location.line, 2u);
+    }
+  }
+}
+
+TEST(DatasetImportTest, FindsClockTablesBesideOrGivenExplicitly) {
+  ToyDataset toy;
+  toy.write("data/aggregated_dataset_toy.csv", ToyDataset::block("app"));
+  toy.sequence("app", 0, "000000100\n");
+  ASSERT_TRUE(embeddings::importDataset(toy.dir()).hasValue()); // DIR/../gpu_info
+  toy.write("data/gpu_info/clks_mem_toy.txt", "100\n100\n");    // DIR/gpu_info wins
+  toy.write("data/gpu_info/clks_core_toy_100.txt", "10\n20\n20\n");
+  auto inside = embeddings::importDataset(toy.dir());
+  ASSERT_TRUE(inside.hasValue());
+  EXPECT_EQ(inside->clocks.memoryMHz, (std::vector<unsigned>{100}));
+  EXPECT_TRUE(mentions(inside.diagnostics(), "(200, 10) MHz is not a V-F point of toy"));
+  ImportOptions explicitDir;
+  explicitDir.gpuInfoDir = toy.dir() + "/../gpu_info";
+  auto given = embeddings::importDataset(toy.dir(), explicitDir);
+  ASSERT_TRUE(given.hasValue());
+  EXPECT_EQ(given->clocks.memoryMHz, (std::vector<unsigned>{100, 200}));
+}
+
+TEST(DatasetImportTest, FailsClearlyWithoutMeasurementsOrClocks) {
+  ToyDataset toy;
+  auto noCsv = embeddings::importDataset(toy.dir());
+  ASSERT_FALSE(noCsv.hasValue());
+  EXPECT_NE(noCsv.diagnostics()[0].message.find("no aggregated_dataset_<gpu>.csv"),
+            std::string::npos);
+  toy.write("data/aggregated_dataset_other.csv", ToyDataset::block("app"));
+  auto noClocks = embeddings::importDataset(toy.dir());
+  ASSERT_FALSE(noClocks.hasValue());
+  EXPECT_NE(noClocks.diagnostics()[0].path.find("clks_mem_other.txt"), std::string::npos);
+  EXPECT_FALSE(embeddings::importDataset("/nonexistent/dataset").hasValue());
+}
