@@ -1,0 +1,47 @@
+// LstmEncoder.h - instruction embeddings and the LSTM that reads a kernel into a latent vector.
+#pragma once
+
+#include <torch/nn/module.h>
+#include <torch/nn/modules/embedding.h>
+#include <torch/nn/modules/rnn.h>
+#include <torch/nn/pimpl.h>
+
+namespace ptxdvfs::model {
+
+/// Sizes of the encoder. `LstmEncoderOptions().hidden_size(50).num_layers(2)`.
+struct LstmEncoderOptions {
+  /// The LSTM's input width: all field embeddings side by side.
+  int64_t inputSize() const {
+    return opcode_dim_ + space_dim_ + type_dim_ + operands_dim_ + distance_dim_ + kind_dim_;
+  }
+
+  /// Width of each per-field embedding; their concatenation feeds the LSTM.
+  TORCH_ARG(int64_t, opcode_dim) = 16;
+  TORCH_ARG(int64_t, space_dim) = 4;
+  TORCH_ARG(int64_t, type_dim) = 6;
+  TORCH_ARG(int64_t, operands_dim) = 3;
+  TORCH_ARG(int64_t, distance_dim) = 4;
+  TORCH_ARG(int64_t, kind_dim) = 2;
+  /// LSTM state size: the dimension of the latent vector z.
+  TORCH_ARG(int64_t, hidden_size) = 50;
+  TORCH_ARG(int64_t, num_layers) = 2;
+};
+
+/// Embeds each field of an instruction separately (so a combination never
+/// seen in training still gets meaningful parts) and runs a
+/// unidirectional LSTM; z is the last layer's final state.
+struct LstmEncoderImpl : torch::nn::Module {
+  explicit LstmEncoderImpl(const LstmEncoderOptions &options = {});
+
+  /// fields [B, L, 6] int64 (padded), lengths [B] int64 >= 1 -> z [B, hidden].
+  /// Sequences are packed, so padding never reaches the state read out.
+  torch::Tensor forward(const torch::Tensor &fields, const torch::Tensor &lengths);
+
+  LstmEncoderOptions options;
+  torch::nn::Embedding opcode{nullptr}, space{nullptr}, type{nullptr}, operands{nullptr},
+      distance{nullptr}, kind{nullptr};
+  torch::nn::LSTM lstm{nullptr};
+};
+TORCH_MODULE(LstmEncoder);
+
+} // namespace ptxdvfs::model

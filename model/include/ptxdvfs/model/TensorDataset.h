@@ -1,0 +1,79 @@
+// TensorDataset.h - benchmarks as tensors: instruction fields, clocks and scaling targets.
+#pragma once
+
+#include "ptxdvfs/embeddings/Dataset.h"
+
+#include <torch/types.h>
+
+#include <string>
+#include <vector>
+
+namespace ptxdvfs::model {
+
+/// Columns of a fields tensor, one row per instruction. Each holds the
+/// record's value, which indexes the matching embedding table; the opcode
+/// is shifted by one so that 0 stays free for the empty-kernel row.
+enum FieldColumn : int64_t {
+  kOpcodeColumn = 0,
+  kSpaceColumn,
+  kTypeColumn,
+  kOperandsColumn,
+  kDistanceColumn,
+  kKindColumn,
+  kFieldCount
+};
+
+/// Table sizes of the embeddings: every value a 9-digit code can hold.
+inline constexpr int64_t kOpcodeRows = 1001, kSpaceRows = 10, kTypeRows = 100,
+                         kOperandRows = 10, kDistanceRows = 10, kKindRows = 3;
+
+/// How the kernels of a multi-kernel application become one input.
+enum class KernelCombination {
+  Concatenate, ///< all kernels' instructions in kernel order, one sequence
+  LastKernel,  ///< only the last kernel (what the original tool saw)
+};
+
+/// One application. `fields` is [L, kFieldCount] int64 with L >= 1 (an
+/// application without instructions gets one all-zero row); `targets` is
+/// [P, 3] float: time, power, energy scaling factors at each V-F point.
+struct BenchmarkTensors {
+  std::string name;
+  torch::Tensor fields;
+  torch::Tensor targets;
+};
+
+struct TensorDataset {
+  std::vector<BenchmarkTensors> items;
+  /// [P, 2] float: f_mem / f_mem_max and f_core / f_core_max per V-F point.
+  torch::Tensor clocks;
+  std::vector<embeddings::VfPoint> grid;
+};
+
+/// The instruction fields of an application's kernels.
+torch::Tensor fieldsTensor(const std::vector<embeddings::EncodedKernel> &kernels,
+                           KernelCombination combination);
+
+/// Normalised clocks of every grid point, in GpuClocks::grid() order.
+torch::Tensor normalizedClocks(const embeddings::GpuClocks &clocks);
+
+TensorDataset makeTensorDataset(const embeddings::Dataset &dataset,
+                                KernelCombination combination);
+
+/// A padded batch: fields [B, Lmax, kFieldCount], lengths [B] int64,
+/// targets [B, P, 3].
+struct Batch {
+  torch::Tensor fields;
+  torch::Tensor lengths;
+  torch::Tensor targets;
+  std::vector<std::size_t> indices; ///< into TensorDataset::items
+};
+
+Batch collate(const TensorDataset &dataset, const std::vector<std::size_t> &indices);
+
+/// Splits `subset` into batches of at most `batchSize` applications of
+/// similar length (sorted by length), so little padding is processed.
+std::vector<std::vector<std::size_t>> batchesByLength(const TensorDataset &dataset,
+                                                      std::vector<std::size_t> subset,
+                                                      std::size_t batchSize);
+
+} // namespace ptxdvfs::model

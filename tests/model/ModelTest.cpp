@@ -1,0 +1,223 @@
+// ModelTest.cpp - tensors, encoder, heads and training on tiny CPU problems with fixed seeds.
+#include "ptxdvfs/model/Training.h"
+
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace ptxdvfs;
+using namespace ptxdvfs::model;
+namespace fs = std::filesystem;
+
+namespace {
+
+embeddings::InstructionRecord record(int opcode, int space, int distance) {
+  embeddings::InstructionRecord r;
+  r.opcode = static_cast<std::uint16_t>(opcode);
+  r.stateSpace = static_cast<std::uint8_t>(space);
+  r.type = 7;
+  r.operandCount = 3;
+  r.dependencyDistance = static_cast<std::uint8_t>(distance);
+  r.dependencyKind = embeddings::DependencyKind::Memory;
+  return r;
+}
+
+/// Applications whose scaling depends on how memory-bound their code is:
+/// a learnable, deterministic toy problem with 4 V-F points.
+TensorDataset toyData(int applications) {
+  TensorDataset data;
+  data.clocks = torch::tensor({{0.25f, 0.5f}, {0.25f, 1.0f}, {1.0f, 0.5f}, {1.0f, 1.0f}});
+  for (int a = 0; a < applications; ++a) {
+    double memoryShare = (a % 5) / 4.0;
+    embeddings::EncodedKernel kernel{"k" + std::to_string(a), {}};
+    int length = 6 + (a * 7) % 23;
+    for (int i = 0; i < length; ++i)
+      kernel.instructions.push_back(
+          i < memoryShare * length ? record(54, 4, 1) : record(30, 0, 2));
+    torch::Tensor targets = torch::zeros({4, 3});
+    for (int p = 0; p < 4; ++p) {
+      float fmem = data.clocks[p][0].item<float>(), fcore = data.clocks[p][1].item<float>();
+      float time = static_cast<float>(memoryShare / fmem + (1 - memoryShare) / fcore);
+      float power = 0.5f + 0.3f * fcore + 0.2f * fmem;
+      targets[p][0] = time;
+      targets[p][1] = power;
+      targets[p][2] = time * power;
+    }
+    data.items.push_back({kernel.name, fieldsTensor({kernel}, KernelCombination::Concatenate),
+                          targets});
+  }
+  return data;
+}
+
+DvfsModelOptions tinyModel() {
+  return DvfsModelOptions()
+      .encoder(LstmEncoderOptions().hidden_size(8).num_layers(2).opcode_dim(4))
+      .head_hidden({12, 8});
+}
+
+std::vector<std::size_t> range(std::size_t begin, std::size_t end) {
+  std::vector<std::size_t> indices;
+  for (std::size_t i = begin; i < end; ++i)
+    indices.push_back(i);
+  return indices;
+}
+
+bool sameWeights(DvfsModel &a, DvfsModel &b) {
+  auto pa = a->parameters(), pb = b->parameters();
+  if (pa.size() != pb.size())
+    return false;
+  for (std::size_t i = 0; i < pa.size(); ++i)
+    if (!torch::equal(pa[i], pb[i]))
+      return false;
+  return true;
+}
+
+std::string freshDir(const std::string &name) {
+  std::string dir = (fs::temp_directory_path() / (name + "_" + std::to_string(::getpid()))).string();
+  fs::remove_all(dir);
+  return dir;
+}
+
+} // namespace
+
+TEST(TensorDatasetTest, FieldsShiftOpcodesAndCombineKernels) {
+  embeddings::EncodedKernel first{"a", {record(54, 4, 1), record(30, 0, 2)}};
+  embeddings::EncodedKernel second{"b", {record(0, 0, 0)}};
+  torch::Tensor all = fieldsTensor({first, second}, KernelCombination::Concatenate);
+  ASSERT_EQ(all.sizes(), (std::vector<int64_t>{3, kFieldCount}));
+  EXPECT_EQ(all[0][kOpcodeColumn].item<int64_t>(), 55);
+  EXPECT_EQ(all[0][kSpaceColumn].item<int64_t>(), 4);
+  EXPECT_EQ(all[1][kDistanceColumn].item<int64_t>(), 2);
+  EXPECT_EQ(all[2][kOpcodeColumn].item<int64_t>(), 1);
+  torch::Tensor last = fieldsTensor({first, second}, KernelCombination::LastKernel);
+  EXPECT_EQ(last.size(0), 1);
+  torch::Tensor empty = fieldsTensor({embeddings::EncodedKernel{"e", {}}}, KernelCombination::Concatenate);
+  EXPECT_EQ(empty.sizes(), (std::vector<int64_t>{1, kFieldCount}));
+  EXPECT_EQ(empty.sum().item<int64_t>(), 0);
+}
+
+TEST(TensorDatasetTest, BatchesGroupSimilarLengths) {
+  TensorDataset data = toyData(20);
+  auto batches = batchesByLength(data, range(0, 20), 8);
+  ASSERT_EQ(batches.size(), 3u);
+  EXPECT_EQ(batches[2].size(), 4u);
+  int64_t previousLongest = 0;
+  for (const auto &batch : batches) {
+    int64_t shortest = INT64_MAX, longest = 0;
+    for (std::size_t i : batch) {
+      shortest = std::min(shortest, data.items[i].fields.size(0));
+      longest = std::max(longest, data.items[i].fields.size(0));
+    }
+    EXPECT_GE(shortest, previousLongest);
+    previousLongest = longest;
+  }
+  Batch batch = collate(data, batches[0]);
+  EXPECT_EQ(batch.fields.size(0), 8);
+  EXPECT_EQ(batch.targets.sizes(), (std::vector<int64_t>{8, 4, 3}));
+}
+
+TEST(DvfsModelTest, PredictsOneValuePerApplicationAndPoint) {
+  torch::manual_seed(0);
+  TensorDataset data = toyData(5);
+  DvfsModel model(tinyModel());
+  Batch batch = collate(data, range(0, 5));
+  DvfsPrediction prediction = model->forward(batch.fields, batch.lengths, data.clocks);
+  EXPECT_EQ(prediction.time.sizes(), (std::vector<int64_t>{5, 4}));
+  EXPECT_EQ(prediction.power.sizes(), (std::vector<int64_t>{5, 4}));
+  EXPECT_EQ(prediction.energy.sizes(), (std::vector<int64_t>{5, 4}));
+}
+
+TEST(DvfsModelTest, PaddingNeverReachesTheLatent) {
+  torch::manual_seed(0);
+  TensorDataset data = toyData(10);
+  DvfsModel model(tinyModel());
+  torch::NoGradGuard noGrad;
+  Batch alone = collate(data, {1});
+  Batch padded = collate(data, {1, 9}); // item 9 is longer: item 1 gets padding
+  ASSERT_GT(padded.fields.size(1), data.items[1].fields.size(0));
+  torch::Tensor z1 = model->encoder(alone.fields, alone.lengths);
+  torch::Tensor z2 = model->encoder(padded.fields, padded.lengths);
+  EXPECT_TRUE(torch::allclose(z1[0], z2[0], 1e-6, 1e-6));
+}
+
+TEST(TrainingTest, LossDecreases) {
+  TensorDataset data = toyData(24);
+  auto before = [&] {
+    torch::manual_seed(7);
+    DvfsModel untrained(tinyModel());
+    return evaluationLoss(untrained, data, range(0, 24), 8);
+  }();
+  auto result = train(data, range(0, 24), {}, tinyModel(),
+                      TrainOptions().epochs(30).seed(7).patience(0).schedule(HeadSchedule::Joint));
+  ASSERT_TRUE(result.hasValue());
+  double after = evaluationLoss(result->model, data, range(0, 24), 8);
+  EXPECT_LT(after, before * 0.5) << "before " << before << ", after " << after;
+  ASSERT_EQ(result->history.size(), 30u);
+  EXPECT_LT(result->history.back().trainLoss, result->history.front().trainLoss);
+}
+
+TEST(TrainingTest, InterleavedScheduleAlsoLearns) {
+  TensorDataset data = toyData(24);
+  auto result = train(data, range(0, 20), range(20, 24), tinyModel(),
+                      TrainOptions().epochs(30).seed(3).patience(0));
+  ASSERT_TRUE(result.hasValue());
+  EXPECT_LT(result->bestLoss, result->history.front().validationLoss);
+  EXPECT_FALSE(std::isnan(result->history.front().validationLoss));
+}
+
+TEST(TrainingTest, SameSeedSameWeights) {
+  TensorDataset data = toyData(12);
+  auto options = TrainOptions().epochs(4).seed(11).patience(0);
+  auto a = train(data, range(0, 12), {}, tinyModel(), options);
+  auto b = train(data, range(0, 12), {}, tinyModel(), options);
+  ASSERT_TRUE(a.hasValue() && b.hasValue());
+  EXPECT_TRUE(sameWeights(a->model, b->model));
+  auto c = train(data, range(0, 12), {}, tinyModel(), TrainOptions().epochs(4).seed(12).patience(0));
+  EXPECT_FALSE(sameWeights(a->model, c->model));
+}
+
+TEST(TrainingTest, ResumedRunEndsWithTheSameWeights) {
+  TensorDataset data = toyData(16);
+  std::string straightDir = freshDir("ptxdvfs_ckpt_straight"), resumedDir = freshDir("ptxdvfs_ckpt_resumed");
+  auto options = TrainOptions().seed(5).patience(0);
+  auto straight = train(data, range(0, 12), range(12, 16), tinyModel(),
+                        TrainOptions(options).epochs(6).checkpoint_dir(straightDir));
+  auto firstHalf = train(data, range(0, 12), range(12, 16), tinyModel(),
+                         TrainOptions(options).epochs(3).checkpoint_dir(resumedDir));
+  ASSERT_TRUE(fs::exists(resumedDir + "/checkpoint.pt"));
+  auto secondHalf = train(data, range(0, 12), range(12, 16), tinyModel(),
+                          TrainOptions(options).epochs(6).checkpoint_dir(resumedDir).resume(true));
+  ASSERT_TRUE(straight.hasValue() && firstHalf.hasValue() && secondHalf.hasValue());
+  EXPECT_EQ(secondHalf->history.size(), 3u); // epochs 4..6 only
+  EXPECT_EQ(secondHalf->history.front().epoch, 4);
+  EXPECT_EQ(secondHalf->bestEpoch, straight->bestEpoch);
+  EXPECT_TRUE(sameWeights(straight->model, secondHalf->model));
+  fs::remove_all(straightDir);
+  fs::remove_all(resumedDir);
+}
+
+TEST(TrainingTest, CorruptCheckpointIsAClearError) {
+  TensorDataset data = toyData(4);
+  std::string dir = freshDir("ptxdvfs_ckpt_corrupt");
+  fs::create_directories(dir);
+  std::ofstream(dir + "/checkpoint.pt") << "not a checkpoint";
+  auto result = train(data, range(0, 4), {}, tinyModel(),
+                      TrainOptions().epochs(2).checkpoint_dir(dir).resume(true));
+  ASSERT_FALSE(result.hasValue());
+  EXPECT_EQ(result.diagnostics()[0].path, dir + "/checkpoint.pt");
+  EXPECT_NE(result.diagnostics()[0].message.find("cannot resume from checkpoint"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST(TrainingTest, EarlyStoppingKeepsTheBestEpoch) {
+  TensorDataset data = toyData(16);
+  auto result = train(data, range(0, 12), range(12, 16), tinyModel(),
+                      TrainOptions().epochs(200).seed(2).patience(3).encoder_lr(0.05).head_lr(0.05));
+  ASSERT_TRUE(result.hasValue());
+  EXPECT_TRUE(result->stoppedEarly);
+  EXPECT_LT(result->history.size(), 200u);
+  EXPECT_EQ(result->history.size(), static_cast<std::size_t>(result->bestEpoch + 3));
+  EXPECT_NEAR(evaluationLoss(result->model, data, range(12, 16), 8), result->bestLoss, 1e-6);
+}
