@@ -28,12 +28,14 @@ torch::Tensor LstmEncoderImpl::forward(const torch::Tensor &fields, const torch:
                                        type(column(kTypeColumn)), operands(column(kOperandsColumn)),
                                        distance(column(kDistanceColumn)), kind(column(kKindColumn))},
                                       2);
-  auto packed = torch::nn::utils::rnn::pack_padded_sequence(embedded, lengths.to(torch::kCPU),
-                                                            /*batch_first=*/true,
-                                                            /*enforce_sorted=*/false);
-  auto output = lstm->forward_with_packed_input(packed);
-  torch::Tensor finalHidden = std::get<0>(std::get<1>(output)); // [layers, B, hidden]
-  return finalHidden[options.num_layers() - 1];
+  // Not packed: libtorch 1.13's CPU backward through a PackedSequence grows
+  // faster than linearly with length (16.8 s for 1,000 steps, against
+  // 2.7 s unpacked). A unidirectional LSTM's output at step len-1 depends
+  // on steps 0..len-1 only, so gathering it keeps padding out of z.
+  torch::Tensor output = std::get<0>(lstm->forward(embedded)); // [B, L, hidden]
+  int64_t batch = output.size(0), hidden = output.size(2);
+  torch::Tensor last = (lengths.to(torch::kInt64) - 1).clamp_min(0).view({batch, 1, 1});
+  return output.gather(1, last.expand({batch, 1, hidden})).squeeze(1);
 }
 
 FeedForwardHeadImpl::FeedForwardHeadImpl(const FeedForwardHeadOptions &options) {

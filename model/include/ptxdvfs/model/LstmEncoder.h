@@ -29,12 +29,13 @@ struct LstmEncoderOptions {
 
 /// Embeds each field of an instruction separately (so a combination never
 /// seen in training still gets meaningful parts) and runs a
-/// unidirectional LSTM; z is the last layer's final state.
+/// unidirectional LSTM; z is the last layer's output at each sequence's last step.
 struct LstmEncoderImpl : torch::nn::Module {
   explicit LstmEncoderImpl(const LstmEncoderOptions &options = {});
 
   /// fields [B, L, 6] int64 (padded), lengths [B] int64 >= 1 -> z [B, hidden].
-  /// Sequences are packed, so padding never reaches the state read out.
+  /// z is each sequence's own output at its last step, so padding never
+  /// reaches it.
   torch::Tensor forward(const torch::Tensor &fields, const torch::Tensor &lengths);
 
   LstmEncoderOptions options;
