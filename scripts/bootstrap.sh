@@ -11,7 +11,7 @@ packages=(
   build-essential cmake
   antlr4 libantlr4-runtime-dev default-jre-headless
   libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
-  libtorch-dev
+  libtorch-dev libopenblas0-pthread
   libgtest-dev libbenchmark-dev
 )
 missing=()

@@ -1,4 +1,5 @@
 // ModelTest.cpp - tensors, encoder, heads and training on tiny CPU problems with fixed seeds.
+#include "ptxdvfs/model/FusedLstm.h"
 #include "ptxdvfs/model/Training.h"
 
 #include <gtest/gtest.h>
@@ -116,6 +117,33 @@ TEST(TensorDatasetTest, BatchesGroupSimilarLengths) {
   Batch batch = collate(data, batches[0]);
   EXPECT_EQ(batch.fields.size(0), 8);
   EXPECT_EQ(batch.targets.sizes(), (std::vector<int64_t>{8, 4, 3}));
+}
+
+TEST(FusedLstmTest, MatchesTorchLstmInOutputsAndGradients) {
+  torch::manual_seed(3);
+  FusedLstm fused(FusedLstmOptions(5, 7).num_layers(2));
+  torch::nn::LSTM reference(torch::nn::LSTMOptions(5, 7).num_layers(2).batch_first(true));
+  {
+    torch::NoGradGuard noGrad;
+    for (const auto &item : reference->named_parameters())
+      item.value().copy_(fused->named_parameters()[item.key()]);
+  }
+  torch::Tensor input = torch::randn({3, 11, 5});
+  torch::Tensor fusedInput = input.clone().requires_grad_(true);
+  torch::Tensor referenceInput = input.clone().requires_grad_(true);
+  torch::Tensor fusedOutput = fused(fusedInput);
+  torch::Tensor referenceOutput = std::get<0>(reference->forward(referenceInput));
+  ASSERT_EQ(fusedOutput.sizes(), referenceOutput.sizes());
+  EXPECT_TRUE(torch::allclose(fusedOutput, referenceOutput, 1e-5, 1e-6));
+
+  torch::Tensor weights = torch::randn({3, 11, 7}); // a loss that uses every step
+  (fusedOutput * weights).sum().backward();
+  (referenceOutput * weights).sum().backward();
+  EXPECT_TRUE(torch::allclose(fusedInput.grad(), referenceInput.grad(), 1e-4, 1e-5));
+  for (const auto &item : reference->named_parameters())
+    EXPECT_TRUE(torch::allclose(fused->named_parameters()[item.key()].grad(), item.value().grad(),
+                                1e-4, 1e-5))
+        << item.key();
 }
 
 TEST(DvfsModelTest, PredictsOneValuePerApplicationAndPoint) {

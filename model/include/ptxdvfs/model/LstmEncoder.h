@@ -1,9 +1,10 @@
 // LstmEncoder.h - instruction embeddings and the LSTM that reads a kernel into a latent vector.
 #pragma once
 
+#include "ptxdvfs/model/FusedLstm.h"
+
 #include <torch/nn/module.h>
 #include <torch/nn/modules/embedding.h>
-#include <torch/nn/modules/rnn.h>
 #include <torch/nn/pimpl.h>
 
 namespace ptxdvfs::model {
@@ -41,7 +42,7 @@ struct LstmEncoderImpl : torch::nn::Module {
   LstmEncoderOptions options;
   torch::nn::Embedding opcode{nullptr}, space{nullptr}, type{nullptr}, operands{nullptr},
       distance{nullptr}, kind{nullptr};
-  torch::nn::LSTM lstm{nullptr};
+  FusedLstm lstm{nullptr};
 };
 TORCH_MODULE(LstmEncoder);
 
