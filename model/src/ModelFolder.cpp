@@ -1,0 +1,276 @@
+// ModelFolder.cpp - saving, hashing, loading and checking model folders.
+#include "ptxdvfs/model/ModelFolder.h"
+
+#include "Sha256.h"
+
+#include "ptxdvfs/embeddings/EncodingScheme.h"
+
+#include <torch/torch.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <unistd.h>
+
+namespace ptxdvfs::model {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char *kWeightsFile = "model.pt";
+constexpr const char *kConfigFile = "config.json";
+constexpr const char *kGpuFile = "gpu.json";
+constexpr const char *kManifestFile = "manifest.json";
+constexpr const char *kVocabularyDir = "vocabulary";
+
+ptx::Diagnostic error(const std::string &path, std::string message) {
+  return {path, {}, ptx::Severity::Error, std::move(message)};
+}
+
+nlohmann::json pointJson(embeddings::VfPoint point) {
+  return {{"memory_mhz", point.memoryMHz}, {"core_mhz", point.coreMHz}};
+}
+
+embeddings::VfPoint pointFrom(const nlohmann::json &json) {
+  return {json.at("memory_mhz").get<unsigned>(), json.at("core_mhz").get<unsigned>()};
+}
+
+nlohmann::json architectureJson(const DvfsModelOptions &options) {
+  const LstmEncoderOptions &e = options.encoder();
+  return {{"opcode_dim", e.opcode_dim()},     {"space_dim", e.space_dim()},
+          {"type_dim", e.type_dim()},         {"operands_dim", e.operands_dim()},
+          {"distance_dim", e.distance_dim()}, {"kind_dim", e.kind_dim()},
+          {"hidden_size", e.hidden_size()},   {"num_layers", e.num_layers()},
+          {"head_hidden", options.head_hidden()}};
+}
+
+DvfsModelOptions architectureFrom(const nlohmann::json &json) {
+  LstmEncoderOptions encoder;
+  encoder.opcode_dim(json.at("opcode_dim"))
+      .space_dim(json.at("space_dim"))
+      .type_dim(json.at("type_dim"))
+      .operands_dim(json.at("operands_dim"))
+      .distance_dim(json.at("distance_dim"))
+      .kind_dim(json.at("kind_dim"))
+      .hidden_size(json.at("hidden_size"))
+      .num_layers(json.at("num_layers"));
+  return DvfsModelOptions().encoder(encoder).head_hidden(
+      json.at("head_hidden").get<std::vector<int64_t>>());
+}
+
+nlohmann::json gpuJson(const embeddings::GpuClocks &clocks, embeddings::VfPoint reference) {
+  nlohmann::json cores = nlohmann::json::object();
+  for (const auto &[memory, list] : clocks.coreMHz)
+    cores[std::to_string(memory)] = list;
+  return {{"gpu", clocks.gpu},
+          {"memory_mhz", clocks.memoryMHz},
+          {"core_mhz", cores},
+          {"default", pointJson(clocks.defaultPoint)},
+          {"fmax", pointJson(clocks.fmax)},
+          {"reference", pointJson(reference)}};
+}
+
+void writeText(const fs::path &path, const std::string &text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out.flush())
+    throw std::runtime_error("cannot write " + path.string());
+}
+
+std::string joinLines(const std::vector<std::string> &lines) {
+  std::string text;
+  for (const auto &line : lines)
+    text += line + "\n";
+  return text;
+}
+
+/// Files covered by the manifest, relative to the folder.
+std::vector<std::string> payloadFiles() {
+  return {kWeightsFile,
+          kConfigFile,
+          kGpuFile,
+          std::string(kVocabularyDir) + "/" + embeddings::kOpcodesFile,
+          std::string(kVocabularyDir) + "/" + embeddings::kStateSpacesFile,
+          std::string(kVocabularyDir) + "/" + embeddings::kTypesFile};
+}
+
+std::optional<nlohmann::json> readJson(const std::string &path, ptx::Diagnostics &errors) {
+  std::ifstream in(path);
+  if (!in) {
+    errors.push_back(error(path, "missing from the model folder"));
+    return std::nullopt;
+  }
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const std::exception &e) {
+    errors.push_back(error(path, std::string("not valid JSON: ") + e.what()));
+    return std::nullopt;
+  }
+}
+
+} // namespace
+
+const char *toString(KernelCombination combination) {
+  switch (combination) {
+  case KernelCombination::Concatenate: return "concatenate";
+  case KernelCombination::LastKernel: return "last";
+  }
+  return "concatenate";
+}
+
+ptx::Diagnostics saveModel(const std::string &dir, DvfsModel &model,
+                           const ModelDescription &description) {
+  fs::path target = fs::absolute(dir);
+  fs::path staging = target.string() + ".tmp-" + std::to_string(::getpid());
+  std::error_code ignored;
+  try {
+    fs::remove_all(staging);
+    fs::create_directories(staging / kVocabularyDir);
+    torch::save(model, (staging / kWeightsFile).string());
+    nlohmann::json config = {{"architecture", architectureJson(description.architecture)},
+                             {"kernel_combination", toString(description.combination)},
+                             {"training", description.training}};
+    writeText(staging / kConfigFile, config.dump(2) + "\n");
+    writeText(staging / kGpuFile, gpuJson(description.clocks, description.reference).dump(2) + "\n");
+    writeText(staging / kVocabularyDir / embeddings::kOpcodesFile,
+              joinLines(description.vocabulary.opcodes));
+    writeText(staging / kVocabularyDir / embeddings::kStateSpacesFile,
+              joinLines(description.vocabulary.stateSpaces));
+    writeText(staging / kVocabularyDir / embeddings::kTypesFile,
+              joinLines(description.vocabulary.types));
+    nlohmann::json hashes = nlohmann::json::object();
+    for (const std::string &file : payloadFiles())
+      hashes[file] = sha256OfFile((staging / file).string());
+    nlohmann::json manifest = {{"format", kModelFormat},
+                               {"scheme", description.scheme},
+                               {"gpu", description.clocks.gpu},
+                               {"files", hashes},
+                               {"training_data_sha256", description.trainingDataHash},
+                               {"metrics", description.metrics}};
+    writeText(staging / kManifestFile, manifest.dump(2) + "\n");
+
+    // Swap the finished folder in; the old one goes only once the new one is in place.
+    fs::path previous = target.string() + ".old-" + std::to_string(::getpid());
+    bool replacing = fs::exists(target);
+    if (replacing)
+      fs::rename(target, previous);
+    fs::rename(staging, target);
+    if (replacing)
+      fs::remove_all(previous, ignored);
+    return {};
+  } catch (const std::exception &e) {
+    fs::remove_all(staging, ignored);
+    return {error(dir, std::string("cannot write the model folder: ") + e.what())};
+  }
+}
+
+ptx::Expected<LoadedModel> loadModel(const std::string &dir) {
+  auto fail = [](ptx::Diagnostics errors) {
+    return ptx::Expected<LoadedModel>::failure(std::move(errors));
+  };
+  if (!fs::is_directory(dir))
+    return fail({error(dir, "not a model folder (no such directory)")});
+  ptx::Diagnostics errors;
+  auto manifest = readJson((fs::path(dir) / kManifestFile).string(), errors);
+  if (!manifest)
+    return fail(errors);
+  std::string manifestPath = (fs::path(dir) / kManifestFile).string();
+  if (manifest->value("format", "") != kModelFormat)
+    return fail({error(manifestPath, "unknown model format '" + manifest->value("format", "") +
+                                         "' (expected " + kModelFormat + ")")});
+  for (const std::string &file : payloadFiles()) {
+    std::string path = (fs::path(dir) / file).string();
+    std::string recorded = manifest->value("/files"_json_pointer / file, std::string());
+    if (!fs::exists(path))
+      errors.push_back(error(path, "missing from the model folder"));
+    else if (recorded.empty())
+      errors.push_back(error(manifestPath, "has no hash for " + file));
+    else if (sha256OfFile(path) != recorded)
+      errors.push_back(error(path, "content differs from the hash in manifest.json "
+                                   "(corrupted or edited)"));
+  }
+  if (!errors.empty())
+    return fail(errors);
+
+  LoadedModel loaded;
+  ModelDescription &description = loaded.description;
+  try {
+    description.scheme = manifest->at("scheme").get<std::string>();
+    description.trainingDataHash = manifest->value("training_data_sha256", "");
+    description.metrics = manifest->value("metrics", nlohmann::json::object());
+    auto gpu = readJson((fs::path(dir) / kGpuFile).string(), errors);
+    auto config = readJson((fs::path(dir) / kConfigFile).string(), errors);
+    if (!gpu || !config)
+      return fail(errors);
+    description.clocks.gpu = gpu->at("gpu").get<std::string>();
+    description.clocks.memoryMHz = gpu->at("memory_mhz").get<std::vector<unsigned>>();
+    for (unsigned memory : description.clocks.memoryMHz)
+      description.clocks.coreMHz[memory] =
+          gpu->at("core_mhz").at(std::to_string(memory)).get<std::vector<unsigned>>();
+    description.clocks.defaultPoint = pointFrom(gpu->at("default"));
+    description.clocks.fmax = pointFrom(gpu->at("fmax"));
+    description.reference = pointFrom(gpu->at("reference"));
+    description.architecture = architectureFrom(config->at("architecture"));
+    description.combination = config->value("kernel_combination", "concatenate") == "last"
+                                  ? KernelCombination::LastKernel
+                                  : KernelCombination::Concatenate;
+    description.training = config->value("training", nlohmann::json::object());
+  } catch (const std::exception &e) {
+    return fail({error(dir, std::string("malformed model description: ") + e.what())});
+  }
+  auto vocabulary = embeddings::loadVocabulary((fs::path(dir) / kVocabularyDir).string());
+  if (!vocabulary)
+    return fail(vocabulary.takeDiagnostics());
+  description.vocabulary = std::move(*vocabulary);
+  auto scheme = embeddings::makeScheme(description.scheme, description.vocabulary);
+  if (!scheme)
+    return fail({error(manifestPath, scheme.diagnostics()[0].message)});
+  std::string weightsPath = (fs::path(dir) / kWeightsFile).string();
+  try {
+    loaded.model = DvfsModel(description.architecture);
+    // torch::load replaces each tensor whatever its shape, so the shapes
+    // the architecture declares are compared afterwards.
+    std::map<std::string, std::vector<int64_t>> declared;
+    for (const auto &item : loaded.model->named_parameters())
+      declared[item.key()] = item.value().sizes().vec();
+    torch::load(loaded.model, weightsPath);
+    for (const auto &item : loaded.model->named_parameters()) {
+      if (item.value().sizes().vec() == declared[item.key()])
+        continue;
+      return fail({error(weightsPath, "weights do not fit the architecture in config.json: " +
+                                          item.key() + " has shape " +
+                                          c10::str(item.value().sizes()) + ", expected " +
+                                          c10::str(c10::IntArrayRef(declared[item.key()])))});
+    }
+    loaded.model->eval();
+  } catch (const std::exception &e) {
+    std::string what = e.what();
+    return fail({error(weightsPath, "weights do not fit the architecture in config.json: " +
+                                        what.substr(0, what.find('\n')))});
+  }
+  return loaded;
+}
+
+std::string datasetFingerprint(const embeddings::Dataset &dataset) {
+  Sha256 hash;
+  hash.update(dataset.scheme).update("\n").update(dataset.clocks.gpu).update("\n");
+  for (auto point : dataset.clocks.grid())
+    hash.update(std::to_string(point.memoryMHz) + "," + std::to_string(point.coreMHz) + ";");
+  for (const auto &benchmark : dataset.benchmarks) {
+    hash.update("\n" + benchmark.name + "\n");
+    for (const auto &kernel : benchmark.kernels) {
+      hash.update("kernel\n");
+      for (const auto &record : kernel.instructions)
+        hash.update(embeddings::toCode(record));
+    }
+    char number[64];
+    for (const auto &m : benchmark.measurements) {
+      std::snprintf(number, sizeof number, "%.9g,%.9g,%.9g;", m.time, m.power, m.energy);
+      hash.update(number);
+    }
+  }
+  return hash.hexDigest();
+}
+
+} // namespace ptxdvfs::model

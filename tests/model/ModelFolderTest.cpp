@@ -1,0 +1,168 @@
+// ModelFolderTest.cpp - saving, loading and refusing damaged model folders; content hashes.
+#include "ToyData.h"
+
+#include "../../model/src/Sha256.h"
+#include "TestPaths.h"
+
+#include "ptxdvfs/model/ModelFolder.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+using namespace ptxdvfs;
+using namespace ptxdvfs::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+ModelDescription toyDescription() {
+  ModelDescription description;
+  description.scheme = "gpuptxmodel-v1";
+  description.vocabulary = *embeddings::loadVocabulary(test::vocabularyDir());
+  description.clocks.gpu = "toy";
+  description.clocks.memoryMHz = {100, 200};
+  description.clocks.coreMHz = {{100, {10, 20}}, {200, {10, 20}}};
+  description.clocks.defaultPoint = {200, 10};
+  description.clocks.fmax = {200, 20};
+  description.reference = {200, 10};
+  description.architecture = tinyModel();
+  description.trainingDataHash = "abc";
+  description.metrics = {{"energy_mape", 12.5}};
+  return description;
+}
+
+std::string saved(const std::string &name, DvfsModel &model) {
+  std::string dir = freshDir(name);
+  ptx::Diagnostics errors = saveModel(dir, model, toyDescription());
+  EXPECT_TRUE(errors.empty()) << (errors.empty() ? "" : errors[0].format());
+  return dir;
+}
+
+std::string messages(const ptx::Diagnostics &diagnostics) {
+  std::string text;
+  for (const auto &d : diagnostics)
+    text += d.format() + "\n";
+  return text;
+}
+
+} // namespace
+
+TEST(Sha256Test, MatchesTheStandardTestVectors) {
+  EXPECT_EQ(model::Sha256().hexDigest(),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(model::Sha256().update("abc").hexDigest(),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(model::Sha256()
+                .update("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmno")
+                .update("mnopnopq")
+                .hexDigest(),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
+TEST(ModelFolderTest, RoundTripsWeightsAndDescription) {
+  torch::manual_seed(1);
+  DvfsModel original(tinyModel());
+  std::string dir = saved("ptxdvfs_model_roundtrip", original);
+  auto loaded = loadModel(dir);
+  ASSERT_TRUE(loaded.hasValue()) << messages(loaded.diagnostics());
+  EXPECT_TRUE(sameWeights(original, loaded->model));
+  const ModelDescription &d = loaded->description;
+  EXPECT_EQ(d.scheme, "gpuptxmodel-v1");
+  EXPECT_EQ(d.clocks.gpu, "toy");
+  EXPECT_EQ(d.clocks.grid().size(), 4u);
+  EXPECT_EQ(d.reference, (embeddings::VfPoint{200, 10}));
+  EXPECT_EQ(d.clocks.fmax, (embeddings::VfPoint{200, 20}));
+  EXPECT_EQ(d.architecture.encoder().hidden_size(), 8);
+  EXPECT_EQ(d.architecture.head_hidden(), (std::vector<int64_t>{12, 8}));
+  EXPECT_EQ(d.vocabulary.opcodes.size(), 101u);
+  EXPECT_EQ(d.metrics.at("energy_mape"), 12.5);
+  fs::remove_all(dir);
+}
+
+TEST(ModelFolderTest, ReplacesAnExistingFolderWhole) {
+  torch::manual_seed(1);
+  DvfsModel first(tinyModel());
+  std::string dir = saved("ptxdvfs_model_replace", first);
+  std::ofstream(dir + "/stale.txt") << "from an older model";
+  torch::manual_seed(2);
+  DvfsModel second(tinyModel());
+  ASSERT_TRUE(saveModel(dir, second, toyDescription()).empty());
+  EXPECT_FALSE(fs::exists(dir + "/stale.txt"));
+  for (const auto &entry : fs::directory_iterator(fs::path(dir).parent_path()))
+    EXPECT_EQ(entry.path().string().find(dir + ".tmp-"), std::string::npos);
+  auto loaded = loadModel(dir);
+  ASSERT_TRUE(loaded.hasValue());
+  EXPECT_TRUE(sameWeights(second, loaded->model));
+  fs::remove_all(dir);
+}
+
+TEST(ModelFolderTest, RefusesACorruptedWeightsFile) {
+  torch::manual_seed(1);
+  DvfsModel model(tinyModel());
+  std::string dir = saved("ptxdvfs_model_corrupt", model);
+  {
+    std::fstream weights(dir + "/model.pt", std::ios::in | std::ios::out | std::ios::binary);
+    weights.seekp(100);
+    weights.put('\x5a');
+  }
+  auto loaded = loadModel(dir);
+  ASSERT_FALSE(loaded.hasValue());
+  EXPECT_EQ(loaded.diagnostics()[0].path, dir + "/model.pt");
+  EXPECT_NE(loaded.diagnostics()[0].message.find("differs from the hash in manifest.json"),
+            std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST(ModelFolderTest, NamesMissingFilesAndUnknownFormats) {
+  torch::manual_seed(1);
+  DvfsModel model(tinyModel());
+  std::string dir = saved("ptxdvfs_model_missing", model);
+  fs::remove(dir + "/vocabulary/ptx_isa.txt");
+  auto missing = loadModel(dir);
+  ASSERT_FALSE(missing.hasValue());
+  EXPECT_NE(messages(missing.diagnostics()).find("vocabulary/ptx_isa.txt: error: missing"),
+            std::string::npos)
+      << messages(missing.diagnostics());
+  std::ofstream(dir + "/manifest.json") << R"({"format": "ptxdvfs-model/9"})";
+  auto format = loadModel(dir);
+  ASSERT_FALSE(format.hasValue());
+  EXPECT_NE(format.diagnostics()[0].message.find("unknown model format 'ptxdvfs-model/9'"),
+            std::string::npos);
+  std::ofstream(dir + "/manifest.json") << "{ not json";
+  EXPECT_NE(loadModel(dir).diagnostics()[0].message.find("not valid JSON"), std::string::npos);
+  EXPECT_FALSE(loadModel(dir + "/nowhere").hasValue());
+  fs::remove_all(dir);
+}
+
+TEST(ModelFolderTest, RefusesWeightsThatDoNotFitTheArchitecture) {
+  torch::manual_seed(1);
+  DvfsModel model(tinyModel());
+  std::string dir = saved("ptxdvfs_model_mismatch", model);
+  // A consistent folder (hashes recomputed) whose config claims other sizes.
+  std::ifstream in(dir + "/config.json");
+  nlohmann::json config = nlohmann::json::parse(in);
+  config["architecture"]["hidden_size"] = 9;
+  std::ofstream(dir + "/config.json") << config.dump(2);
+  std::ifstream manifestIn(dir + "/manifest.json");
+  nlohmann::json manifest = nlohmann::json::parse(manifestIn);
+  manifest["files"]["config.json"] = model::sha256OfFile(dir + "/config.json");
+  std::ofstream(dir + "/manifest.json") << manifest.dump(2);
+  auto loaded = loadModel(dir);
+  ASSERT_FALSE(loaded.hasValue());
+  EXPECT_EQ(loaded.diagnostics()[0].path, dir + "/model.pt");
+  EXPECT_NE(loaded.diagnostics()[0].message.find("do not fit the architecture"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST(ModelFolderTest, DatasetFingerprintFollowsContent) {
+  embeddings::Dataset dataset;
+  dataset.scheme = "gpuptxmodel-v1";
+  dataset.clocks = toyDescription().clocks;
+  dataset.benchmarks.push_back({"app", {{"k", {record(54, 4, 1)}}}, {{1, 2, 2}}, {{1, 1, 1}}});
+  std::string first = datasetFingerprint(dataset);
+  EXPECT_EQ(first.size(), 64u);
+  EXPECT_EQ(first, datasetFingerprint(dataset));
+  dataset.benchmarks[0].measurements[0].power = 2.5;
+  EXPECT_NE(first, datasetFingerprint(dataset));
+}
