@@ -4,6 +4,7 @@
 #include "ExitCodes.h"
 #include "Logging.h"
 #include "ParseCommand.h"
+#include "TrainCommand.h"
 
 #include <CLI/CLI.hpp>
 
@@ -24,6 +25,7 @@ int main(int argc, char **argv) {
   setupParseCommand(app, exitCode);
   setupEncodeCommand(app, exitCode);
   setupDatasetCommands(app, exitCode);
+  setupTrainCommand(app, exitCode);
 
   try {
     app.parse(argc, argv);

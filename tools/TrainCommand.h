@@ -1,0 +1,24 @@
+// TrainCommand.h - `ptxdvfs train`: fit a model on a measurement dataset and write a model folder.
+#pragma once
+
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace ptxdvfs::tools {
+
+struct TrainCommandOptions {
+  std::string dataset;
+  std::string out;
+  std::string config;
+  std::string gpuInfo;
+  std::string checkpointDir;
+  bool resume = false;
+  bool json = false;
+};
+
+void setupTrainCommand(CLI::App &app, int &exitCode);
+
+} // namespace ptxdvfs::tools
