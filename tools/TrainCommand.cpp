@@ -41,47 +41,51 @@ struct Settings {
   int64_t hiddenSize = 50;
   int64_t numLayers = 2;
   std::vector<int64_t> headHidden = {100, 70};
-  int64_t threads = 0;
+  int64_t threads = 0; ///< not a model setting: never read from or written to JSON
+
+  /// Calls `visit(key, member)` for every setting a config file may hold:
+  /// the one list both JSON directions use.
+  template <typename Self, typename Visit> static void forEach(Self &self, Visit &&visit) {
+    visit("epochs", self.epochs);
+    visit("batch_size", self.batchSize);
+    visit("patience", self.patience);
+    visit("seed", self.seed);
+    visit("encoder_lr", self.encoderLr);
+    visit("head_lr", self.headLr);
+    visit("validation_fraction", self.validationFraction);
+    visit("schedule", self.schedule);
+    visit("kernels", self.kernels);
+    visit("reference", self.reference);
+    visit("hidden_size", self.hiddenSize);
+    visit("num_layers", self.numLayers);
+    visit("head_hidden", self.headHidden);
+  }
 
   nlohmann::json toJson() const {
-    return {{"epochs", epochs},       {"batch_size", batchSize},   {"patience", patience},
-            {"seed", seed},           {"encoder_lr", encoderLr},   {"head_lr", headLr},
-            {"validation_fraction", validationFraction},           {"schedule", schedule},
-            {"kernels", kernels},     {"reference", reference},    {"hidden_size", hiddenSize},
-            {"num_layers", numLayers}, {"head_hidden", headHidden}};
+    nlohmann::json json;
+    forEach(*this, [&](const char *key, const auto &value) { json[key] = value; });
+    return json;
   }
 };
 
-/// Reads the keys of Settings::toJson from a JSON file; unknown keys are errors.
+/// Reads the settings of a JSON file; unknown keys are errors.
 std::string applyConfigFile(const std::string &path, Settings &settings) {
   std::ifstream in(path);
-  nlohmann::json config;
   try {
-    config = nlohmann::json::parse(in);
+    nlohmann::json config = nlohmann::json::parse(in);
     nlohmann::json known = settings.toJson();
     for (const auto &[key, value] : config.items()) {
-      if (!known.contains(key))
-        return path + ": unknown setting '" + key + "' (known: " + [&] {
-          std::string list;
-          for (const auto &[name, unused] : known.items())
-            list += (list.empty() ? "" : ", ") + name;
-          return list;
-        }() + ")";
-      known[key] = value;
+      if (known.contains(key))
+        continue;
+      std::string list;
+      for (const auto &[name, unused] : known.items())
+        list += (list.empty() ? "" : ", ") + name;
+      return path + ": unknown setting '" + key + "' (known: " + list + ")";
     }
-    settings.epochs = known["epochs"];
-    settings.batchSize = known["batch_size"];
-    settings.patience = known["patience"];
-    settings.seed = known["seed"];
-    settings.encoderLr = known["encoder_lr"];
-    settings.headLr = known["head_lr"];
-    settings.validationFraction = known["validation_fraction"];
-    settings.schedule = known["schedule"];
-    settings.kernels = known["kernels"];
-    settings.reference = known["reference"];
-    settings.hiddenSize = known["hidden_size"];
-    settings.numLayers = known["num_layers"];
-    settings.headHidden = known["head_hidden"].get<std::vector<int64_t>>();
+    Settings::forEach(settings, [&](const char *key, auto &member) {
+      if (config.contains(key))
+        member = config[key].get<std::decay_t<decltype(member)>>();
+    });
   } catch (const std::exception &e) {
     return path + ": " + e.what();
   }
