@@ -1,0 +1,55 @@
+// Evaluation.h - accuracy of predicted scaling surfaces, and the decisions taken from them.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <vector>
+
+namespace ptxdvfs::model {
+
+/// Time, power and energy scaling factors at every V-F point of one
+/// application, in GpuClocks::grid() order.
+using Surface = std::vector<std::array<double, 3>>;
+
+inline constexpr std::size_t kTime = 0, kPower = 1, kEnergy = 2;
+
+struct ErrorSummary {
+  double mape = 0;     ///< mean of |predicted - true| / true, percent
+  double within10 = 0; ///< share of predictions within 10% of the truth, percent
+};
+
+/// The minimum-energy use case, averaged over applications, percent.
+struct MinEnergySummary {
+  double excessVsOracle = 0;    ///< energy at the chosen point above the true minimum
+  double savingVsFmax = 0;      ///< energy saved by the chosen point against Fmax
+  double savingVsReference = 0; ///< ... against the reference (default) point
+};
+
+/// Speedup (1 / time) against normalised energy: how well the predicted
+/// Pareto-optimal points match the true ones, averaged over applications.
+struct ParetoSummary {
+  double precision = 0; ///< share of predicted Pareto points that are truly Pareto-optimal
+  double recall = 0;    ///< share of true Pareto points that were predicted
+};
+
+struct EvaluationResult {
+  ErrorSummary time, power, energy;
+  MinEnergySummary minEnergy;
+  ParetoSummary pareto;
+  std::size_t benchmarks = 0;
+  std::size_t vfPoints = 0;
+};
+
+/// The point with the lowest energy of a surface (first on ties).
+std::size_t minEnergyPoint(const Surface &surface);
+
+/// Indices of the points no other point beats in both speed and energy.
+std::vector<std::size_t> paretoPoints(const Surface &surface);
+
+/// Compares predicted with measured surfaces (same order and size).
+/// `fmaxIndex` and `referenceIndex` locate those points in the grid.
+EvaluationResult evaluateSurfaces(const std::vector<Surface> &predicted,
+                                  const std::vector<Surface> &truth, std::size_t fmaxIndex,
+                                  std::size_t referenceIndex);
+
+} // namespace ptxdvfs::model
