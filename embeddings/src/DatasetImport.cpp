@@ -3,6 +3,8 @@
 
 #include "ptxdvfs/embeddings/EncodingScheme.h"
 
+#include "Text.h"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -21,19 +23,12 @@ namespace {
 constexpr const char *kSequencePrefix = "outputSequence_kernel_depend_";
 constexpr const char *kOccurrencesFile = "outputOccurrences_per_kernel.csv";
 
-std::string trim(const std::string &text) {
-  std::size_t begin = text.find_first_not_of(" \t\r");
-  if (begin == std::string::npos)
-    return "";
-  return text.substr(begin, text.find_last_not_of(" \t\r") - begin + 1);
-}
-
 std::vector<std::string> splitFields(const std::string &line) {
   std::vector<std::string> fields;
   std::size_t start = 0;
   for (std::size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1)
-    fields.push_back(trim(line.substr(start, comma - start)));
-  fields.push_back(trim(line.substr(start)));
+    fields.push_back(trimmed(line.substr(start, comma - start)));
+  fields.push_back(trimmed(line.substr(start)));
   return fields;
 }
 
@@ -129,7 +124,7 @@ MeasurementTable readMeasurements(const std::string &path, const GpuClocks &cloc
   std::ifstream in(path);
   std::string raw;
   for (unsigned number = 1; std::getline(in, raw); ++number) {
-    std::string line = trim(raw);
+    std::string line = trimmed(raw);
     if (line.empty())
       continue;
     if (line.find(',') == std::string::npos) {
@@ -173,8 +168,8 @@ std::vector<std::string> kernelNames(const fs::path &folder, std::size_t kernels
   std::ifstream in(folder / kOccurrencesFile);
   std::vector<std::string> names;
   for (std::string line; std::getline(in, line);)
-    if (!trim(line).empty())
-      names.push_back(trim(line.substr(0, line.find(','))));
+    if (!trimmed(line).empty())
+      names.push_back(trimmed(line.substr(0, line.find(','))));
   if (names.size() != kernels)
     names.clear();
   return names;
@@ -216,7 +211,7 @@ std::optional<std::vector<EncodedKernel>> readSequences(const fs::path &folder,
     std::ifstream in(path);
     std::string raw;
     for (unsigned number = 1; std::getline(in, raw); ++number) {
-      std::string code = trim(raw);
+      std::string code = trimmed(raw);
       if (code.empty())
         continue;
       auto record = parseCode(code);

@@ -1,6 +1,8 @@
 // GpuClocks.cpp - reading the clock tables.
 #include "ptxdvfs/embeddings/GpuClocks.h"
 
+#include "Text.h"
+
 #include <algorithm>
 #include <fstream>
 
@@ -36,10 +38,9 @@ ptx::Expected<ClockList> readClockList(const std::string &path) {
   if (!in)
     return fail(0, "cannot read clock table");
   std::vector<unsigned> values;
-  std::string text;
-  for (unsigned number = 1; std::getline(in, text); ++number) {
-    text.erase(text.find_last_not_of(" \t\r") + 1);
-    text.erase(0, text.find_first_not_of(" \t"));
+  std::string raw;
+  for (unsigned number = 1; std::getline(in, raw); ++number) {
+    std::string text = trimmed(raw);
     if (text.empty())
       continue;
     char *end = nullptr;

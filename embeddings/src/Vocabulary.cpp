@@ -1,6 +1,8 @@
 // Vocabulary.cpp - reading the three vocabulary lists.
 #include "ptxdvfs/embeddings/Vocabulary.h"
 
+#include "Text.h"
+
 #include <fstream>
 
 namespace ptxdvfs::embeddings {
@@ -11,14 +13,6 @@ std::optional<std::size_t> Vocabulary::indexIn(const std::vector<std::string> &l
     if (list[i] == word)
       return i;
   return std::nullopt;
-}
-
-static std::string trimmed(std::string_view text) {
-  const char *space = " \t\r\n\f\v";
-  std::size_t begin = text.find_first_not_of(space);
-  if (begin == std::string_view::npos)
-    return "";
-  return std::string(text.substr(begin, text.find_last_not_of(space) - begin + 1));
 }
 
 static ptx::Expected<std::vector<std::string>> readList(const std::string &path) {

@@ -5,7 +5,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <limits>
 #include <random>
