@@ -139,6 +139,7 @@ int writeOutput(const std::vector<EncodedKernel> &kernels, const embeddings::Enc
     spdlog::error("{}: cannot create output folder: {}", dir, error.message());
     return kExitInputError;
   }
+  std::vector<std::pair<std::string, std::string>> files; // path, content
   std::vector<std::string> names;
   for (std::size_t k = 0; k < kernels.size(); ++k) {
     std::vector<std::string> codes, readable;
@@ -147,19 +148,16 @@ int writeOutput(const std::vector<EncodedKernel> &kernels, const embeddings::Enc
       readable.push_back(scheme.readable(record));
     }
     std::string base = dir + "/kernel_" + std::to_string(k);
-    for (const auto &[path, content] :
-         {std::pair{base + ".codes", joinLines(codes)}, {base + ".readable", joinLines(readable)}}) {
-      if (std::string failure = writeFileAtomically(path, content); !failure.empty()) {
-        spdlog::error("{}", failure);
-        return kExitInputError;
-      }
-    }
+    files.emplace_back(base + ".codes", joinLines(codes));
+    files.emplace_back(base + ".readable", joinLines(readable));
     names.push_back(kernels[k].name);
   }
-  if (std::string failure = writeFileAtomically(dir + "/kernel_names.txt", joinLines(names));
-      !failure.empty()) {
-    spdlog::error("{}", failure);
-    return kExitInputError;
+  files.emplace_back(dir + "/kernel_names.txt", joinLines(names));
+  for (const auto &[path, content] : files) {
+    if (std::string failure = writeFileAtomically(path, content); !failure.empty()) {
+      spdlog::error("{}", failure);
+      return kExitInputError;
+    }
   }
   removeStaleKernelFiles(dir, kernels.size());
   spdlog::info("wrote {} kernel(s) to {}", kernels.size(), dir);
