@@ -2,11 +2,14 @@
 #include "TrainCommand.h"
 
 #include "DiagnosticPrinter.h"
+#include "EvaluationReport.h"
 #include "ExitCodes.h"
+#include "TrainSettings.h"
 
 #include "ptxdvfs/embeddings/Dataset.h"
 #include "ptxdvfs/embeddings/EncodingScheme.h"
 #include "ptxdvfs/embeddings/Vocabulary.h"
+#include "ptxdvfs/model/CrossValidation.h"
 #include "ptxdvfs/model/ModelFolder.h"
 #include "ptxdvfs/model/Splits.h"
 #include "ptxdvfs/model/Training.h"
@@ -24,73 +27,6 @@
 namespace ptxdvfs::tools {
 
 namespace {
-
-/// Every tunable, with its default; a --config file sets any subset and
-/// command-line flags override both.
-struct Settings {
-  int64_t epochs = 200;
-  int64_t batchSize = 8;
-  int64_t patience = 40;
-  uint64_t seed = 1;
-  double encoderLr = 0.005;
-  double headLr = 0.01;
-  double validationFraction = 0.1;
-  std::string schedule = "interleaved";
-  std::string kernels = "concatenate";
-  std::string reference = "default";
-  int64_t hiddenSize = 50;
-  int64_t numLayers = 2;
-  std::vector<int64_t> headHidden = {100, 70};
-  int64_t threads = 0; ///< not a model setting: never read from or written to JSON
-
-  /// Calls `visit(key, member)` for every setting a config file may hold:
-  /// the one list both JSON directions use.
-  template <typename Self, typename Visit> static void forEach(Self &self, Visit &&visit) {
-    visit("epochs", self.epochs);
-    visit("batch_size", self.batchSize);
-    visit("patience", self.patience);
-    visit("seed", self.seed);
-    visit("encoder_lr", self.encoderLr);
-    visit("head_lr", self.headLr);
-    visit("validation_fraction", self.validationFraction);
-    visit("schedule", self.schedule);
-    visit("kernels", self.kernels);
-    visit("reference", self.reference);
-    visit("hidden_size", self.hiddenSize);
-    visit("num_layers", self.numLayers);
-    visit("head_hidden", self.headHidden);
-  }
-
-  nlohmann::json toJson() const {
-    nlohmann::json json;
-    forEach(*this, [&](const char *key, const auto &value) { json[key] = value; });
-    return json;
-  }
-};
-
-/// Reads the settings of a JSON file; unknown keys are errors.
-std::string applyConfigFile(const std::string &path, Settings &settings) {
-  std::ifstream in(path);
-  try {
-    nlohmann::json config = nlohmann::json::parse(in);
-    nlohmann::json known = settings.toJson();
-    for (const auto &[key, value] : config.items()) {
-      if (known.contains(key))
-        continue;
-      std::string list;
-      for (const auto &[name, unused] : known.items())
-        list += (list.empty() ? "" : ", ") + name;
-      return path + ": unknown setting '" + key + "' (known: " + list + ")";
-    }
-    Settings::forEach(settings, [&](const char *key, auto &member) {
-      if (config.contains(key))
-        member = config[key].get<std::decay_t<decltype(member)>>();
-    });
-  } catch (const std::exception &e) {
-    return path + ": " + e.what();
-  }
-  return "";
-}
 
 std::string duration(double seconds) {
   char text[32];
@@ -110,14 +46,15 @@ public:
       std::fputc('\n', stderr);
   }
 
-  void show(const model::EpochReport &report) {
+  /// `where` names the run (fold, member) when there are several.
+  void show(const model::EpochReport &report, const std::string &where = "") {
     if (spdlog::get_level() > spdlog::level::info)
       return;
     elapsed_ += report.seconds;
     double perEpoch = elapsed_ / double(report.epoch - firstEpoch(report));
     double remaining = perEpoch * double(report.epochs - report.epoch);
-    std::fprintf(stderr, "%sepoch %lld/%lld  loss %.4f  val %.4f%s  %.1fs/epoch  ETA %s%s",
-                 terminal_ ? "\r" : "", static_cast<long long>(report.epoch),
+    std::fprintf(stderr, "%s%sepoch %lld/%lld  loss %.4f  val %.4f%s  %.1fs/epoch  ETA %s%s",
+                 terminal_ ? "\r" : "", where.c_str(), static_cast<long long>(report.epoch),
                  static_cast<long long>(report.epochs), report.trainLoss, report.validationLoss,
                  report.improved ? " *" : "  ", perEpoch, duration(remaining).c_str(),
                  terminal_ ? "   " : "\n");
@@ -137,7 +74,24 @@ private:
   int64_t first_ = -1;
 };
 
-int runTrain(const TrainCommandOptions &options, Settings settings) {
+std::vector<std::size_t> range(std::size_t count) {
+  std::vector<std::size_t> all(count);
+  for (std::size_t i = 0; i < count; ++i)
+    all[i] = i;
+  return all;
+}
+
+/// Runs of one training phase: an epoch line per member, ETA per member.
+std::string runLabel(int fold, int folds, int member, int members) {
+  std::string label;
+  if (folds > 0)
+    label += "fold " + std::to_string(fold + 1) + "/" + std::to_string(folds) + "  ";
+  if (members > 1)
+    label += "member " + std::to_string(member + 1) + "/" + std::to_string(members) + "  ";
+  return label;
+}
+
+int runTrain(const TrainCommandOptions &options, const TrainSettings &settings) {
   embeddings::ImportOptions import;
   import.gpuInfoDir = options.gpuInfo;
   import.reference = settings.reference == "fmax" ? embeddings::ReferenceKind::Fmax
@@ -151,38 +105,66 @@ int runTrain(const TrainCommandOptions &options, Settings settings) {
     printDiagnostics(vocabulary.diagnostics(), std::cerr);
     return kExitInputError;
   }
+  model::TensorDataset data =
+      model::makeTensorDataset(*dataset, settings.combination(), settings.maxLength);
+  model::TrainOptions trainOptions = settings.trainOptions();
+  trainOptions.checkpoint_dir(options.checkpointDir).resume(options.resume);
+  int members = static_cast<int>(settings.ensemble);
+  int parallel = settings.parallelMembers();
 
-  auto combination = settings.kernels == "last" ? model::KernelCombination::LastKernel
-                                                : model::KernelCombination::Concatenate;
-  model::TensorDataset data = model::makeTensorDataset(*dataset, combination);
+  nlohmann::json summary = {{"model", options.out}};
+  std::optional<model::CrossValidationResult> crossValidation;
+  if (settings.folds > 0) {
+    int folds = static_cast<int>(settings.folds);
+    spdlog::info("cross-validating: {} folds of whole benchmark families, {} member(s) each",
+                 folds, members);
+    ProgressLine progress;
+    auto cvOptions = model::CrossValidationOptions()
+                         .folds(folds)
+                         .ensemble(members)
+                         .parallel(parallel)
+                         .validation_fraction(settings.validationFraction)
+                         .prediction(settings.prediction());
+    // Checkpoints belong to the final model; folds are cheap to redo.
+    model::TrainOptions foldOptions = trainOptions;
+    foldOptions.checkpoint_dir("").resume(false);
+    auto result = model::crossValidate(
+        data, settings.architecture(), foldOptions, cvOptions,
+        [&](int fold, int member, const model::EpochReport &report) {
+          progress.show(report, runLabel(fold, folds, member, members));
+        });
+    if (!result) {
+      printDiagnostics(result.diagnostics(), std::cerr);
+      return kExitInputError;
+    }
+    crossValidation = std::move(*result);
+    summary["cross_validation"] = evaluationJson(crossValidation->predictors);
+    summary["cross_validation"]["folds"] = folds;
+    if (!options.json) {
+      std::cout << "Cross-validation (" << folds << " folds, whole families held out):\n";
+      printEvaluationTable(std::cout, crossValidation->predictors);
+    }
+  }
+  if (options.cvOnly) {
+    if (options.json)
+      std::cout << summary.dump(2) << '\n';
+    return kExitSuccess;
+  }
+
   std::vector<std::string> names;
   for (const auto &item : data.items)
     names.push_back(item.name);
   model::Split split = model::groupedSplit(names, settings.validationFraction, settings.seed);
-  spdlog::info("training on {} benchmarks, validating on {} (whole families held out)",
-               split.train.size(), split.validation.size());
-
-  auto architecture =
-      model::DvfsModelOptions()
-          .encoder(model::LstmEncoderOptions().hidden_size(settings.hiddenSize).num_layers(settings.numLayers))
-          .head_hidden(settings.headHidden);
-  auto trainOptions = model::TrainOptions()
-                          .epochs(settings.epochs)
-                          .batch_size(settings.batchSize)
-                          .patience(settings.patience)
-                          .seed(settings.seed)
-                          .encoder_lr(settings.encoderLr)
-                          .head_lr(settings.headLr)
-                          .threads(settings.threads)
-                          .schedule(settings.schedule == "joint" ? model::HeadSchedule::Joint
-                                                                 : model::HeadSchedule::Interleaved)
-                          .checkpoint_dir(options.checkpointDir)
-                          .resume(options.resume);
+  spdlog::info("training on {} benchmarks, validating on {} (whole families held out), {} member(s)",
+               split.train.size(), split.validation.size(), members);
   ProgressLine progress;
-  auto result = model::train(data, split.train, split.validation, architecture, trainOptions,
-                             [&](const model::EpochReport &report) { progress.show(report); });
-  if (!result) {
-    printDiagnostics(result.diagnostics(), std::cerr);
+  auto trained = model::trainEnsemble(
+      data, split.train, split.validation, settings.architecture(), trainOptions, members, parallel,
+      [&](int member, const model::EpochReport &report) {
+        progress.show(report, runLabel(0, 0, member, members));
+      });
+  if (!trained) {
+    printDiagnostics(trained.diagnostics(), std::cerr);
     return kExitInputError;
   }
 
@@ -191,39 +173,49 @@ int runTrain(const TrainCommandOptions &options, Settings settings) {
   description.vocabulary = std::move(*vocabulary);
   description.clocks = dataset->clocks;
   description.reference = dataset->reference;
-  description.combination = combination;
-  description.architecture = architecture;
+  description.combination = settings.combination();
+  description.maxLength = settings.maxLength;
+  description.architecture = settings.architecture();
+  description.prediction = settings.prediction();
+  description.baselines = model::baselineDataOf(data, range(data.items.size()));
   description.training = settings.toJson();
   description.training["dataset"] = options.dataset;
   description.trainingDataHash = model::datasetFingerprint(*dataset);
-  nlohmann::json validationNames = nlohmann::json::array();
+  nlohmann::json validationNames = nlohmann::json::array(), bestEpochs = nlohmann::json::array(),
+                 losses = nlohmann::json::array(), epochsRun = nlohmann::json::array();
   for (std::size_t i : split.validation)
     validationNames.push_back(names[i]);
-  description.metrics = {{"validation_loss", result->bestLoss},
-                         {"best_epoch", result->bestEpoch},
-                         {"epochs_run", result->history.size()},
+  std::vector<model::DvfsModel> weights;
+  double seconds = 0;
+  for (const auto &member : *trained) {
+    weights.push_back(member.model);
+    bestEpochs.push_back(member.bestEpoch);
+    losses.push_back(member.bestLoss);
+    epochsRun.push_back(member.history.size());
+    for (const auto &report : member.history)
+      seconds += report.seconds;
+  }
+  description.metrics = {{"validation_loss", losses},
+                         {"best_epoch", bestEpochs},
                          {"train_benchmarks", split.train.size()},
                          {"validation_benchmarks", validationNames}};
-  ptx::Diagnostics errors = model::saveModel(options.out, result->model, description);
+  if (summary.contains("cross_validation"))
+    description.metrics["cross_validation"] = summary["cross_validation"];
+  ptx::Diagnostics errors = model::saveModel(options.out, weights, description);
   if (!errors.empty()) {
     printDiagnostics(errors, std::cerr);
     return kExitInputError;
   }
-  double seconds = 0;
-  for (const auto &report : result->history)
-    seconds += report.seconds;
-  nlohmann::json summary = {{"model", options.out},
-                            {"best_epoch", result->bestEpoch},
-                            {"validation_loss", result->bestLoss},
-                            {"epochs_run", result->history.size()},
-                            {"stopped_early", result->stoppedEarly},
-                            {"seconds", seconds}};
+  summary["best_epoch"] = bestEpochs;
+  summary["epochs_run"] = epochsRun;
+  summary["validation_loss"] = losses;
+  summary["training_seconds"] = seconds;
   if (options.json) {
     std::cout << summary.dump(2) << '\n';
   } else {
-    std::cout << "model written to " << options.out << ": best epoch " << result->bestEpoch
-              << " of " << result->history.size() << " (validation loss " << result->bestLoss
-              << "), " << duration(seconds) << " of training\n";
+    std::cout << "model written to " << options.out << ": " << members
+              << " member(s), best epochs " << bestEpochs.dump() << ", validation loss "
+              << losses.dump() << ", " << duration(seconds) << " of training\n";
   }
   return kExitSuccess;
 }
@@ -232,71 +224,104 @@ int runTrain(const TrainCommandOptions &options, Settings settings) {
 
 void setupTrainCommand(CLI::App &app, int &exitCode) {
   auto options = std::make_shared<TrainCommandOptions>();
-  auto settings = std::make_shared<Settings>();
+  auto flags = std::make_shared<TrainSettings>();
+  // Applied after the config file: a flag given on the command line wins.
+  auto overrides = std::make_shared<std::vector<std::function<void(TrainSettings &)>>>();
   CLI::App *command = app.add_subcommand(
       "train", "Train a model on a measurement dataset and write a model folder");
   command->footer(
-      "Example:\n"
+      "Examples:\n"
       "  ptxdvfs train --dataset ../shared/datasets/gpuptxmodel-gtxtitanx/microbenchmarks \\\n"
       "                --out my-model --epochs 100 --seed 3\n"
-      "A --config JSON file may set any of: epochs, batch_size, patience, seed, encoder_lr,\n"
-      "head_lr, validation_fraction, schedule, kernels, reference, hidden_size, num_layers,\n"
-      "head_hidden; flags given on the command line win. Validation holds out whole\n"
-      "benchmark families. The model folder is written only when training succeeds.");
+      "  ptxdvfs train --dataset DIR --folds 5 --cv-only --head-shape physical --json\n"
+      "With --folds K the benchmarks are first split into K folds of whole families\n"
+      "(family: the name up to its first numeric part, e.g. fadd_dram_10_90 -> fadd_dram);\n"
+      "each fold is predicted by models trained on the others, and the LSTM and the\n"
+      "baselines are scored on the same folds. The final model, trained on everything,\n"
+      "records those numbers in its manifest.\n"
+      "A --config JSON file may set any setting by its JSON name (" +
+      flags->keyList() +
+      "); flags given on the command line win. The model folder is written only when "
+      "training succeeds.");
+  auto flag = [&](const std::string &name, auto member, const std::string &help) {
+    CLI::Option *option = nullptr;
+    if constexpr (std::is_same_v<std::decay_t<decltype((*flags).*member)>, bool>)
+      option = command->add_flag(name, (*flags).*member, help);
+    else
+      option = command->add_option(name, (*flags).*member, help);
+    overrides->push_back([option, member, flags](TrainSettings &into) {
+      if (option->count())
+        into.*member = (*flags).*member;
+    });
+    return option;
+  };
   command->add_option("--dataset", options->dataset, "Dataset folder (see `dataset info`)")
       ->required()
       ->check(CLI::ExistingDirectory);
-  command->add_option("--out", options->out, "Model folder to write (replaced whole)")->required();
+  command->add_option("--out", options->out,
+                      "Model folder to write (replaced whole; README/LICENSE files kept)");
   command->add_option("--config", options->config, "JSON file of settings")
       ->check(CLI::ExistingFile);
-  auto *epochs = command->add_option("--epochs", settings->epochs, "Most epochs to train");
-  auto *seed = command->add_option("--seed", settings->seed, "Random seed (initialisation, order)");
-  auto *patience = command->add_option("--patience", settings->patience,
-                                       "Stop after this many epochs without improvement (0: never)");
-  auto *schedule = command->add_option("--schedule", settings->schedule,
-                                       "interleaved (one head per batch, rotating) or joint")
-                       ->check(CLI::IsMember({"interleaved", "joint"}));
-  auto *kernels = command->add_option("--kernels", settings->kernels,
-                                      "Multi-kernel applications: concatenate or last")
-                      ->check(CLI::IsMember({"concatenate", "last"}));
-  auto *reference = command->add_option("--reference", settings->reference,
-                                        "Scaling factors relative to default or fmax")
-                        ->check(CLI::IsMember({"default", "fmax"}));
-  command->add_option("--threads", settings->threads, "CPU threads (default: torch's choice)");
+  flag("--epochs", &TrainSettings::epochs, "Most epochs to train");
+  flag("--seed", &TrainSettings::seed, "Random seed (initialisation, order, folds)");
+  flag("--patience", &TrainSettings::patience,
+       "Stop after this many epochs without improvement (0: never)");
+  flag("--schedule", &TrainSettings::schedule,
+       "interleaved (one head per batch, rotating) or joint")
+      ->check(CLI::IsMember({"interleaved", "joint"}));
+  flag("--kernels", &TrainSettings::kernels, "Multi-kernel applications: concatenate or last")
+      ->check(CLI::IsMember({"concatenate", "last"}));
+  flag("--reference", &TrainSettings::reference, "Scaling factors relative to default or fmax")
+      ->check(CLI::IsMember({"default", "fmax"}));
+  flag("--embedding", &TrainSettings::embedding,
+       "per_field (a table per field) or joint (one table per whole code)")
+      ->check(CLI::IsMember({"per_field", "joint"}));
+  flag("--head-shape", &TrainSettings::headShape,
+       "free (FNN per V-F point) or physical (coefficients of an analytical surface)")
+      ->check(CLI::IsMember({"free", "physical"}));
+  flag("--max-length", &TrainSettings::maxLength,
+       "Instructions read per application, first and last halves (0: all)")
+      ->check(CLI::NonNegativeNumber);
+  flag("--ensemble", &TrainSettings::ensemble, "Models per ensemble, differing in seed")
+      ->check(CLI::PositiveNumber);
+  flag("--balance-classes", &TrainSettings::balanceClasses,
+       "Weigh benchmarks whose best memory clock is high and low equally");
+  flag("--energy", &TrainSettings::energy, "Energy from its head, or time_x_power")
+      ->check(CLI::IsMember({"head", "time_x_power"}));
+  flag("--risk", &TrainSettings::risk,
+       "Min-energy choice minimises mean + RISK x ensemble spread (0: plain argmin)")
+      ->check(CLI::NonNegativeNumber);
+  flag("--folds", &TrainSettings::folds, "Cross-validate over K grouped folds first (0: none)");
+  command->add_flag("--cv-only", options->cvOnly, "Stop after cross-validation (no --out needed)");
+  command->add_option("--threads", flags->threads,
+                      "Models trained at once, one core each (default: all cores)");
   command->add_option("--gpu-info", options->gpuInfo, "Folder with the clock tables")
       ->check(CLI::ExistingDirectory);
   command->add_option("--checkpoint-dir", options->checkpointDir,
-                      "Write a checkpoint here after every epoch");
-  command->add_flag("--resume", options->resume, "Continue from --checkpoint-dir's checkpoint");
+                      "Write checkpoints here after every epoch (final model only)");
+  command->add_flag("--resume", options->resume, "Continue from --checkpoint-dir's checkpoints");
   command->add_flag("--json", options->json, "Print the summary as JSON on stdout");
   command->callback([=, &exitCode] {
-    Settings effective;
-    if (!options->config.empty()) {
-      if (std::string failure = applyConfigFile(options->config, effective); !failure.empty()) {
-        spdlog::error("{}", failure);
-        exitCode = kExitUsageError;
-        return;
-      }
-    }
-    // Flags given on the command line override the file.
-    if (epochs->count())
-      effective.epochs = settings->epochs;
-    if (seed->count())
-      effective.seed = settings->seed;
-    if (patience->count())
-      effective.patience = settings->patience;
-    if (schedule->count())
-      effective.schedule = settings->schedule;
-    if (kernels->count())
-      effective.kernels = settings->kernels;
-    if (reference->count())
-      effective.reference = settings->reference;
-    effective.threads = settings->threads;
-    if (options->resume && options->checkpointDir.empty()) {
-      spdlog::error("--resume needs --checkpoint-dir");
+    auto usage = [&](const std::string &message) {
+      spdlog::error("{}", message);
       exitCode = kExitUsageError;
-      return;
+    };
+    TrainSettings effective;
+    if (!options->config.empty()) {
+      if (std::string failure = effective.applyConfigFile(options->config); !failure.empty())
+        return usage(failure);
     }
+    for (const auto &apply : *overrides)
+      apply(effective);
+    effective.threads = flags->threads;
+    if (std::string problem = effective.check(); !problem.empty())
+      return usage(problem);
+    if (options->resume && options->checkpointDir.empty())
+      return usage("--resume needs --checkpoint-dir");
+    if (options->cvOnly && effective.folds == 0)
+      return usage("--cv-only needs --folds K (or folds in --config)");
+    if (!options->cvOnly && options->out.empty())
+      return usage("--out is required (unless --cv-only)");
     exitCode = runTrain(*options, effective);
   });
 }

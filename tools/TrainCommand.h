@@ -17,6 +17,7 @@ struct TrainCommandOptions {
   std::string checkpointDir;
   bool resume = false;
   bool json = false;
+  bool cvOnly = false;
 };
 
 void setupTrainCommand(CLI::App &app, int &exitCode);

@@ -1,6 +1,7 @@
 // main.cpp - the ptxdvfs command line: wires subcommands, maps errors to exit codes.
 #include "DatasetInfoCommand.h"
 #include "EncodeCommand.h"
+#include "EvaluateCommand.h"
 #include "ExitCodes.h"
 #include "Logging.h"
 #include "ParseCommand.h"
@@ -26,6 +27,7 @@ int main(int argc, char **argv) {
   setupEncodeCommand(app, exitCode);
   setupDatasetCommands(app, exitCode);
   setupTrainCommand(app, exitCode);
+  setupEvaluateCommand(app, exitCode);
 
   try {
     app.parse(argc, argv);

@@ -8,7 +8,10 @@
 namespace ptxdvfs::model {
 
 LstmEncoderImpl::LstmEncoderImpl(const LstmEncoderOptions &options_) : options(options_) {
-  opcode = register_module("opcode", torch::nn::Embedding(kOpcodeRows, options.opcode_dim()));
+  if (options.embedding() == EmbeddingMode::Joint) {
+    joint = register_module("joint", torch::nn::Embedding(kJointRows, options.inputSize()));
+  } else {
+    opcode = register_module("opcode", torch::nn::Embedding(kOpcodeRows, options.opcode_dim()));
   space = register_module("space", torch::nn::Embedding(kSpaceRows, options.space_dim()));
   type = register_module("type", torch::nn::Embedding(kTypeRows, options.type_dim()));
   operands =
@@ -16,6 +19,7 @@ LstmEncoderImpl::LstmEncoderImpl(const LstmEncoderOptions &options_) : options(o
   distance =
       register_module("distance", torch::nn::Embedding(kDistanceRows, options.distance_dim()));
   kind = register_module("kind", torch::nn::Embedding(kKindRows, options.kind_dim()));
+  }
   lstm = register_module(
       "lstm", FusedLstm(FusedLstmOptions(options.inputSize(), options.hidden_size())
                             .num_layers(options.num_layers())));
@@ -23,10 +27,21 @@ LstmEncoderImpl::LstmEncoderImpl(const LstmEncoderOptions &options_) : options(o
 
 torch::Tensor LstmEncoderImpl::forward(const torch::Tensor &fields, const torch::Tensor &lengths) {
   auto column = [&](FieldColumn c) { return fields.select(2, c); };
-  torch::Tensor embedded = torch::cat({opcode(column(kOpcodeColumn)), space(column(kSpaceColumn)),
+  torch::Tensor embedded;
+  if (options.embedding() == EmbeddingMode::Joint) {
+    // The whole code as one number (mixed radix over the table sizes), folded into the table.
+    torch::Tensor code = column(kOpcodeColumn);
+    for (auto [c, rows] : {std::pair{kSpaceColumn, kSpaceRows}, {kTypeColumn, kTypeRows},
+                           {kOperandsColumn, kOperandRows}, {kDistanceColumn, kDistanceRows},
+                           {kKindColumn, kKindRows}})
+      code = code * rows + column(c);
+    embedded = joint(code.remainder(kJointRows));
+  } else {
+    embedded = torch::cat({opcode(column(kOpcodeColumn)), space(column(kSpaceColumn)),
                                        type(column(kTypeColumn)), operands(column(kOperandsColumn)),
                                        distance(column(kDistanceColumn)), kind(column(kKindColumn))},
                                       2);
+  }
   // Not packed: a unidirectional LSTM's output at step len-1 depends on
   // steps 0..len-1 only, so gathering it keeps padding out of z. (Packing
   // also made libtorch 1.13's CPU backward grow faster than linearly.)
@@ -44,37 +59,90 @@ FeedForwardHeadImpl::FeedForwardHeadImpl(const FeedForwardHeadOptions &options) 
     layers->push_back(torch::nn::ReLU());
     width = hidden;
   }
-  layers->push_back(torch::nn::Linear(width, 1));
+  layers->push_back(torch::nn::Linear(width, options.outputs()));
   register_module("layers", layers);
 }
 
 torch::Tensor FeedForwardHeadImpl::forward(const torch::Tensor &input) {
-  return layers->forward(input).squeeze(-1);
+  return layers->forward(input);
 }
+
+namespace {
+
+/// Coefficients of the physically shaped surfaces (see HeadShape).
+constexpr int64_t kTimeCoefficients = 4, kPowerCoefficients = 5;
+
+int64_t coefficientCount(HeadKind head) {
+  switch (head) {
+  case HeadKind::Time: return kTimeCoefficients;
+  case HeadKind::Power: return kPowerCoefficients;
+  case HeadKind::Energy: return kTimeCoefficients + kPowerCoefficients;
+  }
+  return 1;
+}
+
+/// raw [B, 4], u and v [P] -> [B, P].
+torch::Tensor timeSurface(const torch::Tensor &raw, const torch::Tensor &u, const torch::Tensor &v) {
+  torch::Tensor positive = torch::softplus(raw) + 1e-4;
+  auto coefficient = [&](int64_t i) { return positive.select(1, i).unsqueeze(1); };
+  // k in [1, 9]: 1 adds the two parts, large k approaches their maximum.
+  torch::Tensor k = 1 + 8 * torch::sigmoid(raw.select(1, 3)).unsqueeze(1);
+  torch::Tensor core = k * (coefficient(1).log() - u.log().unsqueeze(0));
+  torch::Tensor memory = k * (coefficient(2).log() - v.log().unsqueeze(0));
+  return coefficient(0) + (torch::logaddexp(core, memory) / k).exp();
+}
+
+torch::Tensor powerSurface(const torch::Tensor &raw, const torch::Tensor &u, const torch::Tensor &v) {
+  torch::Tensor positive = torch::softplus(raw);
+  auto coefficient = [&](int64_t i) { return positive.select(1, i).unsqueeze(1); };
+  torch::Tensor uu = u.unsqueeze(0), vv = v.unsqueeze(0);
+  return coefficient(0) + coefficient(1) * uu + coefficient(2) * uu.pow(3) +
+         coefficient(3) * vv + coefficient(4) * uu * vv;
+}
+
+} // namespace
 
 DvfsModelImpl::DvfsModelImpl(const DvfsModelOptions &options_) : options(options_) {
   encoder = register_module("encoder", LstmEncoder(options.encoder()));
-  auto head = [&] {
-    return FeedForwardHead(
-        FeedForwardHeadOptions(options.encoder().hidden_size() + 2).hidden(options.head_hidden()));
+  bool physical = options.head_shape() == HeadShape::Physical;
+  auto head = [&](HeadKind kind) {
+    int64_t inputs = options.encoder().hidden_size() + (physical ? 0 : 2);
+    return FeedForwardHead(FeedForwardHeadOptions(inputs)
+                               .hidden(options.head_hidden())
+                               .outputs(physical ? coefficientCount(kind) : 1));
   };
-  timeHead = register_module("time_head", head());
-  powerHead = register_module("power_head", head());
-  energyHead = register_module("energy_head", head());
+  timeHead = register_module("time_head", head(HeadKind::Time));
+  powerHead = register_module("power_head", head(HeadKind::Power));
+  energyHead = register_module("energy_head", head(HeadKind::Energy));
+}
+
+FeedForwardHead &DvfsModelImpl::headModule(HeadKind head) {
+  switch (head) {
+  case HeadKind::Time: return timeHead;
+  case HeadKind::Power: return powerHead;
+  case HeadKind::Energy: return energyHead;
+  }
+  return timeHead;
 }
 
 torch::Tensor DvfsModelImpl::applyHead(HeadKind head, const torch::Tensor &z,
                                        const torch::Tensor &clocks) {
+  if (options.head_shape() == HeadShape::Physical) {
+    torch::Tensor raw = headModule(head)(z);
+    torch::Tensor v = clocks.select(1, 0), u = clocks.select(1, 1);
+    switch (head) {
+    case HeadKind::Time: return timeSurface(raw, u, v);
+    case HeadKind::Power: return powerSurface(raw, u, v);
+    case HeadKind::Energy:
+      return timeSurface(raw.narrow(1, 0, kTimeCoefficients), u, v) *
+             powerSurface(raw.narrow(1, kTimeCoefficients, kPowerCoefficients), u, v);
+    }
+  }
   int64_t batch = z.size(0), points = clocks.size(0);
   torch::Tensor input = torch::cat({z.unsqueeze(1).expand({batch, points, z.size(1)}),
                                     clocks.unsqueeze(0).expand({batch, points, 2})},
                                    2);
-  switch (head) {
-  case HeadKind::Time: return timeHead(input);
-  case HeadKind::Power: return powerHead(input);
-  case HeadKind::Energy: return energyHead(input);
-  }
-  return timeHead(input);
+  return headModule(head)(input).squeeze(-1);
 }
 
 torch::Tensor DvfsModelImpl::forwardHead(HeadKind head, const torch::Tensor &fields,

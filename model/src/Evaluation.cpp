@@ -35,7 +35,8 @@ std::vector<std::size_t> paretoPoints(const Surface &surface) {
 
 EvaluationResult evaluateSurfaces(const std::vector<Surface> &predicted,
                                   const std::vector<Surface> &truth, std::size_t fmaxIndex,
-                                  std::size_t referenceIndex) {
+                                  std::size_t referenceIndex,
+                                  const std::vector<std::size_t> &chosenPoints) {
   EvaluationResult result;
   result.benchmarks = truth.size();
   result.vfPoints = truth.empty() ? 0 : truth.front().size();
@@ -51,7 +52,8 @@ EvaluationResult evaluateSurfaces(const std::vector<Surface> &predicted,
       }
       ++predictions;
     }
-    std::size_t chosen = minEnergyPoint(guess), oracle = minEnergyPoint(real);
+    std::size_t chosen = chosenPoints.empty() ? minEnergyPoint(guess) : chosenPoints[b];
+    std::size_t oracle = minEnergyPoint(real);
     double energy = real[chosen][kEnergy];
     result.minEnergy.excessVsOracle += energy / real[oracle][kEnergy] - 1;
     result.minEnergy.savingVsFmax += 1 - energy / real[fmaxIndex][kEnergy];

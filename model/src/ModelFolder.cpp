@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
 #include <map>
 #include <unistd.h>
 
@@ -18,8 +19,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char *kWeightsFile = "model.pt";
 constexpr const char *kConfigFile = "config.json";
+constexpr const char *kBaselinesFile = "baselines.json";
 constexpr const char *kGpuFile = "gpu.json";
 constexpr const char *kManifestFile = "manifest.json";
 constexpr const char *kVocabularyDir = "vocabulary";
@@ -36,17 +37,36 @@ embeddings::VfPoint pointFrom(const nlohmann::json &json) {
   return {json.at("memory_mhz").get<unsigned>(), json.at("core_mhz").get<unsigned>()};
 }
 
+std::string memberFile(std::size_t member) {
+  return "member-" + std::to_string(member) + ".pt";
+}
+
 nlohmann::json architectureJson(const DvfsModelOptions &options) {
   const LstmEncoderOptions &e = options.encoder();
-  return {{"opcode_dim", e.opcode_dim()},     {"space_dim", e.space_dim()},
-          {"type_dim", e.type_dim()},         {"operands_dim", e.operands_dim()},
-          {"distance_dim", e.distance_dim()}, {"kind_dim", e.kind_dim()},
-          {"hidden_size", e.hidden_size()},   {"num_layers", e.num_layers()},
-          {"head_hidden", options.head_hidden()}};
+  return {{"opcode_dim", e.opcode_dim()},
+          {"space_dim", e.space_dim()},
+          {"type_dim", e.type_dim()},
+          {"operands_dim", e.operands_dim()},
+          {"distance_dim", e.distance_dim()},
+          {"kind_dim", e.kind_dim()},
+          {"hidden_size", e.hidden_size()},
+          {"num_layers", e.num_layers()},
+          {"embedding", e.embedding() == EmbeddingMode::Joint ? "joint" : "per_field"},
+          {"head_hidden", options.head_hidden()},
+          {"head_shape", options.head_shape() == HeadShape::Physical ? "physical" : "free"}};
 }
 
 DvfsModelOptions architectureFrom(const nlohmann::json &json) {
+  auto oneOf = [&](const char *key, const char *first, const char *second) {
+    std::string value = json.at(key).get<std::string>();
+    if (value != first && value != second)
+      throw std::invalid_argument(std::string(key) + " is '" + value + "', expected " + first +
+                                  " or " + second);
+    return value == second;
+  };
   LstmEncoderOptions encoder;
+  encoder.embedding(oneOf("embedding", "per_field", "joint") ? EmbeddingMode::Joint
+                                                            : EmbeddingMode::PerField);
   encoder.opcode_dim(json.at("opcode_dim"))
       .space_dim(json.at("space_dim"))
       .type_dim(json.at("type_dim"))
@@ -55,8 +75,10 @@ DvfsModelOptions architectureFrom(const nlohmann::json &json) {
       .kind_dim(json.at("kind_dim"))
       .hidden_size(json.at("hidden_size"))
       .num_layers(json.at("num_layers"));
-  return DvfsModelOptions().encoder(encoder).head_hidden(
-      json.at("head_hidden").get<std::vector<int64_t>>());
+  return DvfsModelOptions()
+      .encoder(encoder)
+      .head_hidden(json.at("head_hidden").get<std::vector<int64_t>>())
+      .head_shape(oneOf("head_shape", "free", "physical") ? HeadShape::Physical : HeadShape::Free);
 }
 
 nlohmann::json gpuJson(const embeddings::GpuClocks &clocks, embeddings::VfPoint reference) {
@@ -86,13 +108,35 @@ std::string joinLines(const std::vector<std::string> &lines) {
 }
 
 /// Files covered by the manifest, relative to the folder.
-std::vector<std::string> payloadFiles() {
-  return {kWeightsFile,
-          kConfigFile,
-          kGpuFile,
-          std::string(kVocabularyDir) + "/" + embeddings::kOpcodesFile,
-          std::string(kVocabularyDir) + "/" + embeddings::kStateSpacesFile,
-          std::string(kVocabularyDir) + "/" + embeddings::kTypesFile};
+std::vector<std::string> payloadFiles(std::size_t members) {
+  std::vector<std::string> files = {kConfigFile,
+                                    kGpuFile,
+                                    kBaselinesFile,
+                                    std::string(kVocabularyDir) + "/" + embeddings::kOpcodesFile,
+                                    std::string(kVocabularyDir) + "/" + embeddings::kStateSpacesFile,
+                                    std::string(kVocabularyDir) + "/" + embeddings::kTypesFile};
+  for (std::size_t m = 0; m < members; ++m)
+    files.push_back(memberFile(m));
+  return files;
+}
+
+/// Copies the files of an existing model folder that saving does not
+/// produce (documentation, licences) into the new one.
+void keepExtraFiles(const fs::path &from, const fs::path &to, std::size_t members) {
+  if (!fs::is_directory(from))
+    return;
+  std::vector<std::string> produced = payloadFiles(members);
+  produced.push_back(kManifestFile);
+  for (const auto &entry : fs::recursive_directory_iterator(from)) {
+    if (!entry.is_regular_file())
+      continue;
+    std::string relative = fs::relative(entry.path(), from).generic_string();
+    bool oldWeights = relative.rfind("member-", 0) == 0 && entry.path().extension() == ".pt";
+    if (oldWeights || std::find(produced.begin(), produced.end(), relative) != produced.end())
+      continue;
+    fs::create_directories((to / relative).parent_path());
+    fs::copy_file(entry.path(), to / relative, fs::copy_options::overwrite_existing);
+  }
 }
 
 std::optional<nlohmann::json> readJson(const std::string &path, ptx::Diagnostics &errors) {
@@ -109,6 +153,31 @@ std::optional<nlohmann::json> readJson(const std::string &path, ptx::Diagnostics
   }
 }
 
+/// Weights of one member; torch::load replaces each tensor whatever its
+/// shape, so the shapes the architecture declares are compared afterwards.
+ptx::Expected<DvfsModel> loadWeights(const std::string &path, const DvfsModelOptions &architecture) {
+  auto mismatch = [&](const std::string &what) {
+    return ptx::Expected<DvfsModel>::failure(
+        error(path, "weights do not fit the architecture in config.json: " + what));
+  };
+  try {
+    DvfsModel model(architecture);
+    std::map<std::string, std::vector<int64_t>> declared;
+    for (const auto &item : model->named_parameters())
+      declared[item.key()] = item.value().sizes().vec();
+    torch::load(model, path);
+    for (const auto &item : model->named_parameters())
+      if (item.value().sizes().vec() != declared[item.key()])
+        return mismatch(item.key() + " has shape " + c10::str(item.value().sizes()) +
+                        ", expected " + c10::str(c10::IntArrayRef(declared[item.key()])));
+    model->eval();
+    return model;
+  } catch (const std::exception &e) {
+    std::string what = e.what();
+    return mismatch(what.substr(0, what.find('\n')));
+  }
+}
+
 } // namespace
 
 const char *toString(KernelCombination combination) {
@@ -119,18 +188,28 @@ const char *toString(KernelCombination combination) {
   return "concatenate";
 }
 
-ptx::Diagnostics saveModel(const std::string &dir, DvfsModel &model,
+ptx::Diagnostics saveModel(const std::string &dir, std::vector<DvfsModel> &members,
                            const ModelDescription &description) {
+  if (members.empty())
+    return {error(dir, "cannot write a model folder without weights")};
   fs::path target = fs::absolute(dir);
   fs::path staging = target.string() + ".tmp-" + std::to_string(::getpid());
   std::error_code ignored;
   try {
     fs::remove_all(staging);
     fs::create_directories(staging / kVocabularyDir);
-    torch::save(model, (staging / kWeightsFile).string());
+    keepExtraFiles(target, staging, members.size());
+    for (std::size_t m = 0; m < members.size(); ++m)
+      torch::save(members[m], (staging / memberFile(m)).string());
     nlohmann::json config = {{"architecture", architectureJson(description.architecture)},
                              {"kernel_combination", toString(description.combination)},
+                             {"max_length", description.maxLength},
+                             {"ensemble_size", members.size()},
+                             {"prediction",
+                              {{"energy", toString(description.prediction.energy())},
+                               {"risk", description.prediction.risk()}}},
                              {"training", description.training}};
+    writeText(staging / kBaselinesFile, toJson(description.baselines).dump() + "\n");
     writeText(staging / kConfigFile, config.dump(2) + "\n");
     writeText(staging / kGpuFile, gpuJson(description.clocks, description.reference).dump(2) + "\n");
     writeText(staging / kVocabularyDir / embeddings::kOpcodesFile,
@@ -140,7 +219,7 @@ ptx::Diagnostics saveModel(const std::string &dir, DvfsModel &model,
     writeText(staging / kVocabularyDir / embeddings::kTypesFile,
               joinLines(description.vocabulary.types));
     nlohmann::json hashes = nlohmann::json::object();
-    for (const std::string &file : payloadFiles())
+    for (const std::string &file : payloadFiles(members.size()))
       hashes[file] = sha256OfFile((staging / file).string());
     nlohmann::json manifest = {{"format", kModelFormat},
                                {"scheme", description.scheme},
@@ -179,7 +258,14 @@ ptx::Expected<LoadedModel> loadModel(const std::string &dir) {
   if (manifest->value("format", "") != kModelFormat)
     return fail({error(manifestPath, "unknown model format '" + manifest->value("format", "") +
                                          "' (expected " + kModelFormat + ")")});
-  for (const std::string &file : payloadFiles()) {
+  // The member count comes from the manifest's own list, checked below.
+  std::size_t memberCount = 0;
+  if (manifest->contains("files") && manifest->at("files").is_object())
+    while (manifest->at("files").contains(memberFile(memberCount)))
+      ++memberCount;
+  if (memberCount == 0)
+    return fail({error(manifestPath, "lists no weights (member-0.pt)")});
+  for (const std::string &file : payloadFiles(memberCount)) {
     std::string path = (fs::path(dir) / file).string();
     std::string recorded = manifest->value("/files"_json_pointer / file, std::string());
     if (!fs::exists(path))
@@ -216,6 +302,17 @@ ptx::Expected<LoadedModel> loadModel(const std::string &dir) {
                                   ? KernelCombination::LastKernel
                                   : KernelCombination::Concatenate;
     description.training = config->value("training", nlohmann::json::object());
+    description.maxLength = config->at("max_length").get<int64_t>();
+    if (config->at("ensemble_size").get<std::size_t>() != memberCount)
+      throw std::invalid_argument("ensemble_size differs from the weights the manifest lists");
+    EnergySource energy;
+    if (!parseEnergySource(config->at("prediction").at("energy").get<std::string>(), energy))
+      throw std::invalid_argument("prediction.energy must be head or time_x_power");
+    description.prediction.energy(energy).risk(config->at("prediction").at("risk").get<double>());
+    auto baselines = readJson((fs::path(dir) / kBaselinesFile).string(), errors);
+    if (!baselines)
+      return fail(errors);
+    description.baselines = baselineDataFrom(*baselines);
   } catch (const std::exception &e) {
     return fail({error(dir, std::string("malformed model description: ") + e.what())});
   }
@@ -226,28 +323,12 @@ ptx::Expected<LoadedModel> loadModel(const std::string &dir) {
   auto scheme = embeddings::makeScheme(description.scheme, description.vocabulary);
   if (!scheme)
     return fail({error(manifestPath, scheme.diagnostics()[0].message)});
-  std::string weightsPath = (fs::path(dir) / kWeightsFile).string();
-  try {
-    loaded.model = DvfsModel(description.architecture);
-    // torch::load replaces each tensor whatever its shape, so the shapes
-    // the architecture declares are compared afterwards.
-    std::map<std::string, std::vector<int64_t>> declared;
-    for (const auto &item : loaded.model->named_parameters())
-      declared[item.key()] = item.value().sizes().vec();
-    torch::load(loaded.model, weightsPath);
-    for (const auto &item : loaded.model->named_parameters()) {
-      if (item.value().sizes().vec() == declared[item.key()])
-        continue;
-      return fail({error(weightsPath, "weights do not fit the architecture in config.json: " +
-                                          item.key() + " has shape " +
-                                          c10::str(item.value().sizes()) + ", expected " +
-                                          c10::str(c10::IntArrayRef(declared[item.key()])))});
-    }
-    loaded.model->eval();
-  } catch (const std::exception &e) {
-    std::string what = e.what();
-    return fail({error(weightsPath, "weights do not fit the architecture in config.json: " +
-                                        what.substr(0, what.find('\n')))});
+  for (std::size_t m = 0; m < memberCount; ++m) {
+    std::string weightsPath = (fs::path(dir) / memberFile(m)).string();
+    auto member = loadWeights(weightsPath, description.architecture);
+    if (!member)
+      return fail(member.takeDiagnostics());
+    loaded.members.push_back(*member);
   }
   return loaded;
 }

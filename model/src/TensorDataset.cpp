@@ -9,7 +9,7 @@
 namespace ptxdvfs::model {
 
 torch::Tensor fieldsTensor(const std::vector<embeddings::EncodedKernel> &kernels,
-                           KernelCombination combination) {
+                           KernelCombination combination, int64_t maxLength) {
   std::vector<const embeddings::EncodedKernel *> used;
   if (combination == KernelCombination::LastKernel && !kernels.empty())
     used.push_back(&kernels.back());
@@ -33,6 +33,11 @@ torch::Tensor fieldsTensor(const std::vector<embeddings::EncodedKernel> &kernels
       ++row;
     }
   }
+  if (maxLength > 0 && length > maxLength) {
+    int64_t head = maxLength / 2;
+    return torch::cat({fields.narrow(0, 0, head),
+                       fields.narrow(0, length - (maxLength - head), maxLength - head)});
+  }
   return fields;
 }
 
@@ -53,10 +58,12 @@ torch::Tensor normalizedClocks(const embeddings::GpuClocks &clocks) {
 }
 
 TensorDataset makeTensorDataset(const embeddings::Dataset &dataset,
-                                KernelCombination combination) {
+                                KernelCombination combination, int64_t maxLength) {
   TensorDataset tensors;
   tensors.grid = dataset.clocks.grid();
   tensors.clocks = normalizedClocks(dataset.clocks);
+  tensors.fmax = dataset.clocks.fmax;
+  tensors.reference = dataset.reference;
   for (const auto &benchmark : dataset.benchmarks) {
     auto points = static_cast<int64_t>(benchmark.scaling.size());
     torch::Tensor targets = torch::zeros({points, 3});
@@ -67,9 +74,23 @@ TensorDataset makeTensorDataset(const embeddings::Dataset &dataset,
       rows[p][1] = static_cast<float>(factor.power);
       rows[p][2] = static_cast<float>(factor.energy);
     }
-    tensors.items.push_back({benchmark.name, fieldsTensor(benchmark.kernels, combination), targets});
+    tensors.items.push_back({benchmark.name, fieldsTensor(benchmark.kernels, combination, maxLength),
+                             targets});
   }
   return tensors;
+}
+
+std::size_t gridIndex(const TensorDataset &data, embeddings::VfPoint point) {
+  for (std::size_t p = 0; p < data.grid.size(); ++p)
+    if (data.grid[p].memoryMHz == point.memoryMHz && data.grid[p].coreMHz == point.coreMHz)
+      return p;
+  return 0;
+}
+
+bool prefersHighMemoryClock(const TensorDataset &data, std::size_t item) {
+  torch::Tensor energy = data.items[item].targets.select(1, 2);
+  int64_t best = energy.argmin().item<int64_t>();
+  return data.clocks[best][0].item<float>() >= data.clocks.select(1, 0).max().item<float>();
 }
 
 Batch collate(const TensorDataset &dataset, const std::vector<std::size_t> &indices) {

@@ -1,13 +1,18 @@
 // Training.cpp - the epoch loop, head schedules, early stopping and checkpoint files.
 #include "ptxdvfs/model/Training.h"
 
+#include "Seeding.h"
+
 #include <torch/torch.h>
 
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <atomic>
 #include <limits>
+#include <mutex>
 #include <random>
+#include <thread>
 
 namespace ptxdvfs::model {
 
@@ -17,6 +22,35 @@ constexpr const char *kCheckpointFile = "checkpoint.pt";
 
 torch::Tensor headTargets(const Batch &batch, HeadKind head) {
   return batch.targets.select(2, static_cast<int64_t>(head));
+}
+
+/// One weight per item of `data`, averaging 1 over `trainSet`: all 1, or
+/// with balancing each class of prefersHighMemoryClock() weighs half.
+torch::Tensor sampleWeights(const TensorDataset &data, const std::vector<std::size_t> &trainSet,
+                            bool balance) {
+  torch::Tensor weights = torch::ones({static_cast<int64_t>(data.items.size())});
+  if (!balance)
+    return weights;
+  std::vector<bool> high(data.items.size());
+  double highCount = 0;
+  for (std::size_t i : trainSet) {
+    high[i] = prefersHighMemoryClock(data, i);
+    highCount += high[i] ? 1 : 0;
+  }
+  double total = static_cast<double>(trainSet.size());
+  if (highCount == 0 || highCount == total)
+    return weights;
+  for (std::size_t i : trainSet)
+    weights[static_cast<int64_t>(i)] = total / (2 * (high[i] ? highCount : total - highCount));
+  return weights;
+}
+
+/// SmoothL1 per application (mean over V-F points), weighted, averaged over the batch.
+torch::Tensor headLoss(const torch::Tensor &predicted, const Batch &batch, HeadKind head,
+                       const torch::Tensor &weights) {
+  torch::Tensor perItem =
+      torch::smooth_l1_loss(predicted, headTargets(batch, head), at::Reduction::None).mean(1);
+  return (perItem * weights).mean();
 }
 
 /// The training state that a checkpoint carries besides weights.
@@ -104,20 +138,23 @@ double trainEpoch(DvfsModel &model, torch::optim::Adam &optimizer, const TensorD
   // uninterrupted one would have seen.
   std::mt19937_64 shuffle(options.seed() * 1000003u + static_cast<uint64_t>(epoch));
   std::shuffle(batches.begin(), batches.end(), shuffle);
+  torch::Tensor allWeights = sampleWeights(data, trainSet, options.balance_classes());
   double total = 0;
   for (std::size_t b = 0; b < batches.size(); ++b) {
     Batch batch = collate(data, batches[b]);
+    std::vector<int64_t> rows(batch.indices.begin(), batch.indices.end());
+    torch::Tensor weights = allWeights.index_select(0, torch::tensor(rows));
     torch::Tensor loss;
     if (options.schedule() == HeadSchedule::Interleaved) {
       // Rotates with the epoch, so a batch does not always meet the same head.
       auto head = static_cast<HeadKind>((b + static_cast<std::size_t>(epoch)) % kHeadCount);
       torch::Tensor predicted = model->forwardHead(head, batch.fields, batch.lengths, data.clocks);
-      loss = torch::smooth_l1_loss(predicted, headTargets(batch, head));
+      loss = headLoss(predicted, batch, head, weights);
     } else {
       DvfsPrediction predicted = model->forward(batch.fields, batch.lengths, data.clocks);
-      loss = torch::smooth_l1_loss(predicted.time, headTargets(batch, HeadKind::Time)) +
-             torch::smooth_l1_loss(predicted.power, headTargets(batch, HeadKind::Power)) +
-             torch::smooth_l1_loss(predicted.energy, headTargets(batch, HeadKind::Energy));
+      loss = headLoss(predicted.time, batch, HeadKind::Time, weights) +
+             headLoss(predicted.power, batch, HeadKind::Power, weights) +
+             headLoss(predicted.energy, batch, HeadKind::Energy, weights);
     }
     clearGradients(model);
     loss.backward();
@@ -161,8 +198,7 @@ ptx::Expected<TrainResult> train(const TensorDataset &data, const std::vector<st
   try {
     if (options.threads() > 0)
       torch::set_num_threads(static_cast<int>(options.threads()));
-    torch::manual_seed(options.seed());
-    DvfsModel model(modelOptions);
+    DvfsModel model = seeded(options.seed(), [&] { return DvfsModel(modelOptions); });
     std::vector<torch::Tensor> encoderParameters = model->encoder->parameters(), headParameters;
     for (auto *head : {&model->timeHead, &model->powerHead, &model->energyHead})
       for (const auto &parameter : (*head)->parameters())
@@ -227,6 +263,48 @@ ptx::Expected<TrainResult> train(const TensorDataset &data, const std::vector<st
   } catch (const std::exception &e) {
     return fail(options.checkpoint_dir(), std::string("training failed: ") + e.what());
   }
+}
+
+ptx::Expected<std::vector<TrainResult>>
+trainEnsemble(const TensorDataset &data, const std::vector<std::size_t> &trainSet,
+              const std::vector<std::size_t> &validationSet, const DvfsModelOptions &modelOptions,
+              const TrainOptions &options, int members, int parallel,
+              const std::function<void(int, const EpochReport &)> &progress) {
+  std::vector<std::optional<ptx::Expected<TrainResult>>> results(static_cast<std::size_t>(members));
+  std::mutex reportLock;
+  std::atomic<int> next{0};
+  // Small matrices: one thread per member beats several threads per member.
+  int workers = std::max(1, std::min(parallel, members));
+  if (workers > 1 || options.threads() > 0)
+    torch::set_num_threads(workers > 1 ? 1 : static_cast<int>(options.threads()));
+  auto work = [&] {
+    for (int m = next++; m < members; m = next++) {
+      TrainOptions memberOptions = options;
+      memberOptions.seed(options.seed() + static_cast<uint64_t>(m)).threads(0);
+      if (!options.checkpoint_dir().empty())
+        memberOptions.checkpoint_dir(options.checkpoint_dir() + "/member-" + std::to_string(m));
+      results[static_cast<std::size_t>(m)] =
+          train(data, trainSet, validationSet, modelOptions, memberOptions,
+                [&](const EpochReport &report) {
+                  std::lock_guard<std::mutex> guard(reportLock);
+                  if (progress)
+                    progress(m, report);
+                });
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int w = 1; w < workers; ++w)
+    threads.emplace_back(work);
+  work();
+  for (auto &thread : threads)
+    thread.join();
+  std::vector<TrainResult> trained;
+  for (auto &result : results) {
+    if (!*result)
+      return ptx::Expected<std::vector<TrainResult>>::failure(result->takeDiagnostics());
+    trained.push_back(std::move(**result));
+  }
+  return trained;
 }
 
 } // namespace ptxdvfs::model

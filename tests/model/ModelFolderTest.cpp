@@ -29,12 +29,16 @@ ModelDescription toyDescription() {
   description.architecture = tinyModel();
   description.trainingDataHash = "abc";
   description.metrics = {{"energy_mape", 12.5}};
+  description.baselines = baselineDataOf(toyData(6), range(0, 6));
+  description.prediction = PredictionOptions().energy(EnergySource::TimeTimesPower).risk(0.5);
+  description.maxLength = 1000;
   return description;
 }
 
 std::string saved(const std::string &name, DvfsModel &model) {
   std::string dir = freshDir(name);
-  ptx::Diagnostics errors = saveModel(dir, model, toyDescription());
+  std::vector<DvfsModel> members = {model};
+  ptx::Diagnostics errors = saveModel(dir, members, toyDescription());
   EXPECT_TRUE(errors.empty()) << (errors.empty() ? "" : errors[0].format());
   return dir;
 }
@@ -66,7 +70,8 @@ TEST(ModelFolderTest, RoundTripsWeightsAndDescription) {
   std::string dir = saved("ptxdvfs_model_roundtrip", original);
   auto loaded = loadModel(dir);
   ASSERT_TRUE(loaded.hasValue()) << messages(loaded.diagnostics());
-  EXPECT_TRUE(sameWeights(original, loaded->model));
+  ASSERT_EQ(loaded->members.size(), 1u);
+  EXPECT_TRUE(sameWeights(original, loaded->members[0]));
   const ModelDescription &d = loaded->description;
   EXPECT_EQ(d.scheme, "gpuptxmodel-v1");
   EXPECT_EQ(d.clocks.gpu, "toy");
@@ -77,23 +82,72 @@ TEST(ModelFolderTest, RoundTripsWeightsAndDescription) {
   EXPECT_EQ(d.architecture.head_hidden(), (std::vector<int64_t>{12, 8}));
   EXPECT_EQ(d.vocabulary.opcodes.size(), 101u);
   EXPECT_EQ(d.metrics.at("energy_mape"), 12.5);
+  EXPECT_EQ(d.maxLength, 1000);
+  EXPECT_EQ(d.prediction.energy(), EnergySource::TimeTimesPower);
+  EXPECT_EQ(d.prediction.risk(), 0.5);
+  ASSERT_EQ(d.baselines.names.size(), 6u);
+  EXPECT_EQ(d.baselines.surfaces[3], toyDescription().baselines.surfaces[3]);
+  EXPECT_EQ(d.baselines.histograms[3], toyDescription().baselines.histograms[3]);
   fs::remove_all(dir);
 }
 
-TEST(ModelFolderTest, ReplacesAnExistingFolderWhole) {
+TEST(ModelFolderTest, ReplacesAnExistingFolderWholeButKeepsItsDocuments) {
   torch::manual_seed(1);
-  DvfsModel first(tinyModel());
-  std::string dir = saved("ptxdvfs_model_replace", first);
-  std::ofstream(dir + "/stale.txt") << "from an older model";
+  std::vector<DvfsModel> older = {DvfsModel(tinyModel()), DvfsModel(tinyModel())};
+  std::string dir = freshDir("ptxdvfs_model_replace");
+  ASSERT_TRUE(saveModel(dir, older, toyDescription()).empty());
+  std::ofstream(dir + "/README.md") << "how this model was made";
   torch::manual_seed(2);
   DvfsModel second(tinyModel());
-  ASSERT_TRUE(saveModel(dir, second, toyDescription()).empty());
-  EXPECT_FALSE(fs::exists(dir + "/stale.txt"));
+  std::vector<DvfsModel> members = {second};
+  ASSERT_TRUE(saveModel(dir, members, toyDescription()).empty());
+  EXPECT_FALSE(fs::exists(dir + "/member-1.pt")) << "weights of the older, larger ensemble";
+  EXPECT_TRUE(fs::exists(dir + "/README.md"));
   for (const auto &entry : fs::directory_iterator(fs::path(dir).parent_path()))
     EXPECT_EQ(entry.path().string().find(dir + ".tmp-"), std::string::npos);
   auto loaded = loadModel(dir);
-  ASSERT_TRUE(loaded.hasValue());
-  EXPECT_TRUE(sameWeights(second, loaded->model));
+  ASSERT_TRUE(loaded.hasValue()) << messages(loaded.diagnostics());
+  ASSERT_EQ(loaded->members.size(), 1u);
+  EXPECT_TRUE(sameWeights(second, loaded->members[0]));
+  fs::remove_all(dir);
+}
+
+TEST(ModelFolderTest, RoundTripsAnEnsembleInOrder) {
+  torch::manual_seed(4);
+  std::vector<DvfsModel> members = {DvfsModel(tinyModel()), DvfsModel(tinyModel()),
+                                    DvfsModel(tinyModel())};
+  std::string dir = freshDir("ptxdvfs_model_ensemble");
+  ASSERT_TRUE(saveModel(dir, members, toyDescription()).empty());
+  auto loaded = loadModel(dir);
+  ASSERT_TRUE(loaded.hasValue()) << messages(loaded.diagnostics());
+  ASSERT_EQ(loaded->members.size(), 3u);
+  for (std::size_t m = 0; m < 3; ++m)
+    EXPECT_TRUE(sameWeights(members[m], loaded->members[m])) << "member " << m;
+  EXPECT_FALSE(sameWeights(members[0], loaded->members[1]));
+  // A member file that the manifest lists but that is gone is named.
+  fs::remove(dir + "/member-2.pt");
+  auto missing = loadModel(dir);
+  ASSERT_FALSE(missing.hasValue());
+  EXPECT_NE(messages(missing.diagnostics()).find("member-2.pt: error: missing"), std::string::npos)
+      << messages(missing.diagnostics());
+  std::vector<DvfsModel> none;
+  EXPECT_FALSE(saveModel(dir, none, toyDescription()).empty());
+  fs::remove_all(dir);
+}
+
+TEST(ModelFolderTest, RefusesMalformedBaselinesEvenWithAMatchingHash) {
+  torch::manual_seed(1);
+  DvfsModel model(tinyModel());
+  std::string dir = saved("ptxdvfs_model_baselines", model);
+  std::ofstream(dir + "/baselines.json") << R"({"applications": [{"name": "a"}]})";
+  std::ifstream manifestIn(dir + "/manifest.json");
+  nlohmann::json manifest = nlohmann::json::parse(manifestIn);
+  manifest["files"]["baselines.json"] = model::sha256OfFile(dir + "/baselines.json");
+  std::ofstream(dir + "/manifest.json") << manifest.dump(2);
+  auto loaded = loadModel(dir);
+  ASSERT_FALSE(loaded.hasValue());
+  EXPECT_NE(messages(loaded.diagnostics()).find("malformed model description"), std::string::npos)
+      << messages(loaded.diagnostics());
   fs::remove_all(dir);
 }
 
@@ -102,13 +156,13 @@ TEST(ModelFolderTest, RefusesACorruptedWeightsFile) {
   DvfsModel model(tinyModel());
   std::string dir = saved("ptxdvfs_model_corrupt", model);
   {
-    std::fstream weights(dir + "/model.pt", std::ios::in | std::ios::out | std::ios::binary);
+    std::fstream weights(dir + "/member-0.pt", std::ios::in | std::ios::out | std::ios::binary);
     weights.seekp(100);
     weights.put('\x5a');
   }
   auto loaded = loadModel(dir);
   ASSERT_FALSE(loaded.hasValue());
-  EXPECT_EQ(loaded.diagnostics()[0].path, dir + "/model.pt");
+  EXPECT_EQ(loaded.diagnostics()[0].path, dir + "/member-0.pt");
   EXPECT_NE(loaded.diagnostics()[0].message.find("differs from the hash in manifest.json"),
             std::string::npos);
   fs::remove_all(dir);
@@ -150,7 +204,7 @@ TEST(ModelFolderTest, RefusesWeightsThatDoNotFitTheArchitecture) {
   std::ofstream(dir + "/manifest.json") << manifest.dump(2);
   auto loaded = loadModel(dir);
   ASSERT_FALSE(loaded.hasValue());
-  EXPECT_EQ(loaded.diagnostics()[0].path, dir + "/model.pt");
+  EXPECT_EQ(loaded.diagnostics()[0].path, dir + "/member-0.pt");
   EXPECT_NE(loaded.diagnostics()[0].message.find("do not fit the architecture"), std::string::npos);
   fs::remove_all(dir);
 }

@@ -10,29 +10,45 @@
 
 namespace ptxdvfs::model {
 
-/// A feed-forward head on [z, f_mem/f_mem_max, f_core/f_core_max].
+/// A feed-forward network, ReLU after each hidden layer.
 /// `FeedForwardHeadOptions(52).hidden({100, 70})`.
 struct FeedForwardHeadOptions {
   explicit FeedForwardHeadOptions(int64_t input_size) : input_size_(input_size) {}
-  /// z plus the two normalised clocks.
   TORCH_ARG(int64_t, input_size);
   /// Hidden layer widths, each followed by ReLU (paper: 100, 70).
   TORCH_ARG(std::vector<int64_t>, hidden) = std::vector<int64_t>{100, 70};
+  TORCH_ARG(int64_t, outputs) = 1;
 };
 
 struct FeedForwardHeadImpl : torch::nn::Module {
   explicit FeedForwardHeadImpl(const FeedForwardHeadOptions &options);
-  /// [..., input_size] -> [...]: one scaling factor per row.
+  /// [..., input_size] -> [..., outputs].
   torch::Tensor forward(const torch::Tensor &input);
 
   torch::nn::Sequential layers{nullptr};
 };
 TORCH_MODULE(FeedForwardHead);
 
+/// What a head computes from z and the clocks.
+enum class HeadShape {
+  /// The paper: an FNN on [z, f_mem/f_mem_max, f_core/f_core_max] per
+  /// V-F point; can draw any surface, including jagged ones.
+  Free,
+  /// An FNN on z gives the few coefficients of an analytical surface
+  /// (u = f_core/f_core_max, v = f_mem/f_mem_max, all coefficients >= 0):
+  /// time t = a0 + ((ac/u)^k + (am/v)^k)^(1/k), a core-bound and a
+  /// memory-bound part that overlap more as k grows from 1 (sum) towards a
+  /// max; power p = s + b1 u + b3 u^3 + bm v + bcm u v, static plus
+  /// dynamic parts that rise with each clock; energy the product of its
+  /// own time-shaped and power-shaped factors. Smooth and monotonic.
+  Physical,
+};
+
 /// Everything that fixes an architecture; saved next to the weights.
 struct DvfsModelOptions {
   TORCH_ARG(LstmEncoderOptions, encoder) = LstmEncoderOptions();
   TORCH_ARG(std::vector<int64_t>, head_hidden) = std::vector<int64_t>{100, 70};
+  TORCH_ARG(HeadShape, head_shape) = HeadShape::Free;
 };
 
 /// Scaling factors relative to the reference V-F point, each [B, P].
@@ -56,6 +72,8 @@ struct DvfsModelImpl : torch::nn::Module {
                             const torch::Tensor &lengths, const torch::Tensor &clocks);
   /// z [B, hidden] and clocks [P, 2] -> one head's predictions [B, P].
   torch::Tensor applyHead(HeadKind head, const torch::Tensor &z, const torch::Tensor &clocks);
+
+  FeedForwardHead &headModule(HeadKind head);
 
   DvfsModelOptions options;
   LstmEncoder encoder{nullptr};

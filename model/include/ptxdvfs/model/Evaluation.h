@@ -47,9 +47,12 @@ std::size_t minEnergyPoint(const Surface &surface);
 std::vector<std::size_t> paretoPoints(const Surface &surface);
 
 /// Compares predicted with measured surfaces (same order and size).
-/// `fmaxIndex` and `referenceIndex` locate those points in the grid.
+/// `fmaxIndex` and `referenceIndex` locate those points in the grid. The
+/// minimum-energy point of each application is `chosen[i]`, or the
+/// predicted surface's minEnergyPoint() when `chosen` is empty.
 EvaluationResult evaluateSurfaces(const std::vector<Surface> &predicted,
                                   const std::vector<Surface> &truth, std::size_t fmaxIndex,
-                                  std::size_t referenceIndex);
+                                  std::size_t referenceIndex,
+                                  const std::vector<std::size_t> &chosen = {});
 
 } // namespace ptxdvfs::model

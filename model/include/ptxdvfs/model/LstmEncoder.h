@@ -9,6 +9,16 @@
 
 namespace ptxdvfs::model {
 
+/// How an instruction's six fields become the LSTM's input.
+enum class EmbeddingMode {
+  PerField, ///< one table per field, concatenated: unseen combinations still get known parts
+  Joint,    ///< one table over the whole code (hashed into kJointRows rows), as the original tool
+};
+
+/// Rows of the joint table; the codes of real programs are far fewer, so
+/// collisions are rare.
+inline constexpr int64_t kJointRows = 1 << 16;
+
 /// Sizes of the encoder. `LstmEncoderOptions().hidden_size(50).num_layers(2)`.
 struct LstmEncoderOptions {
   /// The LSTM's input width: all field embeddings side by side.
@@ -26,6 +36,8 @@ struct LstmEncoderOptions {
   /// LSTM state size: the dimension of the latent vector z.
   TORCH_ARG(int64_t, hidden_size) = 50;
   TORCH_ARG(int64_t, num_layers) = 2;
+  /// Joint mode uses one table of inputSize() columns.
+  TORCH_ARG(EmbeddingMode, embedding) = EmbeddingMode::PerField;
 };
 
 /// Embeds each field of an instruction separately (so a combination never
@@ -41,7 +53,7 @@ struct LstmEncoderImpl : torch::nn::Module {
 
   LstmEncoderOptions options;
   torch::nn::Embedding opcode{nullptr}, space{nullptr}, type{nullptr}, operands{nullptr},
-      distance{nullptr}, kind{nullptr};
+      distance{nullptr}, kind{nullptr}, joint{nullptr};
   FusedLstm lstm{nullptr};
 };
 TORCH_MODULE(LstmEncoder);

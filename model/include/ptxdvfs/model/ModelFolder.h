@@ -3,7 +3,9 @@
 
 #include "ptxdvfs/embeddings/Dataset.h"
 #include "ptxdvfs/embeddings/Vocabulary.h"
+#include "ptxdvfs/model/Baselines.h"
 #include "ptxdvfs/model/DvfsModel.h"
+#include "ptxdvfs/model/Ensemble.h"
 #include "ptxdvfs/model/TensorDataset.h"
 #include "ptxdvfs/ptx/Expected.h"
 
@@ -24,7 +26,11 @@ struct ModelDescription {
   embeddings::GpuClocks clocks;        ///< GPU name, clock tables, default, Fmax
   embeddings::VfPoint reference;       ///< outputs are scaling factors relative to it
   KernelCombination combination = KernelCombination::Concatenate;
+  /// Longest input sequence, see fieldsTensor() (0: no limit).
+  int64_t maxLength = 0;
   DvfsModelOptions architecture;
+  PredictionOptions prediction;        ///< energy source and risk of the min-energy choice
+  BaselineData baselines;              ///< training mixes and surfaces, for `evaluate`
   nlohmann::json training = nlohmann::json::object(); ///< options and data summary
   std::string trainingDataHash;        ///< datasetFingerprint() of the training data
   nlohmann::json metrics = nlohmann::json::object();  ///< validation results
@@ -32,15 +38,17 @@ struct ModelDescription {
 
 struct LoadedModel {
   ModelDescription description;
-  DvfsModel model{nullptr}; ///< in eval mode
+  std::vector<DvfsModel> members; ///< the ensemble (at least one), in eval mode
 };
 
-/// Writes MODEL_DIR: `model.pt`, `config.json`, `gpu.json`, `vocabulary/`
-/// and `manifest.json` (format, scheme, SHA-256 of every file, training
-/// data hash, metrics). The folder is assembled beside `dir` and renamed
-/// into place, so an existing model is replaced whole or not at all.
-/// Returns the errors (empty on success).
-[[nodiscard]] ptx::Diagnostics saveModel(const std::string &dir, DvfsModel &model,
+/// Writes MODEL_DIR: `member-0.pt`... (one per ensemble member),
+/// `config.json`, `gpu.json`, `baselines.json`, `vocabulary/` and
+/// `manifest.json` (format, scheme, SHA-256 of every file, training data
+/// hash, metrics). Other files already in `dir` (a README, a LICENSE) are
+/// kept. The folder is assembled beside `dir` and renamed into place, so an
+/// existing model is replaced whole or not at all. Returns the errors
+/// (empty on success).
+[[nodiscard]] ptx::Diagnostics saveModel(const std::string &dir, std::vector<DvfsModel> &members,
                                          const ModelDescription &description);
 
 /// Reads and checks a model folder: manifest format, every file present

@@ -22,4 +22,13 @@ struct Split {
 };
 Split groupedSplit(const std::vector<std::string> &names, double fraction, std::uint64_t seed);
 
+/// Grouped k-fold: the fold (0..folds-1) of each of `names`. Whole
+/// families go to one fold. Families holding members of the rare class
+/// (`rare[i]`, e.g. "best memory clock is high") are dealt out first, to
+/// the fold with the fewest rare members, then the rest to the fold with
+/// the fewest members, so every fold sees both classes and has a similar
+/// size. Ties are broken by a `seed`ed order.
+std::vector<int> groupedFolds(const std::vector<std::string> &names, const std::vector<bool> &rare,
+                              int folds, std::uint64_t seed);
+
 } // namespace ptxdvfs::model

@@ -47,17 +47,31 @@ struct TensorDataset {
   /// [P, 2] float: f_mem / f_mem_max and f_core / f_core_max per V-F point.
   torch::Tensor clocks;
   std::vector<embeddings::VfPoint> grid;
+  embeddings::VfPoint fmax;      ///< the GPU's highest clocks
+  embeddings::VfPoint reference; ///< where every scaling factor is 1
 };
 
-/// The instruction fields of an application's kernels.
+/// Position of `point` in `data.grid` (0 if absent).
+std::size_t gridIndex(const TensorDataset &data, embeddings::VfPoint point);
+
+/// The instruction fields of an application's kernels. With `maxLength`
+/// > 0 a longer sequence keeps its first and last maxLength/2 instructions:
+/// long microbenchmarks repeat one loop body thousands of times, and
+/// reading every copy costs time without telling more.
 torch::Tensor fieldsTensor(const std::vector<embeddings::EncodedKernel> &kernels,
-                           KernelCombination combination);
+                           KernelCombination combination, int64_t maxLength = 0);
 
 /// Normalised clocks of every grid point, in GpuClocks::grid() order.
 torch::Tensor normalizedClocks(const embeddings::GpuClocks &clocks);
 
 TensorDataset makeTensorDataset(const embeddings::Dataset &dataset,
-                                KernelCombination combination);
+                                KernelCombination combination, int64_t maxLength = 0);
+
+/// Whether an application's measured minimum-energy point is at the
+/// highest memory clock (memory-bound programs). The training data are
+/// skewed towards the low clock, so training and reports treat the two
+/// classes separately.
+bool prefersHighMemoryClock(const TensorDataset &data, std::size_t item);
 
 /// A padded batch: fields [B, Lmax, kFieldCount], lengths [B] int64,
 /// targets [B, P, 3].

@@ -29,6 +29,9 @@ struct TrainOptions {
   /// (0: never stop early). Without a validation set the training loss is used.
   TORCH_ARG(int64_t, patience) = 40;
   TORCH_ARG(uint64_t, seed) = 1;
+  /// Weight the loss so that applications whose best memory clock is high
+  /// and those whose best is low count equally (see prefersHighMemoryClock).
+  TORCH_ARG(bool, balance_classes) = false;
   /// CPU threads for torch (0: leave torch's default).
   TORCH_ARG(int64_t, threads) = 0;
   /// Folder for `checkpoint.pt`, rewritten atomically after every epoch;
@@ -64,6 +67,16 @@ ptx::Expected<TrainResult> train(const TensorDataset &data, const std::vector<st
                                  const std::vector<std::size_t> &validationSet,
                                  const DvfsModelOptions &modelOptions, const TrainOptions &options,
                                  const std::function<void(const EpochReport &)> &progress = {});
+
+/// Trains `members` models that differ only in seed (options.seed() + m),
+/// up to `parallel` at a time, each on one torch thread. Member m
+/// checkpoints into checkpoint_dir/member-m. `progress` is called under a
+/// lock with the member's index.
+ptx::Expected<std::vector<TrainResult>>
+trainEnsemble(const TensorDataset &data, const std::vector<std::size_t> &trainSet,
+              const std::vector<std::size_t> &validationSet, const DvfsModelOptions &modelOptions,
+              const TrainOptions &options, int members, int parallel,
+              const std::function<void(int member, const EpochReport &)> &progress = {});
 
 /// Mean SmoothL1 loss of all three heads over `subset`, in eval mode.
 double evaluationLoss(DvfsModel &model, const TensorDataset &data,

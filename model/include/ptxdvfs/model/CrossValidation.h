@@ -1,0 +1,66 @@
+// CrossValidation.h - grouped k-fold estimates for the LSTM and the baselines on the same folds.
+#pragma once
+
+#include "ptxdvfs/model/Ensemble.h"
+#include "ptxdvfs/model/Evaluation.h"
+#include "ptxdvfs/model/Training.h"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ptxdvfs::model {
+
+struct CrossValidationOptions {
+  TORCH_ARG(int, folds) = 5;
+  /// Seeds per ensemble (members of one fold differ only in seed).
+  TORCH_ARG(int, ensemble) = 1;
+  /// Members trained at the same time.
+  TORCH_ARG(int, parallel) = 1;
+  /// Share of each fold's training families held out for early stopping.
+  TORCH_ARG(double, validation_fraction) = 0.1;
+  /// How the reported "lstm" entry predicts; variants are reported beside it.
+  TORCH_ARG(PredictionOptions, prediction) = PredictionOptions();
+};
+
+/// Metrics of one predictor over the held-out applications of all folds,
+/// overall and for each class of prefersHighMemoryClock().
+struct ClassedEvaluation {
+  EvaluationResult all, highMemory, lowMemory;
+};
+
+/// Scores `predicted[i]` (with minimum-energy choice `chosen[i]`) against
+/// the measurements of application `items[i]` of `data`, overall and per class.
+ClassedEvaluation evaluateByClass(const TensorDataset &data, const std::vector<Surface> &predicted,
+                                  const std::vector<std::size_t> &chosen,
+                                  const std::vector<std::size_t> &items);
+
+struct CrossValidationResult {
+  /// "lstm" (as configured), its variants ("lstm_single_model",
+  /// "lstm_energy_head", "lstm_energy_time_x_power", "lstm_risk_0.5",
+  /// "lstm_risk_1") and every baseline, all on the same folds.
+  std::map<std::string, ClassedEvaluation> predictors;
+  std::vector<std::string> names; ///< applications, in dataset order
+  std::vector<int> fold;          ///< fold of each application
+  std::vector<int64_t> bestEpochs; ///< of every trained member
+};
+
+/// Grouped k-fold over `data` (families kept whole, the rare
+/// high-memory-clock class dealt out evenly, see groupedFolds): for each
+/// fold, trains an ensemble on the other folds (early-stopping on a held-out
+/// share of their families), fits the baselines on the same applications,
+/// and predicts the fold.
+ptx::Expected<CrossValidationResult>
+crossValidate(const TensorDataset &data, const DvfsModelOptions &modelOptions,
+              const TrainOptions &trainOptions, const CrossValidationOptions &options,
+              const std::function<void(int fold, int member, const EpochReport &)> &progress = {});
+
+nlohmann::json toJson(const EvaluationResult &result);
+nlohmann::json toJson(const ClassedEvaluation &result);
+/// {"folds", "grouping", "predictors": {name: {...}}, "benchmarks"}
+nlohmann::json toJson(const CrossValidationResult &result);
+
+} // namespace ptxdvfs::model

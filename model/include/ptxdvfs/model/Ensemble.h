@@ -1,0 +1,53 @@
+// Ensemble.h - predictions of several models, their spread, and the minimum-energy choice.
+#pragma once
+
+#include "ptxdvfs/model/DvfsModel.h"
+#include "ptxdvfs/model/Evaluation.h"
+#include "ptxdvfs/model/TensorDataset.h"
+
+#include <string>
+#include <vector>
+
+namespace ptxdvfs::model {
+
+/// Where the energy scaling factor comes from.
+enum class EnergySource {
+  Head,           ///< the energy head
+  TimeTimesPower, ///< the product of the time and power heads (energy = time x power)
+};
+const char *toString(EnergySource source);
+/// Accepts "head" and "time_x_power"; false for anything else.
+bool parseEnergySource(const std::string &text, EnergySource &source);
+
+/// How an ensemble's output becomes answers; saved with the model.
+struct PredictionOptions {
+  TORCH_ARG(EnergySource, energy) = EnergySource::Head;
+  /// Risk aversion of the minimum-energy choice, see chooseMinEnergyPoint().
+  TORCH_ARG(double, risk) = 0.0;
+};
+
+/// One application's predicted surface: the members' mean and their
+/// standard deviation (all zero for a single model) at each V-F point.
+struct SurfacePrediction {
+  Surface mean;
+  Surface spread;
+};
+
+/// Runs every member on the applications `subset` of `data` (eval mode, no
+/// gradients); element i belongs to subset[i].
+std::vector<SurfacePrediction> predictEnsemble(std::vector<DvfsModel> &members,
+                                               const TensorDataset &data,
+                                               const std::vector<std::size_t> &subset,
+                                               EnergySource energy, int64_t batchSize = 8);
+
+/// The V-F point to run at for least energy. Risk 0 takes the argmin of the
+/// mean predicted energy; risk r > 0 minimises mean + r x spread, an upper
+/// quantile of the members' predictions (r = 1 is about the 84th percentile
+/// if they spread normally), which avoids points the members disagree on.
+/// The one selection rule behind `evaluate` and `recommend`.
+std::size_t chooseMinEnergyPoint(const SurfacePrediction &prediction, double risk);
+
+/// The measured surface of one application.
+Surface measuredSurface(const BenchmarkTensors &item);
+
+} // namespace ptxdvfs::model

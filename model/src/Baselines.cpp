@@ -1,0 +1,201 @@
+// Baselines.cpp - instruction mixes, the mean surface, the histogram MLP and nearest neighbour.
+#include "ptxdvfs/model/Baselines.h"
+
+#include "Seeding.h"
+
+#include "ptxdvfs/model/Ensemble.h"
+
+#include <torch/torch.h>
+
+#include <cmath>
+#include <limits>
+
+namespace ptxdvfs::model {
+
+namespace {
+
+/// Where each field's block starts in the feature vector.
+constexpr int64_t kSpaceOffset = kOpcodeRows, kTypeOffset = kOpcodeRows + kSpaceRows;
+
+torch::Tensor denseFeatures(const InstructionHistogram &histogram) {
+  torch::Tensor row = torch::zeros({histogramWidth()});
+  auto values = row.accessor<float, 1>();
+  for (const auto &[feature, share] : histogram)
+    values[feature] = share;
+  return row;
+}
+
+torch::nn::Sequential makeMlp() {
+  return torch::nn::Sequential(torch::nn::Linear(histogramWidth() + 2, 64), torch::nn::ReLU(),
+                               torch::nn::Linear(64, 32), torch::nn::ReLU(),
+                               torch::nn::Linear(32, 3));
+}
+
+/// Full-batch Adam steps; the data are small (applications x V-F points rows).
+constexpr int kMlpSteps = 400;
+constexpr double kMlpLearningRate = 0.005;
+constexpr std::uint64_t kMlpSeed = 7;
+
+} // namespace
+
+int64_t histogramWidth() { return kOpcodeRows + kSpaceRows + kTypeRows; }
+
+InstructionHistogram histogramOf(const torch::Tensor &fields) {
+  InstructionHistogram histogram;
+  auto rows = fields.accessor<int64_t, 2>();
+  int64_t length = fields.size(0);
+  if (length == 0)
+    return histogram;
+  float share = 1.0f / static_cast<float>(length);
+  for (int64_t i = 0; i < length; ++i) {
+    histogram[rows[i][kOpcodeColumn]] += share;
+    histogram[kSpaceOffset + rows[i][kSpaceColumn]] += share;
+    histogram[kTypeOffset + rows[i][kTypeColumn]] += share;
+  }
+  return histogram;
+}
+
+double histogramDistance(const InstructionHistogram &a, const InstructionHistogram &b) {
+  double total = 0;
+  auto i = a.begin(), j = b.begin();
+  while (i != a.end() || j != b.end()) {
+    if (j == b.end() || (i != a.end() && i->first < j->first)) {
+      total += std::fabs(i->second);
+      ++i;
+    } else if (i == a.end() || j->first < i->first) {
+      total += std::fabs(j->second);
+      ++j;
+    } else {
+      total += std::fabs(i->second - j->second);
+      ++i;
+      ++j;
+    }
+  }
+  return total / 6.0; // three blocks, each at most 2 apart
+}
+
+BaselineData baselineDataOf(const TensorDataset &data, const std::vector<std::size_t> &items) {
+  BaselineData baselines;
+  for (std::size_t i : items) {
+    baselines.names.push_back(data.items[i].name);
+    baselines.histograms.push_back(histogramOf(data.items[i].fields));
+    baselines.surfaces.push_back(measuredSurface(data.items[i]));
+  }
+  return baselines;
+}
+
+nlohmann::json toJson(const BaselineData &data) {
+  nlohmann::json applications = nlohmann::json::array();
+  for (std::size_t a = 0; a < data.names.size(); ++a) {
+    nlohmann::json histogram = nlohmann::json::object();
+    for (const auto &[feature, share] : data.histograms[a])
+      histogram[std::to_string(feature)] = share;
+    applications.push_back(
+        {{"name", data.names[a]}, {"histogram", histogram}, {"surface", data.surfaces[a]}});
+  }
+  return {{"applications", applications}};
+}
+
+BaselineData baselineDataFrom(const nlohmann::json &json) {
+  BaselineData data;
+  std::size_t points = 0;
+  for (const auto &application : json.at("applications")) {
+    data.names.push_back(application.at("name").get<std::string>());
+    InstructionHistogram histogram;
+    for (const auto &[feature, share] : application.at("histogram").items()) {
+      int64_t index = std::stoll(feature);
+      if (index < 0 || index >= histogramWidth())
+        throw std::out_of_range("histogram feature " + feature + " out of range");
+      histogram[index] = share.get<float>();
+    }
+    data.histograms.push_back(std::move(histogram));
+    data.surfaces.push_back(application.at("surface").get<Surface>());
+    if (points == 0)
+      points = data.surfaces.back().size();
+    if (data.surfaces.back().size() != points || points == 0)
+      throw std::length_error("application '" + data.names.back() +
+                              "' has a surface of a different size");
+  }
+  if (data.names.empty())
+    throw std::length_error("no applications");
+  return data;
+}
+
+struct Baselines::Fitted {
+  torch::nn::Sequential mlp{nullptr};
+};
+
+Baselines::Baselines(BaselineData data, torch::Tensor clocks)
+    : data_(std::move(data)), clocks_(std::move(clocks)), fitted_(std::make_unique<Fitted>()) {
+  std::size_t points = data_.surfaces.front().size();
+  mean_.assign(points, {0, 0, 0});
+  for (const Surface &surface : data_.surfaces)
+    for (std::size_t p = 0; p < points; ++p)
+      for (std::size_t m = 0; m < 3; ++m)
+        mean_[p][m] += surface[p][m] / static_cast<double>(data_.surfaces.size());
+
+  // Rows: every application at every V-F point.
+  auto applications = static_cast<int64_t>(data_.names.size());
+  auto pointCount = static_cast<int64_t>(points);
+  std::vector<torch::Tensor> mixes;
+  for (const auto &histogram : data_.histograms)
+    mixes.push_back(denseFeatures(histogram));
+  torch::Tensor input = torch::cat(
+      {torch::stack(mixes).unsqueeze(1).expand({applications, pointCount, histogramWidth()}),
+       clocks_.unsqueeze(0).expand({applications, pointCount, 2})},
+      2).reshape({-1, histogramWidth() + 2});
+  torch::Tensor targets = torch::zeros({applications, pointCount, 3});
+  for (int64_t a = 0; a < applications; ++a)
+    for (int64_t p = 0; p < pointCount; ++p)
+      for (int64_t m = 0; m < 3; ++m)
+        targets[a][p][m] = data_.surfaces[static_cast<std::size_t>(a)][static_cast<std::size_t>(p)]
+                                         [static_cast<std::size_t>(m)];
+  targets = targets.reshape({-1, 3});
+  fitted_->mlp = seeded(kMlpSeed, [] { return makeMlp(); });
+  torch::optim::Adam optimizer(fitted_->mlp->parameters(), kMlpLearningRate);
+  for (int step = 0; step < kMlpSteps; ++step) {
+    optimizer.zero_grad();
+    torch::Tensor loss = torch::smooth_l1_loss(fitted_->mlp->forward(input), targets);
+    loss.backward();
+    optimizer.step();
+  }
+  fitted_->mlp->eval();
+}
+
+Baselines::~Baselines() = default;
+Baselines::Baselines(Baselines &&) noexcept = default;
+Baselines &Baselines::operator=(Baselines &&) noexcept = default;
+
+Surface Baselines::predict(const std::string &baseline,
+                           const InstructionHistogram &histogram) const {
+  if (baseline == "training_mean")
+    return mean_;
+  if (baseline == "nearest_histogram") {
+    std::size_t nearest = 0;
+    double best = std::numeric_limits<double>::infinity();
+    for (std::size_t a = 0; a < data_.histograms.size(); ++a) {
+      double distance = histogramDistance(histogram, data_.histograms[a]);
+      if (distance < best) {
+        best = distance;
+        nearest = a;
+      }
+    }
+    return data_.surfaces[nearest];
+  }
+  if (baseline == "histogram_mlp") {
+    torch::NoGradGuard noGrad;
+    auto points = clocks_.size(0);
+    torch::Tensor input = torch::cat(
+        {denseFeatures(histogram).unsqueeze(0).expand({points, histogramWidth()}), clocks_}, 1);
+    torch::Tensor output = fitted_->mlp->forward(input).contiguous();
+    auto rows = output.accessor<float, 2>();
+    Surface surface(static_cast<std::size_t>(points));
+    for (int64_t p = 0; p < points; ++p)
+      for (int64_t m = 0; m < 3; ++m)
+        surface[static_cast<std::size_t>(p)][static_cast<std::size_t>(m)] = rows[p][m];
+    return surface;
+  }
+  throw std::invalid_argument("unknown baseline '" + baseline + "'");
+}
+
+} // namespace ptxdvfs::model

@@ -1,0 +1,178 @@
+// CrossValidation.cpp - the fold loop: train, fit baselines, predict, score by class.
+#include "ptxdvfs/model/CrossValidation.h"
+
+#include "ptxdvfs/model/Baselines.h"
+#include "ptxdvfs/model/Splits.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+
+namespace ptxdvfs::model {
+
+namespace {
+
+/// Predictions of one predictor for every application, gathered over folds.
+struct Collected {
+  std::vector<Surface> surfaces;
+  std::vector<std::size_t> chosen;
+};
+
+} // namespace
+
+ClassedEvaluation evaluateByClass(const TensorDataset &data,
+                                  const std::vector<Surface> &predicted,
+                                  const std::vector<std::size_t> &chosen,
+                                  const std::vector<std::size_t> &items) {
+  std::size_t fmaxIndex = gridIndex(data, data.fmax), referenceIndex = gridIndex(data, data.reference);
+  ClassedEvaluation result;
+  std::vector<Surface> guess[2], truth[2], all[2];
+  std::vector<std::size_t> picks[2], allPicks;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    int high = prefersHighMemoryClock(data, items[i]) ? 1 : 0;
+    guess[high].push_back(predicted[i]);
+    truth[high].push_back(measuredSurface(data.items[items[i]]));
+    picks[high].push_back(chosen[i]);
+    all[0].push_back(predicted[i]);
+    all[1].push_back(truth[high].back());
+  }
+  result.all = evaluateSurfaces(all[0], all[1], fmaxIndex, referenceIndex, chosen);
+  result.highMemory = evaluateSurfaces(guess[1], truth[1], fmaxIndex, referenceIndex, picks[1]);
+  result.lowMemory = evaluateSurfaces(guess[0], truth[0], fmaxIndex, referenceIndex, picks[0]);
+  return result;
+}
+
+ptx::Expected<CrossValidationResult>
+crossValidate(const TensorDataset &data, const DvfsModelOptions &modelOptions,
+              const TrainOptions &trainOptions, const CrossValidationOptions &options,
+              const std::function<void(int, int, const EpochReport &)> &progress) {
+  CrossValidationResult result;
+  std::vector<bool> high;
+  for (std::size_t i = 0; i < data.items.size(); ++i) {
+    result.names.push_back(data.items[i].name);
+    high.push_back(prefersHighMemoryClock(data, i));
+  }
+  result.fold = groupedFolds(result.names, high, options.folds(), trainOptions.seed());
+
+  const PredictionOptions &configured = options.prediction();
+  // Variants that reuse the trained members: only the read-out differs.
+  struct Variant {
+    std::string name;
+    EnergySource energy;
+    double risk;
+    bool singleModel;
+  };
+  std::vector<Variant> variants = {
+      {"lstm", configured.energy(), configured.risk(), false},
+      {"lstm_single_model", configured.energy(), configured.risk(), true},
+      {"lstm_energy_head", EnergySource::Head, configured.risk(), false},
+      {"lstm_energy_time_x_power", EnergySource::TimeTimesPower, configured.risk(), false},
+      {"lstm_risk_0", configured.energy(), 0.0, false},
+      {"lstm_risk_0.5", configured.energy(), 0.5, false},
+      {"lstm_risk_1", configured.energy(), 1.0, false}};
+  std::map<std::string, Collected> collected;
+  std::vector<std::size_t> order; // applications in the order predictions were collected
+
+  for (int fold = 0; fold < options.folds(); ++fold) {
+    std::vector<std::size_t> trainPool, test;
+    std::vector<std::string> poolNames;
+    for (std::size_t i = 0; i < data.items.size(); ++i) {
+      if (result.fold[i] == fold) {
+        test.push_back(i);
+      } else {
+        trainPool.push_back(i);
+        poolNames.push_back(result.names[i]);
+      }
+    }
+    if (test.empty())
+      continue;
+    Split inner = groupedSplit(poolNames, options.validation_fraction(), trainOptions.seed());
+    std::vector<std::size_t> train, validation;
+    for (std::size_t j : inner.train)
+      train.push_back(trainPool[j]);
+    for (std::size_t j : inner.validation)
+      validation.push_back(trainPool[j]);
+
+    auto trained = trainEnsemble(data, train, validation, modelOptions, trainOptions,
+                                 options.ensemble(), options.parallel(),
+                                 [&](int member, const EpochReport &report) {
+                                   if (progress)
+                                     progress(fold, member, report);
+                                 });
+    if (!trained)
+      return ptx::Expected<CrossValidationResult>::failure(trained.takeDiagnostics());
+    std::vector<DvfsModel> members;
+    for (auto &member : *trained) {
+      members.push_back(member.model);
+      result.bestEpochs.push_back(member.bestEpoch);
+    }
+    std::vector<DvfsModel> first = {members.front()};
+
+    for (EnergySource energy : {EnergySource::Head, EnergySource::TimeTimesPower}) {
+      auto ensemble = predictEnsemble(members, data, test, energy);
+      auto single = predictEnsemble(first, data, test, energy);
+      for (const Variant &variant : variants) {
+        if (variant.energy != energy)
+          continue;
+        Collected &into = collected[variant.name];
+        for (const SurfacePrediction &prediction : variant.singleModel ? single : ensemble) {
+          into.surfaces.push_back(prediction.mean);
+          into.chosen.push_back(chooseMinEnergyPoint(prediction, variant.risk));
+        }
+      }
+    }
+
+    // Baselines see exactly the applications the LSTM trained and stopped on.
+    Baselines baselines(baselineDataOf(data, trainPool), data.clocks);
+    for (const std::string &name : baselineNames()) {
+      Collected &into = collected[name];
+      for (std::size_t i : test) {
+        into.surfaces.push_back(baselines.predict(name, histogramOf(data.items[i].fields)));
+        into.chosen.push_back(minEnergyPoint(into.surfaces.back()));
+      }
+    }
+    order.insert(order.end(), test.begin(), test.end());
+  }
+
+  for (const auto &[name, predictions] : collected)
+    result.predictors[name] = evaluateByClass(data, predictions.surfaces, predictions.chosen, order);
+  return result;
+}
+
+nlohmann::json toJson(const EvaluationResult &r) {
+  auto errors = [](const ErrorSummary &e) { return nlohmann::json{{"mape", e.mape}, {"within10", e.within10}}; };
+  return {{"time", errors(r.time)},
+          {"power", errors(r.power)},
+          {"energy", errors(r.energy)},
+          {"min_energy",
+           {{"excess_vs_oracle", r.minEnergy.excessVsOracle},
+            {"saving_vs_fmax", r.minEnergy.savingVsFmax},
+            {"saving_vs_reference", r.minEnergy.savingVsReference}}},
+          {"pareto", {{"precision", r.pareto.precision}, {"recall", r.pareto.recall}}},
+          {"benchmarks", r.benchmarks},
+          {"vf_points", r.vfPoints}};
+}
+
+nlohmann::json toJson(const ClassedEvaluation &r) {
+  nlohmann::json json = toJson(r.all);
+  json["best_memory_clock_high"] = toJson(r.highMemory);
+  json["best_memory_clock_low"] = toJson(r.lowMemory);
+  return json;
+}
+
+nlohmann::json toJson(const CrossValidationResult &result) {
+  nlohmann::json predictors = nlohmann::json::object();
+  for (const auto &[name, evaluation] : result.predictors)
+    predictors[name] = toJson(evaluation);
+  nlohmann::json folds = nlohmann::json::object();
+  for (std::size_t i = 0; i < result.names.size(); ++i)
+    folds[result.names[i]] = result.fold[i];
+  int count = result.fold.empty() ? 0 : *std::max_element(result.fold.begin(), result.fold.end()) + 1;
+  return {{"folds", count},
+          {"grouping", "family: the benchmark name up to its first numeric part"},
+          {"predictors", predictors},
+          {"best_epochs", result.bestEpochs},
+          {"fold_of_benchmark", folds}};
+}
+
+} // namespace ptxdvfs::model

@@ -1,0 +1,129 @@
+// EvaluateCommand.cpp - `ptxdvfs evaluate --model DIR --dataset DIR [--json]`.
+#include "EvaluateCommand.h"
+
+#include "DiagnosticPrinter.h"
+#include "EvaluationReport.h"
+#include "ExitCodes.h"
+
+#include "ptxdvfs/embeddings/Dataset.h"
+#include "ptxdvfs/model/Baselines.h"
+#include "ptxdvfs/model/CrossValidation.h"
+#include "ptxdvfs/model/ModelFolder.h"
+
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include <iostream>
+
+namespace ptxdvfs::tools {
+
+namespace {
+
+bool samePoint(embeddings::VfPoint a, embeddings::VfPoint b) {
+  return a.memoryMHz == b.memoryMHz && a.coreMHz == b.coreMHz;
+}
+
+/// Why the dataset's GPU cannot be scored by the model ("" if it can).
+std::string gridMismatch(const embeddings::GpuClocks &model, const embeddings::GpuClocks &data) {
+  if (model.memoryMHz != data.memoryMHz || model.coreMHz != data.coreMHz)
+    return "its V-F grid differs from the model's (" + model.gpu + ")";
+  if (!samePoint(model.defaultPoint, data.defaultPoint) || !samePoint(model.fmax, data.fmax))
+    return "its default or Fmax point differs from the model's";
+  return "";
+}
+
+} // namespace
+
+int runEvaluateCommand(const EvaluateCommandOptions &options) {
+  auto loaded = model::loadModel(options.model);
+  if (!loaded) {
+    printDiagnostics(loaded.diagnostics(), std::cerr);
+    return kExitInputError;
+  }
+  const model::ModelDescription &description = loaded->description;
+  embeddings::ImportOptions import;
+  import.gpuInfoDir = options.gpuInfo;
+  import.reference = samePoint(description.reference, description.clocks.fmax)
+                         ? embeddings::ReferenceKind::Fmax
+                         : embeddings::ReferenceKind::Default;
+  auto dataset = embeddings::importDataset(options.dataset, import);
+  printDiagnostics(dataset.diagnostics(), std::cerr);
+  if (!dataset)
+    return kExitInputError;
+  if (dataset->scheme != description.scheme) {
+    spdlog::error("{}: encoded with scheme '{}', but the model reads '{}'", options.dataset,
+                  dataset->scheme, description.scheme);
+    return kExitInputError;
+  }
+  if (std::string why = gridMismatch(description.clocks, dataset->clocks); !why.empty()) {
+    spdlog::error("{}: {}", options.dataset, why);
+    return kExitInputError;
+  }
+  if (dataset->benchmarks.empty()) {
+    spdlog::error("{}: no benchmark with measurements to evaluate", options.dataset);
+    return kExitInputError;
+  }
+  if (model::datasetFingerprint(*dataset) == description.trainingDataHash)
+    spdlog::warn("{} is the model's training data: these numbers measure fit, not prediction "
+                 "(see the cross-validation in {}/manifest.json)",
+                 options.dataset, options.model);
+
+  model::TensorDataset data =
+      model::makeTensorDataset(*dataset, description.combination, description.maxLength);
+  std::vector<std::size_t> all(data.items.size());
+  for (std::size_t i = 0; i < all.size(); ++i)
+    all[i] = i;
+
+  PredictorResults results;
+  auto predictions = model::predictEnsemble(loaded->members, data, all,
+                                            description.prediction.energy());
+  std::vector<model::Surface> surfaces;
+  std::vector<std::size_t> chosen;
+  for (const auto &prediction : predictions) {
+    surfaces.push_back(prediction.mean);
+    chosen.push_back(model::chooseMinEnergyPoint(prediction, description.prediction.risk()));
+  }
+  results["lstm"] = model::evaluateByClass(data, surfaces, chosen, all);
+
+  model::Baselines baselines(description.baselines, data.clocks);
+  for (const std::string &name : model::baselineNames()) {
+    surfaces.clear();
+    chosen.clear();
+    for (const auto &item : data.items) {
+      surfaces.push_back(baselines.predict(name, model::histogramOf(item.fields)));
+      chosen.push_back(model::minEnergyPoint(surfaces.back()));
+    }
+    results[name] = model::evaluateByClass(data, surfaces, chosen, all);
+  }
+
+  if (options.json)
+    std::cout << evaluationJson(results).dump(2) << '\n';
+  else
+    printEvaluationTable(std::cout, results);
+  return kExitSuccess;
+}
+
+void setupEvaluateCommand(CLI::App &app, int &exitCode) {
+  auto options = std::make_shared<EvaluateCommandOptions>();
+  CLI::App *command = app.add_subcommand(
+      "evaluate", "Score a model and its baselines against a measured dataset");
+  command->footer(
+      "Example:\n"
+      "  ptxdvfs evaluate --model trained_weights/gtxtitanx --dataset my-apps --json\n"
+      "Reports, over all benchmarks x V-F points, the MAPE and the share within 10% of\n"
+      "time, power and energy; the energy at the predicted minimum-energy point against\n"
+      "the true minimum, Fmax and the reference point; Pareto-set precision and recall;\n"
+      "the same for the baselines stored in the model folder (training_mean,\n"
+      "histogram_mlp, nearest_histogram); and all of it per class of the measured best\n"
+      "memory clock. The dataset must use the model's encoding scheme and V-F grid.");
+  command->add_option("--model", options->model, "Model folder (see `train`)")->required();
+  command->add_option("--dataset", options->dataset, "Dataset folder (see `dataset info`)")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  command->add_option("--gpu-info", options->gpuInfo, "Folder with the clock tables")
+      ->check(CLI::ExistingDirectory);
+  command->add_flag("--json", options->json, "Print the results as JSON on stdout");
+  command->callback([=, &exitCode] { exitCode = runEvaluateCommand(*options); });
+}
+
+} // namespace ptxdvfs::tools
