@@ -275,6 +275,7 @@ trainEnsemble(const TensorDataset &data, const std::vector<std::size_t> &trainSe
   std::atomic<int> next{0};
   // Small matrices: one thread per member beats several threads per member.
   int workers = std::max(1, std::min(parallel, members));
+  int callerThreads = torch::get_num_threads();
   if (workers > 1 || options.threads() > 0)
     torch::set_num_threads(workers > 1 ? 1 : static_cast<int>(options.threads()));
   auto work = [&] {
@@ -298,6 +299,7 @@ trainEnsemble(const TensorDataset &data, const std::vector<std::size_t> &trainSe
   work();
   for (auto &thread : threads)
     thread.join();
+  torch::set_num_threads(callerThreads);
   std::vector<TrainResult> trained;
   for (auto &result : results) {
     if (!*result)

@@ -1,0 +1,104 @@
+// BaselinesTest.cpp - instruction mixes, their distance, the three baselines and their JSON form.
+#include "ToyData.h"
+
+#include "ptxdvfs/model/Baselines.h"
+#include "ptxdvfs/model/Ensemble.h"
+
+#include <gtest/gtest.h>
+
+using namespace ptxdvfs;
+using namespace ptxdvfs::test;
+
+namespace {
+
+double blockSum(const InstructionHistogram &histogram, int64_t begin, int64_t end) {
+  double sum = 0;
+  for (const auto &[feature, share] : histogram)
+    if (feature >= begin && feature < end)
+      sum += share;
+  return sum;
+}
+
+double energyMape(const Surface &predicted, const Surface &truth) {
+  double total = 0;
+  for (std::size_t p = 0; p < truth.size(); ++p)
+    total += std::fabs(predicted[p][kEnergy] - truth[p][kEnergy]) / truth[p][kEnergy];
+  return 100 * total / static_cast<double>(truth.size());
+}
+
+} // namespace
+
+TEST(BaselinesTest, HistogramHasThreeBlocksThatEachSumToOne) {
+  // Three loads from global (opcode 54, space 4) and one add (30, space 0).
+  embeddings::EncodedKernel kernel{"k", {record(54, 4, 1), record(54, 4, 1), record(54, 4, 1),
+                                         record(30, 0, 2)}};
+  InstructionHistogram histogram =
+      histogramOf(fieldsTensor({kernel}, KernelCombination::Concatenate));
+  EXPECT_NEAR(blockSum(histogram, 0, kOpcodeRows), 1.0, 1e-6);
+  EXPECT_NEAR(blockSum(histogram, kOpcodeRows, kOpcodeRows + kSpaceRows), 1.0, 1e-6);
+  EXPECT_NEAR(blockSum(histogram, kOpcodeRows + kSpaceRows, histogramWidth()), 1.0, 1e-6);
+  // Opcodes are shifted by one in the fields tensor (0 is padding).
+  EXPECT_NEAR(histogram.at(55), 0.75, 1e-6);
+  EXPECT_NEAR(histogram.at(31), 0.25, 1e-6);
+  EXPECT_NEAR(histogram.at(kOpcodeRows + 4), 0.75, 1e-6);
+}
+
+TEST(BaselinesTest, DistanceIsZeroForTheSameMixAndOneForDisjointMixes) {
+  InstructionHistogram a = {{1, 1.0f}, {kOpcodeRows + 1, 1.0f}, {kOpcodeRows + kSpaceRows + 1, 1.0f}};
+  InstructionHistogram b = {{2, 1.0f}, {kOpcodeRows + 2, 1.0f}, {kOpcodeRows + kSpaceRows + 2, 1.0f}};
+  InstructionHistogram half = {{1, 0.5f}, {2, 0.5f}, {kOpcodeRows + 1, 1.0f},
+                               {kOpcodeRows + kSpaceRows + 1, 1.0f}};
+  EXPECT_DOUBLE_EQ(histogramDistance(a, a), 0.0);
+  EXPECT_DOUBLE_EQ(histogramDistance(a, b), 1.0);
+  EXPECT_DOUBLE_EQ(histogramDistance(a, half), histogramDistance(half, a));
+  EXPECT_NEAR(histogramDistance(a, half), 1.0 / 6.0, 1e-9); // only the opcode block differs, by half
+}
+
+TEST(BaselinesTest, MeanAndNearestNeighbourUseTheTrainingSurfaces) {
+  TensorDataset data = toyData(10);
+  Baselines baselines(baselineDataOf(data, range(0, 10)), data.clocks);
+  Surface mean = baselines.predict("training_mean", {});
+  double expected = 0;
+  for (const auto &item : data.items)
+    expected += item.targets[2][kEnergy].item<double>() / 10;
+  EXPECT_NEAR(mean[2][kEnergy], expected, 1e-6);
+  // Application 7 is in the training set: its own mix is nearest.
+  Surface nearest = baselines.predict("nearest_histogram", histogramOf(data.items[7].fields));
+  EXPECT_EQ(nearest, measuredSurface(data.items[7]));
+  EXPECT_THROW(baselines.predict("oracle", {}), std::invalid_argument);
+}
+
+TEST(BaselinesTest, HistogramMlpLearnsTheMixAndIsDeterministic) {
+  // Scaling in the toy data follows the memory share of the mix alone.
+  TensorDataset data = toyData(20);
+  Baselines first(baselineDataOf(data, range(0, 15)), data.clocks);
+  Baselines second(baselineDataOf(data, range(0, 15)), data.clocks);
+  double mlpError = 0, meanError = 0;
+  for (std::size_t i = 15; i < 20; ++i) {
+    InstructionHistogram mix = histogramOf(data.items[i].fields);
+    Surface predicted = first.predict("histogram_mlp", mix);
+    EXPECT_EQ(predicted, second.predict("histogram_mlp", mix));
+    mlpError += energyMape(predicted, measuredSurface(data.items[i]));
+    meanError += energyMape(first.predict("training_mean", mix), measuredSurface(data.items[i]));
+  }
+  EXPECT_LT(mlpError, meanError / 2);
+}
+
+TEST(BaselinesTest, DataRoundTripsThroughJsonAndRejectsMalformedDocuments) {
+  TensorDataset data = toyData(4);
+  BaselineData original = baselineDataOf(data, range(0, 4));
+  BaselineData back = baselineDataFrom(nlohmann::json::parse(toJson(original).dump()));
+  EXPECT_EQ(back.names, original.names);
+  EXPECT_EQ(back.histograms, original.histograms);
+  EXPECT_EQ(back.surfaces, original.surfaces);
+
+  nlohmann::json outOfRange = toJson(original);
+  outOfRange["applications"][0]["histogram"]["99999"] = 0.5;
+  EXPECT_THROW(baselineDataFrom(outOfRange), std::out_of_range);
+  nlohmann::json ragged = toJson(original);
+  ragged["applications"][1]["surface"].erase(0);
+  EXPECT_THROW(baselineDataFrom(ragged), std::length_error);
+  EXPECT_THROW(baselineDataFrom(nlohmann::json{{"applications", nlohmann::json::array()}}),
+               std::length_error);
+  EXPECT_ANY_THROW(baselineDataFrom(nlohmann::json{{"apps", 1}}));
+}

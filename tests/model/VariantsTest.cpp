@@ -1,0 +1,141 @@
+// VariantsTest.cpp - the design choices that cross-validation decides between: physically
+// shaped heads, the joint embedding table, truncated sequences, class balancing, ensembles.
+#include "ToyData.h"
+
+#include "ptxdvfs/model/Training.h"
+
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
+using namespace ptxdvfs;
+using namespace ptxdvfs::test;
+
+namespace {
+
+/// A 4 x 4 grid of normalised clocks, memory-major.
+torch::Tensor denseClocks() {
+  std::vector<float> values;
+  for (float memory : {0.25f, 0.5f, 0.75f, 1.0f})
+    for (float core : {0.5f, 0.66f, 0.83f, 1.0f}) {
+      values.push_back(memory);
+      values.push_back(core);
+    }
+  return torch::tensor(values).reshape({16, 2});
+}
+
+DvfsModelOptions physicalModel() { return tinyModel().head_shape(HeadShape::Physical); }
+
+} // namespace
+
+TEST(PhysicalHeadTest, SurfacesArePositiveAndMonotonicInEachClock) {
+  torch::NoGradGuard noGrad;
+  torch::Tensor clocks = denseClocks();
+  for (uint64_t seed : {1, 2, 3}) {
+    torch::manual_seed(seed);
+    DvfsModel model(physicalModel());
+    // Latents far from the origin exercise saturated coefficients too.
+    torch::Tensor z = 3 * torch::randn({5, 8});
+    torch::Tensor time = model->applyHead(HeadKind::Time, z, clocks).view({5, 4, 4});
+    torch::Tensor power = model->applyHead(HeadKind::Power, z, clocks).view({5, 4, 4});
+    torch::Tensor energy = model->applyHead(HeadKind::Energy, z, clocks).view({5, 4, 4});
+    EXPECT_GT(time.min().item<float>(), 0);
+    EXPECT_GE(power.min().item<float>(), 0);
+    EXPECT_GT(energy.min().item<float>(), 0);
+    // Raising either clock never slows a program down and never lowers power.
+    EXPECT_LE((time.slice(1, 1) - time.slice(1, 0, 3)).max().item<float>(), 1e-6) << "memory";
+    EXPECT_LE((time.slice(2, 1) - time.slice(2, 0, 3)).max().item<float>(), 1e-6) << "core";
+    EXPECT_GE((power.slice(1, 1) - power.slice(1, 0, 3)).min().item<float>(), -1e-6);
+    EXPECT_GE((power.slice(2, 1) - power.slice(2, 0, 3)).min().item<float>(), -1e-6);
+  }
+}
+
+TEST(PhysicalHeadTest, LearnsTheToyProblem) {
+  TensorDataset data = toyData(24);
+  auto before = [&] {
+    torch::manual_seed(7);
+    DvfsModel untrained(physicalModel());
+    return evaluationLoss(untrained, data, range(0, 24), 8);
+  }();
+  auto result = train(data, range(0, 24), {}, physicalModel(),
+                      TrainOptions().epochs(30).seed(7).patience(0).schedule(HeadSchedule::Joint));
+  ASSERT_TRUE(result.hasValue());
+  double after = evaluationLoss(result->model, data, range(0, 24), 8);
+  EXPECT_LT(after, before * 0.5) << "before " << before << ", after " << after;
+}
+
+TEST(JointEmbeddingTest, OneRowPerWholeCodeSoAnUnseenCombinationSharesNothing) {
+  torch::manual_seed(1);
+  LstmEncoder joint(LstmEncoderOptions().hidden_size(8).embedding(EmbeddingMode::Joint));
+  ASSERT_TRUE(joint->joint);
+  EXPECT_FALSE(joint->opcode);
+  EXPECT_EQ(joint->joint->weight.size(0), kJointRows);
+  EXPECT_EQ(joint->joint->weight.size(1), joint->options.inputSize());
+  // Two codes that differ only in the dependency distance.
+  embeddings::EncodedKernel a{"a", {record(54, 4, 1)}}, b{"b", {record(54, 4, 2)}};
+  torch::Tensor fa = fieldsTensor({a}, KernelCombination::Concatenate);
+  torch::Tensor fb = fieldsTensor({b}, KernelCombination::Concatenate);
+  torch::Tensor fields = torch::stack({fa, fb});
+  torch::Tensor lengths = torch::tensor({int64_t{1}, int64_t{1}});
+  torch::Tensor z = joint(fields, lengths);
+  EXPECT_FALSE(torch::allclose(z[0], z[1]));
+  // Training moves only the rows of codes that occur.
+  TensorDataset data = toyData(8);
+  auto result = train(data, range(0, 8), {},
+                      tinyModel().encoder(LstmEncoderOptions().hidden_size(8).embedding(
+                          EmbeddingMode::Joint)),
+                      TrainOptions().epochs(2).seed(1).patience(0));
+  ASSERT_TRUE(result.hasValue());
+  torch::manual_seed(1);
+  DvfsModel untrained(
+      tinyModel().encoder(LstmEncoderOptions().hidden_size(8).embedding(EmbeddingMode::Joint)));
+  torch::Tensor changed =
+      (result->model->encoder->joint->weight - untrained->encoder->joint->weight).abs().sum(1).gt(0);
+  EXPECT_GT(changed.sum().item<int64_t>(), 0);
+  EXPECT_LE(changed.sum().item<int64_t>(), 2) << "the toy data use two distinct codes";
+}
+
+TEST(TruncationTest, LongSequencesKeepTheirFirstAndLastHalves) {
+  embeddings::EncodedKernel kernel{"k", {}};
+  for (int i = 0; i < 10; ++i)
+    kernel.instructions.push_back(record(i, 0, 0));
+  torch::Tensor cut = fieldsTensor({kernel}, KernelCombination::Concatenate, 5);
+  ASSERT_EQ(cut.size(0), 5);
+  std::vector<int64_t> opcodes;
+  for (int64_t i = 0; i < 5; ++i)
+    opcodes.push_back(cut[i][kOpcodeColumn].item<int64_t>() - 1);
+  EXPECT_EQ(opcodes, (std::vector<int64_t>{0, 1, 7, 8, 9}));
+  EXPECT_EQ(fieldsTensor({kernel}, KernelCombination::Concatenate, 10).size(0), 10);
+  EXPECT_EQ(fieldsTensor({kernel}, KernelCombination::Concatenate, 0).size(0), 10);
+}
+
+TEST(ClassBalanceTest, TheToyDataHoldBothClassesAndBalancedTrainingStillLearns) {
+  TensorDataset data = toyData(20);
+  int high = 0;
+  for (std::size_t i = 0; i < data.items.size(); ++i)
+    high += prefersHighMemoryClock(data, i) ? 1 : 0;
+  EXPECT_GT(high, 0);
+  EXPECT_LT(high, 20);
+  auto plain = train(data, range(0, 20), {}, tinyModel(),
+                     TrainOptions().epochs(3).seed(4).patience(0));
+  auto balanced = train(data, range(0, 20), {}, tinyModel(),
+                        TrainOptions().epochs(3).seed(4).patience(0).balance_classes(true));
+  ASSERT_TRUE(plain.hasValue() && balanced.hasValue());
+  EXPECT_FALSE(sameWeights(plain->model, balanced->model)) << "the weights must change the loss";
+  EXPECT_LT(balanced->history.back().trainLoss, balanced->history.front().trainLoss);
+}
+
+TEST(EnsembleTrainingTest, MembersDifferInSeedAndParallelTrainingGivesTheSameWeights) {
+  TensorDataset data = toyData(12);
+  auto options = TrainOptions().epochs(3).seed(20).patience(0);
+  auto serial = trainEnsemble(data, range(0, 10), range(10, 12), tinyModel(), options, 3, 1);
+  auto parallel = trainEnsemble(data, range(0, 10), range(10, 12), tinyModel(), options, 3, 2);
+  ASSERT_TRUE(serial.hasValue() && parallel.hasValue());
+  ASSERT_EQ(serial->size(), 3u);
+  for (std::size_t m = 0; m < 3; ++m)
+    EXPECT_TRUE(sameWeights((*serial)[m].model, (*parallel)[m].model)) << "member " << m;
+  EXPECT_FALSE(sameWeights((*serial)[0].model, (*serial)[1].model));
+  // Member m is the single run with seed + m.
+  auto single = train(data, range(0, 10), range(10, 12), tinyModel(), TrainOptions(options).seed(21));
+  ASSERT_TRUE(single.hasValue());
+  EXPECT_TRUE(sameWeights(single->model, (*serial)[1].model));
+}
