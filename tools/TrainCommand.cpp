@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <unistd.h>
 
 namespace ptxdvfs::tools {
@@ -38,6 +39,7 @@ std::string duration(double seconds) {
 }
 
 /// One status line per epoch on stderr, rewritten in place on a terminal.
+/// Each run (a fold, a member) has its own speed and ETA.
 class ProgressLine {
 public:
   ProgressLine() : terminal_(::isatty(STDERR_FILENO)) {}
@@ -50,8 +52,14 @@ public:
   void show(const model::EpochReport &report, const std::string &where = "") {
     if (spdlog::get_level() > spdlog::level::info)
       return;
-    elapsed_ += report.seconds;
-    double perEpoch = elapsed_ / double(report.epoch - firstEpoch(report));
+    Run &run = runs_[where];
+    if (report.epoch <= run.lastEpoch) // the same label again: a new run (next fold)
+      run = Run();
+    if (run.firstEpoch < 0)
+      run.firstEpoch = report.epoch - 1;
+    run.lastEpoch = report.epoch;
+    run.elapsed += report.seconds;
+    double perEpoch = run.elapsed / double(report.epoch - run.firstEpoch);
     double remaining = perEpoch * double(report.epochs - report.epoch);
     std::fprintf(stderr, "%s%sepoch %lld/%lld  loss %.4f  val %.4f%s  %.1fs/epoch  ETA %s%s",
                  terminal_ ? "\r" : "", where.c_str(), static_cast<long long>(report.epoch),
@@ -63,15 +71,14 @@ public:
   }
 
 private:
-  int64_t firstEpoch(const model::EpochReport &report) {
-    if (first_ < 0)
-      first_ = report.epoch - 1;
-    return first_;
-  }
+  struct Run {
+    double elapsed = 0;
+    int64_t firstEpoch = -1; ///< epochs before the first one shown (a resumed run)
+    int64_t lastEpoch = 0;
+  };
   bool terminal_;
   bool printed_ = false;
-  double elapsed_ = 0;
-  int64_t first_ = -1;
+  std::map<std::string, Run> runs_;
 };
 
 std::vector<std::size_t> range(std::size_t count) {
@@ -279,6 +286,9 @@ void setupTrainCommand(CLI::App &app, int &exitCode) {
   flag("--head-shape", &TrainSettings::headShape,
        "free (FNN per V-F point) or physical (coefficients of an analytical surface)")
       ->check(CLI::IsMember({"free", "physical"}));
+  flag("--mix-dim", &TrainSettings::mixDim,
+       "Heads also see the instruction mix, projected to this width (0: z alone)")
+      ->check(CLI::NonNegativeNumber);
   flag("--max-length", &TrainSettings::maxLength,
        "Instructions read per application, first and last halves (0: all)")
       ->check(CLI::NonNegativeNumber);

@@ -64,8 +64,8 @@ std::string TrainSettings::check() const {
     return "folds must be 0 (no cross-validation) or at least 2";
   if (epochs < 1 || batchSize < 1)
     return "epochs and batch_size must be at least 1";
-  if (maxLength < 0 || risk < 0)
-    return "max_length and risk must not be negative";
+  if (maxLength < 0 || risk < 0 || mixDim < 0)
+    return "max_length, mix_dim and risk must not be negative";
   return "";
 }
 
@@ -77,7 +77,8 @@ model::DvfsModelOptions TrainSettings::architecture() const {
                    .embedding(embedding == "joint" ? model::EmbeddingMode::Joint
                                                    : model::EmbeddingMode::PerField))
       .head_hidden(headHidden)
-      .head_shape(headShape == "physical" ? model::HeadShape::Physical : model::HeadShape::Free);
+      .head_shape(headShape == "physical" ? model::HeadShape::Physical : model::HeadShape::Free)
+      .mix_dim(mixDim);
 }
 
 model::TrainOptions TrainSettings::trainOptions() const {

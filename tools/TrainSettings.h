@@ -33,6 +33,7 @@ struct TrainSettings {
   std::string embedding = "per_field";    ///< per_field | joint
   std::vector<int64_t> headHidden = {100, 70};
   std::string headShape = "free";         ///< free | physical
+  int64_t mixDim = 0;                     ///< projected instruction mix beside z (0: none)
   int64_t maxLength = 0;                  ///< instructions read per application (0: all)
   int64_t ensemble = 1;                   ///< members, differing in seed
   bool balanceClasses = false;            ///< weigh best-memory-clock classes equally
@@ -59,6 +60,7 @@ struct TrainSettings {
     visit("embedding", self.embedding);
     visit("head_hidden", self.headHidden);
     visit("head_shape", self.headShape);
+    visit("mix_dim", self.mixDim);
     visit("max_length", self.maxLength);
     visit("ensemble", self.ensemble);
     visit("balance_classes", self.balanceClasses);

@@ -14,9 +14,6 @@ namespace ptxdvfs::model {
 
 namespace {
 
-/// Where each field's block starts in the feature vector.
-constexpr int64_t kSpaceOffset = kOpcodeRows, kTypeOffset = kOpcodeRows + kSpaceRows;
-
 torch::Tensor denseFeatures(const InstructionHistogram &histogram) {
   torch::Tensor row = torch::zeros({histogramWidth()});
   auto values = row.accessor<float, 1>();
@@ -38,20 +35,18 @@ constexpr std::uint64_t kMlpSeed = 7;
 
 } // namespace
 
-int64_t histogramWidth() { return kOpcodeRows + kSpaceRows + kTypeRows; }
+int64_t histogramWidth() { return kMixWidth; }
 
 InstructionHistogram histogramOf(const torch::Tensor &fields) {
   InstructionHistogram histogram;
-  auto rows = fields.accessor<int64_t, 2>();
-  int64_t length = fields.size(0);
-  if (length == 0)
+  if (fields.size(0) == 0)
     return histogram;
-  float share = 1.0f / static_cast<float>(length);
-  for (int64_t i = 0; i < length; ++i) {
-    histogram[rows[i][kOpcodeColumn]] += share;
-    histogram[kSpaceOffset + rows[i][kSpaceColumn]] += share;
-    histogram[kTypeOffset + rows[i][kTypeColumn]] += share;
-  }
+  torch::Tensor mix = instructionMix(fields.unsqueeze(0), torch::tensor({fields.size(0)}))[0];
+  torch::Tensor present = mix.nonzero().view(-1);
+  auto features = present.accessor<int64_t, 1>();
+  auto shares = mix.accessor<float, 1>();
+  for (int64_t i = 0; i < present.size(0); ++i)
+    histogram[features[i]] = shares[features[i]];
   return histogram;
 }
 

@@ -104,9 +104,11 @@ torch::Tensor powerSurface(const torch::Tensor &raw, const torch::Tensor &u, con
 
 DvfsModelImpl::DvfsModelImpl(const DvfsModelOptions &options_) : options(options_) {
   encoder = register_module("encoder", LstmEncoder(options.encoder()));
+  if (options.mix_dim() > 0)
+    mix = register_module("mix", torch::nn::Linear(kMixWidth, options.mix_dim()));
   bool physical = options.head_shape() == HeadShape::Physical;
   auto head = [&](HeadKind kind) {
-    int64_t inputs = options.encoder().hidden_size() + (physical ? 0 : 2);
+    int64_t inputs = options.encoder().hidden_size() + options.mix_dim() + (physical ? 0 : 2);
     return FeedForwardHead(FeedForwardHeadOptions(inputs)
                                .hidden(options.head_hidden())
                                .outputs(physical ? coefficientCount(kind) : 1));
@@ -147,12 +149,19 @@ torch::Tensor DvfsModelImpl::applyHead(HeadKind head, const torch::Tensor &z,
 
 torch::Tensor DvfsModelImpl::forwardHead(HeadKind head, const torch::Tensor &fields,
                                          const torch::Tensor &lengths, const torch::Tensor &clocks) {
-  return applyHead(head, encoder(fields, lengths), clocks);
+  return applyHead(head, latent(fields, lengths), clocks);
+}
+
+torch::Tensor DvfsModelImpl::latent(const torch::Tensor &fields, const torch::Tensor &lengths) {
+  torch::Tensor z = encoder(fields, lengths);
+  if (!mix)
+    return z;
+  return torch::cat({z, torch::tanh(mix(instructionMix(fields, lengths)))}, 1);
 }
 
 DvfsPrediction DvfsModelImpl::forward(const torch::Tensor &fields, const torch::Tensor &lengths,
                                       const torch::Tensor &clocks) {
-  torch::Tensor z = encoder(fields, lengths);
+  torch::Tensor z = latent(fields, lengths);
   return {applyHead(HeadKind::Time, z, clocks), applyHead(HeadKind::Power, z, clocks),
           applyHead(HeadKind::Energy, z, clocks)};
 }

@@ -53,7 +53,8 @@ nlohmann::json architectureJson(const DvfsModelOptions &options) {
           {"num_layers", e.num_layers()},
           {"embedding", e.embedding() == EmbeddingMode::Joint ? "joint" : "per_field"},
           {"head_hidden", options.head_hidden()},
-          {"head_shape", options.head_shape() == HeadShape::Physical ? "physical" : "free"}};
+          {"head_shape", options.head_shape() == HeadShape::Physical ? "physical" : "free"},
+          {"mix_dim", options.mix_dim()}};
 }
 
 DvfsModelOptions architectureFrom(const nlohmann::json &json) {
@@ -78,7 +79,8 @@ DvfsModelOptions architectureFrom(const nlohmann::json &json) {
   return DvfsModelOptions()
       .encoder(encoder)
       .head_hidden(json.at("head_hidden").get<std::vector<int64_t>>())
-      .head_shape(oneOf("head_shape", "free", "physical") ? HeadShape::Physical : HeadShape::Free);
+      .head_shape(oneOf("head_shape", "free", "physical") ? HeadShape::Physical : HeadShape::Free)
+      .mix_dim(json.at("mix_dim").get<int64_t>());
 }
 
 nlohmann::json gpuJson(const embeddings::GpuClocks &clocks, embeddings::VfPoint reference) {

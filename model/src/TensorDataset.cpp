@@ -93,6 +93,17 @@ bool prefersHighMemoryClock(const TensorDataset &data, std::size_t item) {
   return data.clocks[best][0].item<float>() >= data.clocks.select(1, 0).max().item<float>();
 }
 
+torch::Tensor instructionMix(const torch::Tensor &fields, const torch::Tensor &lengths) {
+  int64_t batch = fields.size(0), longest = fields.size(1);
+  torch::Tensor real = (torch::arange(longest, lengths.options()).unsqueeze(0) < lengths.unsqueeze(1))
+                           .to(torch::kFloat);
+  torch::Tensor counts = torch::zeros({batch, kMixWidth});
+  for (auto [column, offset] : {std::pair{kOpcodeColumn, int64_t{0}}, {kSpaceColumn, kOpcodeRows},
+                                {kTypeColumn, kOpcodeRows + kSpaceRows}})
+    counts.scatter_add_(1, fields.select(2, column) + offset, real);
+  return counts / lengths.to(torch::kFloat).clamp_min(1).unsqueeze(1);
+}
+
 Batch collate(const TensorDataset &dataset, const std::vector<std::size_t> &indices) {
   int64_t longest = 1;
   for (std::size_t index : indices)

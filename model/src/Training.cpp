@@ -1,18 +1,19 @@
 // Training.cpp - the epoch loop, head schedules, early stopping and checkpoint files.
 #include "ptxdvfs/model/Training.h"
 
+#include "ComputeThreads.h"
 #include "Seeding.h"
+
+#include "ptxdvfs/ptx/WorkQueue.h"
 
 #include <torch/torch.h>
 
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <atomic>
 #include <limits>
 #include <mutex>
 #include <random>
-#include <thread>
 
 namespace ptxdvfs::model {
 
@@ -197,7 +198,7 @@ ptx::Expected<TrainResult> train(const TensorDataset &data, const std::vector<st
     return fail("", "no benchmark to train on");
   try {
     if (options.threads() > 0)
-      torch::set_num_threads(static_cast<int>(options.threads()));
+      setComputeThreads(static_cast<int>(options.threads()));
     DvfsModel model = seeded(options.seed(), [&] { return DvfsModel(modelOptions); });
     std::vector<torch::Tensor> encoderParameters = model->encoder->parameters(), headParameters;
     for (auto *head : {&model->timeHead, &model->powerHead, &model->energyHead})
@@ -272,34 +273,24 @@ trainEnsemble(const TensorDataset &data, const std::vector<std::size_t> &trainSe
               const std::function<void(int, const EpochReport &)> &progress) {
   std::vector<std::optional<ptx::Expected<TrainResult>>> results(static_cast<std::size_t>(members));
   std::mutex reportLock;
-  std::atomic<int> next{0};
   // Small matrices: one thread per member beats several threads per member.
   int workers = std::max(1, std::min(parallel, members));
-  int callerThreads = torch::get_num_threads();
+  ComputeThreads caller = currentComputeThreads();
   if (workers > 1 || options.threads() > 0)
-    torch::set_num_threads(workers > 1 ? 1 : static_cast<int>(options.threads()));
-  auto work = [&] {
-    for (int m = next++; m < members; m = next++) {
-      TrainOptions memberOptions = options;
-      memberOptions.seed(options.seed() + static_cast<uint64_t>(m)).threads(0);
-      if (!options.checkpoint_dir().empty())
-        memberOptions.checkpoint_dir(options.checkpoint_dir() + "/member-" + std::to_string(m));
-      results[static_cast<std::size_t>(m)] =
-          train(data, trainSet, validationSet, modelOptions, memberOptions,
-                [&](const EpochReport &report) {
-                  std::lock_guard<std::mutex> guard(reportLock);
-                  if (progress)
-                    progress(m, report);
-                });
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int w = 1; w < workers; ++w)
-    threads.emplace_back(work);
-  work();
-  for (auto &thread : threads)
-    thread.join();
-  torch::set_num_threads(callerThreads);
+    setComputeThreads(workers > 1 ? 1 : static_cast<int>(options.threads()));
+  ptx::runJobs(static_cast<std::size_t>(members), static_cast<unsigned>(workers), [&](std::size_t m) {
+    TrainOptions memberOptions = options;
+    memberOptions.seed(options.seed() + m).threads(0);
+    if (!options.checkpoint_dir().empty())
+      memberOptions.checkpoint_dir(options.checkpoint_dir() + "/member-" + std::to_string(m));
+    results[m] = train(data, trainSet, validationSet, modelOptions, memberOptions,
+                       [&](const EpochReport &report) {
+                         std::lock_guard<std::mutex> guard(reportLock);
+                         if (progress)
+                           progress(static_cast<int>(m), report);
+                       });
+  });
+  restoreComputeThreads(caller);
   std::vector<TrainResult> trained;
   for (auto &result : results) {
     if (!*result)

@@ -1,5 +1,6 @@
 // Parser.cpp - lex, split into top-level chunks, parse chunks (in parallel), merge.
 #include "ptxdvfs/ptx/Parser.h"
+#include "ptxdvfs/ptx/WorkQueue.h"
 
 #include "AstBuilder.h"
 #include "Lexer.h"
@@ -204,18 +205,9 @@ ParseResult parseSource(std::shared_ptr<const std::string> source, const std::st
   std::vector<ChunkResult> parsed(chunks.size());
 
   unsigned threads = options.threads == 0 ? std::thread::hardware_concurrency() : options.threads;
-  threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(chunks.size())));
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t i; (i = next.fetch_add(1)) < chunks.size();)
-      parsed[i] = parseChunk(text, path, lexed.tokens, chunks[i], maxErrors);
-  };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t)
-    pool.emplace_back(work);
-  work();
-  for (auto &thread : pool)
-    thread.join();
+  runJobs(chunks.size(), threads, [&](std::size_t i) {
+    parsed[i] = parseChunk(text, path, lexed.tokens, chunks[i], maxErrors);
+  });
 
   result.diagnostics = std::move(lexed.diagnostics);
   for (ChunkResult &chunk : parsed) {

@@ -43,6 +43,15 @@ std::string saved(const std::string &name, DvfsModel &model) {
   return dir;
 }
 
+/// Records the current hash of an edited file, so that only the checks
+/// behind the hash can catch the edit.
+void rehash(const std::string &dir, const std::string &file) {
+  std::ifstream in(dir + "/manifest.json");
+  nlohmann::json manifest = nlohmann::json::parse(in);
+  manifest["files"][file] = model::sha256OfFile(dir + "/" + file);
+  std::ofstream(dir + "/manifest.json") << manifest.dump(2);
+}
+
 std::string messages(const ptx::Diagnostics &diagnostics) {
   std::string text;
   for (const auto &d : diagnostics)
@@ -140,10 +149,7 @@ TEST(ModelFolderTest, RefusesMalformedBaselinesEvenWithAMatchingHash) {
   DvfsModel model(tinyModel());
   std::string dir = saved("ptxdvfs_model_baselines", model);
   std::ofstream(dir + "/baselines.json") << R"({"applications": [{"name": "a"}]})";
-  std::ifstream manifestIn(dir + "/manifest.json");
-  nlohmann::json manifest = nlohmann::json::parse(manifestIn);
-  manifest["files"]["baselines.json"] = model::sha256OfFile(dir + "/baselines.json");
-  std::ofstream(dir + "/manifest.json") << manifest.dump(2);
+  rehash(dir, "baselines.json");
   auto loaded = loadModel(dir);
   ASSERT_FALSE(loaded.hasValue());
   EXPECT_NE(messages(loaded.diagnostics()).find("malformed model description"), std::string::npos)
@@ -198,10 +204,7 @@ TEST(ModelFolderTest, RefusesWeightsThatDoNotFitTheArchitecture) {
   nlohmann::json config = nlohmann::json::parse(in);
   config["architecture"]["hidden_size"] = 9;
   std::ofstream(dir + "/config.json") << config.dump(2);
-  std::ifstream manifestIn(dir + "/manifest.json");
-  nlohmann::json manifest = nlohmann::json::parse(manifestIn);
-  manifest["files"]["config.json"] = model::sha256OfFile(dir + "/config.json");
-  std::ofstream(dir + "/manifest.json") << manifest.dump(2);
+  rehash(dir, "config.json");
   auto loaded = loadModel(dir);
   ASSERT_FALSE(loaded.hasValue());
   EXPECT_EQ(loaded.diagnostics()[0].path, dir + "/member-0.pt");

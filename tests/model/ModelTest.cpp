@@ -104,19 +104,10 @@ TEST(DvfsModelTest, PaddingNeverReachesTheLatent) {
 }
 
 TEST(TrainingTest, LossDecreases) {
-  TensorDataset data = toyData(24);
-  auto before = [&] {
-    torch::manual_seed(7);
-    DvfsModel untrained(tinyModel());
-    return evaluationLoss(untrained, data, range(0, 24), 8);
-  }();
-  auto result = train(data, range(0, 24), {}, tinyModel(),
-                      TrainOptions().epochs(30).seed(7).patience(0).schedule(HeadSchedule::Joint));
-  ASSERT_TRUE(result.hasValue());
-  double after = evaluationLoss(result->model, data, range(0, 24), 8);
-  EXPECT_LT(after, before * 0.5) << "before " << before << ", after " << after;
-  ASSERT_EQ(result->history.size(), 30u);
-  EXPECT_LT(result->history.back().trainLoss, result->history.front().trainLoss);
+  ToyLearning run = learnToyProblem(tinyModel());
+  EXPECT_LT(run.after, run.before * 0.5) << "before " << run.before << ", after " << run.after;
+  ASSERT_EQ(run.result.history.size(), 30u);
+  EXPECT_LT(run.result.history.back().trainLoss, run.result.history.front().trainLoss);
 }
 
 TEST(TrainingTest, InterleavedScheduleAlsoLearns) {

@@ -3,6 +3,7 @@
 
 #include "ptxdvfs/model/DvfsModel.h"
 #include "ptxdvfs/model/TensorDataset.h"
+#include "ptxdvfs/model/Training.h"
 
 #include <torch/torch.h>
 
@@ -65,6 +66,27 @@ inline std::vector<std::size_t> range(std::size_t begin, std::size_t end) {
   for (std::size_t i = begin; i < end; ++i)
     indices.push_back(i);
   return indices;
+}
+
+/// Loss on the 24-application toy problem before and after 30 epochs of
+/// joint training with seed 7.
+struct ToyLearning {
+  double before = 0, after = 0;
+  TrainResult result;
+};
+inline ToyLearning learnToyProblem(const DvfsModelOptions &architecture) {
+  TensorDataset data = toyData(24);
+  ToyLearning run;
+  torch::manual_seed(7);
+  DvfsModel untrained(architecture);
+  run.before = evaluationLoss(untrained, data, range(0, 24), 8);
+  auto trained = train(data, range(0, 24), {}, architecture,
+                       TrainOptions().epochs(30).seed(7).patience(0).schedule(HeadSchedule::Joint));
+  if (!trained)
+    throw std::runtime_error("training the toy problem failed");
+  run.result = std::move(*trained);
+  run.after = evaluationLoss(run.result.model, data, range(0, 24), 8);
+  return run;
 }
 
 inline bool sameWeights(DvfsModel &a, DvfsModel &b) {

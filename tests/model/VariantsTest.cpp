@@ -50,17 +50,8 @@ TEST(PhysicalHeadTest, SurfacesArePositiveAndMonotonicInEachClock) {
 }
 
 TEST(PhysicalHeadTest, LearnsTheToyProblem) {
-  TensorDataset data = toyData(24);
-  auto before = [&] {
-    torch::manual_seed(7);
-    DvfsModel untrained(physicalModel());
-    return evaluationLoss(untrained, data, range(0, 24), 8);
-  }();
-  auto result = train(data, range(0, 24), {}, physicalModel(),
-                      TrainOptions().epochs(30).seed(7).patience(0).schedule(HeadSchedule::Joint));
-  ASSERT_TRUE(result.hasValue());
-  double after = evaluationLoss(result->model, data, range(0, 24), 8);
-  EXPECT_LT(after, before * 0.5) << "before " << before << ", after " << after;
+  ToyLearning run = learnToyProblem(physicalModel());
+  EXPECT_LT(run.after, run.before * 0.5) << "before " << run.before << ", after " << run.after;
 }
 
 TEST(JointEmbeddingTest, OneRowPerWholeCodeSoAnUnseenCombinationSharesNothing) {
@@ -138,4 +129,36 @@ TEST(EnsembleTrainingTest, MembersDifferInSeedAndParallelTrainingGivesTheSameWei
   auto single = train(data, range(0, 10), range(10, 12), tinyModel(), TrainOptions(options).seed(21));
   ASSERT_TRUE(single.hasValue());
   EXPECT_TRUE(sameWeights(single->model, (*serial)[1].model));
+}
+
+TEST(MixFeaturesTest, TheMixCountsRealInstructionsOnlyAndReachesTheHeads) {
+  TensorDataset data = toyData(10);
+  Batch padded = collate(data, {1, 9}); // item 1 is shorter: it gets padding
+  torch::Tensor mix = instructionMix(padded.fields, padded.lengths);
+  ASSERT_EQ(mix.sizes(), (std::vector<int64_t>{2, kMixWidth}));
+  for (int64_t b = 0; b < 2; ++b) {
+    EXPECT_NEAR(mix[b].narrow(0, 0, kOpcodeRows).sum().item<float>(), 1.0f, 1e-5);
+    EXPECT_NEAR(mix[b].narrow(0, kOpcodeRows, kSpaceRows).sum().item<float>(), 1.0f, 1e-5);
+  }
+  EXPECT_EQ(mix[0][0].item<float>(), 0.0f) << "padding (opcode 0) was counted";
+  // Item 1 has memory share 1/4: that share of its instructions are loads (opcode 54 + 1).
+  int64_t loads = 0;
+  for (int64_t i = 0; i < data.items[1].fields.size(0); ++i)
+    loads += data.items[1].fields[i][kOpcodeColumn].item<int64_t>() == 55 ? 1 : 0;
+  EXPECT_NEAR(mix[0][55].item<float>(), float(loads) / float(data.items[1].fields.size(0)), 1e-6);
+
+  torch::manual_seed(2);
+  DvfsModel model(tinyModel().mix_dim(5));
+  torch::NoGradGuard noGrad;
+  Batch alone = collate(data, {1});
+  EXPECT_EQ(model->latent(alone.fields, alone.lengths).size(1), 8 + 5);
+  DvfsPrediction a = model->forward(alone.fields, alone.lengths, data.clocks);
+  DvfsPrediction b = model->forward(padded.fields, padded.lengths, data.clocks);
+  EXPECT_TRUE(torch::allclose(a.energy[0], b.energy[0], 1e-5, 1e-6));
+  // The heads read the mix: a different mix under the same z changes the output.
+  torch::Tensor z = model->encoder(alone.fields, alone.lengths);
+  torch::Tensor withOtherMix =
+      torch::cat({z, torch::tanh(model->mix(instructionMix(padded.fields, padded.lengths)[1].unsqueeze(0)))}, 1);
+  EXPECT_FALSE(torch::allclose(model->applyHead(HeadKind::Time, withOtherMix, data.clocks),
+                               a.time));
 }

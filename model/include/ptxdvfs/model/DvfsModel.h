@@ -4,6 +4,7 @@
 #include "ptxdvfs/model/LstmEncoder.h"
 
 #include <torch/nn/modules/container/sequential.h>
+#include <torch/nn/modules/linear.h>
 
 #include <string>
 #include <vector>
@@ -49,6 +50,9 @@ struct DvfsModelOptions {
   TORCH_ARG(LstmEncoderOptions, encoder) = LstmEncoderOptions();
   TORCH_ARG(std::vector<int64_t>, head_hidden) = std::vector<int64_t>{100, 70};
   TORCH_ARG(HeadShape, head_shape) = HeadShape::Free;
+  /// Width of a projection of the instruction mix (see instructionMix())
+  /// that joins z before the heads; 0: the heads see z alone (the paper).
+  TORCH_ARG(int64_t, mix_dim) = 0;
 };
 
 /// Scaling factors relative to the reference V-F point, each [B, P].
@@ -70,13 +74,17 @@ struct DvfsModelImpl : torch::nn::Module {
   /// One head only, for training that updates the encoder and one head.
   torch::Tensor forwardHead(HeadKind head, const torch::Tensor &fields,
                             const torch::Tensor &lengths, const torch::Tensor &clocks);
-  /// z [B, hidden] and clocks [P, 2] -> one head's predictions [B, P].
+  /// What the heads read: z [B, hidden], with the projected mix beside it
+  /// when mix_dim > 0.
+  torch::Tensor latent(const torch::Tensor &fields, const torch::Tensor &lengths);
+  /// latent [B, hidden + mix_dim] and clocks [P, 2] -> one head's predictions [B, P].
   torch::Tensor applyHead(HeadKind head, const torch::Tensor &z, const torch::Tensor &clocks);
 
   FeedForwardHead &headModule(HeadKind head);
 
   DvfsModelOptions options;
   LstmEncoder encoder{nullptr};
+  torch::nn::Linear mix{nullptr}; ///< only with mix_dim > 0
   FeedForwardHead timeHead{nullptr}, powerHead{nullptr}, energyHead{nullptr};
 };
 TORCH_MODULE(DvfsModel);

@@ -27,6 +27,9 @@ enum FieldColumn : int64_t {
 inline constexpr int64_t kOpcodeRows = 1001, kSpaceRows = 10, kTypeRows = 100,
                          kOperandRows = 10, kDistanceRows = 10, kKindRows = 3;
 
+/// Width of an instruction mix: the opcode, state-space and type blocks.
+inline constexpr int64_t kMixWidth = kOpcodeRows + kSpaceRows + kTypeRows;
+
 /// How the kernels of a multi-kernel application become one input.
 enum class KernelCombination {
   Concatenate, ///< all kernels' instructions in kernel order, one sequence
@@ -83,6 +86,13 @@ struct Batch {
 };
 
 Batch collate(const TensorDataset &dataset, const std::vector<std::size_t> &indices);
+
+/// Instruction mix of each sequence of a padded batch: fields [B, L,
+/// kFieldCount] and lengths [B] -> [B, kMixWidth] float, the share of the
+/// first lengths[b] instructions with each opcode, state space and type
+/// (three blocks that each sum to 1). Padding is not counted. Order-free,
+/// so it cannot tell a loop body from straight-line code.
+torch::Tensor instructionMix(const torch::Tensor &fields, const torch::Tensor &lengths);
 
 /// Splits `subset` into batches of at most `batchSize` applications of
 /// similar length (sorted by length), so little padding is processed.
