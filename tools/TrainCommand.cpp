@@ -286,6 +286,16 @@ void setupTrainCommand(CLI::App &app, int &exitCode) {
   flag("--head-shape", &TrainSettings::headShape,
        "free (FNN per V-F point) or physical (coefficients of an analytical surface)")
       ->check(CLI::IsMember({"free", "physical"}));
+  flag("--encoder-lr", &TrainSettings::encoderLr, "Adam learning rate of the encoder")
+      ->check(CLI::PositiveNumber);
+  flag("--head-lr", &TrainSettings::headLr, "Adam learning rate of the heads")
+      ->check(CLI::PositiveNumber);
+  flag("--loss", &TrainSettings::loss,
+       "absolute (SmoothL1 of the factors, the paper) or relative (of predicted/true)")
+      ->check(CLI::IsMember({"absolute", "relative"}));
+  flag("--clip-norm", &TrainSettings::clipNorm,
+       "Limit each step's gradient to this L2 norm (0: no limit)")
+      ->check(CLI::NonNegativeNumber);
   flag("--mix-dim", &TrainSettings::mixDim,
        "Heads also see the instruction mix, projected to this width (0: z alone)")
       ->check(CLI::NonNegativeNumber);

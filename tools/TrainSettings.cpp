@@ -55,7 +55,8 @@ std::string TrainSettings::check() const {
         choice("reference", reference, {"default", "fmax"}),
         choice("embedding", embedding, {"per_field", "joint"}),
         choice("head_shape", headShape, {"free", "physical"}),
-        choice("energy", energy, {"head", "time_x_power"})})
+        choice("energy", energy, {"head", "time_x_power"}),
+        choice("loss", loss, {"absolute", "relative"})})
     if (!problem.empty())
       return problem;
   if (ensemble < 1)
@@ -64,8 +65,8 @@ std::string TrainSettings::check() const {
     return "folds must be 0 (no cross-validation) or at least 2";
   if (epochs < 1 || batchSize < 1)
     return "epochs and batch_size must be at least 1";
-  if (maxLength < 0 || risk < 0 || mixDim < 0)
-    return "max_length, mix_dim and risk must not be negative";
+  if (maxLength < 0 || risk < 0 || mixDim < 0 || clipNorm < 0)
+    return "max_length, mix_dim, clip_norm and risk must not be negative";
   return "";
 }
 
@@ -91,6 +92,8 @@ model::TrainOptions TrainSettings::trainOptions() const {
       .head_lr(headLr)
       .threads(threads)
       .balance_classes(balanceClasses)
+      .clip_norm(clipNorm)
+      .loss(loss == "relative" ? model::TargetLoss::Relative : model::TargetLoss::Absolute)
       .schedule(schedule == "joint" ? model::HeadSchedule::Joint
                                     : model::HeadSchedule::Interleaved);
 }

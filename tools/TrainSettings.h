@@ -24,6 +24,8 @@ struct TrainSettings {
   uint64_t seed = 1;
   double encoderLr = 0.005;
   double headLr = 0.01;
+  double clipNorm = 0.0;                  ///< gradient norm limit (0: none)
+  std::string loss = "absolute";          ///< absolute | relative
   double validationFraction = 0.1;
   std::string schedule = "interleaved";   ///< interleaved | joint
   std::string kernels = "concatenate";    ///< concatenate | last
@@ -51,6 +53,8 @@ struct TrainSettings {
     visit("seed", self.seed);
     visit("encoder_lr", self.encoderLr);
     visit("head_lr", self.headLr);
+    visit("clip_norm", self.clipNorm);
+    visit("loss", self.loss);
     visit("validation_fraction", self.validationFraction);
     visit("schedule", self.schedule);
     visit("kernels", self.kernels);

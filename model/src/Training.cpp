@@ -46,11 +46,18 @@ torch::Tensor sampleWeights(const TensorDataset &data, const std::vector<std::si
   return weights;
 }
 
-/// SmoothL1 per application (mean over V-F points), weighted, averaged over the batch.
+/// The loss of every prediction [B, P], unreduced.
+torch::Tensor pointLoss(const torch::Tensor &predicted, const torch::Tensor &target,
+                        TargetLoss loss) {
+  if (loss == TargetLoss::Relative)
+    return torch::smooth_l1_loss(predicted / target, torch::ones_like(target), at::Reduction::None);
+  return torch::smooth_l1_loss(predicted, target, at::Reduction::None);
+}
+
+/// Loss per application (mean over V-F points), weighted, averaged over the batch.
 torch::Tensor headLoss(const torch::Tensor &predicted, const Batch &batch, HeadKind head,
-                       const torch::Tensor &weights) {
-  torch::Tensor perItem =
-      torch::smooth_l1_loss(predicted, headTargets(batch, head), at::Reduction::None).mean(1);
+                       const torch::Tensor &weights, TargetLoss loss) {
+  torch::Tensor perItem = pointLoss(predicted, headTargets(batch, head), loss).mean(1);
   return (perItem * weights).mean();
 }
 
@@ -150,15 +157,17 @@ double trainEpoch(DvfsModel &model, torch::optim::Adam &optimizer, const TensorD
       // Rotates with the epoch, so a batch does not always meet the same head.
       auto head = static_cast<HeadKind>((b + static_cast<std::size_t>(epoch)) % kHeadCount);
       torch::Tensor predicted = model->forwardHead(head, batch.fields, batch.lengths, data.clocks);
-      loss = headLoss(predicted, batch, head, weights);
+      loss = headLoss(predicted, batch, head, weights, options.loss());
     } else {
       DvfsPrediction predicted = model->forward(batch.fields, batch.lengths, data.clocks);
-      loss = headLoss(predicted.time, batch, HeadKind::Time, weights) +
-             headLoss(predicted.power, batch, HeadKind::Power, weights) +
-             headLoss(predicted.energy, batch, HeadKind::Energy, weights);
+      loss = headLoss(predicted.time, batch, HeadKind::Time, weights, options.loss()) +
+             headLoss(predicted.power, batch, HeadKind::Power, weights, options.loss()) +
+             headLoss(predicted.energy, batch, HeadKind::Energy, weights, options.loss());
     }
     clearGradients(model);
     loss.backward();
+    if (options.clip_norm() > 0)
+      torch::nn::utils::clip_grad_norm_(model->parameters(), options.clip_norm());
     optimizer.step();
     total += loss.item<double>();
   }
@@ -168,7 +177,8 @@ double trainEpoch(DvfsModel &model, torch::optim::Adam &optimizer, const TensorD
 } // namespace
 
 double evaluationLoss(DvfsModel &model, const TensorDataset &data,
-                      const std::vector<std::size_t> &subset, int64_t batchSize) {
+                      const std::vector<std::size_t> &subset, int64_t batchSize,
+                      TargetLoss loss) {
   torch::NoGradGuard noGrad;
   model->eval();
   double total = 0;
@@ -176,11 +186,12 @@ double evaluationLoss(DvfsModel &model, const TensorDataset &data,
   for (const auto &indices : batchesByLength(data, subset, static_cast<std::size_t>(batchSize))) {
     Batch batch = collate(data, indices);
     DvfsPrediction predicted = model->forward(batch.fields, batch.lengths, data.clocks);
-    double loss = (torch::smooth_l1_loss(predicted.time, headTargets(batch, HeadKind::Time)) +
-                   torch::smooth_l1_loss(predicted.power, headTargets(batch, HeadKind::Power)) +
-                   torch::smooth_l1_loss(predicted.energy, headTargets(batch, HeadKind::Energy)))
-                      .item<double>() / kHeadCount;
-    total += loss * static_cast<double>(indices.size());
+    double sum = 0;
+    for (auto [head, values] : {std::pair{HeadKind::Time, predicted.time},
+                                {HeadKind::Power, predicted.power},
+                                {HeadKind::Energy, predicted.energy}})
+      sum += pointLoss(values, headTargets(batch, head), loss).mean().item<double>();
+    total += sum / kHeadCount * static_cast<double>(indices.size());
     count += indices.size();
   }
   return count == 0 ? std::nan("") : total / static_cast<double>(count);
@@ -231,7 +242,8 @@ ptx::Expected<TrainResult> train(const TensorDataset &data, const std::vector<st
       report.epoch = epoch;
       report.epochs = options.epochs();
       report.trainLoss = trainEpoch(model, optimizer, data, trainSet, options, epoch);
-      double stoppingLoss = evaluationLoss(model, data, stoppingSet, options.batch_size());
+      double stoppingLoss =
+          evaluationLoss(model, data, stoppingSet, options.batch_size(), options.loss());
       report.validationLoss = validationSet.empty() ? std::nan("") : stoppingLoss;
       report.improved = stoppingLoss < progress.bestLoss;
       if (report.improved) {

@@ -162,3 +162,41 @@ TEST(MixFeaturesTest, TheMixCountsRealInstructionsOnlyAndReachesTheHeads) {
   EXPECT_FALSE(torch::allclose(model->applyHead(HeadKind::Time, withOtherMix, data.clocks),
                                a.time));
 }
+
+TEST(TargetLossTest, RelativeLossWeighsAnErrorByTheTrueFactor) {
+  // Two applications whose measured factors differ tenfold; a model that
+  // predicts every factor 20% too high is off by the same ratio on both.
+  TensorDataset data = toyData(2);
+  data.items[1].targets = data.items[0].targets * 10;
+  torch::manual_seed(3);
+  DvfsModel model(tinyModel());
+  double absolute0 = evaluationLoss(model, data, {0}, 8, TargetLoss::Absolute);
+  double absolute1 = evaluationLoss(model, data, {1}, 8, TargetLoss::Absolute);
+  EXPECT_GT(absolute1, 3 * absolute0) << "absolute errors grow with the factor";
+  // Relative: the same model scores each application by predicted/true.
+  DvfsPrediction p = [&] {
+    torch::NoGradGuard noGrad;
+    Batch batch = collate(data, {0});
+    return model->forward(batch.fields, batch.lengths, data.clocks);
+  }();
+  torch::Tensor ratio = p.time[0] / data.items[0].targets.select(1, 0);
+  double expected = torch::smooth_l1_loss(ratio, torch::ones_like(ratio)).item<double>();
+  double relativeTime = [&] {
+    TensorDataset timeOnly = data;
+    // Make power and energy exact so that only the time head contributes.
+    timeOnly.items[0].targets = torch::stack({data.items[0].targets.select(1, 0), p.power[0], p.energy[0]}, 1);
+    return evaluationLoss(model, timeOnly, {0}, 8, TargetLoss::Relative) * kHeadCount;
+  }();
+  EXPECT_NEAR(relativeTime, expected, 1e-5);
+}
+
+TEST(TargetLossTest, RelativeLossAndClippingStillLearnAndClippingChangesTheRun) {
+  TensorDataset data = toyData(16);
+  auto options = TrainOptions().epochs(8).seed(9).patience(0).loss(TargetLoss::Relative);
+  auto plain = train(data, range(0, 16), {}, tinyModel(), options);
+  auto clipped = train(data, range(0, 16), {}, tinyModel(), TrainOptions(options).clip_norm(0.01));
+  ASSERT_TRUE(plain.hasValue() && clipped.hasValue());
+  for (const auto *run : {&*plain, &*clipped})
+    EXPECT_LT(run->history.back().trainLoss, run->history.front().trainLoss);
+  EXPECT_FALSE(sameWeights(plain->model, clipped->model));
+}

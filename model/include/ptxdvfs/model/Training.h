@@ -17,6 +17,15 @@ enum class HeadSchedule {
   Joint,       ///< each batch trains everything on the sum of the three losses
 };
 
+/// What a prediction's error costs, per V-F point.
+enum class TargetLoss {
+  Absolute, ///< the paper: SmoothL1(predicted, true)
+  /// SmoothL1(predicted / true, 1): an error costs in proportion to the
+  /// true factor, as MAPE scores it, so the large factors of memory-bound
+  /// programs at the low memory clock are not underweighted
+  Relative,
+};
+
 /// Hyper-parameters of one training run. `TrainOptions().epochs(100).seed(3)`.
 struct TrainOptions {
   TORCH_ARG(int64_t, epochs) = 200;
@@ -32,6 +41,11 @@ struct TrainOptions {
   /// Weight the loss so that applications whose best memory clock is high
   /// and those whose best is low count equally (see prefersHighMemoryClock).
   TORCH_ARG(bool, balance_classes) = false;
+  /// Rescale each step's gradient to at most this L2 norm (0: never).
+  /// LSTMs over thousands of steps get rare huge gradients that undo
+  /// epochs of progress in one step.
+  TORCH_ARG(double, clip_norm) = 0.0;
+  TORCH_ARG(TargetLoss, loss) = TargetLoss::Absolute;
   /// CPU threads for torch (0: leave torch's default).
   TORCH_ARG(int64_t, threads) = 0;
   /// Folder for `checkpoint.pt`, rewritten atomically after every epoch;
@@ -80,6 +94,7 @@ trainEnsemble(const TensorDataset &data, const std::vector<std::size_t> &trainSe
 
 /// Mean SmoothL1 loss of all three heads over `subset`, in eval mode.
 double evaluationLoss(DvfsModel &model, const TensorDataset &data,
-                      const std::vector<std::size_t> &subset, int64_t batchSize);
+                      const std::vector<std::size_t> &subset, int64_t batchSize,
+                      TargetLoss loss = TargetLoss::Absolute);
 
 } // namespace ptxdvfs::model
