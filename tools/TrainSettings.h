@@ -18,14 +18,14 @@ namespace ptxdvfs::tools {
 /// command-line flags override both. The defaults are the configuration
 /// that won cross-validation (docs/model.md).
 struct TrainSettings {
-  int64_t epochs = 200;
+  int64_t epochs = 50;
   int64_t batchSize = 8;
-  int64_t patience = 40;
+  int64_t patience = 12;
   uint64_t seed = 1;
   double encoderLr = 0.005;
   double headLr = 0.01;
-  double clipNorm = 0.0;                  ///< gradient norm limit (0: none)
-  std::string loss = "absolute";          ///< absolute | relative
+  double clipNorm = 1.0;                  ///< gradient norm limit (0: none)
+  std::string loss = "relative";          ///< absolute | relative
   double validationFraction = 0.1;
   std::string schedule = "interleaved";   ///< interleaved | joint
   std::string kernels = "concatenate";    ///< concatenate | last
@@ -34,10 +34,10 @@ struct TrainSettings {
   int64_t numLayers = 2;
   std::string embedding = "per_field";    ///< per_field | joint
   std::vector<int64_t> headHidden = {100, 70};
-  std::string headShape = "free";         ///< free | physical
-  int64_t mixDim = 0;                     ///< projected instruction mix beside z (0: none)
-  int64_t maxLength = 0;                  ///< instructions read per application (0: all)
-  int64_t ensemble = 1;                   ///< members, differing in seed
+  std::string headShape = "physical";     ///< free | physical
+  int64_t mixDim = 16;                    ///< projected instruction mix beside z (0: none)
+  int64_t maxLength = 2000;               ///< instructions read per application (0: all)
+  int64_t ensemble = 5;                   ///< members, differing in seed
   bool balanceClasses = false;            ///< weigh best-memory-clock classes equally
   std::string energy = "head";            ///< head | time_x_power
   double risk = 0.0;                      ///< of the minimum-energy choice
