@@ -285,11 +285,11 @@ trainEnsemble(const TensorDataset &data, const std::vector<std::size_t> &trainSe
               const std::function<void(int, const EpochReport &)> &progress) {
   std::vector<std::optional<ptx::Expected<TrainResult>>> results(static_cast<std::size_t>(members));
   std::mutex reportLock;
-  // Small matrices: one thread per member beats several threads per member.
+  // Batches of 8 x 50-wide matrices gain nothing from a second thread:
+  // one thread per member, unless a single member was given threads.
   int workers = std::max(1, std::min(parallel, members));
   ComputeThreads caller = currentComputeThreads();
-  if (workers > 1 || options.threads() > 0)
-    setComputeThreads(workers > 1 ? 1 : static_cast<int>(options.threads()));
+  setComputeThreads(workers == 1 && options.threads() > 0 ? static_cast<int>(options.threads()) : 1);
   ptx::runJobs(static_cast<std::size_t>(members), static_cast<unsigned>(workers), [&](std::size_t m) {
     TrainOptions memberOptions = options;
     memberOptions.seed(options.seed() + m).threads(0);

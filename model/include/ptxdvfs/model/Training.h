@@ -83,7 +83,9 @@ ptx::Expected<TrainResult> train(const TensorDataset &data, const std::vector<st
                                  const std::function<void(const EpochReport &)> &progress = {});
 
 /// Trains `members` models that differ only in seed (options.seed() + m),
-/// up to `parallel` at a time, each on one torch thread. Member m
+/// up to `parallel` at a time, each on one thread (torch's and the BLAS's;
+/// a lone member gets options.threads() if set). The caller's thread
+/// settings are restored afterwards. Member m
 /// checkpoints into checkpoint_dir/member-m. `progress` is called under a
 /// lock with the member's index.
 ptx::Expected<std::vector<TrainResult>>
