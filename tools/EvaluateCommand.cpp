@@ -7,6 +7,7 @@
 
 #include "ptxdvfs/embeddings/Dataset.h"
 #include "ptxdvfs/model/Baselines.h"
+#include "ptxdvfs/model/ComputeThreads.h"
 #include "ptxdvfs/model/CrossValidation.h"
 #include "ptxdvfs/model/ModelFolder.h"
 
@@ -35,6 +36,8 @@ std::string gridMismatch(const embeddings::GpuClocks &model, const embeddings::G
 } // namespace
 
 int runEvaluateCommand(const EvaluateCommandOptions &options) {
+  // Small matrices: a second thread only spins (OpenBLAS) and adds nothing.
+  model::setComputeThreads(1);
   auto loaded = model::loadModel(options.model);
   if (!loaded) {
     printDiagnostics(loaded.diagnostics(), std::cerr);

@@ -1,5 +1,5 @@
 // ComputeThreads.cpp - finds OpenBLAS's thread setter at run time, so another BLAS still works.
-#include "ComputeThreads.h"
+#include "ptxdvfs/model/ComputeThreads.h"
 
 #include <torch/torch.h>
 

@@ -1,7 +1,7 @@
 // Training.cpp - the epoch loop, head schedules, early stopping and checkpoint files.
 #include "ptxdvfs/model/Training.h"
 
-#include "ComputeThreads.h"
+#include "ptxdvfs/model/ComputeThreads.h"
 #include "Seeding.h"
 
 #include "ptxdvfs/ptx/WorkQueue.h"
