@@ -296,6 +296,8 @@ void setupTrainCommand(CLI::App &app, int &exitCode) {
   flag("--clip-norm", &TrainSettings::clipNorm,
        "Limit each step's gradient to this L2 norm (0: no limit)")
       ->check(CLI::NonNegativeNumber);
+  flag("--length-feature", &TrainSettings::lengthFeature,
+       "Heads also see log(sequence length) (operations per load)");
   flag("--mix-dim", &TrainSettings::mixDim,
        "Heads also see the instruction mix, projected to this width (0: z alone)")
       ->check(CLI::NonNegativeNumber);

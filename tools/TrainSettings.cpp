@@ -79,7 +79,8 @@ model::DvfsModelOptions TrainSettings::architecture() const {
                                                    : model::EmbeddingMode::PerField))
       .head_hidden(headHidden)
       .head_shape(headShape == "physical" ? model::HeadShape::Physical : model::HeadShape::Free)
-      .mix_dim(mixDim);
+      .mix_dim(mixDim)
+      .length_feature(lengthFeature);
 }
 
 model::TrainOptions TrainSettings::trainOptions() const {

@@ -108,7 +108,8 @@ DvfsModelImpl::DvfsModelImpl(const DvfsModelOptions &options_) : options(options
     mix = register_module("mix", torch::nn::Linear(kMixWidth, options.mix_dim()));
   bool physical = options.head_shape() == HeadShape::Physical;
   auto head = [&](HeadKind kind) {
-    int64_t inputs = options.encoder().hidden_size() + options.mix_dim() + (physical ? 0 : 2);
+    int64_t inputs = options.encoder().hidden_size() + options.mix_dim() +
+                     (options.length_feature() ? 1 : 0) + (physical ? 0 : 2);
     return FeedForwardHead(FeedForwardHeadOptions(inputs)
                                .hidden(options.head_hidden())
                                .outputs(physical ? coefficientCount(kind) : 1));
@@ -153,10 +154,12 @@ torch::Tensor DvfsModelImpl::forwardHead(HeadKind head, const torch::Tensor &fie
 }
 
 torch::Tensor DvfsModelImpl::latent(const torch::Tensor &fields, const torch::Tensor &lengths) {
-  torch::Tensor z = encoder(fields, lengths);
-  if (!mix)
-    return z;
-  return torch::cat({z, torch::tanh(mix(instructionMix(fields, lengths)))}, 1);
+  std::vector<torch::Tensor> parts = {encoder(fields, lengths)};
+  if (mix)
+    parts.push_back(torch::tanh(mix(instructionMix(fields, lengths))));
+  if (options.length_feature())
+    parts.push_back(lengths.to(torch::kFloat).clamp_min(1).log().unsqueeze(1) / 10);
+  return parts.size() == 1 ? parts[0] : torch::cat(parts, 1);
 }
 
 DvfsPrediction DvfsModelImpl::forward(const torch::Tensor &fields, const torch::Tensor &lengths,

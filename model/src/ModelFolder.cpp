@@ -54,7 +54,8 @@ nlohmann::json architectureJson(const DvfsModelOptions &options) {
           {"embedding", e.embedding() == EmbeddingMode::Joint ? "joint" : "per_field"},
           {"head_hidden", options.head_hidden()},
           {"head_shape", options.head_shape() == HeadShape::Physical ? "physical" : "free"},
-          {"mix_dim", options.mix_dim()}};
+          {"mix_dim", options.mix_dim()},
+          {"length_feature", options.length_feature()}};
 }
 
 DvfsModelOptions architectureFrom(const nlohmann::json &json) {
@@ -80,7 +81,8 @@ DvfsModelOptions architectureFrom(const nlohmann::json &json) {
       .encoder(encoder)
       .head_hidden(json.at("head_hidden").get<std::vector<int64_t>>())
       .head_shape(oneOf("head_shape", "free", "physical") ? HeadShape::Physical : HeadShape::Free)
-      .mix_dim(json.at("mix_dim").get<int64_t>());
+      .mix_dim(json.at("mix_dim").get<int64_t>())
+      .length_feature(json.value("length_feature", false)); // absent before it existed
 }
 
 nlohmann::json gpuJson(const embeddings::GpuClocks &clocks, embeddings::VfPoint reference) {

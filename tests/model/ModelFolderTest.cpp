@@ -212,6 +212,35 @@ TEST(ModelFolderTest, RefusesWeightsThatDoNotFitTheArchitecture) {
   fs::remove_all(dir);
 }
 
+TEST(ModelFolderTest, ArchitectureOptionsRoundTripAndOlderFoldersLoad) {
+  ModelDescription description = toyDescription();
+  description.architecture = tinyModel().mix_dim(3).length_feature(true);
+  torch::manual_seed(1);
+  std::vector<DvfsModel> members = {DvfsModel(description.architecture)};
+  std::string dir = freshDir("ptxdvfs_model_options");
+  ASSERT_TRUE(saveModel(dir, members, description).empty());
+  auto loaded = loadModel(dir);
+  ASSERT_TRUE(loaded.hasValue()) << messages(loaded.diagnostics());
+  EXPECT_EQ(loaded->description.architecture.mix_dim(), 3);
+  EXPECT_TRUE(loaded->description.architecture.length_feature());
+  EXPECT_TRUE(sameWeights(members[0], loaded->members[0]));
+  fs::remove_all(dir);
+
+  // A folder written before length_feature existed (no key) reads as false.
+  torch::manual_seed(1);
+  DvfsModel plain(tinyModel());
+  dir = saved("ptxdvfs_model_older", plain);
+  std::ifstream in(dir + "/config.json");
+  nlohmann::json config = nlohmann::json::parse(in);
+  config["architecture"].erase("length_feature");
+  std::ofstream(dir + "/config.json") << config.dump(2);
+  rehash(dir, "config.json");
+  auto older = loadModel(dir);
+  ASSERT_TRUE(older.hasValue()) << messages(older.diagnostics());
+  EXPECT_FALSE(older->description.architecture.length_feature());
+  fs::remove_all(dir);
+}
+
 TEST(ModelFolderTest, DatasetFingerprintFollowsContent) {
   embeddings::Dataset dataset;
   dataset.scheme = "gpuptxmodel-v1";
@@ -222,4 +251,21 @@ TEST(ModelFolderTest, DatasetFingerprintFollowsContent) {
   EXPECT_EQ(first, datasetFingerprint(dataset));
   dataset.benchmarks[0].measurements[0].power = 2.5;
   EXPECT_NE(first, datasetFingerprint(dataset));
+}
+
+TEST(ShippedModelTest, TheGtxTitanXModelLoadsWithItsCrossValidation) {
+  std::string dir = fs::path(test::vocabularyDir()).parent_path().string();
+  auto loaded = loadModel(dir);
+  ASSERT_TRUE(loaded.hasValue()) << messages(loaded.diagnostics());
+  const ModelDescription &d = loaded->description;
+  EXPECT_EQ(loaded->members.size(), 5u);
+  EXPECT_EQ(d.scheme, "gpuptxmodel-v1");
+  EXPECT_EQ(d.clocks.gpu, "gtxtitanx");
+  EXPECT_EQ(d.clocks.grid().size(), 32u);
+  EXPECT_EQ(d.baselines.names.size(), 140u);
+  const nlohmann::json &cv = d.metrics.at("cross_validation");
+  EXPECT_EQ(cv.at("folds"), 5);
+  EXPECT_EQ(cv.at("benchmarks"), 140);
+  for (const char *baseline : {"training_mean", "histogram_mlp", "nearest_histogram"})
+    EXPECT_TRUE(cv.at("baselines").contains(baseline)) << baseline;
 }

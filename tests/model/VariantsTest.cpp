@@ -200,3 +200,15 @@ TEST(TargetLossTest, RelativeLossAndClippingStillLearnAndClippingChangesTheRun) 
     EXPECT_LT(run->history.back().trainLoss, run->history.front().trainLoss);
   EXPECT_FALSE(sameWeights(plain->model, clipped->model));
 }
+
+TEST(LengthFeatureTest, HeadsSeeTheLogLengthAndPaddingDoesNotChangeIt) {
+  TensorDataset data = toyData(10);
+  torch::manual_seed(5);
+  DvfsModel model(tinyModel().mix_dim(3).length_feature(true));
+  torch::NoGradGuard noGrad;
+  Batch alone = collate(data, {1}), padded = collate(data, {1, 9});
+  torch::Tensor latent = model->latent(alone.fields, alone.lengths);
+  ASSERT_EQ(latent.size(1), 8 + 3 + 1);
+  EXPECT_NEAR(latent[0][11].item<float>(), std::log(float(data.items[1].fields.size(0))) / 10, 1e-6);
+  EXPECT_TRUE(torch::allclose(model->latent(padded.fields, padded.lengths)[0], latent[0], 1e-5, 1e-6));
+}

@@ -53,6 +53,9 @@ struct DvfsModelOptions {
   /// Width of a projection of the instruction mix (see instructionMix())
   /// that joins z before the heads; 0: the heads see z alone (the paper).
   TORCH_ARG(int64_t, mix_dim) = 0;
+  /// Also give the heads log(sequence length) / 10: operations per load,
+  /// which decides whether a short arithmetic loop is bandwidth-bound.
+  TORCH_ARG(bool, length_feature) = false;
 };
 
 /// Scaling factors relative to the reference V-F point, each [B, P].
@@ -75,7 +78,7 @@ struct DvfsModelImpl : torch::nn::Module {
   torch::Tensor forwardHead(HeadKind head, const torch::Tensor &fields,
                             const torch::Tensor &lengths, const torch::Tensor &clocks);
   /// What the heads read: z [B, hidden], with the projected mix beside it
-  /// when mix_dim > 0.
+  /// when mix_dim > 0 and the log length when length_feature.
   torch::Tensor latent(const torch::Tensor &fields, const torch::Tensor &lengths);
   /// latent [B, hidden + mix_dim] and clocks [P, 2] -> one head's predictions [B, P].
   torch::Tensor applyHead(HeadKind head, const torch::Tensor &z, const torch::Tensor &clocks);
