@@ -38,9 +38,7 @@ void BM_TrainEpoch(benchmark::State &state) {
   auto dataset = embeddings::importDataset(kSharedDataset);
   model::TensorDataset data = model::makeTensorDataset(
       *dataset, model::KernelCombination::Concatenate, config.maxLength);
-  std::vector<std::size_t> all(data.items.size());
-  for (std::size_t i = 0; i < all.size(); ++i)
-    all[i] = i;
+  std::vector<std::size_t> all = model::allItems(data);
   for (auto _ : state) {
     auto result = model::train(data, all, {}, config.architecture,
                                model::TrainOptions(config.training).epochs(1).patience(0));

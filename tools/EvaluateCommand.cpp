@@ -73,31 +73,17 @@ int runEvaluateCommand(const EvaluateCommandOptions &options) {
 
   model::TensorDataset data =
       model::makeTensorDataset(*dataset, description.combination, description.maxLength);
-  std::vector<std::size_t> all(data.items.size());
-  for (std::size_t i = 0; i < all.size(); ++i)
-    all[i] = i;
+  std::vector<std::size_t> all = model::allItems(data);
 
   PredictorResults results;
-  auto predictions = model::predictEnsemble(loaded->members, data, all,
-                                            description.prediction.energy());
-  std::vector<model::Surface> surfaces;
-  std::vector<std::size_t> chosen;
-  for (const auto &prediction : predictions) {
-    surfaces.push_back(prediction.mean);
-    chosen.push_back(model::chooseMinEnergyPoint(prediction, description.prediction.risk()));
-  }
-  results["lstm"] = model::evaluateByClass(data, surfaces, chosen, all);
+  model::PredictedChoices lstm;
+  lstm.add(model::predictEnsemble(loaded->members, data, all, description.prediction.energy()),
+           description.prediction.risk());
+  results["lstm"] = model::evaluateByClass(data, lstm.surfaces, lstm.chosen, all);
 
   model::Baselines baselines(description.baselines, data.clocks);
-  for (const std::string &name : model::baselineNames()) {
-    surfaces.clear();
-    chosen.clear();
-    for (const auto &item : data.items) {
-      surfaces.push_back(baselines.predict(name, model::histogramOf(item.fields)));
-      chosen.push_back(model::minEnergyPoint(surfaces.back()));
-    }
-    results[name] = model::evaluateByClass(data, surfaces, chosen, all);
-  }
+  for (const auto &[name, predictions] : model::predictBaselines(baselines, data, all))
+    results[name] = model::evaluateByClass(data, predictions.surfaces, predictions.chosen, all);
 
   if (options.json)
     std::cout << evaluationJson(results).dump(2) << '\n';

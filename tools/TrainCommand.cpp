@@ -81,13 +81,6 @@ private:
   std::map<std::string, Run> runs_;
 };
 
-std::vector<std::size_t> range(std::size_t count) {
-  std::vector<std::size_t> all(count);
-  for (std::size_t i = 0; i < count; ++i)
-    all[i] = i;
-  return all;
-}
-
 /// Runs of one training phase: an epoch line per member, ETA per member.
 std::string runLabel(int fold, int folds, int member, int members) {
   std::string label;
@@ -120,7 +113,6 @@ int runTrain(const TrainCommandOptions &options, const TrainSettings &settings) 
   int parallel = settings.parallelMembers();
 
   nlohmann::json summary = {{"model", options.out}};
-  std::optional<model::CrossValidationResult> crossValidation;
   if (settings.folds > 0) {
     int folds = static_cast<int>(settings.folds);
     spdlog::info("cross-validating: {} folds of whole benchmark families, {} member(s) each",
@@ -144,12 +136,12 @@ int runTrain(const TrainCommandOptions &options, const TrainSettings &settings) 
       printDiagnostics(result.diagnostics(), std::cerr);
       return kExitInputError;
     }
-    crossValidation = std::move(*result);
-    summary["cross_validation"] = evaluationJson(crossValidation->predictors);
+    const auto &predictors = result->predictors;
+    summary["cross_validation"] = evaluationJson(predictors);
     summary["cross_validation"]["folds"] = folds;
     if (!options.json) {
       std::cout << "Cross-validation (" << folds << " folds, whole families held out):\n";
-      printEvaluationTable(std::cout, crossValidation->predictors);
+      printEvaluationTable(std::cout, predictors);
     }
   }
   if (options.cvOnly) {
@@ -184,7 +176,7 @@ int runTrain(const TrainCommandOptions &options, const TrainSettings &settings) 
   description.maxLength = settings.maxLength;
   description.architecture = settings.architecture();
   description.prediction = settings.prediction();
-  description.baselines = model::baselineDataOf(data, range(data.items.size()));
+  description.baselines = model::baselineDataOf(data, model::allItems(data));
   description.training = settings.toJson();
   description.training["dataset"] = options.dataset;
   description.trainingDataHash = model::datasetFingerprint(*dataset);

@@ -193,4 +193,16 @@ Surface Baselines::predict(const std::string &baseline,
   throw std::invalid_argument("unknown baseline '" + baseline + "'");
 }
 
+std::map<std::string, PredictedChoices> predictBaselines(const Baselines &baselines,
+                                                         const TensorDataset &data,
+                                                         const std::vector<std::size_t> &items) {
+  std::map<std::string, PredictedChoices> predictions;
+  for (std::size_t i : items) {
+    InstructionHistogram mix = histogramOf(data.items[i].fields);
+    for (const std::string &name : baselineNames())
+      predictions[name].add(baselines.predict(name, mix));
+  }
+  return predictions;
+}
+
 } // namespace ptxdvfs::model

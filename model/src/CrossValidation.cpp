@@ -10,16 +10,6 @@
 
 namespace ptxdvfs::model {
 
-namespace {
-
-/// Predictions of one predictor for every application, gathered over folds.
-struct Collected {
-  std::vector<Surface> surfaces;
-  std::vector<std::size_t> chosen;
-};
-
-} // namespace
-
 ClassedEvaluation evaluateByClass(const TensorDataset &data,
                                   const std::vector<Surface> &predicted,
                                   const std::vector<std::size_t> &chosen,
@@ -27,7 +17,7 @@ ClassedEvaluation evaluateByClass(const TensorDataset &data,
   std::size_t fmaxIndex = gridIndex(data, data.fmax), referenceIndex = gridIndex(data, data.reference);
   ClassedEvaluation result;
   std::vector<Surface> guess[2], truth[2], all[2];
-  std::vector<std::size_t> picks[2], allPicks;
+  std::vector<std::size_t> picks[2];
   for (std::size_t i = 0; i < items.size(); ++i) {
     int high = prefersHighMemoryClock(data, items[i]) ? 1 : 0;
     guess[high].push_back(predicted[i]);
@@ -70,7 +60,7 @@ crossValidate(const TensorDataset &data, const DvfsModelOptions &modelOptions,
       {"lstm_risk_0", configured.energy(), 0.0, false},
       {"lstm_risk_0.5", configured.energy(), 0.5, false},
       {"lstm_risk_1", configured.energy(), 1.0, false}};
-  std::map<std::string, Collected> collected;
+  std::map<std::string, PredictedChoices> collected; // gathered over folds
   std::vector<std::size_t> order; // applications in the order predictions were collected
 
   for (int fold = 0; fold < options.folds(); ++fold) {
@@ -114,23 +104,14 @@ crossValidate(const TensorDataset &data, const DvfsModelOptions &modelOptions,
       for (const Variant &variant : variants) {
         if (variant.energy != energy)
           continue;
-        Collected &into = collected[variant.name];
-        for (const SurfacePrediction &prediction : variant.singleModel ? single : ensemble) {
-          into.surfaces.push_back(prediction.mean);
-          into.chosen.push_back(chooseMinEnergyPoint(prediction, variant.risk));
-        }
+        collected[variant.name].add(variant.singleModel ? single : ensemble, variant.risk);
       }
     }
 
     // Baselines see exactly the applications the LSTM trained and stopped on.
     Baselines baselines(baselineDataOf(data, trainPool), data.clocks);
-    for (const std::string &name : baselineNames()) {
-      Collected &into = collected[name];
-      for (std::size_t i : test) {
-        into.surfaces.push_back(baselines.predict(name, histogramOf(data.items[i].fields)));
-        into.chosen.push_back(minEnergyPoint(into.surfaces.back()));
-      }
-    }
+    for (const auto &[name, predictions] : predictBaselines(baselines, data, test))
+      collected[name].add(predictions);
     order.insert(order.end(), test.begin(), test.end());
   }
 

@@ -91,4 +91,21 @@ std::size_t chooseMinEnergyPoint(const SurfacePrediction &prediction, double ris
 
 Surface measuredSurface(const BenchmarkTensors &item) { return surfaceOf(item.targets); }
 
+void PredictedChoices::add(const std::vector<SurfacePrediction> &predictions, double risk) {
+  for (const SurfacePrediction &prediction : predictions) {
+    surfaces.push_back(prediction.mean);
+    chosen.push_back(chooseMinEnergyPoint(prediction, risk));
+  }
+}
+
+void PredictedChoices::add(Surface surface) {
+  chosen.push_back(minEnergyPoint(surface));
+  surfaces.push_back(std::move(surface));
+}
+
+void PredictedChoices::add(const PredictedChoices &more) {
+  surfaces.insert(surfaces.end(), more.surfaces.begin(), more.surfaces.end());
+  chosen.insert(chosen.end(), more.chosen.begin(), more.chosen.end());
+}
+
 } // namespace ptxdvfs::model

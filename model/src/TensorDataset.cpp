@@ -80,6 +80,12 @@ TensorDataset makeTensorDataset(const embeddings::Dataset &dataset,
   return tensors;
 }
 
+std::vector<std::size_t> allItems(const TensorDataset &data) {
+  std::vector<std::size_t> items(data.items.size());
+  std::iota(items.begin(), items.end(), std::size_t{0});
+  return items;
+}
+
 std::size_t gridIndex(const TensorDataset &data, embeddings::VfPoint point) {
   for (std::size_t p = 0; p < data.grid.size(); ++p)
     if (data.grid[p].memoryMHz == point.memoryMHz && data.grid[p].coreMHz == point.coreMHz)

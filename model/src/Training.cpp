@@ -1,9 +1,9 @@
 // Training.cpp - the epoch loop, head schedules, early stopping and checkpoint files.
 #include "ptxdvfs/model/Training.h"
 
-#include "ptxdvfs/model/ComputeThreads.h"
 #include "Seeding.h"
 
+#include "ptxdvfs/model/ComputeThreads.h"
 #include "ptxdvfs/ptx/WorkQueue.h"
 
 #include <torch/torch.h>
@@ -137,21 +137,21 @@ void clearGradients(DvfsModel &model) {
     parameter.mutable_grad() = torch::Tensor();
 }
 
+/// `itemWeights` holds sampleWeights() of every item of `data`.
 double trainEpoch(DvfsModel &model, torch::optim::Adam &optimizer, const TensorDataset &data,
-                  const std::vector<std::size_t> &trainSet, const TrainOptions &options,
-                  int64_t epoch) {
+                  const std::vector<std::size_t> &trainSet, const torch::Tensor &itemWeights,
+                  const TrainOptions &options, int64_t epoch) {
   model->train();
   auto batches = batchesByLength(data, trainSet, static_cast<std::size_t>(options.batch_size()));
   // Same order for the same seed and epoch: a resumed run sees what an
   // uninterrupted one would have seen.
   std::mt19937_64 shuffle(options.seed() * 1000003u + static_cast<uint64_t>(epoch));
   std::shuffle(batches.begin(), batches.end(), shuffle);
-  torch::Tensor allWeights = sampleWeights(data, trainSet, options.balance_classes());
   double total = 0;
   for (std::size_t b = 0; b < batches.size(); ++b) {
     Batch batch = collate(data, batches[b]);
     std::vector<int64_t> rows(batch.indices.begin(), batch.indices.end());
-    torch::Tensor weights = allWeights.index_select(0, torch::tensor(rows));
+    torch::Tensor weights = itemWeights.index_select(0, torch::tensor(rows));
     torch::Tensor loss;
     if (options.schedule() == HeadSchedule::Interleaved) {
       // Rotates with the epoch, so a batch does not always meet the same head.
@@ -235,13 +235,14 @@ ptx::Expected<TrainResult> train(const TensorDataset &data, const std::vector<st
 
     TrainResult result;
     const std::vector<std::size_t> &stoppingSet = validationSet.empty() ? trainSet : validationSet;
+    torch::Tensor itemWeights = sampleWeights(data, trainSet, options.balance_classes());
     while (progress.epoch < options.epochs()) {
       auto start = std::chrono::steady_clock::now();
       int64_t epoch = progress.epoch + 1;
       EpochReport report;
       report.epoch = epoch;
       report.epochs = options.epochs();
-      report.trainLoss = trainEpoch(model, optimizer, data, trainSet, options, epoch);
+      report.trainLoss = trainEpoch(model, optimizer, data, trainSet, itemWeights, options, epoch);
       double stoppingLoss =
           evaluationLoss(model, data, stoppingSet, options.batch_size(), options.loss());
       report.validationLoss = validationSet.empty() ? std::nan("") : stoppingLoss;

@@ -102,3 +102,20 @@ TEST(BaselinesTest, DataRoundTripsThroughJsonAndRejectsMalformedDocuments) {
                std::length_error);
   EXPECT_ANY_THROW(baselineDataFrom(nlohmann::json{{"apps", 1}}));
 }
+
+TEST(BaselinesTest, PredictBaselinesGivesEachBaselineItsSurfaceAndArgmin) {
+  TensorDataset data = toyData(12);
+  Baselines baselines(baselineDataOf(data, range(0, 8)), data.clocks);
+  std::vector<std::size_t> items = {11, 9, 8};
+  auto predictions = predictBaselines(baselines, data, items);
+  ASSERT_EQ(predictions.size(), baselineNames().size());
+  for (const std::string &name : baselineNames()) {
+    const PredictedChoices &p = predictions.at(name);
+    ASSERT_EQ(p.surfaces.size(), items.size()) << name;
+    for (std::size_t k = 0; k < items.size(); ++k) {
+      Surface expected = baselines.predict(name, histogramOf(data.items[items[k]].fields));
+      EXPECT_EQ(p.surfaces[k], expected) << name << " item " << items[k];
+      EXPECT_EQ(p.chosen[k], minEnergyPoint(expected)) << name;
+    }
+  }
+}

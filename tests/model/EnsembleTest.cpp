@@ -97,3 +97,16 @@ TEST(EnsembleTest, EvaluationScoresTheChosenPointWhenGiven) {
   EXPECT_NEAR(chosen.minEnergy.excessVsOracle, 12.5, 1e-9); // 0.9 against 0.8
   EXPECT_NEAR(chosen.minEnergy.savingVsFmax, 10, 1e-9);
 }
+
+TEST(EnsembleTest, PredictedChoicesKeepTheMeanAndTheRiskAwareChoice) {
+  SurfacePrediction risky{energySurface({1.0, 0.90, 0.95}), energySurface({0.0, 0.2, 0.01})};
+  PredictedChoices careful, bold;
+  careful.add({risky, risky}, 1.0);
+  bold.add({risky}, 0.0);
+  EXPECT_EQ(careful.chosen, (std::vector<std::size_t>{2, 2}));
+  EXPECT_EQ(careful.surfaces[1], risky.mean);
+  careful.add(bold);
+  careful.add(energySurface({0.5, 0.7, 0.6}));
+  EXPECT_EQ(careful.chosen, (std::vector<std::size_t>{2, 2, 1, 0}));
+  EXPECT_EQ(careful.surfaces.size(), 4u);
+}

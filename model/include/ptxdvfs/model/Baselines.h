@@ -1,6 +1,7 @@
 // Baselines.h - what the LSTM must beat: predictions that read no instruction order.
 #pragma once
 
+#include "ptxdvfs/model/Ensemble.h"
 #include "ptxdvfs/model/Evaluation.h"
 #include "ptxdvfs/model/TensorDataset.h"
 
@@ -78,5 +79,12 @@ private:
   Surface mean_;
   std::unique_ptr<Fitted> fitted_;
 };
+
+/// Every baseline's predictions for applications `items` of `data`, keyed
+/// by name (each choosing its surface's plain argmin); each application's
+/// mix is computed once for all of them.
+std::map<std::string, PredictedChoices> predictBaselines(const Baselines &baselines,
+                                                         const TensorDataset &data,
+                                                         const std::vector<std::size_t> &items);
 
 } // namespace ptxdvfs::model

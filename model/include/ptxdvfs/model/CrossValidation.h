@@ -40,8 +40,8 @@ ClassedEvaluation evaluateByClass(const TensorDataset &data, const std::vector<S
 
 struct CrossValidationResult {
   /// "lstm" (as configured), its variants ("lstm_single_model",
-  /// "lstm_energy_head", "lstm_energy_time_x_power", "lstm_risk_0.5",
-  /// "lstm_risk_1") and every baseline, all on the same folds.
+  /// "lstm_energy_head", "lstm_energy_time_x_power", "lstm_risk_0",
+  /// "lstm_risk_0.5", "lstm_risk_1") and every baseline, all on the same folds.
   std::map<std::string, ClassedEvaluation> predictors;
   std::vector<std::string> names; ///< applications, in dataset order
   std::vector<int> fold;          ///< fold of each application
@@ -60,7 +60,8 @@ crossValidate(const TensorDataset &data, const DvfsModelOptions &modelOptions,
 
 nlohmann::json toJson(const EvaluationResult &result);
 nlohmann::json toJson(const ClassedEvaluation &result);
-/// {"folds", "grouping", "predictors": {name: {...}}, "benchmarks"}
+/// {"folds", "grouping", "predictors": {name: {...}}, "best_epochs",
+/// "fold_of_benchmark": {name: fold}}
 nlohmann::json toJson(const CrossValidationResult &result);
 
 } // namespace ptxdvfs::model

@@ -80,7 +80,7 @@ struct DvfsModelImpl : torch::nn::Module {
   /// What the heads read: z [B, hidden], with the projected mix beside it
   /// when mix_dim > 0 and the log length when length_feature.
   torch::Tensor latent(const torch::Tensor &fields, const torch::Tensor &lengths);
-  /// latent [B, hidden + mix_dim] and clocks [P, 2] -> one head's predictions [B, P].
+  /// latent() [B, ...] and clocks [P, 2] -> one head's predictions [B, P].
   torch::Tensor applyHead(HeadKind head, const torch::Tensor &z, const torch::Tensor &clocks);
 
   FeedForwardHead &headModule(HeadKind head);

@@ -47,6 +47,19 @@ std::vector<SurfacePrediction> predictEnsemble(std::vector<DvfsModel> &members,
 /// The one selection rule behind `evaluate` and `recommend`.
 std::size_t chooseMinEnergyPoint(const SurfacePrediction &prediction, double risk);
 
+/// One predictor's surfaces for a list of applications and the V-F point
+/// it chose for each: what evaluateByClass() scores.
+struct PredictedChoices {
+  std::vector<Surface> surfaces;
+  std::vector<std::size_t> chosen;
+
+  /// Appends each prediction's mean and its chooseMinEnergyPoint(risk).
+  void add(const std::vector<SurfacePrediction> &predictions, double risk);
+  /// Appends the surface and its plain argmin (minEnergyPoint()).
+  void add(Surface surface);
+  void add(const PredictedChoices &more);
+};
+
 /// The measured surface of one application.
 Surface measuredSurface(const BenchmarkTensors &item);
 

@@ -54,6 +54,9 @@ struct TensorDataset {
   embeddings::VfPoint reference; ///< where every scaling factor is 1
 };
 
+/// Indices of every application of `data`: 0, 1, ..., items.size() - 1.
+std::vector<std::size_t> allItems(const TensorDataset &data);
+
 /// Position of `point` in `data.grid` (0 if absent).
 std::size_t gridIndex(const TensorDataset &data, embeddings::VfPoint point);
 
