@@ -85,10 +85,19 @@ int runEvaluateCommand(const EvaluateCommandOptions &options) {
   for (const auto &[name, predictions] : model::predictBaselines(baselines, data, all))
     results[name] = model::evaluateByClass(data, predictions.surfaces, predictions.chosen, all);
 
-  if (options.json)
-    std::cout << evaluationJson(results).dump(2) << '\n';
-  else
+  std::vector<model::BenchmarkScore> scores;
+  if (options.perBenchmark)
+    scores = model::scoreBenchmarks(data, lstm.surfaces, lstm.chosen, all);
+  if (options.json) {
+    nlohmann::json json = evaluationJson(results);
+    if (options.perBenchmark)
+      json["per_benchmark"] = model::toJson(scores, data.grid);
+    std::cout << json.dump(2) << '\n';
+  } else {
     printEvaluationTable(std::cout, results);
+    if (options.perBenchmark)
+      printBenchmarkTable(std::cout, scores, data.grid);
+  }
   return kExitSuccess;
 }
 
@@ -112,6 +121,9 @@ void setupEvaluateCommand(CLI::App &app, int &exitCode) {
   command->add_option("--gpu-info", options->gpuInfo, "Folder with the clock tables")
       ->check(CLI::ExistingDirectory);
   command->add_flag("--json", options->json, "Print the results as JSON on stdout");
+  command->add_flag("--per-benchmark", options->perBenchmark,
+                    "Also score the model on each application: its MAPEs, chosen and true "
+                    "minimum-energy points (JSON key `per_benchmark`)");
   command->callback([=, &exitCode] { exitCode = runEvaluateCommand(*options); });
 }
 

@@ -14,6 +14,7 @@ struct EvaluateCommandOptions {
   std::string dataset;
   std::string gpuInfo;
   bool json = false;
+  bool perBenchmark = false;
 };
 
 void setupEvaluateCommand(CLI::App &app, int &exitCode);

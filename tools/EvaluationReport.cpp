@@ -81,4 +81,22 @@ void printEvaluationTable(std::ostream &out, const PredictorResults &results) {
   }
 }
 
+void printBenchmarkTable(std::ostream &out, const std::vector<model::BenchmarkScore> &scores,
+                         const std::vector<embeddings::VfPoint> &grid) {
+  auto point = [&](std::size_t index) {
+    embeddings::VfPoint p = index < grid.size() ? grid[index] : embeddings::VfPoint{};
+    return std::to_string(p.memoryMHz) + "/" + std::to_string(p.coreMHz);
+  };
+  out << "\nPer application (MAPE percent; minimum-energy point as memory/core MHz):\n"
+      << "application                     best   time  power energy  chosen      true       excess\n";
+  for (const model::BenchmarkScore &s : scores) {
+    char line[256];
+    std::snprintf(line, sizeof line, "%-30s %-5s %6.1f %6.1f %6.1f  %-10s  %-10s %6.1f\n",
+                  s.name.c_str(), s.highMemory ? "high" : "low", s.timeMape, s.powerMape,
+                  s.energyMape, point(s.chosen).c_str(), point(s.oracle).c_str(),
+                  s.excessVsOracle);
+    out << line;
+  }
+}
+
 } // namespace ptxdvfs::tools

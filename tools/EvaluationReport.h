@@ -22,4 +22,8 @@ nlohmann::json evaluationJson(const PredictorResults &results);
 /// A table: one row per predictor, then the min-energy excess per class.
 void printEvaluationTable(std::ostream &out, const PredictorResults &results);
 
+/// One row per application: MAPEs, chosen and measured minimum-energy points (MHz).
+void printBenchmarkTable(std::ostream &out, const std::vector<model::BenchmarkScore> &scores,
+                         const std::vector<embeddings::VfPoint> &grid);
+
 } // namespace ptxdvfs::tools

@@ -112,7 +112,7 @@ int runTrain(const TrainCommandOptions &options, const TrainSettings &settings) 
   int members = static_cast<int>(settings.ensemble);
   int parallel = settings.parallelMembers();
 
-  nlohmann::json summary = {{"model", options.out}};
+  nlohmann::json summary = {{"model", options.out}, {"settings", settings.toJson()}};
   if (settings.folds > 0) {
     int folds = static_cast<int>(settings.folds);
     spdlog::info("cross-validating: {} folds of whole benchmark families, {} member(s) each",
@@ -139,6 +139,8 @@ int runTrain(const TrainCommandOptions &options, const TrainSettings &settings) 
     const auto &predictors = result->predictors;
     summary["cross_validation"] = evaluationJson(predictors);
     summary["cross_validation"]["folds"] = folds;
+    for (const auto &[name, scores] : result->perBenchmark)
+      summary["cross_validation"]["per_benchmark"][name] = model::toJson(scores, data.grid);
     if (!options.json) {
       std::cout << "Cross-validation (" << folds << " folds, whole families held out):\n";
       printEvaluationTable(std::cout, predictors);
@@ -275,6 +277,9 @@ void setupTrainCommand(CLI::App &app, int &exitCode) {
   flag("--embedding", &TrainSettings::embedding,
        "per_field (a table per field) or joint (one table per whole code)")
       ->check(CLI::IsMember({"per_field", "joint"}));
+  flag("--readout", &TrainSettings::readout,
+       "z is the LSTM's output at the last step (the paper) or the mean over all steps")
+      ->check(CLI::IsMember({"last", "mean"}));
   flag("--head-shape", &TrainSettings::headShape,
        "free (FNN per V-F point) or physical (coefficients of an analytical surface)")
       ->check(CLI::IsMember({"free", "physical"}));

@@ -54,6 +54,7 @@ std::string TrainSettings::check() const {
         choice("kernels", kernels, {"concatenate", "last"}),
         choice("reference", reference, {"default", "fmax"}),
         choice("embedding", embedding, {"per_field", "joint"}),
+        choice("readout", readout, {"last", "mean"}),
         choice("head_shape", headShape, {"free", "physical"}),
         choice("energy", energy, {"head", "time_x_power"}),
         choice("loss", loss, {"absolute", "relative"})})
@@ -76,7 +77,8 @@ model::DvfsModelOptions TrainSettings::architecture() const {
                    .hidden_size(hiddenSize)
                    .num_layers(numLayers)
                    .embedding(embedding == "joint" ? model::EmbeddingMode::Joint
-                                                   : model::EmbeddingMode::PerField))
+                                                   : model::EmbeddingMode::PerField)
+                   .readout(readout == "mean" ? model::Readout::Mean : model::Readout::Last))
       .head_hidden(headHidden)
       .head_shape(headShape == "physical" ? model::HeadShape::Physical : model::HeadShape::Free)
       .mix_dim(mixDim)

@@ -33,6 +33,7 @@ struct TrainSettings {
   int64_t hiddenSize = 50;
   int64_t numLayers = 2;
   std::string embedding = "per_field";    ///< per_field | joint
+  std::string readout = "last";           ///< last | mean: which LSTM outputs make z
   std::vector<int64_t> headHidden = {100, 70};
   std::string headShape = "physical";     ///< free | physical
   int64_t mixDim = 16;                    ///< projected instruction mix beside z (0: none)
@@ -63,6 +64,7 @@ struct TrainSettings {
     visit("hidden_size", self.hiddenSize);
     visit("num_layers", self.numLayers);
     visit("embedding", self.embedding);
+    visit("readout", self.readout);
     visit("head_hidden", self.headHidden);
     visit("head_shape", self.headShape);
     visit("mix_dim", self.mixDim);

@@ -32,6 +32,30 @@ ClassedEvaluation evaluateByClass(const TensorDataset &data,
   return result;
 }
 
+std::vector<BenchmarkScore> scoreBenchmarks(const TensorDataset &data,
+                                            const std::vector<Surface> &predicted,
+                                            const std::vector<std::size_t> &chosen,
+                                            const std::vector<std::size_t> &items) {
+  std::size_t fmaxIndex = gridIndex(data, data.fmax), referenceIndex = gridIndex(data, data.reference);
+  std::vector<BenchmarkScore> scores;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    Surface truth = measuredSurface(data.items[items[i]]);
+    EvaluationResult r =
+        evaluateSurfaces({predicted[i]}, {truth}, fmaxIndex, referenceIndex, {chosen[i]});
+    BenchmarkScore score;
+    score.name = data.items[items[i]].name;
+    score.highMemory = prefersHighMemoryClock(data, items[i]);
+    score.timeMape = r.time.mape;
+    score.powerMape = r.power.mape;
+    score.energyMape = r.energy.mape;
+    score.chosen = chosen[i];
+    score.oracle = minEnergyPoint(truth);
+    score.excessVsOracle = r.minEnergy.excessVsOracle;
+    scores.push_back(score);
+  }
+  return scores;
+}
+
 ptx::Expected<CrossValidationResult>
 crossValidate(const TensorDataset &data, const DvfsModelOptions &modelOptions,
               const TrainOptions &trainOptions, const CrossValidationOptions &options,
@@ -117,6 +141,10 @@ crossValidate(const TensorDataset &data, const DvfsModelOptions &modelOptions,
 
   for (const auto &[name, predictions] : collected)
     result.predictors[name] = evaluateByClass(data, predictions.surfaces, predictions.chosen, order);
+  for (const std::string name : {"lstm", "nearest_histogram"})
+    if (auto found = collected.find(name); found != collected.end())
+      result.perBenchmark[name] =
+          scoreBenchmarks(data, found->second.surfaces, found->second.chosen, order);
   return result;
 }
 
@@ -141,19 +169,43 @@ nlohmann::json toJson(const ClassedEvaluation &r) {
   return json;
 }
 
-nlohmann::json toJson(const CrossValidationResult &result) {
+nlohmann::json toJson(const std::vector<BenchmarkScore> &scores,
+                      const std::vector<embeddings::VfPoint> &grid) {
+  auto point = [&](std::size_t index) {
+    embeddings::VfPoint p = index < grid.size() ? grid[index] : embeddings::VfPoint{};
+    return nlohmann::json{{"memory_mhz", p.memoryMHz}, {"core_mhz", p.coreMHz}};
+  };
+  nlohmann::json json = nlohmann::json::array();
+  for (const BenchmarkScore &s : scores)
+    json.push_back({{"name", s.name},
+                    {"best_memory_clock", s.highMemory ? "high" : "low"},
+                    {"time_mape", s.timeMape},
+                    {"power_mape", s.powerMape},
+                    {"energy_mape", s.energyMape},
+                    {"excess_vs_oracle", s.excessVsOracle},
+                    {"chosen", point(s.chosen)},
+                    {"oracle", point(s.oracle)}});
+  return json;
+}
+
+nlohmann::json toJson(const CrossValidationResult &result,
+                      const std::vector<embeddings::VfPoint> &grid) {
   nlohmann::json predictors = nlohmann::json::object();
   for (const auto &[name, evaluation] : result.predictors)
     predictors[name] = toJson(evaluation);
   nlohmann::json folds = nlohmann::json::object();
   for (std::size_t i = 0; i < result.names.size(); ++i)
     folds[result.names[i]] = result.fold[i];
+  nlohmann::json perBenchmark = nlohmann::json::object();
+  for (const auto &[name, scores] : result.perBenchmark)
+    perBenchmark[name] = toJson(scores, grid);
   int count = result.fold.empty() ? 0 : *std::max_element(result.fold.begin(), result.fold.end()) + 1;
   return {{"folds", count},
           {"grouping", "family: the benchmark name up to its first numeric part"},
           {"predictors", predictors},
           {"best_epochs", result.bestEpochs},
-          {"fold_of_benchmark", folds}};
+          {"fold_of_benchmark", folds},
+          {"per_benchmark", perBenchmark}};
 }
 
 } // namespace ptxdvfs::model

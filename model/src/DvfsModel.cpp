@@ -5,6 +5,8 @@
 
 #include <torch/torch.h>
 
+#include <algorithm>
+
 namespace ptxdvfs::model {
 
 LstmEncoderImpl::LstmEncoderImpl(const LstmEncoderOptions &options_) : options(options_) {
@@ -47,6 +49,11 @@ torch::Tensor LstmEncoderImpl::forward(const torch::Tensor &fields, const torch:
   // also made libtorch 1.13's CPU backward grow faster than linearly.)
   torch::Tensor output = lstm(embedded); // [B, L, hidden]
   int64_t batch = output.size(0), hidden = output.size(2);
+  if (options.readout() == Readout::Mean) {
+    torch::Tensor steps = torch::arange(output.size(1), lengths.options()).unsqueeze(0);
+    torch::Tensor own = (steps < lengths.unsqueeze(1)).to(output.dtype()).unsqueeze(2);
+    return (output * own).sum(1) / lengths.to(output.dtype()).clamp_min(1).unsqueeze(1);
+  }
   torch::Tensor last = (lengths.to(torch::kInt64) - 1).clamp_min(0).view({batch, 1, 1});
   return output.gather(1, last.expand({batch, 1, hidden})).squeeze(1);
 }
@@ -126,6 +133,28 @@ FeedForwardHead &DvfsModelImpl::headModule(HeadKind head) {
   case HeadKind::Energy: return energyHead;
   }
   return timeHead;
+}
+
+std::vector<torch::Tensor> DvfsModelImpl::headParameters() {
+  std::vector<torch::Tensor> parameters;
+  for (FeedForwardHead *head : {&timeHead, &powerHead, &energyHead})
+    for (const torch::Tensor &parameter : (*head)->parameters())
+      parameters.push_back(parameter);
+  return parameters;
+}
+
+std::vector<torch::Tensor> DvfsModelImpl::latentParameters() {
+  // Everything not in a head, so a module added beside the encoder (as the
+  // mix projection once was, and went untrained) cannot be left out.
+  std::vector<torch::Tensor> heads = headParameters(), rest;
+  for (const torch::Tensor &parameter : parameters()) {
+    bool inHead = std::any_of(heads.begin(), heads.end(), [&](const torch::Tensor &h) {
+      return h.unsafeGetTensorImpl() == parameter.unsafeGetTensorImpl();
+    });
+    if (!inHead)
+      rest.push_back(parameter);
+  }
+  return rest;
 }
 
 torch::Tensor DvfsModelImpl::applyHead(HeadKind head, const torch::Tensor &z,

@@ -52,6 +52,7 @@ nlohmann::json architectureJson(const DvfsModelOptions &options) {
           {"hidden_size", e.hidden_size()},
           {"num_layers", e.num_layers()},
           {"embedding", e.embedding() == EmbeddingMode::Joint ? "joint" : "per_field"},
+          {"readout", e.readout() == Readout::Mean ? "mean" : "last"},
           {"head_hidden", options.head_hidden()},
           {"head_shape", options.head_shape() == HeadShape::Physical ? "physical" : "free"},
           {"mix_dim", options.mix_dim()},
@@ -69,6 +70,9 @@ DvfsModelOptions architectureFrom(const nlohmann::json &json) {
   LstmEncoderOptions encoder;
   encoder.embedding(oneOf("embedding", "per_field", "joint") ? EmbeddingMode::Joint
                                                             : EmbeddingMode::PerField);
+  // Absent in folders written before the choice existed: they read the last step.
+  if (json.contains("readout"))
+    encoder.readout(oneOf("readout", "last", "mean") ? Readout::Mean : Readout::Last);
   encoder.opcode_dim(json.at("opcode_dim"))
       .space_dim(json.at("space_dim"))
       .type_dim(json.at("type_dim"))

@@ -211,14 +211,10 @@ ptx::Expected<TrainResult> train(const TensorDataset &data, const std::vector<st
     if (options.threads() > 0)
       setComputeThreads(static_cast<int>(options.threads()));
     DvfsModel model = seeded(options.seed(), [&] { return DvfsModel(modelOptions); });
-    std::vector<torch::Tensor> encoderParameters = model->encoder->parameters(), headParameters;
-    for (auto *head : {&model->timeHead, &model->powerHead, &model->energyHead})
-      for (const auto &parameter : (*head)->parameters())
-        headParameters.push_back(parameter);
     torch::optim::Adam optimizer(
-        {torch::optim::OptimizerParamGroup(encoderParameters,
+        {torch::optim::OptimizerParamGroup(model->latentParameters(),
                                            std::make_unique<torch::optim::AdamOptions>(options.encoder_lr())),
-         torch::optim::OptimizerParamGroup(headParameters,
+         torch::optim::OptimizerParamGroup(model->headParameters(),
                                            std::make_unique<torch::optim::AdamOptions>(options.head_lr()))});
 
     Progress progress;

@@ -76,8 +76,14 @@ TEST(CrossValidationTest, EveryApplicationIsPredictedOnceByEveryPredictor) {
   // The configured read-out (energy head, risk 0) is the same as its named variant.
   EXPECT_EQ(result->predictors.at("lstm").all.energy.mape,
             result->predictors.at("lstm_energy_head").all.energy.mape);
-  nlohmann::json json = toJson(*result);
+  nlohmann::json json = toJson(*result, data.grid);
   EXPECT_EQ(json["folds"], 2);
+  ASSERT_EQ(json["per_benchmark"]["lstm"].size(), 20u);
+  ASSERT_EQ(json["per_benchmark"]["nearest_histogram"].size(), 20u);
+  for (const auto &score : json["per_benchmark"]["lstm"]) {
+    EXPECT_GE(score["excess_vs_oracle"].get<double>(), 0);
+    EXPECT_GT(score["chosen"]["memory_mhz"].get<unsigned>(), 0u);
+  }
   EXPECT_TRUE(json["predictors"]["nearest_histogram"]["best_memory_clock_high"].contains("time"));
   EXPECT_EQ(json["fold_of_benchmark"].size(), 20u);
 }

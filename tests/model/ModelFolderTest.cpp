@@ -27,6 +27,8 @@ ModelDescription toyDescription() {
   description.clocks.fmax = {200, 20};
   description.reference = {200, 10};
   description.architecture = tinyModel();
+  description.architecture.encoder(
+      LstmEncoderOptions(description.architecture.encoder()).readout(Readout::Mean));
   description.trainingDataHash = "abc";
   description.metrics = {{"energy_mape", 12.5}};
   description.baselines = baselineDataOf(toyData(6), range(0, 6));
@@ -88,6 +90,7 @@ TEST(ModelFolderTest, RoundTripsWeightsAndDescription) {
   EXPECT_EQ(d.reference, (embeddings::VfPoint{200, 10}));
   EXPECT_EQ(d.clocks.fmax, (embeddings::VfPoint{200, 20}));
   EXPECT_EQ(d.architecture.encoder().hidden_size(), 8);
+  EXPECT_EQ(d.architecture.encoder().readout(), Readout::Mean);
   EXPECT_EQ(d.architecture.head_hidden(), (std::vector<int64_t>{12, 8}));
   EXPECT_EQ(d.vocabulary.opcodes.size(), 101u);
   EXPECT_EQ(d.metrics.at("energy_mape"), 12.5);

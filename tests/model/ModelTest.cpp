@@ -91,16 +91,23 @@ TEST(DvfsModelTest, PredictsOneValuePerApplicationAndPoint) {
 }
 
 TEST(DvfsModelTest, PaddingNeverReachesTheLatent) {
-  torch::manual_seed(0);
   TensorDataset data = toyData(10);
-  DvfsModel model(tinyModel());
   torch::NoGradGuard noGrad;
   Batch alone = collate(data, {1});
   Batch padded = collate(data, {1, 9}); // item 9 is longer: item 1 gets padding
   ASSERT_GT(padded.fields.size(1), data.items[1].fields.size(0));
-  torch::Tensor z1 = model->encoder(alone.fields, alone.lengths);
-  torch::Tensor z2 = model->encoder(padded.fields, padded.lengths);
-  EXPECT_TRUE(torch::allclose(z1[0], z2[0], 1e-6, 1e-6));
+  torch::Tensor last, mean;
+  for (Readout readout : {Readout::Last, Readout::Mean}) {
+    torch::manual_seed(0);
+    DvfsModelOptions options = tinyModel();
+    options.encoder(LstmEncoderOptions(options.encoder()).readout(readout));
+    DvfsModel model(options);
+    torch::Tensor z1 = model->encoder(alone.fields, alone.lengths);
+    torch::Tensor z2 = model->encoder(padded.fields, padded.lengths);
+    EXPECT_TRUE(torch::allclose(z1[0], z2[0], 1e-6, 1e-6)) << int(readout);
+    (readout == Readout::Last ? last : mean) = z1;
+  }
+  EXPECT_FALSE(torch::allclose(last, mean)) << "the two read-outs must differ";
 }
 
 TEST(TrainingTest, LossDecreases) {

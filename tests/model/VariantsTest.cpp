@@ -163,6 +163,26 @@ TEST(MixFeaturesTest, TheMixCountsRealInstructionsOnlyAndReachesTheHeads) {
                                a.time));
 }
 
+TEST(MixFeaturesTest, TrainingMovesEveryParameterTheMixProjectionIncluded) {
+  TensorDataset data = toyData(8);
+  DvfsModelOptions options = tinyModel().mix_dim(4);
+  DvfsModel initial = [&] {
+    torch::manual_seed(5);
+    return DvfsModel(options);
+  }();
+  EXPECT_EQ(initial->latentParameters().size() + initial->headParameters().size(),
+            initial->parameters().size());
+  // Joint schedule: one epoch reaches every head.
+  auto trained = train(data, range(0, 8), {}, options,
+                       TrainOptions().epochs(1).seed(5).patience(0).schedule(HeadSchedule::Joint));
+  ASSERT_TRUE(trained.hasValue());
+  auto before = initial->named_parameters(), after = trained->model->named_parameters();
+  ASSERT_EQ(before.size(), after.size());
+  for (const auto &item : before) {
+    EXPECT_FALSE(torch::equal(item.value(), after[item.key()])) << item.key() << " never trained";
+  }
+}
+
 TEST(TargetLossTest, RelativeLossWeighsAnErrorByTheTrueFactor) {
   // Two applications whose measured factors differ tenfold; a model that
   // predicts every factor 20% too high is off by the same ratio on both.

@@ -38,6 +38,22 @@ ClassedEvaluation evaluateByClass(const TensorDataset &data, const std::vector<S
                                   const std::vector<std::size_t> &chosen,
                                   const std::vector<std::size_t> &items);
 
+/// One application's scores: where a predictor goes wrong, not only how much.
+struct BenchmarkScore {
+  std::string name;
+  bool highMemory = false;      ///< prefersHighMemoryClock()
+  double timeMape = 0, powerMape = 0, energyMape = 0; ///< percent, over its V-F points
+  std::size_t chosen = 0;       ///< grid index of the chosen minimum-energy point
+  std::size_t oracle = 0;       ///< grid index of the measured minimum-energy point
+  double excessVsOracle = 0;    ///< percent of energy above the measured minimum
+};
+
+/// evaluateByClass(), one application at a time; element i scores items[i].
+std::vector<BenchmarkScore> scoreBenchmarks(const TensorDataset &data,
+                                            const std::vector<Surface> &predicted,
+                                            const std::vector<std::size_t> &chosen,
+                                            const std::vector<std::size_t> &items);
+
 struct CrossValidationResult {
   /// "lstm" (as configured), its variants ("lstm_single_model",
   /// "lstm_energy_head", "lstm_energy_time_x_power", "lstm_risk_0",
@@ -46,6 +62,8 @@ struct CrossValidationResult {
   std::vector<std::string> names; ///< applications, in dataset order
   std::vector<int> fold;          ///< fold of each application
   std::vector<int64_t> bestEpochs; ///< of every trained member
+  /// The configured "lstm" and `nearest_histogram` per held-out application.
+  std::map<std::string, std::vector<BenchmarkScore>> perBenchmark;
 };
 
 /// Grouped k-fold over `data` (families kept whole, the rare
@@ -60,8 +78,14 @@ crossValidate(const TensorDataset &data, const DvfsModelOptions &modelOptions,
 
 nlohmann::json toJson(const EvaluationResult &result);
 nlohmann::json toJson(const ClassedEvaluation &result);
+/// [{"name", "best_memory_clock": "high"|"low", "time_mape", "power_mape",
+/// "energy_mape", "excess_vs_oracle", "chosen": {"memory_mhz", "core_mhz"},
+/// "oracle": {...}}], grid indices translated through `grid`.
+nlohmann::json toJson(const std::vector<BenchmarkScore> &scores,
+                      const std::vector<embeddings::VfPoint> &grid);
 /// {"folds", "grouping", "predictors": {name: {...}}, "best_epochs",
-/// "fold_of_benchmark": {name: fold}}
-nlohmann::json toJson(const CrossValidationResult &result);
+/// "fold_of_benchmark": {name: fold}, "per_benchmark": {predictor: [...]}}
+nlohmann::json toJson(const CrossValidationResult &result,
+                      const std::vector<embeddings::VfPoint> &grid);
 
 } // namespace ptxdvfs::model

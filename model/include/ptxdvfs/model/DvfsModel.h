@@ -85,6 +85,13 @@ struct DvfsModelImpl : torch::nn::Module {
 
   FeedForwardHead &headModule(HeadKind head);
 
+  /// The three heads' parameters (trained at the head learning rate).
+  std::vector<torch::Tensor> headParameters();
+  /// Every other parameter: embeddings, LSTM and the mix projection, all
+  /// of which feed the latent vector (trained at the encoder learning rate).
+  /// With headParameters(), every parameter exactly once.
+  std::vector<torch::Tensor> latentParameters();
+
   DvfsModelOptions options;
   LstmEncoder encoder{nullptr};
   torch::nn::Linear mix{nullptr}; ///< only with mix_dim > 0

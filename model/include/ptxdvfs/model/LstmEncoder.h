@@ -15,6 +15,16 @@ enum class EmbeddingMode {
   Joint,    ///< one table over the whole code (hashed into kJointRows rows), as the original tool
 };
 
+/// Which of the LSTM's outputs becomes z.
+enum class Readout {
+  /// The output at each sequence's last step (the paper). Every kernel ends
+  /// alike (stores, `ret`), so z must carry the body across those steps.
+  Last,
+  /// The mean of the outputs over each sequence's own steps: every step
+  /// reaches z directly, and so does the gradient.
+  Mean,
+};
+
 /// Rows of the joint table; the codes of real programs are far fewer, so
 /// collisions are rare.
 inline constexpr int64_t kJointRows = 1 << 16;
@@ -38,16 +48,17 @@ struct LstmEncoderOptions {
   TORCH_ARG(int64_t, num_layers) = 2;
   /// Joint mode uses one table of inputSize() columns.
   TORCH_ARG(EmbeddingMode, embedding) = EmbeddingMode::PerField;
+  TORCH_ARG(Readout, readout) = Readout::Last;
 };
 
 /// Embeds each field of an instruction separately (so a combination never
 /// seen in training still gets meaningful parts) and runs a
-/// unidirectional LSTM; z is the last layer's output at each sequence's last step.
+/// unidirectional LSTM; z is read from the last layer's outputs (see Readout).
 struct LstmEncoderImpl : torch::nn::Module {
   explicit LstmEncoderImpl(const LstmEncoderOptions &options = {});
 
   /// fields [B, L, 6] int64 (padded), lengths [B] int64 >= 1 -> z [B, hidden].
-  /// z is each sequence's own output at its last step, so padding never
+  /// z is read from each sequence's own steps only, so padding never
   /// reaches it.
   torch::Tensor forward(const torch::Tensor &fields, const torch::Tensor &lengths);
 
