@@ -298,6 +298,8 @@ void setupTrainCommand(CLI::App &app, int &exitCode) {
   flag("--mix-dim", &TrainSettings::mixDim,
        "Heads also see the instruction mix, projected to this width (0: z alone)")
       ->check(CLI::NonNegativeNumber);
+  flag("--log-mix", &TrainSettings::logMix,
+       "Project the mix's shares on a log scale (small shares such as loads per operation count)");
   flag("--max-length", &TrainSettings::maxLength,
        "Instructions read per application, first and last halves (0: all)")
       ->check(CLI::NonNegativeNumber);

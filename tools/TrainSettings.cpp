@@ -82,6 +82,7 @@ model::DvfsModelOptions TrainSettings::architecture() const {
       .head_hidden(headHidden)
       .head_shape(headShape == "physical" ? model::HeadShape::Physical : model::HeadShape::Free)
       .mix_dim(mixDim)
+      .log_mix(logMix)
       .length_feature(lengthFeature);
 }
 

@@ -37,6 +37,7 @@ struct TrainSettings {
   std::vector<int64_t> headHidden = {100, 70};
   std::string headShape = "physical";     ///< free | physical
   int64_t mixDim = 16;                    ///< projected instruction mix beside z (0: none)
+  bool logMix = false;                    ///< project log-scaled shares
   bool lengthFeature = false;             ///< log sequence length beside z
   int64_t maxLength = 2000;               ///< instructions read per application (0: all)
   int64_t ensemble = 5;                   ///< members, differing in seed
@@ -68,6 +69,7 @@ struct TrainSettings {
     visit("head_hidden", self.headHidden);
     visit("head_shape", self.headShape);
     visit("mix_dim", self.mixDim);
+    visit("log_mix", self.logMix);
     visit("length_feature", self.lengthFeature);
     visit("max_length", self.maxLength);
     visit("ensemble", self.ensemble);

@@ -184,8 +184,12 @@ torch::Tensor DvfsModelImpl::forwardHead(HeadKind head, const torch::Tensor &fie
 
 torch::Tensor DvfsModelImpl::latent(const torch::Tensor &fields, const torch::Tensor &lengths) {
   std::vector<torch::Tensor> parts = {encoder(fields, lengths)};
-  if (mix)
-    parts.push_back(torch::tanh(mix(instructionMix(fields, lengths))));
+  if (mix) {
+    torch::Tensor shares = instructionMix(fields, lengths);
+    if (options.log_mix())
+      shares = torch::log1p(1000 * shares) / std::log(1001.0);
+    parts.push_back(torch::tanh(mix(shares)));
+  }
   if (options.length_feature())
     parts.push_back(lengths.to(torch::kFloat).clamp_min(1).log().unsqueeze(1) / 10);
   return parts.size() == 1 ? parts[0] : torch::cat(parts, 1);

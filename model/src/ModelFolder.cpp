@@ -56,6 +56,7 @@ nlohmann::json architectureJson(const DvfsModelOptions &options) {
           {"head_hidden", options.head_hidden()},
           {"head_shape", options.head_shape() == HeadShape::Physical ? "physical" : "free"},
           {"mix_dim", options.mix_dim()},
+          {"log_mix", options.log_mix()},
           {"length_feature", options.length_feature()}};
 }
 
@@ -86,6 +87,7 @@ DvfsModelOptions architectureFrom(const nlohmann::json &json) {
       .head_hidden(json.at("head_hidden").get<std::vector<int64_t>>())
       .head_shape(oneOf("head_shape", "free", "physical") ? HeadShape::Physical : HeadShape::Free)
       .mix_dim(json.at("mix_dim").get<int64_t>())
+      .log_mix(json.value("log_mix", false)) // absent before it existed
       .length_feature(json.value("length_feature", false)); // absent before it existed
 }
 

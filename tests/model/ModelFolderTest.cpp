@@ -26,7 +26,7 @@ ModelDescription toyDescription() {
   description.clocks.defaultPoint = {200, 10};
   description.clocks.fmax = {200, 20};
   description.reference = {200, 10};
-  description.architecture = tinyModel();
+  description.architecture = tinyModel().log_mix(true);
   description.architecture.encoder(
       LstmEncoderOptions(description.architecture.encoder()).readout(Readout::Mean));
   description.trainingDataHash = "abc";
@@ -91,6 +91,7 @@ TEST(ModelFolderTest, RoundTripsWeightsAndDescription) {
   EXPECT_EQ(d.clocks.fmax, (embeddings::VfPoint{200, 20}));
   EXPECT_EQ(d.architecture.encoder().hidden_size(), 8);
   EXPECT_EQ(d.architecture.encoder().readout(), Readout::Mean);
+  EXPECT_TRUE(d.architecture.log_mix());
   EXPECT_EQ(d.architecture.head_hidden(), (std::vector<int64_t>{12, 8}));
   EXPECT_EQ(d.vocabulary.opcodes.size(), 101u);
   EXPECT_EQ(d.metrics.at("energy_mape"), 12.5);
