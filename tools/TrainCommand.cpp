@@ -278,7 +278,7 @@ void setupTrainCommand(CLI::App &app, int &exitCode) {
        "per_field (a table per field) or joint (one table per whole code)")
       ->check(CLI::IsMember({"per_field", "joint"}));
   flag("--readout", &TrainSettings::readout,
-       "z is the LSTM's output at the last step (the paper) or the mean over all steps")
+       "z is the LSTM's output at the last step (the paper) or the mean over all steps (default)")
       ->check(CLI::IsMember({"last", "mean"}));
   flag("--head-shape", &TrainSettings::headShape,
        "free (FNN per V-F point) or physical (coefficients of an analytical surface)")
@@ -298,8 +298,15 @@ void setupTrainCommand(CLI::App &app, int &exitCode) {
   flag("--mix-dim", &TrainSettings::mixDim,
        "Heads also see the instruction mix, projected to this width (0: z alone)")
       ->check(CLI::NonNegativeNumber);
-  flag("--log-mix", &TrainSettings::logMix,
-       "Project the mix's shares on a log scale (small shares such as loads per operation count)");
+  flag("--log-mix,!--no-log-mix", &TrainSettings::logMix,
+       "Project the mix's shares on a log scale, so small shares (loads per operation) count "
+       "(default on)");
+  flag("--time-max-overlap", &TrainSettings::timeMaxOverlap,
+       "Physical time surface: largest overlap exponent (1: core and memory parts add)")
+      ->check(CLI::Range(1.0, 100.0));
+  flag("--signed-power-interaction,!--no-signed-power-interaction",
+       &TrainSettings::signedPowerInteraction,
+       "Physical power surface: the u v term may be negative (still monotonic in each clock)");
   flag("--max-length", &TrainSettings::maxLength,
        "Instructions read per application, first and last halves (0: all)")
       ->check(CLI::NonNegativeNumber);

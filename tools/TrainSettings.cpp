@@ -66,6 +66,8 @@ std::string TrainSettings::check() const {
     return "folds must be 0 (no cross-validation) or at least 2";
   if (epochs < 1 || batchSize < 1)
     return "epochs and batch_size must be at least 1";
+  if (timeMaxOverlap < 1)
+    return "time_max_overlap must be at least 1";
   if (maxLength < 0 || risk < 0 || mixDim < 0 || clipNorm < 0)
     return "max_length, mix_dim, clip_norm and risk must not be negative";
   return "";
@@ -83,6 +85,8 @@ model::DvfsModelOptions TrainSettings::architecture() const {
       .head_shape(headShape == "physical" ? model::HeadShape::Physical : model::HeadShape::Free)
       .mix_dim(mixDim)
       .log_mix(logMix)
+      .time_max_overlap(timeMaxOverlap)
+      .signed_power_interaction(signedPowerInteraction)
       .length_feature(lengthFeature);
 }
 

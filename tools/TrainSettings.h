@@ -33,11 +33,13 @@ struct TrainSettings {
   int64_t hiddenSize = 50;
   int64_t numLayers = 2;
   std::string embedding = "per_field";    ///< per_field | joint
-  std::string readout = "last";           ///< last | mean: which LSTM outputs make z
+  std::string readout = "mean";           ///< last (the paper) | mean: which LSTM outputs make z
   std::vector<int64_t> headHidden = {100, 70};
   std::string headShape = "physical";     ///< free | physical
   int64_t mixDim = 16;                    ///< projected instruction mix beside z (0: none)
-  bool logMix = false;                    ///< project log-scaled shares
+  bool logMix = true;                     ///< project log-scaled shares
+  double timeMaxOverlap = 9.0;            ///< largest k of the physical time surface
+  bool signedPowerInteraction = false;    ///< power's u v term may be negative
   bool lengthFeature = false;             ///< log sequence length beside z
   int64_t maxLength = 2000;               ///< instructions read per application (0: all)
   int64_t ensemble = 5;                   ///< members, differing in seed
@@ -70,6 +72,8 @@ struct TrainSettings {
     visit("head_shape", self.headShape);
     visit("mix_dim", self.mixDim);
     visit("log_mix", self.logMix);
+    visit("time_max_overlap", self.timeMaxOverlap);
+    visit("signed_power_interaction", self.signedPowerInteraction);
     visit("length_feature", self.lengthFeature);
     visit("max_length", self.maxLength);
     visit("ensemble", self.ensemble);

@@ -76,35 +76,49 @@ torch::Tensor FeedForwardHeadImpl::forward(const torch::Tensor &input) {
 
 namespace {
 
-/// Coefficients of the physically shaped surfaces (see HeadShape).
+/// Coefficients of the physically shaped surfaces (see HeadShape); a
+/// signed interaction adds one to power.
 constexpr int64_t kTimeCoefficients = 4, kPowerCoefficients = 5;
 
-int64_t coefficientCount(HeadKind head) {
+int64_t powerCoefficients(const DvfsModelOptions &options) {
+  return kPowerCoefficients + (options.signed_power_interaction() ? 1 : 0);
+}
+
+int64_t coefficientCount(HeadKind head, const DvfsModelOptions &options) {
   switch (head) {
   case HeadKind::Time: return kTimeCoefficients;
-  case HeadKind::Power: return kPowerCoefficients;
-  case HeadKind::Energy: return kTimeCoefficients + kPowerCoefficients;
+  case HeadKind::Power: return powerCoefficients(options);
+  case HeadKind::Energy: return kTimeCoefficients + powerCoefficients(options);
   }
   return 1;
 }
 
 /// raw [B, 4], u and v [P] -> [B, P].
-torch::Tensor timeSurface(const torch::Tensor &raw, const torch::Tensor &u, const torch::Tensor &v) {
+torch::Tensor timeSurface(const torch::Tensor &raw, const torch::Tensor &u, const torch::Tensor &v,
+                          double maxOverlap) {
   torch::Tensor positive = torch::softplus(raw) + 1e-4;
   auto coefficient = [&](int64_t i) { return positive.select(1, i).unsqueeze(1); };
-  // k in [1, 9]: 1 adds the two parts, large k approaches their maximum.
-  torch::Tensor k = 1 + 8 * torch::sigmoid(raw.select(1, 3)).unsqueeze(1);
+  // k in [1, maxOverlap]: 1 adds the two parts, large k approaches their maximum.
+  torch::Tensor k = 1 + (maxOverlap - 1) * torch::sigmoid(raw.select(1, 3)).unsqueeze(1);
   torch::Tensor core = k * (coefficient(1).log() - u.log().unsqueeze(0));
   torch::Tensor memory = k * (coefficient(2).log() - v.log().unsqueeze(0));
   return coefficient(0) + (torch::logaddexp(core, memory) / k).exp();
 }
 
+/// raw [B, 5] or [B, 6] (signed interaction), u and v [P] -> [B, P].
 torch::Tensor powerSurface(const torch::Tensor &raw, const torch::Tensor &u, const torch::Tensor &v) {
   torch::Tensor positive = torch::softplus(raw);
   auto coefficient = [&](int64_t i) { return positive.select(1, i).unsqueeze(1); };
   torch::Tensor uu = u.unsqueeze(0), vv = v.unsqueeze(0);
+  torch::Tensor interaction = coefficient(4);
+  if (raw.size(1) > kPowerCoefficients) {
+    // Down to -min(b1, bm): dp/du >= b1 (1 - v) and dp/dv >= bm (1 - u)
+    // stay non-negative on the normalised clocks (u, v <= 1).
+    torch::Tensor floor = torch::minimum(coefficient(1), coefficient(3));
+    interaction = interaction - floor * torch::sigmoid(raw.select(1, kPowerCoefficients)).unsqueeze(1);
+  }
   return coefficient(0) + coefficient(1) * uu + coefficient(2) * uu.pow(3) +
-         coefficient(3) * vv + coefficient(4) * uu * vv;
+         coefficient(3) * vv + interaction * uu * vv;
 }
 
 } // namespace
@@ -119,7 +133,7 @@ DvfsModelImpl::DvfsModelImpl(const DvfsModelOptions &options_) : options(options
                      (options.length_feature() ? 1 : 0) + (physical ? 0 : 2);
     return FeedForwardHead(FeedForwardHeadOptions(inputs)
                                .hidden(options.head_hidden())
-                               .outputs(physical ? coefficientCount(kind) : 1));
+                               .outputs(physical ? coefficientCount(kind, options) : 1));
   };
   timeHead = register_module("time_head", head(HeadKind::Time));
   powerHead = register_module("power_head", head(HeadKind::Power));
@@ -163,11 +177,11 @@ torch::Tensor DvfsModelImpl::applyHead(HeadKind head, const torch::Tensor &z,
     torch::Tensor raw = headModule(head)(z);
     torch::Tensor v = clocks.select(1, 0), u = clocks.select(1, 1);
     switch (head) {
-    case HeadKind::Time: return timeSurface(raw, u, v);
+    case HeadKind::Time: return timeSurface(raw, u, v, options.time_max_overlap());
     case HeadKind::Power: return powerSurface(raw, u, v);
     case HeadKind::Energy:
-      return timeSurface(raw.narrow(1, 0, kTimeCoefficients), u, v) *
-             powerSurface(raw.narrow(1, kTimeCoefficients, kPowerCoefficients), u, v);
+      return timeSurface(raw.narrow(1, 0, kTimeCoefficients), u, v, options.time_max_overlap()) *
+             powerSurface(raw.narrow(1, kTimeCoefficients, powerCoefficients(options)), u, v);
     }
   }
   int64_t batch = z.size(0), points = clocks.size(0);

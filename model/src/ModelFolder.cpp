@@ -57,6 +57,8 @@ nlohmann::json architectureJson(const DvfsModelOptions &options) {
           {"head_shape", options.head_shape() == HeadShape::Physical ? "physical" : "free"},
           {"mix_dim", options.mix_dim()},
           {"log_mix", options.log_mix()},
+          {"time_max_overlap", options.time_max_overlap()},
+          {"signed_power_interaction", options.signed_power_interaction()},
           {"length_feature", options.length_feature()}};
 }
 
@@ -88,6 +90,8 @@ DvfsModelOptions architectureFrom(const nlohmann::json &json) {
       .head_shape(oneOf("head_shape", "free", "physical") ? HeadShape::Physical : HeadShape::Free)
       .mix_dim(json.at("mix_dim").get<int64_t>())
       .log_mix(json.value("log_mix", false)) // absent before it existed
+      .time_max_overlap(json.value("time_max_overlap", 9.0))
+      .signed_power_interaction(json.value("signed_power_interaction", false))
       .length_feature(json.value("length_feature", false)); // absent before it existed
 }
 

@@ -270,6 +270,7 @@ TEST(ShippedModelTest, TheGtxTitanXModelLoadsWithItsCrossValidation) {
   const nlohmann::json &cv = d.metrics.at("cross_validation");
   EXPECT_EQ(cv.at("folds"), 5);
   EXPECT_EQ(cv.at("benchmarks"), 140);
+  EXPECT_EQ(cv.at("per_benchmark").at("lstm").size(), 140u);
   for (const char *baseline : {"training_mean", "histogram_mlp", "nearest_histogram"})
     EXPECT_TRUE(cv.at("baselines").contains(baseline)) << baseline;
 }

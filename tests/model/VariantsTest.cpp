@@ -32,7 +32,10 @@ TEST(PhysicalHeadTest, SurfacesArePositiveAndMonotonicInEachClock) {
   torch::Tensor clocks = denseClocks();
   for (uint64_t seed : {1, 2, 3}) {
     torch::manual_seed(seed);
-    DvfsModel model(physicalModel());
+    // Seed 3: the two parts add (k = 1) rather than overlap, and the power
+    // interaction may be negative.
+    DvfsModel model(physicalModel().time_max_overlap(seed == 3 ? 1.0 : 9.0)
+                        .signed_power_interaction(seed == 3));
     // Latents far from the origin exercise saturated coefficients too.
     torch::Tensor z = 3 * torch::randn({5, 8});
     torch::Tensor time = model->applyHead(HeadKind::Time, z, clocks).view({5, 4, 4});
@@ -47,6 +50,38 @@ TEST(PhysicalHeadTest, SurfacesArePositiveAndMonotonicInEachClock) {
     EXPECT_GE((power.slice(1, 1) - power.slice(1, 0, 3)).min().item<float>(), -1e-6);
     EXPECT_GE((power.slice(2, 1) - power.slice(2, 0, 3)).min().item<float>(), -1e-6);
   }
+}
+
+TEST(PhysicalHeadTest, WithNoOverlapTheTimePartsAdd) {
+  torch::NoGradGuard noGrad;
+  torch::manual_seed(4);
+  DvfsModel model(physicalModel().time_max_overlap(1.0));
+  torch::Tensor z = torch::randn({1, 8});
+  torch::Tensor raw = model->timeHead(z);
+  torch::Tensor c = torch::softplus(raw) + 1e-4;
+  torch::Tensor clocks = torch::tensor({0.5f, 0.25f}).reshape({1, 2}); // v = 0.5, u = 0.25
+  float expected = (c[0][0] + c[0][1] / 0.25 + c[0][2] / 0.5).item<float>();
+  EXPECT_NEAR(model->applyHead(HeadKind::Time, z, clocks).item<float>(), expected, 1e-4 * expected);
+}
+
+TEST(PhysicalHeadTest, ASignedInteractionCanMakePowerRiseFasterWithCoreAtLowMemoryClock) {
+  // The measured GTX Titan X shape: the core clock adds more power at the
+  // low memory clock than at the high one. Search latents for one whose
+  // surface shows it; a positive interaction never can.
+  torch::NoGradGuard noGrad;
+  torch::Tensor clocks = torch::tensor({0.25f, 0.5f, 0.25f, 1.0f, 1.0f, 0.5f, 1.0f, 1.0f}).reshape({4, 2});
+  auto steepestAtLowMemory = [&](bool signedInteraction) {
+    torch::manual_seed(6);
+    DvfsModel model(physicalModel().signed_power_interaction(signedInteraction));
+    torch::Tensor power = model->applyHead(HeadKind::Power, 4 * torch::randn({200, 8}), clocks);
+    torch::Tensor lowSlope = power.select(1, 1) - power.select(1, 0);
+    torch::Tensor highSlope = power.select(1, 3) - power.select(1, 2);
+    EXPECT_GE(lowSlope.min().item<float>(), -1e-6);
+    EXPECT_GE(highSlope.min().item<float>(), -1e-6);
+    return (lowSlope - highSlope).max().item<float>();
+  };
+  EXPECT_LE(steepestAtLowMemory(false), 1e-6);
+  EXPECT_GT(steepestAtLowMemory(true), 1e-3);
 }
 
 TEST(PhysicalHeadTest, LearnsTheToyProblem) {

@@ -40,8 +40,9 @@ enum class HeadShape {
   /// time t = a0 + ((ac/u)^k + (am/v)^k)^(1/k), a core-bound and a
   /// memory-bound part that overlap more as k grows from 1 (sum) towards a
   /// max; power p = s + b1 u + b3 u^3 + bm v + bcm u v, static plus
-  /// dynamic parts that rise with each clock; energy the product of its
-  /// own time-shaped and power-shaped factors. Smooth and monotonic.
+  /// dynamic parts that rise with each clock (see signed_power_interaction);
+  /// energy the product of its own time-shaped and power-shaped factors.
+  /// Smooth and monotonic.
   Physical,
 };
 
@@ -57,6 +58,16 @@ struct DvfsModelOptions {
   /// 4-operations-per-load loop and a 64-operations one differ by 0.02 in
   /// load share but by a third of the range on this scale.
   TORCH_ARG(bool, log_mix) = false;
+  /// Largest overlap exponent k of the physical time surface. Near a
+  /// maximum (large k) the smaller part gets almost no gradient: a program
+  /// the heads take for core-bound cannot learn that it is memory-bound.
+  /// 1 makes the two parts add, and both always learn.
+  TORCH_ARG(double, time_max_overlap) = 9.0;
+  /// Let the physical power surface's u v term go negative (down to
+  /// -min(b1, bm), which keeps power monotonic in each clock): measured
+  /// power rises more with the core clock at the low memory clock than at
+  /// the high one, which a positive interaction cannot draw.
+  TORCH_ARG(bool, signed_power_interaction) = false;
   /// Also give the heads log(sequence length) / 10: operations per load,
   /// which decides whether a short arithmetic loop is bandwidth-bound.
   TORCH_ARG(bool, length_feature) = false;
