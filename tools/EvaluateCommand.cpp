@@ -82,8 +82,13 @@ int runEvaluateCommand(const EvaluateCommandOptions &options) {
   results["lstm"] = model::evaluateByClass(data, lstm.surfaces, lstm.chosen, all);
 
   model::Baselines baselines(description.baselines, data.clocks);
-  for (const auto &[name, predictions] : model::predictBaselines(baselines, data, all))
+  for (const auto &[name, predictions] : model::predictBaselines(baselines, data, all)) {
     results[name] = model::evaluateByClass(data, predictions.surfaces, predictions.chosen, all);
+    if (name == "nearest_histogram") {
+      model::PredictedChoices blend = model::blendSurfaces(lstm, predictions, 0.5);
+      results["lstm_blend_nearest"] = model::evaluateByClass(data, blend.surfaces, blend.chosen, all);
+    }
+  }
 
   std::vector<model::BenchmarkScore> scores;
   if (options.perBenchmark)

@@ -139,9 +139,12 @@ crossValidate(const TensorDataset &data, const DvfsModelOptions &modelOptions,
     order.insert(order.end(), test.begin(), test.end());
   }
 
+  if (collected.count("lstm") && collected.count("nearest_histogram"))
+    collected["lstm_blend_nearest"] =
+        blendSurfaces(collected["lstm"], collected["nearest_histogram"], 0.5);
   for (const auto &[name, predictions] : collected)
     result.predictors[name] = evaluateByClass(data, predictions.surfaces, predictions.chosen, order);
-  for (const std::string name : {"lstm", "nearest_histogram"})
+  for (const std::string name : {"lstm", "nearest_histogram", "lstm_blend_nearest"})
     if (auto found = collected.find(name); found != collected.end())
       result.perBenchmark[name] =
           scoreBenchmarks(data, found->second.surfaces, found->second.chosen, order);

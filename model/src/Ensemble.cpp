@@ -108,4 +108,17 @@ void PredictedChoices::add(const PredictedChoices &more) {
   chosen.insert(chosen.end(), more.chosen.begin(), more.chosen.end());
 }
 
+PredictedChoices blendSurfaces(const PredictedChoices &a, const PredictedChoices &b,
+                               double weight) {
+  PredictedChoices blend;
+  for (std::size_t i = 0; i < a.surfaces.size() && i < b.surfaces.size(); ++i) {
+    Surface surface = a.surfaces[i];
+    for (std::size_t p = 0; p < surface.size(); ++p)
+      for (std::size_t m = 0; m < 3; ++m)
+        surface[p][m] = (1 - weight) * surface[p][m] + weight * b.surfaces[i][p][m];
+    blend.add(std::move(surface));
+  }
+  return blend;
+}
+
 } // namespace ptxdvfs::model

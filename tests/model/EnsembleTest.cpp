@@ -110,3 +110,18 @@ TEST(EnsembleTest, PredictedChoicesKeepTheMeanAndTheRiskAwareChoice) {
   EXPECT_EQ(careful.chosen, (std::vector<std::size_t>{2, 2, 1, 0}));
   EXPECT_EQ(careful.surfaces.size(), 4u);
 }
+
+TEST(EnsembleTest, ABlendAveragesTheSurfacesAndChoosesItsOwnMinimum) {
+  // a prefers point 0, b prefers point 1 strongly; the half-and-half blend
+  // follows b's stronger preference.
+  PredictedChoices a, b;
+  a.add(Surface{{1, 1, 1.0}, {1, 1, 1.2}, {1, 1, 3.0}});
+  b.add(Surface{{2, 2, 3.0}, {2, 2, 1.0}, {2, 2, 0.5}});
+  PredictedChoices blend = blendSurfaces(a, b, 0.5);
+  ASSERT_EQ(blend.surfaces.size(), 1u);
+  EXPECT_DOUBLE_EQ(blend.surfaces[0][0][kTime], 1.5);
+  EXPECT_DOUBLE_EQ(blend.surfaces[0][1][kEnergy], 1.1);
+  EXPECT_EQ(blend.chosen[0], 1u);
+  EXPECT_EQ(blendSurfaces(a, b, 0.0).chosen[0], 0u);
+  EXPECT_EQ(blendSurfaces(a, b, 1.0).chosen[0], 2u);
+}

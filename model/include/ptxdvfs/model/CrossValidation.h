@@ -57,12 +57,14 @@ std::vector<BenchmarkScore> scoreBenchmarks(const TensorDataset &data,
 struct CrossValidationResult {
   /// "lstm" (as configured), its variants ("lstm_single_model",
   /// "lstm_energy_head", "lstm_energy_time_x_power", "lstm_risk_0",
-  /// "lstm_risk_0.5", "lstm_risk_1") and every baseline, all on the same folds.
+  /// "lstm_risk_0.5", "lstm_risk_1", "lstm_blend_nearest": the mean of the
+  /// LSTM's and nearest_histogram's surfaces) and every baseline, all on
+  /// the same folds.
   std::map<std::string, ClassedEvaluation> predictors;
   std::vector<std::string> names; ///< applications, in dataset order
   std::vector<int> fold;          ///< fold of each application
   std::vector<int64_t> bestEpochs; ///< of every trained member
-  /// The configured "lstm" and `nearest_histogram` per held-out application.
+  /// "lstm", `nearest_histogram` and "lstm_blend_nearest" per held-out application.
   std::map<std::string, std::vector<BenchmarkScore>> perBenchmark;
 };
 

@@ -60,6 +60,11 @@ struct PredictedChoices {
   void add(const PredictedChoices &more);
 };
 
+/// Element-wise (1 - weight) a + weight b of two predictors' surfaces for
+/// the same applications (same order and size), each with the blend's
+/// plain argmin: the LSTM blended with a baseline, as a read-out variant.
+PredictedChoices blendSurfaces(const PredictedChoices &a, const PredictedChoices &b, double weight);
+
 /// The measured surface of one application.
 Surface measuredSurface(const BenchmarkTensors &item);
 
