@@ -85,8 +85,9 @@ int runEvaluateCommand(const EvaluateCommandOptions &options) {
   for (const auto &[name, predictions] : model::predictBaselines(baselines, data, all)) {
     results[name] = model::evaluateByClass(data, predictions.surfaces, predictions.chosen, all);
     if (name == "nearest_histogram") {
-      model::PredictedChoices blend = model::blendSurfaces(lstm, predictions, 0.5);
-      results["lstm_blend_nearest"] = model::evaluateByClass(data, blend.surfaces, blend.chosen, all);
+      model::PredictedChoices blend = model::blendSurfaces(lstm, predictions, model::kBlendWeight);
+      results[model::kBlendVariant] =
+          model::evaluateByClass(data, blend.surfaces, blend.chosen, all);
     }
   }
 
@@ -96,12 +97,12 @@ int runEvaluateCommand(const EvaluateCommandOptions &options) {
   if (options.json) {
     nlohmann::json json = evaluationJson(results);
     if (options.perBenchmark)
-      json["per_benchmark"] = model::toJson(scores, data.grid);
+      json["per_benchmark"] = model::toJson(scores);
     std::cout << json.dump(2) << '\n';
   } else {
     printEvaluationTable(std::cout, results);
     if (options.perBenchmark)
-      printBenchmarkTable(std::cout, scores, data.grid);
+      printBenchmarkTable(std::cout, scores);
   }
   return kExitSuccess;
 }

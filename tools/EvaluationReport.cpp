@@ -81,10 +81,8 @@ void printEvaluationTable(std::ostream &out, const PredictorResults &results) {
   }
 }
 
-void printBenchmarkTable(std::ostream &out, const std::vector<model::BenchmarkScore> &scores,
-                         const std::vector<embeddings::VfPoint> &grid) {
-  auto point = [&](std::size_t index) {
-    embeddings::VfPoint p = index < grid.size() ? grid[index] : embeddings::VfPoint{};
+void printBenchmarkTable(std::ostream &out, const std::vector<model::BenchmarkScore> &scores) {
+  auto point = [](embeddings::VfPoint p) {
     return std::to_string(p.memoryMHz) + "/" + std::to_string(p.coreMHz);
   };
   out << "\nPer application (MAPE percent; minimum-energy point as memory/core MHz):\n"

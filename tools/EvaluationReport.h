@@ -23,7 +23,6 @@ nlohmann::json evaluationJson(const PredictorResults &results);
 void printEvaluationTable(std::ostream &out, const PredictorResults &results);
 
 /// One row per application: MAPEs, chosen and measured minimum-energy points (MHz).
-void printBenchmarkTable(std::ostream &out, const std::vector<model::BenchmarkScore> &scores,
-                         const std::vector<embeddings::VfPoint> &grid);
+void printBenchmarkTable(std::ostream &out, const std::vector<model::BenchmarkScore> &scores);
 
 } // namespace ptxdvfs::tools

@@ -140,7 +140,7 @@ int runTrain(const TrainCommandOptions &options, const TrainSettings &settings) 
     summary["cross_validation"] = evaluationJson(predictors);
     summary["cross_validation"]["folds"] = folds;
     for (const auto &[name, scores] : result->perBenchmark)
-      summary["cross_validation"]["per_benchmark"][name] = model::toJson(scores, data.grid);
+      summary["cross_validation"]["per_benchmark"][name] = model::toJson(scores);
     if (!options.json) {
       std::cout << "Cross-validation (" << folds << " folds, whole families held out):\n";
       printEvaluationTable(std::cout, predictors);

@@ -48,8 +48,8 @@ std::vector<BenchmarkScore> scoreBenchmarks(const TensorDataset &data,
     score.timeMape = r.time.mape;
     score.powerMape = r.power.mape;
     score.energyMape = r.energy.mape;
-    score.chosen = chosen[i];
-    score.oracle = minEnergyPoint(truth);
+    score.chosen = data.grid[chosen[i]];
+    score.oracle = data.grid[minEnergyPoint(truth)];
     score.excessVsOracle = r.minEnergy.excessVsOracle;
     scores.push_back(score);
   }
@@ -140,11 +140,11 @@ crossValidate(const TensorDataset &data, const DvfsModelOptions &modelOptions,
   }
 
   if (collected.count("lstm") && collected.count("nearest_histogram"))
-    collected["lstm_blend_nearest"] =
-        blendSurfaces(collected["lstm"], collected["nearest_histogram"], 0.5);
+    collected[kBlendVariant] =
+        blendSurfaces(collected["lstm"], collected["nearest_histogram"], kBlendWeight);
   for (const auto &[name, predictions] : collected)
     result.predictors[name] = evaluateByClass(data, predictions.surfaces, predictions.chosen, order);
-  for (const std::string name : {"lstm", "nearest_histogram", "lstm_blend_nearest"})
+  for (const std::string name : {"lstm", "nearest_histogram", kBlendVariant})
     if (auto found = collected.find(name); found != collected.end())
       result.perBenchmark[name] =
           scoreBenchmarks(data, found->second.surfaces, found->second.chosen, order);
@@ -172,10 +172,8 @@ nlohmann::json toJson(const ClassedEvaluation &r) {
   return json;
 }
 
-nlohmann::json toJson(const std::vector<BenchmarkScore> &scores,
-                      const std::vector<embeddings::VfPoint> &grid) {
-  auto point = [&](std::size_t index) {
-    embeddings::VfPoint p = index < grid.size() ? grid[index] : embeddings::VfPoint{};
+nlohmann::json toJson(const std::vector<BenchmarkScore> &scores) {
+  auto point = [](embeddings::VfPoint p) {
     return nlohmann::json{{"memory_mhz", p.memoryMHz}, {"core_mhz", p.coreMHz}};
   };
   nlohmann::json json = nlohmann::json::array();
@@ -191,8 +189,7 @@ nlohmann::json toJson(const std::vector<BenchmarkScore> &scores,
   return json;
 }
 
-nlohmann::json toJson(const CrossValidationResult &result,
-                      const std::vector<embeddings::VfPoint> &grid) {
+nlohmann::json toJson(const CrossValidationResult &result) {
   nlohmann::json predictors = nlohmann::json::object();
   for (const auto &[name, evaluation] : result.predictors)
     predictors[name] = toJson(evaluation);
@@ -201,7 +198,7 @@ nlohmann::json toJson(const CrossValidationResult &result,
     folds[result.names[i]] = result.fold[i];
   nlohmann::json perBenchmark = nlohmann::json::object();
   for (const auto &[name, scores] : result.perBenchmark)
-    perBenchmark[name] = toJson(scores, grid);
+    perBenchmark[name] = toJson(scores);
   int count = result.fold.empty() ? 0 : *std::max_element(result.fold.begin(), result.fold.end()) + 1;
   return {{"folds", count},
           {"grouping", "family: the benchmark name up to its first numeric part"},

@@ -76,7 +76,7 @@ TEST(CrossValidationTest, EveryApplicationIsPredictedOnceByEveryPredictor) {
   // The configured read-out (energy head, risk 0) is the same as its named variant.
   EXPECT_EQ(result->predictors.at("lstm").all.energy.mape,
             result->predictors.at("lstm_energy_head").all.energy.mape);
-  nlohmann::json json = toJson(*result, data.grid);
+  nlohmann::json json = toJson(*result);
   EXPECT_EQ(json["folds"], 2);
   ASSERT_EQ(json["per_benchmark"]["lstm"].size(), 20u);
   ASSERT_EQ(json["per_benchmark"]["nearest_histogram"].size(), 20u);

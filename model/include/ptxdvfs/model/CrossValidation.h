@@ -43,8 +43,8 @@ struct BenchmarkScore {
   std::string name;
   bool highMemory = false;      ///< prefersHighMemoryClock()
   double timeMape = 0, powerMape = 0, energyMape = 0; ///< percent, over its V-F points
-  std::size_t chosen = 0;       ///< grid index of the chosen minimum-energy point
-  std::size_t oracle = 0;       ///< grid index of the measured minimum-energy point
+  embeddings::VfPoint chosen;   ///< the chosen minimum-energy point
+  embeddings::VfPoint oracle;   ///< the measured minimum-energy point
   double excessVsOracle = 0;    ///< percent of energy above the measured minimum
 };
 
@@ -53,6 +53,11 @@ std::vector<BenchmarkScore> scoreBenchmarks(const TensorDataset &data,
                                             const std::vector<Surface> &predicted,
                                             const std::vector<std::size_t> &chosen,
                                             const std::vector<std::size_t> &items);
+
+/// The read-out variant that averages the LSTM's surfaces with
+/// nearest_histogram's, in CV and `evaluate`; the weight was not tuned.
+inline constexpr const char *kBlendVariant = "lstm_blend_nearest";
+inline constexpr double kBlendWeight = 0.5;
 
 struct CrossValidationResult {
   /// "lstm" (as configured), its variants ("lstm_single_model",
@@ -82,12 +87,10 @@ nlohmann::json toJson(const EvaluationResult &result);
 nlohmann::json toJson(const ClassedEvaluation &result);
 /// [{"name", "best_memory_clock": "high"|"low", "time_mape", "power_mape",
 /// "energy_mape", "excess_vs_oracle", "chosen": {"memory_mhz", "core_mhz"},
-/// "oracle": {...}}], grid indices translated through `grid`.
-nlohmann::json toJson(const std::vector<BenchmarkScore> &scores,
-                      const std::vector<embeddings::VfPoint> &grid);
+/// "oracle": {...}}]
+nlohmann::json toJson(const std::vector<BenchmarkScore> &scores);
 /// {"folds", "grouping", "predictors": {name: {...}}, "best_epochs",
 /// "fold_of_benchmark": {name: fold}, "per_benchmark": {predictor: [...]}}
-nlohmann::json toJson(const CrossValidationResult &result,
-                      const std::vector<embeddings::VfPoint> &grid);
+nlohmann::json toJson(const CrossValidationResult &result);
 
 } // namespace ptxdvfs::model
