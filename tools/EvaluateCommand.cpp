@@ -75,21 +75,17 @@ int runEvaluateCommand(const EvaluateCommandOptions &options) {
       model::makeTensorDataset(*dataset, description.combination, description.maxLength);
   std::vector<std::size_t> all = model::allItems(data);
 
-  PredictorResults results;
-  model::PredictedChoices lstm;
+  std::map<std::string, model::PredictedChoices> predictions;
+  model::PredictedChoices &lstm = predictions["lstm"];
   lstm.add(model::predictEnsemble(loaded->members, data, all, description.prediction.energy()),
            description.prediction.risk());
-  results["lstm"] = model::evaluateByClass(data, lstm.surfaces, lstm.chosen, all);
-
   model::Baselines baselines(description.baselines, data.clocks);
-  for (const auto &[name, predictions] : model::predictBaselines(baselines, data, all)) {
-    results[name] = model::evaluateByClass(data, predictions.surfaces, predictions.chosen, all);
-    if (name == "nearest_histogram") {
-      model::PredictedChoices blend = model::blendSurfaces(lstm, predictions, model::kBlendWeight);
-      results[model::kBlendVariant] =
-          model::evaluateByClass(data, blend.surfaces, blend.chosen, all);
-    }
-  }
+  for (auto &[name, baseline] : model::predictBaselines(baselines, data, all))
+    predictions[name] = std::move(baseline);
+  model::addBlendVariants(predictions);
+  PredictorResults results;
+  for (const auto &[name, predicted] : predictions)
+    results[name] = model::evaluateByClass(data, predicted.surfaces, predicted.chosen, all);
 
   std::vector<model::BenchmarkScore> scores;
   if (options.perBenchmark)
@@ -118,7 +114,8 @@ void setupEvaluateCommand(CLI::App &app, int &exitCode) {
       "time, power and energy; the energy at the predicted minimum-energy point against\n"
       "the true minimum, Fmax and the reference point; Pareto-set precision and recall;\n"
       "the same for the baselines stored in the model folder (training_mean,\n"
-      "histogram_mlp, nearest_histogram); and all of it per class of the measured best\n"
+      "histogram_mlp, nearest_histogram, knn_log_histogram) and the LSTM blended with\n"
+      "the nearest-neighbour ones; and all of it per class of the measured best\n"
       "memory clock. The dataset must use the model's encoding scheme and V-F grid.");
   command->add_option("--model", options->model, "Model folder (see `train`)")->required();
   command->add_option("--dataset", options->dataset, "Dataset folder (see `dataset info`)")

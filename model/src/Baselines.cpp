@@ -4,6 +4,7 @@
 #include "Seeding.h"
 
 #include "ptxdvfs/model/Ensemble.h"
+#include "ptxdvfs/model/Neighbours.h"
 
 #include <torch/torch.h>
 
@@ -51,22 +52,7 @@ InstructionHistogram histogramOf(const torch::Tensor &fields) {
 }
 
 double histogramDistance(const InstructionHistogram &a, const InstructionHistogram &b) {
-  double total = 0;
-  auto i = a.begin(), j = b.begin();
-  while (i != a.end() || j != b.end()) {
-    if (j == b.end() || (i != a.end() && i->first < j->first)) {
-      total += std::fabs(i->second);
-      ++i;
-    } else if (i == a.end() || j->first < i->first) {
-      total += std::fabs(j->second);
-      ++j;
-    } else {
-      total += std::fabs(i->second - j->second);
-      ++i;
-      ++j;
-    }
-  }
-  return total / 6.0; // three blocks, each at most 2 apart
+  return mixL1Distance(a, b) / 6.0; // three blocks, each at most 2 apart
 }
 
 BaselineData baselineDataOf(const TensorDataset &data, const std::vector<std::size_t> &items) {
@@ -110,6 +96,11 @@ BaselineData baselineDataFrom(const nlohmann::json &json) {
     if (data.surfaces.back().size() != points || points == 0)
       throw std::length_error("application '" + data.names.back() +
                               "' has a surface of a different size");
+    for (const auto &factors : data.surfaces.back())
+      for (double factor : factors)
+        if (!(factor > 0) || !std::isfinite(factor))
+          throw std::domain_error("application '" + data.names.back() +
+                                  "' has a scaling factor that is not a positive number");
   }
   if (data.names.empty())
     throw std::length_error("no applications");
@@ -118,6 +109,7 @@ BaselineData baselineDataFrom(const nlohmann::json &json) {
 
 struct Baselines::Fitted {
   torch::nn::Sequential mlp{nullptr};
+  std::unique_ptr<NearestNeighbours> neighbours;
 };
 
 Baselines::Baselines(BaselineData data, torch::Tensor clocks)
@@ -155,7 +147,10 @@ Baselines::Baselines(BaselineData data, torch::Tensor clocks)
     optimizer.step();
   }
   fitted_->mlp->eval();
+  fitted_->neighbours = std::make_unique<NearestNeighbours>(data_);
 }
+
+int Baselines::neighbourCount() const { return fitted_->neighbours->k(); }
 
 Baselines::~Baselines() = default;
 Baselines::Baselines(Baselines &&) noexcept = default;
@@ -165,6 +160,8 @@ Surface Baselines::predict(const std::string &baseline,
                            const InstructionHistogram &histogram) const {
   if (baseline == "training_mean")
     return mean_;
+  if (baseline == "knn_log_histogram")
+    return fitted_->neighbours->predict(histogram);
   if (baseline == "nearest_histogram") {
     std::size_t nearest = 0;
     double best = std::numeric_limits<double>::infinity();

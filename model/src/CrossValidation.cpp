@@ -139,16 +139,28 @@ crossValidate(const TensorDataset &data, const DvfsModelOptions &modelOptions,
     order.insert(order.end(), test.begin(), test.end());
   }
 
-  if (collected.count("lstm") && collected.count("nearest_histogram"))
-    collected[kBlendVariant] =
-        blendSurfaces(collected["lstm"], collected["nearest_histogram"], kBlendWeight);
+  addBlendVariants(collected);
   for (const auto &[name, predictions] : collected)
     result.predictors[name] = evaluateByClass(data, predictions.surfaces, predictions.chosen, order);
-  for (const std::string name : {"lstm", "nearest_histogram", kBlendVariant})
+  std::vector<std::string> detailed = {"lstm"};
+  for (const BlendVariant &blend : kBlendVariants) {
+    detailed.push_back(blend.baseline);
+    detailed.push_back(blend.name);
+  }
+  for (const std::string &name : detailed)
     if (auto found = collected.find(name); found != collected.end())
       result.perBenchmark[name] =
           scoreBenchmarks(data, found->second.surfaces, found->second.chosen, order);
   return result;
+}
+
+void addBlendVariants(std::map<std::string, PredictedChoices> &predictors) {
+  auto lstm = predictors.find("lstm");
+  if (lstm == predictors.end())
+    return;
+  for (const BlendVariant &blend : kBlendVariants)
+    if (auto baseline = predictors.find(blend.baseline); baseline != predictors.end())
+      predictors[blend.name] = blendSurfaces(lstm->second, baseline->second, kBlendWeight);
 }
 
 nlohmann::json toJson(const EvaluationResult &r) {

@@ -201,7 +201,7 @@ torch::Tensor DvfsModelImpl::latent(const torch::Tensor &fields, const torch::Te
   if (mix) {
     torch::Tensor shares = instructionMix(fields, lengths);
     if (options.log_mix())
-      shares = torch::log1p(1000 * shares) / std::log(1001.0);
+      shares = torch::log1p(kLogMixScale * shares) / std::log1p(kLogMixScale);
     parts.push_back(torch::tanh(mix(shares)));
   }
   if (options.length_feature())

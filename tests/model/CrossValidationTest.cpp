@@ -65,7 +65,8 @@ TEST(CrossValidationTest, EveryApplicationIsPredictedOnceByEveryPredictor) {
   EXPECT_EQ(result->bestEpochs.size(), 4u); // 2 folds x 2 members
   for (const char *name : {"lstm", "lstm_single_model", "lstm_energy_head",
                            "lstm_energy_time_x_power", "lstm_risk_0", "lstm_risk_0.5",
-                           "lstm_risk_1", "training_mean", "histogram_mlp", "nearest_histogram"}) {
+                           "lstm_risk_1", "lstm_blend_nearest", "lstm_blend_knn", "training_mean",
+                           "histogram_mlp", "nearest_histogram", "knn_log_histogram"}) {
     ASSERT_TRUE(result->predictors.count(name)) << name;
     const ClassedEvaluation &e = result->predictors.at(name);
     EXPECT_EQ(e.all.benchmarks, 20u) << name;
@@ -79,7 +80,9 @@ TEST(CrossValidationTest, EveryApplicationIsPredictedOnceByEveryPredictor) {
   nlohmann::json json = toJson(*result);
   EXPECT_EQ(json["folds"], 2);
   ASSERT_EQ(json["per_benchmark"]["lstm"].size(), 20u);
-  ASSERT_EQ(json["per_benchmark"]["nearest_histogram"].size(), 20u);
+  for (const char *name :
+       {"nearest_histogram", "knn_log_histogram", "lstm_blend_nearest", "lstm_blend_knn"})
+    ASSERT_EQ(json["per_benchmark"][name].size(), 20u) << name;
   for (const auto &score : json["per_benchmark"]["lstm"]) {
     EXPECT_GE(score["excess_vs_oracle"].get<double>(), 0);
     EXPECT_GT(score["chosen"]["memory_mhz"].get<unsigned>(), 0u);
@@ -108,4 +111,22 @@ TEST(CrossValidationTest, PerClassScoresSplitTheOverallOnes) {
                     12.0;
   EXPECT_NEAR(fixed.all.minEnergy.excessVsOracle, weighted, 1e-9);
   EXPECT_GT(fixed.highMemory.minEnergy.excessVsOracle, 0);
+}
+
+TEST(CrossValidationTest, BlendVariantsNeedTheLstmAndTheirBaseline) {
+  PredictedChoices lstm, knn;
+  lstm.add(Surface{{1.0, 1.0, 1.0}, {1.0, 1.0, 3.0}});
+  knn.add(Surface{{3.0, 3.0, 3.0}, {1.0, 1.0, 1.0}});
+  std::map<std::string, PredictedChoices> predictors = {{"knn_log_histogram", knn}};
+  addBlendVariants(predictors);
+  EXPECT_EQ(predictors.size(), 1u); // no LSTM, nothing to blend
+
+  predictors["lstm"] = lstm;
+  addBlendVariants(predictors);
+  EXPECT_EQ(predictors.count("lstm_blend_nearest"), 0u); // its baseline is missing
+  ASSERT_EQ(predictors.count("lstm_blend_knn"), 1u);
+  const PredictedChoices &blend = predictors.at("lstm_blend_knn");
+  EXPECT_DOUBLE_EQ(blend.surfaces[0][0][kTime], 2.0);
+  EXPECT_DOUBLE_EQ(blend.surfaces[0][1][kEnergy], 2.0);
+  EXPECT_EQ(blend.chosen[0], 0u); // 2.0 at both points: the first
 }

@@ -49,7 +49,7 @@ BaselineData baselineDataFrom(const nlohmann::json &json);
 /// Names of the baselines, in report order.
 inline const std::vector<std::string> &baselineNames() {
   static const std::vector<std::string> names = {"training_mean", "histogram_mlp",
-                                                 "nearest_histogram"};
+                                                 "nearest_histogram", "knn_log_histogram"};
   return names;
 }
 
@@ -58,7 +58,10 @@ inline const std::vector<std::string> &baselineNames() {
 /// - `histogram_mlp`: an MLP on [instruction mix, normalised clocks], the
 ///   static approach that predates sequence models;
 /// - `nearest_histogram`: the surface of the training application whose
-///   mix is closest.
+///   mix is closest;
+/// - `knn_log_histogram`: the geometric mean of the surfaces of the k
+///   training applications closest on the log-scaled mix, k fitted by
+///   leave-one-family-out (NearestNeighbours).
 /// Fitting is deterministic (seeded), so evaluating a folder twice gives
 /// the same numbers.
 class Baselines {
@@ -68,6 +71,9 @@ public:
   ~Baselines();
   Baselines(Baselines &&) noexcept;
   Baselines &operator=(Baselines &&) noexcept;
+
+  /// The k that `knn_log_histogram` fitted on the training applications.
+  int neighbourCount() const;
 
   /// Predicts `baseline` (one of baselineNames()) for an application.
   Surface predict(const std::string &baseline, const InstructionHistogram &histogram) const;

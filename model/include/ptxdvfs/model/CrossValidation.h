@@ -54,22 +54,33 @@ std::vector<BenchmarkScore> scoreBenchmarks(const TensorDataset &data,
                                             const std::vector<std::size_t> &chosen,
                                             const std::vector<std::size_t> &items);
 
-/// The read-out variant that averages the LSTM's surfaces with
-/// nearest_histogram's, in CV and `evaluate`; the weight was not tuned.
-inline constexpr const char *kBlendVariant = "lstm_blend_nearest";
+/// Read-out variants that average the LSTM's surfaces with a baseline's,
+/// in CV and `evaluate`: each variant's name and its baseline. The weight
+/// (of the baseline) was fixed beforehand, not tuned on the folds.
+struct BlendVariant {
+  const char *name;
+  const char *baseline;
+};
+inline constexpr BlendVariant kBlendVariants[] = {{"lstm_blend_nearest", "nearest_histogram"},
+                                                  {"lstm_blend_knn", "knn_log_histogram"}};
 inline constexpr double kBlendWeight = 0.5;
+
+/// Adds to `predictors` (keyed by name, all for the same applications in
+/// the same order) every blend variant whose two inputs, "lstm" and the
+/// baseline, are present.
+void addBlendVariants(std::map<std::string, PredictedChoices> &predictors);
 
 struct CrossValidationResult {
   /// "lstm" (as configured), its variants ("lstm_single_model",
   /// "lstm_energy_head", "lstm_energy_time_x_power", "lstm_risk_0",
-  /// "lstm_risk_0.5", "lstm_risk_1", "lstm_blend_nearest": the mean of the
-  /// LSTM's and nearest_histogram's surfaces) and every baseline, all on
-  /// the same folds.
+  /// "lstm_risk_0.5", "lstm_risk_1", and kBlendVariants) and every
+  /// baseline, all on the same folds.
   std::map<std::string, ClassedEvaluation> predictors;
   std::vector<std::string> names; ///< applications, in dataset order
   std::vector<int> fold;          ///< fold of each application
   std::vector<int64_t> bestEpochs; ///< of every trained member
-  /// "lstm", `nearest_histogram` and "lstm_blend_nearest" per held-out application.
+  /// "lstm", the nearest-neighbour baselines and the blend variants per
+  /// held-out application.
   std::map<std::string, std::vector<BenchmarkScore>> perBenchmark;
 };
 

@@ -30,6 +30,11 @@ inline constexpr int64_t kOpcodeRows = 1001, kSpaceRows = 10, kTypeRows = 100,
 /// Width of an instruction mix: the opcode, state-space and type blocks.
 inline constexpr int64_t kMixWidth = kOpcodeRows + kSpaceRows + kTypeRows;
 
+/// The log scale of a mix share s: log(1 + kLogMixScale s) / log(1 + kLogMixScale),
+/// which keeps 0 and 1 and spreads the small shares apart (see
+/// DvfsModelOptions::log_mix and logScaled()).
+inline constexpr double kLogMixScale = 1000.0;
+
 /// How the kernels of a multi-kernel application become one input.
 enum class KernelCombination {
   Concatenate, ///< all kernels' instructions in kernel order, one sequence

@@ -1,0 +1,129 @@
+// NeighboursTest.cpp - the log-scaled mix distance, the leave-one-family-out choice of k, and
+// the geometric mean of the nearest surfaces.
+#include "ToyData.h"
+
+#include "ptxdvfs/model/Neighbours.h"
+#include "ptxdvfs/model/TensorDataset.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace ptxdvfs;
+using namespace ptxdvfs::test;
+
+namespace {
+
+/// A surface of `points` V-F points whose three factors all equal `value`.
+Surface flat(double value, std::size_t points = 4) { return Surface(points, {value, value, value}); }
+
+/// A mix with one opcode (the three blocks each summing to 1).
+InstructionHistogram mixOf(int64_t opcode, float share = 1.0f) {
+  InstructionHistogram mix = {{kOpcodeRows + 1, 1.0f}, {kOpcodeRows + kSpaceRows + 1, 1.0f}};
+  mix[opcode] = share;
+  if (share < 1.0f)
+    mix[900] = 1.0f - share;
+  return mix;
+}
+
+} // namespace
+
+TEST(NeighboursTest, LogScaleKeepsTheEndsAndSpreadsSmallShares) {
+  InstructionHistogram scaled = logScaled({{1, 1.0f}, {2, 0.004f}, {3, 0.064f}});
+  EXPECT_FLOAT_EQ(scaled.at(1), 1.0f);
+  EXPECT_EQ(scaled.size(), 3u);
+  // Shares of 0.4% and 6.4%: 0.06 apart as shares, over a third of the range here.
+  EXPECT_NEAR(scaled.at(3) - scaled.at(2), 0.371, 0.001);
+  EXPECT_NEAR(scaled.at(2), std::log1p(4.0) / std::log1p(1000.0), 1e-6);
+}
+
+TEST(NeighboursTest, L1DistanceSumsEveryDifferenceAndIsSymmetric) {
+  InstructionHistogram a = {{1, 0.5f}, {2, 0.5f}}, b = {{2, 0.25f}, {7, 1.0f}};
+  EXPECT_DOUBLE_EQ(mixL1Distance(a, a), 0.0);
+  EXPECT_DOUBLE_EQ(mixL1Distance(a, b), 0.5 + 0.25 + 1.0);
+  EXPECT_DOUBLE_EQ(mixL1Distance(a, b), mixL1Distance(b, a));
+  // The old baseline's distance is this one over the six block maxima.
+  EXPECT_DOUBLE_EQ(histogramDistance(a, b), mixL1Distance(a, b) / 6);
+}
+
+TEST(NeighboursTest, PredictionIsTheGeometricMeanOfTheNearestSurfaces) {
+  BaselineData data;
+  data.names = {"a_1", "b_1", "c_1", "d_1"};
+  data.histograms = {mixOf(10, 0.50f), mixOf(10, 0.40f), mixOf(10, 0.05f), mixOf(20)};
+  data.surfaces = {flat(1.0), flat(4.0), flat(100.0), flat(1000.0)};
+  NearestNeighbours two(data, {2});
+  ASSERT_EQ(two.k(), 2);
+  // Nearest to a share of 0.45 are the 0.50 and 0.40 applications: sqrt(1 x 4).
+  Surface predicted = two.predict(mixOf(10, 0.45f));
+  for (const auto &factors : predicted)
+    for (double factor : factors)
+      EXPECT_NEAR(factor, 2.0, 1e-9);
+}
+
+TEST(NeighboursTest, LeaveOneFamilyOutPicksOneNeighbourWhenOnlyTheNearestIsAlike) {
+  // Four families of kind A (opcode 10) and two single-member families of
+  // kind B (opcode 20). Hiding its own family, an A application still finds
+  // A applications first, but a B application has one B neighbour left: any
+  // k > 1 mixes in A surfaces and is wrong for it.
+  BaselineData data;
+  for (const char *name : {"fa_1", "fa_2", "ga_1", "ga_2", "ha_1", "ia_1"}) {
+    data.names.push_back(name);
+    data.histograms.push_back(mixOf(10, 0.5f + 0.01f * static_cast<float>(data.names.size())));
+    data.surfaces.push_back(flat(1.0));
+  }
+  for (const char *name : {"jb_1", "kb_1"}) {
+    data.names.push_back(name);
+    data.histograms.push_back(mixOf(20, 0.5f + 0.01f * static_cast<float>(data.names.size())));
+    data.surfaces.push_back(flat(3.0));
+  }
+  NearestNeighbours neighbours(data);
+  EXPECT_EQ(neighbours.k(), 1);
+  ASSERT_EQ(neighbours.selectionScores().size(), NearestNeighbours::defaultCandidates().size());
+  EXPECT_NEAR(neighbours.selectionScores().at(1), 0.0, 1e-12);
+  EXPECT_GT(neighbours.selectionScores().at(3), 0.1);
+}
+
+TEST(NeighboursTest, LeaveOneFamilyOutAveragesWhenSurfacesAreNoisy) {
+  // One kind, eight families of two near-identical siblings, families
+  // scattered by +-30% around 2. A sibling would make one neighbour look
+  // perfect; with the family hidden, the nearest family alone is off by up
+  // to 60% and a mean of several is much closer.
+  BaselineData data;
+  for (int f = 0; f < 8; ++f)
+    for (int sibling = 0; sibling < 2; ++sibling) {
+      data.names.push_back("fam" + std::string(1, static_cast<char>('a' + f)) + "_" +
+                           std::to_string(sibling));
+      data.histograms.push_back(
+          mixOf(10, 0.3f + 0.05f * static_cast<float>(f) + 0.001f * static_cast<float>(sibling)));
+      data.surfaces.push_back(flat(f % 2 == 0 ? 2.6 : 1.4));
+    }
+  NearestNeighbours neighbours(data);
+  EXPECT_GT(neighbours.k(), 1);
+  EXPECT_LT(neighbours.selectionScores().at(neighbours.k()), neighbours.selectionScores().at(1));
+}
+
+TEST(NeighboursTest, ASingleFamilyLeavesNothingToScoreAndKeepsTheMiddleCandidate) {
+  BaselineData data;
+  data.names = {"x_1", "x_2"};
+  data.histograms = {mixOf(10), mixOf(10, 0.5f)};
+  data.surfaces = {flat(1.0), flat(2.0)};
+  NearestNeighbours neighbours(data, {1, 3, 5});
+  EXPECT_TRUE(neighbours.selectionScores().empty());
+  EXPECT_EQ(neighbours.k(), 3);
+  // Fewer applications than k: the mean of all of them.
+  EXPECT_NEAR(neighbours.predict(mixOf(10))[0][kTime], std::sqrt(2.0), 1e-9);
+}
+
+TEST(NeighboursTest, BaselineUsesTheFittedNeighboursAndRejectsNonPositiveFactors) {
+  TensorDataset data = toyData(12);
+  BaselineData training = baselineDataOf(data, range(0, 12));
+  Baselines baselines(training, data.clocks);
+  NearestNeighbours neighbours(training);
+  EXPECT_EQ(baselines.neighbourCount(), neighbours.k());
+  InstructionHistogram mix = histogramOf(data.items[3].fields);
+  EXPECT_EQ(baselines.predict("knn_log_histogram", mix), neighbours.predict(mix));
+
+  nlohmann::json zero = toJson(training);
+  zero["applications"][2]["surface"][0][1] = 0.0;
+  EXPECT_THROW(baselineDataFrom(zero), std::domain_error);
+}
