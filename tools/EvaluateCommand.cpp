@@ -92,11 +92,14 @@ int runEvaluateCommand(const EvaluateCommandOptions &options) {
     scores = model::scoreBenchmarks(data, lstm.surfaces, lstm.chosen, all);
   if (options.json) {
     nlohmann::json json = evaluationJson(results);
+    json["baselines"]["knn_log_histogram"]["neighbours"] = baselines.neighbourCount();
     if (options.perBenchmark)
       json["per_benchmark"] = model::toJson(scores);
     std::cout << json.dump(2) << '\n';
   } else {
     printEvaluationTable(std::cout, results);
+    std::cout << "knn_log_histogram averages the " << baselines.neighbourCount()
+              << " nearest training applications (k fitted by leave-one-family-out).\n";
     if (options.perBenchmark)
       printBenchmarkTable(std::cout, scores);
   }
