@@ -9,7 +9,7 @@ build_dir=${1:-build}
 
 packages=(
   build-essential cmake
-  antlr4 libantlr4-runtime-dev default-jre-headless
+  antlr4 libantlr4-runtime-dev uuid-dev default-jre-headless
   libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
   libtorch-dev libopenblas0-pthread
   libgtest-dev libbenchmark-dev
