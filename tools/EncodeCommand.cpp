@@ -4,6 +4,7 @@
 #include "AtomicFile.h"
 #include "DiagnosticPrinter.h"
 #include "ExitCodes.h"
+#include "LaunchFlags.h"
 
 #include "ptxdvfs/embeddings/EncodingScheme.h"
 #include "ptxdvfs/ptx/Parser.h"
@@ -13,6 +14,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -64,27 +66,43 @@ std::string trimmedLine(const std::vector<std::string_view> &lines, std::uint32_
 }
 
 void printTable(const std::vector<EncodedKernel> &kernels, const embeddings::EncodingScheme &scheme,
-                const ptx::Module &module, std::ostream &out) {
+                const ptx::Module &module, bool asExecuted, std::ostream &out) {
   auto lines = sourceLines(module);
   for (std::size_t k = 0; k < kernels.size(); ++k) {
     out << "kernel " << k << ": " << kernels[k].name << " (" << kernels[k].instructions.size()
-        << " instructions encoded, scheme " << scheme.name() << ")\n";
+        << " instructions encoded, scheme " << scheme.name();
+    if (asExecuted)
+      out << ", as executed: " << std::llround(kernels[k].executedInstructions())
+          << " per thread, " << kernels[k].loops.size() << " loop(s)";
+    out << ")\n";
     out << "  " << std::left << std::setw(6) << "line" << std::setw(11) << "code"
-        << std::setw(20) << "readable" << std::setw(16) << "dependency" << "PTX\n";
+        << std::setw(20) << "readable" << std::setw(16) << "dependency";
+    if (asExecuted)
+      out << std::setw(14) << "loop (line)" << std::setw(9) << "weight";
+    out << "PTX\n";
     for (const InstructionRecord &record : kernels[k].instructions) {
       std::string dependency = record.dependencyDistance == 0
                                    ? "-"
                                    : std::to_string(record.dependencyDistance) + " back, " +
                                          kindName(record.dependencyKind);
       out << "  " << std::setw(6) << record.location.line << std::setw(11) << toCode(record)
-          << std::setw(20) << scheme.readable(record) << std::setw(16) << dependency
-          << trimmedLine(lines, record.location.line) << '\n';
+          << std::setw(20) << scheme.readable(record) << std::setw(16) << dependency;
+      if (asExecuted) {
+        std::string loop = record.loop < 0 ? "-"
+            : std::to_string(record.loop) + " (" +
+                  std::to_string(kernels[k].loops[static_cast<std::size_t>(record.loop)].location.line) + ")";
+        std::ostringstream weight;
+        weight << std::setprecision(4) << record.weight;
+        out << std::setw(14) << loop << std::setw(9) << weight.str();
+      }
+      out << trimmedLine(lines, record.location.line) << '\n';
     }
   }
 }
 
 nlohmann::json toJson(const std::vector<EncodedKernel> &kernels,
-                      const embeddings::EncodingScheme &scheme, const ptx::Module &module) {
+                      const embeddings::EncodingScheme &scheme, const ptx::Module &module,
+                      bool asExecuted) {
   nlohmann::json list = nlohmann::json::array();
   for (const EncodedKernel &kernel : kernels) {
     nlohmann::json instructions = nlohmann::json::array();
@@ -99,15 +117,33 @@ nlohmann::json toJson(const std::vector<EncodedKernel> &kernels,
                               {"operands", record.operandCount},
                               {"dependency_distance", record.dependencyDistance},
                               {"dependency_kind", kindName(record.dependencyKind)}};
+      if (asExecuted) {
+        entry["weight"] = record.weight;
+        entry["loop"] = record.loop;
+      }
       if (record.debugLocation)
         entry["source"] = {{"file", std::string(module.sourcePath(*record.debugLocation))},
                            {"line", record.debugLocation->line},
                            {"column", record.debugLocation->column}};
       instructions.push_back(std::move(entry));
     }
-    list.push_back({{"name", kernel.name}, {"instructions", std::move(instructions)}});
+    nlohmann::json entry = {{"name", kernel.name}, {"instructions", std::move(instructions)}};
+    if (asExecuted) {
+      entry["executed_instructions"] = kernel.executedInstructions();
+      nlohmann::json loops = nlohmann::json::array();
+      for (const auto &loop : kernel.loops)
+        loops.push_back({{"line", loop.location.line},
+                         {"depth", loop.depth},
+                         {"trip_count", loop.meanTripCount},
+                         {"origin", loop.usedDefault ? "default" : std::string(ptx::analysis::toString(loop.origin))}});
+      entry["loops"] = std::move(loops);
+    }
+    list.push_back(std::move(entry));
   }
-  return {{"path", module.path}, {"scheme", std::string(scheme.name())}, {"kernels", list}};
+  return {{"path", module.path},
+          {"scheme", std::string(scheme.name())},
+          {"as_executed", asExecuted},
+          {"kernels", list}};
 }
 
 std::string joinLines(const std::vector<std::string> &lines) {
@@ -119,7 +155,7 @@ std::string joinLines(const std::vector<std::string> &lines) {
 
 /// Removes `kernel_<k>.codes`/`.readable` for every k >= `count`.
 void removeStaleKernelFiles(const std::string &dir, std::size_t count) {
-  static const std::regex kernelFile(R"(kernel_(\d+)\.(codes|readable))");
+  static const std::regex kernelFile(R"(kernel_(\d+)\.(codes|readable|weights))");
   std::error_code error;
   for (const auto &entry : fs::directory_iterator(dir, error)) {
     std::smatch match;
@@ -132,7 +168,7 @@ void removeStaleKernelFiles(const std::string &dir, std::size_t count) {
 /// Writes the conformance layout; removes kernel files a previous run with
 /// more kernels left behind, so the folder describes this file only.
 int writeOutput(const std::vector<EncodedKernel> &kernels, const embeddings::EncodingScheme &scheme,
-                const std::string &dir) {
+                bool asExecuted, const std::string &dir) {
   std::error_code error;
   fs::create_directories(dir, error);
   if (error) {
@@ -142,14 +178,19 @@ int writeOutput(const std::vector<EncodedKernel> &kernels, const embeddings::Enc
   std::vector<std::pair<std::string, std::string>> files; // path, content
   std::vector<std::string> names;
   for (std::size_t k = 0; k < kernels.size(); ++k) {
-    std::vector<std::string> codes, readable;
+    std::vector<std::string> codes, readable, weights;
     for (const InstructionRecord &record : kernels[k].instructions) {
       codes.push_back(toCode(record));
       readable.push_back(scheme.readable(record));
+      std::ostringstream weight;
+      weight << std::setprecision(17) << record.weight;
+      weights.push_back(weight.str());
     }
     std::string base = dir + "/kernel_" + std::to_string(k);
     files.emplace_back(base + ".codes", joinLines(codes));
     files.emplace_back(base + ".readable", joinLines(readable));
+    if (asExecuted)
+      files.emplace_back(base + ".weights", joinLines(weights));
     names.push_back(kernels[k].name);
   }
   files.emplace_back(dir + "/kernel_names.txt", joinLines(names));
@@ -175,6 +216,7 @@ void setupEncodeCommand(CLI::App &app, int &exitCode) {
       "  ptxdvfs encode kernel.ptx                     table: line, code, readable form, dependency\n"
       "  ptxdvfs encode kernel.ptx -o encoded/         kernel_<k>.codes/.readable, kernel_names.txt\n"
       "  ptxdvfs encode --json kernel.ptx\n"
+      "  ptxdvfs encode --as-executed --assume n=4096 kernel.ptx   loops expanded, with weights\n"
       "Kernels are the .entry functions, numbered from 0 in file order.");
   command->add_option("file", options->file, "PTX file")->required()->check(CLI::ExistingFile);
   std::vector<std::string> schemes;
@@ -191,6 +233,10 @@ void setupEncodeCommand(CLI::App &app, int &exitCode) {
       ->capture_default_str();
   command->add_option("-o,--output", options->outputDir, "Write the encoding into this folder");
   command->add_flag("--json", options->json, "Print the encoding as JSON on stdout");
+  command->add_flag("--as-executed", options->asExecuted,
+                    "Read each kernel as one thread executes it: loops repeated by their trip "
+                    "counts, calls inlined; each record carries its weight (see 'ptxdvfs loops')");
+  addLaunchFlags(*command, options->launch);
   command->callback([options, &exitCode] { exitCode = runEncodeCommand(*options); });
 }
 
@@ -209,15 +255,26 @@ int runEncodeCommand(const EncodeOptions &options) {
   printDiagnostics(module.diagnostics(), std::cerr);
   if (!module)
     return kExitInputError;
-  std::vector<EncodedKernel> kernels = (*scheme)->encode(*module);
+  embeddings::EncodeOptions encodeOptions;
+  encodeOptions.asExecuted = options.asExecuted;
+  if (options.asExecuted) {
+    if (std::string error = toAssumptions(options.launch, *module, encodeOptions.launch); !error.empty()) {
+      spdlog::error("{}", error);
+      return kExitUsageError;
+    }
+    encodeOptions.expansion = toExpansionOptions(options.launch);
+  }
+  std::vector<EncodedKernel> kernels = (*scheme)->encode(*module, encodeOptions);
+  for (const EncodedKernel &kernel : kernels)
+    printDiagnostics(kernel.warnings, std::cerr);
   if (kernels.empty())
     spdlog::warn("{}: no kernel (.entry) to encode", options.file);
   if (!options.outputDir.empty())
-    return writeOutput(kernels, **scheme, options.outputDir);
+    return writeOutput(kernels, **scheme, options.asExecuted, options.outputDir);
   if (options.json)
-    std::cout << toJson(kernels, **scheme, *module).dump(2) << '\n';
+    std::cout << toJson(kernels, **scheme, *module, options.asExecuted).dump(2) << '\n';
   else
-    printTable(kernels, **scheme, *module, std::cout);
+    printTable(kernels, **scheme, *module, options.asExecuted, std::cout);
   return kExitSuccess;
 }
 

@@ -1,6 +1,8 @@
 // EncodeCommand.h - `ptxdvfs encode`: PTX to instruction codes under a named scheme.
 #pragma once
 
+#include "LaunchFlags.h"
+
 #include <string>
 
 namespace CLI {
@@ -15,6 +17,8 @@ struct EncodeOptions {
   std::string vocabularyDir;
   std::string outputDir; ///< empty: print a table (or JSON) instead
   bool json = false;
+  bool asExecuted = false; ///< read each kernel as one thread executes it
+  LaunchFlags launch;      ///< what the loop analysis needs (with asExecuted)
 };
 
 void setupEncodeCommand(CLI::App &app, int &exitCode);

@@ -4,6 +4,7 @@
 #include "EvaluateCommand.h"
 #include "ExitCodes.h"
 #include "Logging.h"
+#include "LoopsCommand.h"
 #include "ParseCommand.h"
 #include "TrainCommand.h"
 
@@ -25,6 +26,7 @@ int main(int argc, char **argv) {
   int exitCode = kExitSuccess;
   setupParseCommand(app, exitCode);
   setupEncodeCommand(app, exitCode);
+  setupLoopsCommand(app, exitCode);
   setupDatasetCommands(app, exitCode);
   setupTrainCommand(app, exitCode);
   setupEvaluateCommand(app, exitCode);

@@ -18,10 +18,58 @@ std::string EncodingScheme::readable(const InstructionRecord &record) const {
   return text;
 }
 
+std::vector<EncodedKernel> EncodingScheme::encode(const ptx::Module &module,
+                                                  const EncodeOptions &options) const {
+  std::vector<KernelSteps> kernels;
+  std::vector<ptx::analysis::ExecutedKernel> executed;
+  for (const ptx::Function *kernel : module.kernels()) {
+    KernelSteps steps{kernel->name, {}};
+    if (options.asExecuted) {
+      executed.push_back(ptx::analysis::expandKernel(module, *kernel, options.launch, options.expansion));
+      const ptx::analysis::ExecutedInstruction *previous = nullptr;
+      for (const auto &step : executed.back().sequence) {
+        bool continuesLine = previous && previous->function == step.function &&
+                             previous->index + 1 == step.index &&
+                             previous->instruction->location.line == step.instruction->location.line;
+        steps.steps.push_back({step.instruction, step.weight, step.loop, continuesLine});
+        previous = &step;
+      }
+    } else {
+      std::uint32_t lastLine = 0;
+      kernel->forEachInstruction([&](const ptx::Instruction &instruction) {
+        steps.steps.push_back({&instruction, 1.0, -1, instruction.location.line == lastLine});
+        lastLine = instruction.location.line;
+      });
+    }
+    kernels.push_back(std::move(steps));
+  }
+  std::vector<EncodedKernel> encoded = encodeSteps(kernels);
+  for (std::size_t k = 0; k < executed.size() && k < encoded.size(); ++k) {
+    encoded[k].loops = std::move(executed[k].loops);
+    encoded[k].iterationsPerLoop = executed[k].iterationsPerLoop;
+    encoded[k].warnings = std::move(executed[k].warnings);
+  }
+  return encoded;
+}
+
+std::string readingName(std::string_view scheme, bool asExecuted) {
+  return std::string(scheme) + (asExecuted ? std::string(kAsExecutedSuffix) : "");
+}
+
+bool readsAsExecuted(std::string_view name) {
+  return name.size() > kAsExecutedSuffix.size() &&
+         name.substr(name.size() - kAsExecutedSuffix.size()) == kAsExecutedSuffix;
+}
+
+std::string_view baseScheme(std::string_view name) {
+  return readsAsExecuted(name) ? name.substr(0, name.size() - kAsExecutedSuffix.size()) : name;
+}
+
 std::vector<std::string_view> schemeNames() { return {kGpuPtxModelV1}; }
 
 ptx::Expected<std::unique_ptr<EncodingScheme>> makeScheme(std::string_view name,
                                                           Vocabulary vocabulary) {
+  name = baseScheme(name);
   if (name == kGpuPtxModelV1)
     return std::unique_ptr<EncodingScheme>(std::make_unique<GpuPtxModelV1>(std::move(vocabulary)));
   std::string known;

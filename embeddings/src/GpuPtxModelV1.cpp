@@ -207,28 +207,28 @@ std::optional<InstructionRecord> encodeLine(std::string_view lineText,
 
 } // namespace
 
-std::vector<EncodedKernel> GpuPtxModelV1::encode(const ptx::Module &module) const {
-  std::vector<EncodedKernel> kernels;
+std::vector<EncodedKernel> GpuPtxModelV1::encodeSteps(const std::vector<KernelSteps> &kernels) const {
+  std::vector<EncodedKernel> encoded;
   // quirk: one window for the whole file, never reset between kernels.
   DependencyWindow window;
-  for (const ptx::Function *kernel : module.kernels()) {
-    EncodedKernel encoded{kernel->name, {}};
-    std::uint32_t lastLine = 0;
-    kernel->forEachInstruction([&](const ptx::Instruction &instruction) {
+  for (const KernelSteps &kernel : kernels) {
+    EncodedKernel out(kernel.name, {});
+    for (const Step &step : kernel.steps) {
       // The rules see source lines: a line holding two instructions counts once.
-      if (instruction.location.line == lastLine)
-        return;
-      lastLine = instruction.location.line;
-      auto record = encodeLine(instruction.lineText, vocabulary(), window);
+      if (step.continuesLine)
+        continue;
+      auto record = encodeLine(step.instruction->lineText, vocabulary(), window);
       if (!record)
-        return;
-      record->location = instruction.location;
-      record->debugLocation = instruction.debugLocation;
-      encoded.instructions.push_back(*record);
-    });
-    kernels.push_back(std::move(encoded));
+        continue;
+      record->location = step.instruction->location;
+      record->debugLocation = step.instruction->debugLocation;
+      record->weight = step.weight;
+      record->loop = step.loop;
+      out.instructions.push_back(*record);
+    }
+    encoded.push_back(std::move(out));
   }
-  return kernels;
+  return encoded;
 }
 
 } // namespace ptxdvfs::embeddings

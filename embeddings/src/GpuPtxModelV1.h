@@ -16,7 +16,9 @@ public:
   explicit GpuPtxModelV1(Vocabulary vocabulary) : EncodingScheme(std::move(vocabulary)) {}
 
   std::string_view name() const override { return kGpuPtxModelV1; }
-  std::vector<EncodedKernel> encode(const ptx::Module &module) const override;
+
+protected:
+  std::vector<EncodedKernel> encodeSteps(const std::vector<KernelSteps> &kernels) const override;
 };
 
 } // namespace ptxdvfs::embeddings

@@ -44,4 +44,11 @@ ptx::Expected<InstructionRecord> parseCode(std::string_view code) {
   return record;
 }
 
+double EncodedKernel::executedInstructions() const {
+  double total = 0;
+  for (const InstructionRecord &record : instructions)
+    total += record.weight;
+  return total;
+}
+
 } // namespace ptxdvfs::embeddings

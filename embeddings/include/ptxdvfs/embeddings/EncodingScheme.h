@@ -4,6 +4,7 @@
 #include "ptxdvfs/embeddings/InstructionRecord.h"
 #include "ptxdvfs/embeddings/Vocabulary.h"
 #include "ptxdvfs/ptx/Module.h"
+#include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
 
 #include <memory>
 #include <string>
@@ -11,6 +12,17 @@
 #include <vector>
 
 namespace ptxdvfs::embeddings {
+
+/// How a kernel is read. By default, as written: each instruction of the
+/// text once, in source order (what the public training data used). With
+/// `asExecuted`, as one thread executes it (ptx/analysis/ExecutedSequence.h):
+/// loop bodies repeated by their trip counts, calls inlined, and each
+/// record weighted by the executions it stands for.
+struct EncodeOptions {
+  bool asExecuted = false;
+  ptx::analysis::LaunchAssumptions launch;
+  ptx::analysis::ExpansionOptions expansion;
+};
 
 /// A versioned encoding. A model records the scheme it was trained with
 /// and refuses input encoded with another, so a scheme's output never
@@ -23,13 +35,30 @@ public:
   const Vocabulary &vocabulary() const { return vocabulary_; }
 
   /// One EncodedKernel per kernel (`.entry` with a body), in file order.
-  virtual std::vector<EncodedKernel> encode(const ptx::Module &module) const = 0;
+  std::vector<EncodedKernel> encode(const ptx::Module &module, const EncodeOptions &options = {}) const;
 
   /// The human-readable form of a record: `opcode[.space][.type]`.
   std::string readable(const InstructionRecord &record) const;
 
 protected:
   explicit EncodingScheme(Vocabulary vocabulary) : vocabulary_(std::move(vocabulary)) {}
+
+  /// One instruction in the order the scheme is to read it.
+  struct Step {
+    const ptx::Instruction *instruction = nullptr;
+    double weight = 1;
+    int loop = -1;
+    /// The previous step is the instruction before it on the same source
+    /// line (line-based rules count such a line once).
+    bool continuesLine = false;
+  };
+  struct KernelSteps {
+    std::string name;
+    std::vector<Step> steps;
+  };
+  /// Encodes every kernel's steps; state a scheme keeps across kernels
+  /// (v1's dependency window) runs through them in order.
+  virtual std::vector<EncodedKernel> encodeSteps(const std::vector<KernelSteps> &kernels) const = 0;
 
 private:
   Vocabulary vocabulary_;
@@ -38,10 +67,20 @@ private:
 /// `gpuptxmodel-v1`: the encoding of the public GTX Titan X data.
 inline constexpr std::string_view kGpuPtxModelV1 = "gpuptxmodel-v1";
 
+/// A scheme read as executed is named `<scheme>+executed` wherever a name
+/// records how data was encoded (datasets, model folders), so a model
+/// trained on one reading refuses data made by the other.
+inline constexpr std::string_view kAsExecutedSuffix = "+executed";
+std::string readingName(std::string_view scheme, bool asExecuted);
+bool readsAsExecuted(std::string_view readingName);
+/// The scheme part of a reading name (`gpuptxmodel-v1+executed` -> `gpuptxmodel-v1`).
+std::string_view baseScheme(std::string_view readingName);
+
 /// Every scheme this build knows.
 std::vector<std::string_view> schemeNames();
 
-/// The scheme called `name` over `vocabulary`; fails for an unknown name.
+/// The scheme called `name` (a reading name is accepted: its base scheme)
+/// over `vocabulary`; fails for an unknown name.
 ptx::Expected<std::unique_ptr<EncodingScheme>> makeScheme(std::string_view name,
                                                           Vocabulary vocabulary);
 

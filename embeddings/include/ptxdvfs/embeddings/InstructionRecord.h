@@ -4,6 +4,7 @@
 #include "ptxdvfs/ptx/Diagnostic.h"
 #include "ptxdvfs/ptx/Expected.h"
 #include "ptxdvfs/ptx/Instruction.h"
+#include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
 
 #include <cstdint>
 #include <optional>
@@ -34,6 +35,12 @@ struct InstructionRecord {
   ptx::SourceLocation location;
   /// The CUDA source line in force (`.loc`), when the PTX has line info.
   std::optional<ptx::DebugLocation> debugLocation;
+  /// Executions per thread this record stands for (1 for text as written;
+  /// see EncodeOptions::asExecuted). Not part of the code.
+  double weight = 1;
+  /// Innermost loop (index in EncodedKernel::loops), -1 outside any loop or
+  /// when the kernel was read as written.
+  int loop = -1;
 
   friend bool operator==(const InstructionRecord &a, const InstructionRecord &b) {
     return a.opcode == b.opcode && a.stateSpace == b.stateSpace && a.type == b.type &&
@@ -44,8 +51,22 @@ struct InstructionRecord {
 
 /// A kernel's encoded sequence.
 struct EncodedKernel {
+  EncodedKernel() = default;
+  EncodedKernel(std::string kernelName, std::vector<InstructionRecord> records)
+      : name(std::move(kernelName)), instructions(std::move(records)) {}
+
   std::string name;
   std::vector<InstructionRecord> instructions;
+  /// Read as executed: the loops found, with their trip counts.
+  std::vector<ptx::analysis::LoopReport> loops;
+  /// Read as executed: iterations written per loop entry when the budget
+  /// forced sampling (0: every iteration written).
+  std::uint64_t iterationsPerLoop = 0;
+  /// Unusual control flow met while reading it as executed.
+  ptx::Diagnostics warnings;
+
+  /// Sum of the records' weights: encoded instructions one thread executes.
+  double executedInstructions() const;
 };
 
 /// `IIISTTNDK`: opcode (3 digits), space (1), type (2), operand count (1),

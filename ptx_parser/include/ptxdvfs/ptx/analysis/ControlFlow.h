@@ -1,0 +1,71 @@
+// ControlFlow.h - basic blocks, the control-flow graph of one function, and its dominator tree.
+#pragma once
+
+#include "ptxdvfs/ptx/Diagnostic.h"
+#include "ptxdvfs/ptx/Function.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ptxdvfs::ptx::analysis {
+
+inline constexpr std::uint32_t kNoBlock = UINT32_MAX;
+
+/// A maximal run of instructions entered only at its first and left only
+/// after its last. `first`/`end` index ControlFlowGraph::instructions.
+/// An empty block (first == end) stands for a label that ends the body.
+struct BasicBlock {
+  std::uint32_t first = 0;
+  std::uint32_t end = 0;
+  std::string label; ///< the label naming its start; empty if none
+  std::vector<std::uint32_t> successors;   ///< taken target first, then fall-through
+  std::vector<std::uint32_t> predecessors;
+
+  std::uint32_t size() const { return end - first; }
+};
+
+/// The control-flow graph of one function body. Invariants: block 0 is
+/// the entry; blocks are in source order and partition `instructions`;
+/// `blockOf[i]` is the block of instruction i.
+///
+/// Edges: a `bra` goes to its label (and, when guarded, also falls
+/// through); `ret`, `exit` and `trap` end the function (guarded ones fall
+/// through too); `call` returns to the next instruction. An indirect
+/// `brx.idx`, or a branch to an unknown label, is reported in `warnings`
+/// and treated as falling through, so the graph stays usable.
+struct ControlFlowGraph {
+  const Function *function = nullptr;
+  std::vector<const Instruction *> instructions; ///< nested `{}` blocks flattened, source order
+  std::vector<BasicBlock> blocks;
+  std::vector<std::uint32_t> blockOf;
+  Diagnostics warnings;
+
+  /// The block's last instruction, or nullptr for an empty block.
+  const Instruction *terminator(std::uint32_t block) const;
+};
+
+/// `path` only names the file in warnings.
+ControlFlowGraph buildControlFlowGraph(const Function &function, const std::string &path = {});
+
+/// Immediate dominators (Cooper, Harvey & Kennedy, "A Simple, Fast
+/// Dominance Algorithm"). The entry is its own idom; a block unreachable
+/// from the entry has kNoBlock and dominates nothing.
+class DominatorTree {
+public:
+  explicit DominatorTree(const ControlFlowGraph &graph);
+
+  std::uint32_t idom(std::uint32_t block) const { return idom_[block]; }
+  bool reachable(std::uint32_t block) const { return idom_[block] != kNoBlock; }
+  /// True if every path from the entry to `b` passes through `a` (a block dominates itself).
+  bool dominates(std::uint32_t a, std::uint32_t b) const;
+  /// Reachable blocks in reverse postorder of a depth-first walk from the entry.
+  const std::vector<std::uint32_t> &reversePostorder() const { return order_; }
+
+private:
+  std::vector<std::uint32_t> idom_;
+  std::vector<std::uint32_t> rpoIndex_;
+  std::vector<std::uint32_t> order_;
+};
+
+} // namespace ptxdvfs::ptx::analysis

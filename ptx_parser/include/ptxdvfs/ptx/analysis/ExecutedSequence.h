@@ -1,0 +1,79 @@
+// ExecutedSequence.h - a kernel as one thread executes it: loops repeated, calls inlined, with weights.
+#pragma once
+
+#include "ptxdvfs/ptx/Module.h"
+#include "ptxdvfs/ptx/analysis/Values.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxdvfs::ptx::analysis {
+
+struct ExpansionOptions {
+  /// At most this many instructions are written out; longer executions keep
+  /// the same number of sampled iterations of every loop (the largest that
+  /// fits) and carry the rest in the weights. Code without loops is written
+  /// out whole even when longer.
+  std::size_t budget = 8192;
+  /// Header runs of a loop whose count cannot be found (a bound read from
+  /// memory, a parameter without `--assume`): documented in docs/loops.md.
+  std::uint64_t defaultTripCount = 16;
+  /// `.func` bodies are inlined at their call sites up to this depth.
+  unsigned maxCallDepth = 8;
+};
+
+/// One instruction of the executed sequence.
+struct ExecutedInstruction {
+  const Instruction *instruction = nullptr;
+  const Function *function = nullptr; ///< the kernel, or the `.func` it was inlined from
+  std::uint32_t index = 0;            ///< position in that function's flattened body
+  /// Times this copy stands for, per thread: 1 when every iteration is
+  /// written out, more when iterations were sampled. The weights of a
+  /// kernel add up to the instructions one thread executes.
+  double weight = 1;
+  int loop = -1;               ///< innermost loop (index in ExecutedKernel::loops), -1 outside
+  std::uint64_t iteration = 0; ///< 0-based iteration of that loop
+};
+
+/// What was found about one loop, over every time it was entered.
+struct LoopReport {
+  const Function *function = nullptr;
+  SourceLocation location;                  ///< the loop header's first instruction
+  std::optional<DebugLocation> source;      ///< its CUDA line, with -lineinfo
+  unsigned depth = 1;
+  int parent = -1;                          ///< index in ExecutedKernel::loops
+  double meanTripCount = 0;                 ///< header runs per entry, weighted by entries
+  std::uint64_t minTripCount = 0, maxTripCount = 0;
+  double entries = 0;                       ///< times entered per thread
+  ValueOrigin origin = ValueOrigin::Constant; ///< worst over the entries
+  std::vector<std::string> why;
+  std::string rule;                         ///< the recognised exit test, if any
+  bool usedDefault = false;                 ///< some entry fell back to the default count
+};
+
+struct ExecutedKernel {
+  const Function *kernel = nullptr;
+  std::vector<ExecutedInstruction> sequence;
+  std::vector<LoopReport> loops;  ///< loops of the kernel and of inlined functions
+  double executedInstructions = 0; ///< sum of the weights
+  std::uint64_t iterationsPerLoop = 0; ///< the sampling cap chosen; 0 if nothing was sampled
+  Diagnostics warnings;            ///< unusual control flow (irreducible loops, indirect branches)
+};
+
+/// Expands `kernel` of `module` for the representative thread of
+/// `assumptions`.
+///
+/// Order: blocks in source order; a loop is written where its first block
+/// is, iteration after iteration. A branch whose sides are not loops keeps
+/// both sides, each once per pass, with weight 1 (as the v1 rules read
+/// straight-line code). A loop whose exit test sits before its last block
+/// runs those later blocks one time fewer. A loop whose count depends on
+/// an enclosing loop's induction variable (a triangular nest) is counted
+/// again for every written iteration of the enclosing loop.
+ExecutedKernel expandKernel(const Module &module, const Function &kernel,
+                            const LaunchAssumptions &assumptions,
+                            const ExpansionOptions &options = {});
+
+} // namespace ptxdvfs::ptx::analysis

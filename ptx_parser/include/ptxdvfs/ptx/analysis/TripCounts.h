@@ -1,0 +1,68 @@
+// TripCounts.h - induction variables of a loop and how many times its header runs.
+#pragma once
+
+#include "ptxdvfs/ptx/analysis/Loops.h"
+#include "ptxdvfs/ptx/analysis/Values.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxdvfs::ptx::analysis {
+
+/// A register with one write inside the loop of the form `r = r op step`
+/// (`add`, `sub`, `shl`, `shr`, `mul`, also through a `mov` from a
+/// temporary), `step` loop-invariant, and a known value on entry.
+struct InductionVariable {
+  enum class Update { Add, ShiftLeft, ShiftRight, Multiply };
+  std::string reg;
+  std::uint32_t update = 0; ///< the instruction that writes it in the loop
+  Update kind = Update::Add;
+  std::int64_t step = 0;    ///< added (negative for sub), shift amount, or factor
+  Value initial;            ///< on entry to the loop
+  unsigned bits = 64;
+  bool isSigned = false;
+
+  /// The value at the header in iteration k (0-based).
+  std::int64_t atIteration(std::uint64_t k) const;
+};
+
+/// How many times a loop's header runs each time the loop is entered.
+struct TripCount {
+  /// Header executions per entry (>= 1 for a loop that runs, 0 for one
+  /// whose bound shows it is skipped); nullopt when it could not be found.
+  std::optional<std::uint64_t> headerRuns;
+  ValueOrigin origin = ValueOrigin::Unknown;
+  std::vector<std::string> why;  ///< assumptions, defaults or unknowns it rests on
+  std::string rule;              ///< e.g. "%r18 = 0, +1 per iteration, stays while %r18 < 128"
+  /// The block whose branch leaves the loop, kNoBlock when unknown. Blocks
+  /// after it in an iteration run one time fewer than the header.
+  std::uint32_t exitingBlock = kNoBlock;
+};
+
+/// Loop facts for one function; cheap to query many times with different
+/// bindings of the enclosing loops' induction variables.
+class TripCountAnalysis {
+public:
+  TripCountAnalysis(const ControlFlowGraph &graph, const DominatorTree &dominators,
+                    const LoopForest &forest, const ValueEvaluator &values);
+
+  /// Induction variables of `loop` whose entry value is known under `outer`.
+  std::vector<InductionVariable> inductionVariables(std::uint32_t loop, const Bindings &outer) const;
+  TripCount tripCount(std::uint32_t loop, const Bindings &outer) const;
+  /// Blocks of `loop` that run after `exitingBlock` in an iteration.
+  std::vector<bool> blocksAfterExit(std::uint32_t loop, std::uint32_t exitingBlock) const;
+
+private:
+  std::optional<InductionVariable> asInduction(std::uint32_t loop, const std::string &reg,
+                                               const Bindings &outer) const;
+  bool insideLoop(std::uint32_t loop, std::uint32_t instruction) const;
+
+  const ControlFlowGraph &graph_;
+  const DominatorTree &dominators_;
+  const LoopForest &forest_;
+  const ValueEvaluator &values_;
+};
+
+} // namespace ptxdvfs::ptx::analysis

@@ -1,0 +1,116 @@
+// Values.h - what an integer register holds, given assumptions about the launch and the parameters.
+#pragma once
+
+#include "ptxdvfs/ptx/analysis/ControlFlow.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptxdvfs::ptx::analysis {
+
+struct Dim3 {
+  std::uint32_t x = 1, y = 1, z = 1;
+};
+
+/// The launch and the values the static analysis cannot see. A kernel is
+/// analysed for one representative thread: thread 0 of block 0
+/// (`%tid`, `%ctaid`, `%laneid` read 0), so a grid-stride loop runs its
+/// largest per-thread count, ceil(n / (blockDim * gridDim)).
+struct LaunchAssumptions {
+  /// `--block X[,Y[,Z]]`: %ntid. Unset: the kernel's `.reqntid`, else
+  /// kDefaultBlock (reported as a default; `.maxntid` is only a bound).
+  std::optional<Dim3> block;
+  /// `--grid X[,Y[,Z]]`: %nctaid. Unset: kDefaultGrid (reported as a default).
+  std::optional<Dim3> grid;
+  /// `--assume NAME=VALUE`: kernel parameters by PTX name
+  /// (`_Z5saxpyifPKfPf_param_0`), by its suffix (`param_0`), or by the
+  /// CUDA source name when the caller knows it (see `sourceParameterNames`).
+  std::map<std::string, std::int64_t, std::less<>> parameters;
+  /// Per kernel or function name, the CUDA names of its parameters in order
+  /// (filled by callers that can read the source); may be empty.
+  std::map<std::string, std::vector<std::string>, std::less<>> sourceParameterNames;
+};
+
+inline constexpr Dim3 kDefaultBlock{256, 1, 1};
+inline constexpr Dim3 kDefaultGrid{1024, 1, 1};
+
+/// How much a value can be trusted, worst first from the bottom up: a
+/// value combined from several takes the worst of their origins.
+enum class ValueOrigin : std::uint8_t {
+  Constant,  ///< immediates and the representative thread's indices only
+  Assumed,   ///< uses a value the user gave (`--assume`, `--grid`, `--block`)
+  Defaulted, ///< uses a documented default (launch geometry)
+  Unknown,   ///< depends on memory, on an unset parameter, or on what is not modelled
+};
+
+std::string_view toString(ValueOrigin origin);
+
+/// An integer value (the bits of the register, sign-extended for signed
+/// types) with where it came from; `why` names the assumptions, defaults
+/// or unknowns it depends on ("parameter param_2", "%ntid.x = 256 (default)").
+struct Value {
+  std::optional<std::int64_t> number;
+  ValueOrigin origin = ValueOrigin::Constant;
+  std::vector<std::string> why;
+  /// Depends on the thread's index (%tid, %ctaid, %laneid, %warpid): true
+  /// for the representative thread only, so no branch is decided by it.
+  bool perThread = false;
+
+  static Value unknown(std::string reason);
+  static Value constant(std::int64_t number) { return Value{number, ValueOrigin::Constant, {}}; }
+  bool known() const { return number.has_value(); }
+};
+
+/// Registers whose value at a merge of definitions is known from outside,
+/// such as the induction variables of the loop iteration being expanded
+/// (each with the provenance of that knowledge).
+using Bindings = std::map<std::string, Value, std::less<>>;
+
+/// Evaluates integer registers of one function by following their
+/// reaching definitions back through the control-flow graph.
+class ValueEvaluator {
+public:
+  ValueEvaluator(const ControlFlowGraph &graph, const LaunchAssumptions &assumptions);
+
+  /// Instructions (indices into graph.instructions) that write `reg`.
+  const std::vector<std::uint32_t> &definitionsOf(std::string_view reg) const;
+  /// The definitions of `reg` that reach instruction `at` (before it
+  /// executes). kNoDefinition stands for "none on some path from the entry".
+  std::vector<std::uint32_t> reachingDefinitions(std::string_view reg, std::uint32_t at) const;
+  static constexpr std::uint32_t kNoDefinition = UINT32_MAX;
+
+  /// The value of `reg` as instruction `at` reads it. Where several
+  /// definitions reach and `bindings` names `reg`, the binding is the value.
+  Value registerAt(std::string_view reg, std::uint32_t at, const Bindings &bindings = {}) const;
+  /// The value of a source operand of instruction `at`.
+  Value operandAt(const Operand &operand, std::uint32_t at, const Bindings &bindings = {}) const;
+  /// The value that instruction `def` writes into its destination `reg`.
+  Value definedBy(std::uint32_t def, std::string_view reg, const Bindings &bindings = {}) const;
+
+  const ControlFlowGraph &graph() const { return graph_; }
+
+private:
+  Value registerAt(std::string_view reg, std::uint32_t at, const Bindings &bindings,
+                   unsigned depth) const;
+  Value operandAt(const Operand &operand, std::uint32_t at, const Bindings &bindings,
+                  unsigned depth) const;
+  Value definedBy(std::uint32_t def, std::string_view reg, const Bindings &bindings,
+                  unsigned depth) const;
+  Value specialRegister(std::string_view base, std::string_view component) const;
+  Value parameter(std::string_view name) const;
+
+  const ControlFlowGraph &graph_;
+  const LaunchAssumptions &assumptions_;
+  std::map<std::string, std::vector<std::uint32_t>, std::less<>> definitions_;
+  std::vector<std::uint32_t> empty_;
+};
+
+/// Registers that instruction writes (its destination operand; none for
+/// stores, branches, barriers and calls).
+std::vector<std::string> destinationRegisters(const Instruction &instruction);
+
+} // namespace ptxdvfs::ptx::analysis

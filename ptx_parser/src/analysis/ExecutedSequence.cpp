@@ -1,0 +1,326 @@
+// ExecutedSequence.cpp - writing out loop iterations and inlined calls within a budget.
+#include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
+
+#include "ptxdvfs/ptx/analysis/TripCounts.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+
+namespace ptxdvfs::ptx::analysis {
+
+namespace {
+
+/// Everything known about one function, built once per expansion.
+struct FunctionFacts {
+  ControlFlowGraph graph;
+  std::unique_ptr<DominatorTree> dominators;
+  LoopForest forest;
+  std::unique_ptr<ValueEvaluator> values;
+  std::unique_ptr<TripCountAnalysis> trips;
+};
+
+/// Thrown to stop a trial expansion as soon as it outgrows the budget.
+struct OverBudget {};
+
+class Expander {
+public:
+  Expander(const Module &module, const LaunchAssumptions &assumptions,
+           const ExpansionOptions &options)
+      : module_(module), assumptions_(assumptions), options_(options) {}
+
+  /// Expands with at most `cap` written iterations per loop entry; throws
+  /// OverBudget past `limit` instructions.
+  void run(const Function &kernel, std::uint64_t cap, std::size_t limit) {
+    cap_ = cap;
+    limit_ = limit;
+    sampled_ = false;
+    result_ = ExecutedKernel{};
+    result_.kernel = &kernel;
+    reportIds_.clear();
+    callStack_.clear();
+    emitFunction(kernel, 1.0);
+    for (auto &[function, facts] : facts_) {
+      (void)function;
+      for (const Diagnostic &warning : facts->graph.warnings)
+        result_.warnings.push_back(warning);
+      for (const Diagnostic &warning : facts->forest.warnings)
+        result_.warnings.push_back(warning);
+    }
+    for (LoopReport &report : result_.loops)
+      if (report.entries > 0)
+        report.meanTripCount /= report.entries;
+  }
+
+  ExecutedKernel take() { return std::move(result_); }
+  bool sampled() const { return sampled_; }
+
+private:
+  FunctionFacts &factsOf(const Function &function) {
+    auto &slot = facts_[&function];
+    if (!slot) {
+      slot = std::make_unique<FunctionFacts>();
+      slot->graph = buildControlFlowGraph(function, module_.path);
+      slot->dominators = std::make_unique<DominatorTree>(slot->graph);
+      slot->forest = findLoops(slot->graph, *slot->dominators, module_.path);
+      slot->values = std::make_unique<ValueEvaluator>(slot->graph, assumptions_);
+      slot->trips = std::make_unique<TripCountAnalysis>(slot->graph, *slot->dominators,
+                                                        slot->forest, *slot->values);
+    }
+    return *slot;
+  }
+
+  void emitFunction(const Function &function, double weight) {
+    if (std::find(callStack_.begin(), callStack_.end(), &function) != callStack_.end())
+      return; // recursion: the call instruction stays, the body is not repeated
+    callStack_.push_back(&function);
+    FunctionFacts &facts = factsOf(function);
+    std::vector<bool> skip(facts.graph.blocks.size(), false);
+    emitRegion(facts, -1, {}, weight, skip, -1, 0);
+    callStack_.pop_back();
+  }
+
+  /// The loop directly inside `parent` (-1: the function) that holds `block`, or -1.
+  static int childHolding(const LoopForest &forest, int parent, std::uint32_t block) {
+    int loop = forest.innermost[block];
+    while (loop >= 0 && forest.loops[static_cast<std::size_t>(loop)].parent != parent)
+      loop = forest.loops[static_cast<std::size_t>(loop)].parent;
+    return loop;
+  }
+
+  /// The successors a pass follows from `block`: the taken side alone when
+  /// the branch condition is known for every thread under `bindings`.
+  std::vector<std::uint32_t> followed(FunctionFacts &facts, std::uint32_t block,
+                                      const Bindings &bindings) {
+    const auto &successors = facts.graph.blocks[block].successors;
+    const Instruction *branch = facts.graph.terminator(block);
+    if (!branch || branch->opcode != "bra" || !branch->guard || successors.size() != 2)
+      return successors;
+    Value predicate = facts.values->registerAt(branch->guard->predicate,
+                                               facts.graph.blocks[block].end - 1, bindings);
+    if (!predicate.known() || predicate.perThread)
+      return successors;
+    bool taken = (*predicate.number != 0) != branch->guard->negated;
+    return {successors[taken ? 0 : 1]};
+  }
+
+  /// Blocks of a region (a loop's body, or the function) that one pass
+  /// reaches from its entry, branches decided where `followed` can.
+  std::vector<bool> liveBlocks(FunctionFacts &facts, int loop, const Bindings &bindings) {
+    const LoopForest &forest = facts.forest;
+    std::vector<bool> live(facts.graph.blocks.size(), false);
+    const Loop *region = loop < 0 ? nullptr : &forest.loops[static_cast<std::size_t>(loop)];
+    auto inRegion = [&](std::uint32_t b) { return !region || (region->contains(b) && b != region->header); };
+    std::vector<std::uint32_t> work{region ? region->header : 0};
+    while (!work.empty()) {
+      std::uint32_t block = work.back();
+      work.pop_back();
+      if (live[block])
+        continue;
+      live[block] = true;
+      int child = childHolding(forest, loop, block);
+      if (child >= 0) {
+        // An inner loop counts as one node: it is live whole, and leaves by any of its exits.
+        const Loop &inner = forest.loops[static_cast<std::size_t>(child)];
+        for (std::uint32_t b : inner.blocks) {
+          live[b] = true;
+          for (std::uint32_t to : facts.graph.blocks[b].successors)
+            if (!inner.contains(to) && inRegion(to))
+              work.push_back(to);
+        }
+        continue;
+      }
+      for (std::uint32_t to : followed(facts, block, bindings))
+        if (inRegion(to))
+          work.push_back(to);
+    }
+    return live;
+  }
+
+  void emitRegion(FunctionFacts &facts, int loop, const Bindings &bindings, double weight,
+                  const std::vector<bool> &skip, int report, std::uint64_t iteration) {
+    const auto &blocks = loop < 0 ? allBlocks(facts) : facts.forest.loops[static_cast<std::size_t>(loop)].blocks;
+    std::vector<bool> live = liveBlocks(facts, loop, bindings);
+    std::vector<bool> done(facts.forest.loops.size(), false);
+    for (std::uint32_t block : blocks) {
+      if (!live[block] || skip[block])
+        continue;
+      int child = childHolding(facts.forest, loop, block);
+      if (child >= 0) {
+        if (!done[static_cast<std::size_t>(child)]) {
+          done[static_cast<std::size_t>(child)] = true;
+          emitLoop(facts, static_cast<std::uint32_t>(child), bindings, weight, report);
+        }
+        continue;
+      }
+      emitBlock(facts, block, weight, report, iteration);
+    }
+  }
+
+  const std::vector<std::uint32_t> &allBlocks(FunctionFacts &facts) {
+    auto &list = allBlocks_[&facts];
+    if (list.size() != facts.graph.blocks.size()) {
+      list.resize(facts.graph.blocks.size());
+      for (std::uint32_t b = 0; b < list.size(); ++b)
+        list[b] = b;
+    }
+    return list;
+  }
+
+  void emitBlock(FunctionFacts &facts, std::uint32_t block, double weight, int report,
+                 std::uint64_t iteration) {
+    const BasicBlock &b = facts.graph.blocks[block];
+    for (std::uint32_t i = b.first; i < b.end; ++i) {
+      if (result_.sequence.size() >= limit_)
+        throw OverBudget{};
+      const Instruction *instruction = facts.graph.instructions[i];
+      result_.sequence.push_back({instruction, facts.graph.function, i, weight, report, iteration});
+      result_.executedInstructions += weight;
+      if (instruction->opcode == "call" && callStack_.size() <= options_.maxCallDepth)
+        if (const Function *callee = calleeOf(*instruction))
+          emitFunction(*callee, weight);
+    }
+  }
+
+  const Function *calleeOf(const Instruction &call) const {
+    for (const Operand &operand : call.operands)
+      if (const auto *symbol = operand.getIf<Symbol>())
+        for (const Function &function : module_.functions)
+          if (function.name == symbol->name && function.hasBody)
+            return &function;
+    return nullptr;
+  }
+
+  int reportFor(FunctionFacts &facts, std::uint32_t loop, int parentReport) {
+    auto key = std::make_pair(facts.graph.function, loop);
+    if (auto it = reportIds_.find(key); it != reportIds_.end())
+      return it->second;
+    const Loop &theLoop = facts.forest.loops[loop];
+    LoopReport report;
+    report.function = facts.graph.function;
+    const BasicBlock &header = facts.graph.blocks[theLoop.header];
+    if (header.first < header.end) {
+      const Instruction &first = *facts.graph.instructions[header.first];
+      report.location = first.location;
+      report.source = first.debugLocation;
+    }
+    report.depth = parentReport >= 0 ? result_.loops[static_cast<std::size_t>(parentReport)].depth + 1 : 1;
+    report.parent = parentReport;
+    report.minTripCount = UINT64_MAX;
+    result_.loops.push_back(std::move(report));
+    int id = static_cast<int>(result_.loops.size() - 1);
+    reportIds_.emplace(key, id);
+    return id;
+  }
+
+  void emitLoop(FunctionFacts &facts, std::uint32_t loop, const Bindings &bindings, double weight,
+                int parentReport) {
+    int id = reportFor(facts, loop, parentReport);
+    TripCount count = facts.trips->tripCount(loop, bindings);
+    std::uint64_t runs = count.headerRuns.value_or(options_.defaultTripCount);
+    LoopReport &report = result_.loops[static_cast<std::size_t>(id)];
+    report.entries += weight;
+    report.meanTripCount += weight * static_cast<double>(runs);
+    report.minTripCount = std::min(report.minTripCount, runs);
+    report.maxTripCount = std::max(report.maxTripCount, runs);
+    report.origin = std::max(report.origin, count.origin);
+    report.usedDefault = report.usedDefault || !count.headerRuns;
+    for (const std::string &reason : count.why)
+      if (std::find(report.why.begin(), report.why.end(), reason) == report.why.end())
+        report.why.push_back(reason);
+    if (report.rule.empty())
+      report.rule = count.rule;
+    if (runs == 0)
+      return;
+
+    std::uint64_t written = std::min(runs, cap_);
+    sampled_ = sampled_ || written < runs;
+    std::vector<InductionVariable> variables = facts.trips->inductionVariables(loop, bindings);
+    std::vector<bool> none(facts.graph.blocks.size(), false);
+    std::vector<bool> afterExit = facts.trips->blocksAfterExit(loop, count.exitingBlock);
+    double iterationWeight = weight * static_cast<double>(runs) / static_cast<double>(written);
+    for (std::uint64_t j = 0; j < written; ++j) {
+      // Sampled iterations are spread over the whole range, so that a
+      // triangular inner loop is counted at small and large outer indices.
+      std::uint64_t iteration = written == runs ? j
+          : static_cast<std::uint64_t>(std::floor(static_cast<double>(j) * static_cast<double>(runs) /
+                                                  static_cast<double>(written)));
+      Bindings inner = bindings;
+      for (const InductionVariable &variable : variables) {
+        // Which iterations exist rests on the count, so its provenance travels too.
+        ValueOrigin countOrigin = count.headerRuns ? count.origin : ValueOrigin::Defaulted;
+        Value value{variable.atIteration(iteration), std::max(variable.initial.origin, countOrigin),
+                    variable.initial.why, variable.initial.perThread};
+        for (const std::string &reason : count.why)
+          value.why.push_back(reason);
+        inner[variable.reg] = std::move(value);
+      }
+      bool last = iteration + 1 == runs;
+      emitRegion(facts, static_cast<int>(loop), inner, iterationWeight, last ? afterExit : none, id,
+                 iteration);
+    }
+  }
+
+  const Module &module_;
+  const LaunchAssumptions &assumptions_;
+  const ExpansionOptions &options_;
+  std::map<const Function *, std::unique_ptr<FunctionFacts>> facts_;
+  std::map<const FunctionFacts *, std::vector<std::uint32_t>> allBlocks_;
+  std::map<std::pair<const Function *, std::uint32_t>, int> reportIds_;
+  std::vector<const Function *> callStack_;
+  ExecutedKernel result_;
+  std::uint64_t cap_ = 1;
+  std::size_t limit_ = 0;
+  bool sampled_ = false;
+};
+
+} // namespace
+
+ExecutedKernel expandKernel(const Module &module, const Function &kernel,
+                            const LaunchAssumptions &assumptions, const ExpansionOptions &options) {
+  Expander expander(module, assumptions, options);
+  // Code without loops can exceed the budget; this bounds pathological
+  // inlining instead, and keeps memory bounded whatever the counts say.
+  const std::size_t hardLimit = std::max<std::size_t>(options.budget, 1) * 64 + (1u << 20);
+  auto fits = [&](std::uint64_t cap, std::size_t limit) {
+    try {
+      expander.run(kernel, cap, limit);
+      return true;
+    } catch (const OverBudget &) {
+      return false;
+    }
+  };
+  // Every iteration written out if that fits; else the largest cap that does.
+  constexpr std::uint64_t kAll = UINT64_MAX;
+  if (fits(kAll, options.budget))
+    return expander.take();
+  std::uint64_t low = 1, high = 2;
+  if (!fits(1, options.budget)) {
+    if (!fits(1, hardLimit)) {
+      ExecutedKernel partial = expander.take();
+      partial.warnings.push_back({module.path, kernel.location, Severity::Warning,
+                                  "kernel '" + kernel.name + "' expands to more than " +
+                                      std::to_string(hardLimit) +
+                                      " instructions even with one iteration per loop; truncated"});
+      return partial;
+    }
+    ExecutedKernel result = expander.take();
+    result.iterationsPerLoop = 1;
+    return result;
+  }
+  while (fits(high, options.budget) && expander.sampled()) {
+    low = high;
+    high *= 2;
+  }
+  while (high - low > 1) {
+    std::uint64_t middle = low + (high - low) / 2;
+    (fits(middle, options.budget) ? low : high) = middle;
+  }
+  fits(low, options.budget);
+  ExecutedKernel result = expander.take();
+  result.iterationsPerLoop = low;
+  return result;
+}
+
+} // namespace ptxdvfs::ptx::analysis

@@ -1,0 +1,447 @@
+// TripCounts.cpp - recognising induction variables and solving a loop's exit test for its count.
+#include "ptxdvfs/ptx/analysis/TripCounts.h"
+
+#include <algorithm>
+
+namespace ptxdvfs::ptx::analysis {
+
+namespace {
+
+/// Searches for the exit no further than this many iterations: a loop
+/// that has not left by then is reported as not understood.
+constexpr std::uint64_t kMaxSearch = std::uint64_t{1} << 40;
+
+std::int64_t wrap(std::int64_t value, unsigned bits, bool isSigned) {
+  if (bits >= 64)
+    return value;
+  std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
+  std::uint64_t raw = static_cast<std::uint64_t>(value) & mask;
+  if (isSigned && (raw >> (bits - 1)) & 1)
+    raw |= ~mask;
+  return static_cast<std::int64_t>(raw);
+}
+
+bool compareAs(std::string_view op, std::int64_t a, std::int64_t b, unsigned bits, bool isSigned,
+               bool &known) {
+  known = true;
+  a = wrap(a, bits, isSigned);
+  b = wrap(b, bits, isSigned);
+  bool lt = isSigned ? a < b : static_cast<std::uint64_t>(wrap(a, bits, false)) <
+                                   static_cast<std::uint64_t>(wrap(b, bits, false));
+  bool eq = a == b;
+  if (op == "eq") return eq;
+  if (op == "ne") return !eq;
+  if (op == "lt" || op == "lo") return lt;
+  if (op == "le" || op == "ls") return lt || eq;
+  if (op == "gt" || op == "hi") return !lt && !eq;
+  if (op == "ge" || op == "hs") return !lt;
+  known = false;
+  return false;
+}
+
+bool isSignedType(ScalarType type) { return kindOf(type) == ScalarTypeKind::Signed; }
+
+/// One side of the exit comparison, as a function of the iteration.
+struct Side {
+  std::optional<InductionVariable> induction; ///< empty: loop-invariant `value`
+  bool afterUpdate = false; ///< reads the variable after this iteration's update
+  std::int64_t offset = 0;  ///< plus a loop-invariant (`add %r7, %iv, 1` then compared)
+  Value value;              ///< the invariant value, or the variable's initial value
+  Value offsetValue = Value::constant(0); ///< where `offset` came from
+
+  std::int64_t at(std::uint64_t k) const { // k: 1-based iteration
+    if (!induction)
+      return *value.number;
+    return induction->atIteration(afterUpdate ? k : k - 1) + offset;
+  }
+};
+
+void merge(TripCount &count, const Value &value) {
+  count.origin = std::max(count.origin, value.origin);
+  for (const std::string &reason : value.why)
+    if (std::find(count.why.begin(), count.why.end(), reason) == count.why.end())
+      count.why.push_back(reason);
+}
+
+} // namespace
+
+std::int64_t InductionVariable::atIteration(std::uint64_t k) const {
+  std::int64_t start = *initial.number;
+  switch (kind) {
+  case Update::Add:
+    return wrap(start + static_cast<std::int64_t>(k) * step, bits, isSigned);
+  case Update::ShiftLeft: {
+    std::uint64_t shift = k * static_cast<std::uint64_t>(step);
+    return k > 64 || shift >= bits ? 0 : wrap(static_cast<std::int64_t>(
+                                                  static_cast<std::uint64_t>(start) << shift),
+                                              bits, isSigned);
+  }
+  case Update::ShiftRight: {
+    std::uint64_t shift = k * static_cast<std::uint64_t>(step);
+    if (k > 64 || shift >= bits)
+      return isSigned && start < 0 ? -1 : 0;
+    return isSigned ? wrap(start, bits, true) >> shift
+                    : static_cast<std::int64_t>(static_cast<std::uint64_t>(wrap(start, bits, false)) >> shift);
+  }
+  case Update::Multiply: {
+    std::int64_t value = start;
+    for (std::uint64_t i = 0; i < std::min<std::uint64_t>(k, 128); ++i)
+      value = wrap(static_cast<std::int64_t>(static_cast<std::uint64_t>(value) *
+                                             static_cast<std::uint64_t>(step)),
+                   bits, isSigned);
+    return value;
+  }
+  }
+  return start;
+}
+
+TripCountAnalysis::TripCountAnalysis(const ControlFlowGraph &graph, const DominatorTree &dominators,
+                                     const LoopForest &forest, const ValueEvaluator &values)
+    : graph_(graph), dominators_(dominators), forest_(forest), values_(values) {}
+
+bool TripCountAnalysis::insideLoop(std::uint32_t loop, std::uint32_t instruction) const {
+  return instruction != ValueEvaluator::kNoDefinition &&
+         forest_.loops[loop].contains(graph_.blockOf[instruction]);
+}
+
+std::optional<InductionVariable> TripCountAnalysis::asInduction(std::uint32_t loop,
+                                                                const std::string &reg,
+                                                                const Bindings &outer) const {
+  std::vector<std::uint32_t> inside;
+  for (std::uint32_t def : values_.definitionsOf(reg))
+    if (insideLoop(loop, def))
+      inside.push_back(def);
+  if (inside.size() != 1)
+    return std::nullopt;
+  InductionVariable variable;
+  variable.reg = reg;
+  variable.update = inside[0];
+  // `mov %r, %t` where `%t = %r op step` is the only write of %t in the loop.
+  std::uint32_t arithmetic = inside[0];
+  std::string updated = reg;
+  const Instruction *instruction = graph_.instructions[arithmetic];
+  if (instruction->opcode == "mov" && instruction->operands.size() == 2) {
+    const auto *from = instruction->operands[1].getIf<Register>();
+    if (!from)
+      return std::nullopt;
+    std::vector<std::uint32_t> temporaries;
+    for (std::uint32_t def : values_.definitionsOf(from->name))
+      if (insideLoop(loop, def))
+        temporaries.push_back(def);
+    if (temporaries.size() != 1)
+      return std::nullopt;
+    arithmetic = temporaries[0];
+    instruction = graph_.instructions[arithmetic];
+  }
+  std::string_view op = instruction->opcode;
+  if (instruction->operands.size() != 3 || instruction->details.types.empty())
+    return std::nullopt;
+  const auto *left = instruction->operands[1].getIf<Register>();
+  const auto *right = instruction->operands[2].getIf<Register>();
+  bool commutes = op == "add" || op == "mul";
+  const Operand *stepOperand = nullptr;
+  if (left && left->name == updated)
+    stepOperand = &instruction->operands[2];
+  else if (commutes && right && right->name == updated)
+    stepOperand = &instruction->operands[1];
+  if (!stepOperand)
+    return std::nullopt;
+  if (const auto *stepRegister = stepOperand->getIf<Register>())
+    for (std::uint32_t def : values_.reachingDefinitions(stepRegister->name, arithmetic))
+      if (insideLoop(loop, def))
+        return std::nullopt; // the step changes inside the loop
+  Value step = values_.operandAt(*stepOperand, arithmetic, outer);
+  if (!step.known())
+    return std::nullopt;
+  if (op == "add" || op == "sub") {
+    variable.kind = InductionVariable::Update::Add;
+    variable.step = op == "add" ? *step.number : -*step.number;
+  } else if (op == "shl" || op == "shr") {
+    variable.kind = op == "shl" ? InductionVariable::Update::ShiftLeft
+                                : InductionVariable::Update::ShiftRight;
+    variable.step = *step.number;
+    if (variable.step <= 0)
+      return std::nullopt;
+  } else if (op == "mul" && std::find(instruction->modifiers.begin(), instruction->modifiers.end(),
+                                      "wide") == instruction->modifiers.end()) {
+    variable.kind = InductionVariable::Update::Multiply;
+    variable.step = *step.number;
+  } else {
+    return std::nullopt;
+  }
+  ScalarType type = instruction->details.types.back();
+  variable.bits = sizeInBytes(type) * 8;
+  variable.isSigned = isSignedType(type);
+
+  // The value on entry: every definition reaching the header from outside.
+  const BasicBlock &header = graph_.blocks[forest_.loops[loop].header];
+  Value initial;
+  bool first = true;
+  for (std::uint32_t def : values_.reachingDefinitions(reg, header.first)) {
+    if (insideLoop(loop, def))
+      continue;
+    Value value = def == ValueEvaluator::kNoDefinition
+                      ? Value::unknown("register " + reg + " read before it is written")
+                      : values_.definedBy(def, reg, outer);
+    if (!value.known() || (!first && *value.number != *initial.number)) {
+      initial = value.known() ? Value::unknown("register " + reg + " enters the loop with different values")
+                              : value;
+      first = false;
+      break;
+    }
+    initial = value;
+    first = false;
+  }
+  if (first)
+    initial = Value::unknown("no value of " + reg + " enters the loop");
+  // The step's provenance travels with the initial value into the count.
+  if (initial.known()) {
+    std::optional<std::int64_t> number = initial.number;
+    initial.origin = std::max(initial.origin, step.origin);
+    for (const std::string &reason : step.why)
+      initial.why.push_back(reason);
+    initial.number = number;
+  }
+  variable.initial = initial;
+  return variable;
+}
+
+std::vector<InductionVariable> TripCountAnalysis::inductionVariables(std::uint32_t loop,
+                                                                     const Bindings &outer) const {
+  std::vector<std::string> candidates;
+  for (std::uint32_t block : forest_.loops[loop].blocks)
+    for (std::uint32_t i = graph_.blocks[block].first; i < graph_.blocks[block].end; ++i)
+      for (std::string &reg : destinationRegisters(*graph_.instructions[i]))
+        candidates.push_back(std::move(reg));
+  std::sort(candidates.begin(), candidates.end());
+  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+  std::vector<InductionVariable> variables;
+  for (const std::string &reg : candidates)
+    if (auto variable = asInduction(loop, reg, outer); variable && variable->initial.known())
+      variables.push_back(std::move(*variable));
+  return variables;
+}
+
+TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer) const {
+  const Loop &theLoop = forest_.loops[loop];
+  std::optional<TripCount> best;
+  std::optional<TripCount> firstFailure;
+  auto fail = [&](std::uint32_t block, std::string reason) {
+    if (!firstFailure) {
+      firstFailure = TripCount{};
+      firstFailure->why.push_back(std::move(reason));
+      (void)block;
+    }
+  };
+
+  for (std::uint32_t block : theLoop.blocks) {
+    const Instruction *branch = graph_.terminator(block);
+    const auto &successors = graph_.blocks[block].successors;
+    if (!branch || branch->opcode != "bra" || !branch->guard || successors.size() != 2)
+      continue;
+    bool takenInside = theLoop.contains(successors[0]);
+    if (takenInside == theLoop.contains(successors[1]))
+      continue;
+    bool stayWhen = takenInside != branch->guard->negated;
+    const std::string &predicate = branch->guard->predicate;
+    auto branchIndex = graph_.blocks[block].end - 1;
+    auto defs = values_.reachingDefinitions(predicate, branchIndex);
+    if (defs.size() != 1 || !insideLoop(loop, defs[0])) {
+      fail(block, "the exit test of the loop is not a comparison made in the loop");
+      continue;
+    }
+    std::uint32_t test = defs[0];
+    const Instruction &setp = *graph_.instructions[test];
+    if (setp.opcode != "setp" || setp.modifiers.size() != 2 || setp.operands.size() != 3 ||
+        setp.details.types.empty() || kindOf(setp.details.types.back()) == ScalarTypeKind::Float) {
+      fail(block, "the exit test (line " + std::to_string(setp.location.line) +
+                      ") is not an integer comparison");
+      continue;
+    }
+    if (const auto *pair = setp.operands[0].getIf<PredicatePair>(); pair && pair->second == predicate)
+      stayWhen = !stayWhen;
+    std::string_view comparison = setp.modifiers[0];
+    ScalarType type = setp.details.types.back();
+    unsigned bits = sizeInBytes(type) * 8;
+    bool isSigned = isSignedType(type);
+
+    // Each side: invariant, an induction variable, or one plus a constant.
+    auto classify = [&](const Operand &operand, std::string &problem) -> std::optional<Side> {
+      Side side;
+      const auto *reg = operand.getIf<Register>();
+      if (!reg || reg->negated) {
+        side.value = values_.operandAt(operand, test, outer);
+        return side;
+      }
+      auto reaching = values_.reachingDefinitions(reg->name, test);
+      if (std::none_of(reaching.begin(), reaching.end(),
+                       [&](std::uint32_t def) { return insideLoop(loop, def); })) {
+        side.value = values_.registerAt(reg->name, test, outer);
+        return side;
+      }
+      std::string base = reg->name;
+      std::uint32_t readAt = test;
+      if (!asInduction(loop, base, outer) && reaching.size() == 1) {
+        // `add %t, %iv, c` (or `add %t, c, %iv`, `sub %t, %iv, c`), c
+        // loop-invariant, then `setp ... %t, bound`.
+        std::uint32_t at = reaching[0];
+        const Instruction &derived = *graph_.instructions[at];
+        bool isAdd = derived.opcode == "add", isSub = derived.opcode == "sub";
+        for (int ivSide = 1; (isAdd || isSub) && derived.operands.size() == 3 && ivSide <= (isAdd ? 2 : 1); ++ivSide) {
+          const auto *from = derived.operands[static_cast<std::size_t>(ivSide)].getIf<Register>();
+          const Operand &other = derived.operands[static_cast<std::size_t>(3 - ivSide)];
+          if (!from || !asInduction(loop, from->name, outer))
+            continue;
+          if (const auto *otherRegister = other.getIf<Register>()) {
+            auto otherDefs = values_.reachingDefinitions(otherRegister->name, at);
+            if (std::any_of(otherDefs.begin(), otherDefs.end(),
+                            [&](std::uint32_t def) { return insideLoop(loop, def); }))
+              continue;
+          }
+          Value constant = values_.operandAt(other, at, outer);
+          if (!constant.known()) {
+            side.value = constant;
+            return side; // the count is unknown, and `constant` says why
+          }
+          side.offset = isAdd ? *constant.number : -*constant.number;
+          side.offsetValue = constant;
+          base = from->name;
+          readAt = at;
+          reaching = values_.reachingDefinitions(base, readAt);
+          break;
+        }
+      }
+      side.induction = asInduction(loop, base, outer);
+      if (!side.induction) {
+        problem = "register " + reg->name + " in the exit test is not an induction variable";
+        return std::nullopt;
+      }
+      if (!side.induction->initial.known()) {
+        side.value = side.induction->initial;
+        return side;
+      }
+      side.afterUpdate = reaching.size() == 1 && reaching[0] == side.induction->update;
+      side.value = side.induction->initial;
+      return side;
+    };
+    std::string problem;
+    auto left = classify(setp.operands[1], problem);
+    auto right = left ? classify(setp.operands[2], problem) : std::nullopt;
+    if (!left || !right) {
+      fail(block, problem);
+      continue;
+    }
+    TripCount count;
+    count.exitingBlock = block;
+    count.origin = ValueOrigin::Constant;
+    merge(count, left->value);
+    merge(count, right->value);
+    merge(count, left->offsetValue);
+    merge(count, right->offsetValue);
+    if (!left->value.known() || !right->value.known() || (!left->induction && !right->induction)) {
+      if (left->value.known() && right->value.known())
+        count.why.push_back("the exit test does not change from one iteration to the next");
+      count.origin = ValueOrigin::Unknown;
+      if (!firstFailure)
+        firstFailure = count;
+      continue;
+    }
+    auto describe = [&](const Side &side, const Operand &operand) {
+      std::string text = toString(operand);
+      if (!side.induction)
+        return text + " (= " + std::to_string(*side.value.number) + ")";
+      const InductionVariable &iv = *side.induction;
+      const char *update[] = {"+", "<<", ">>", "*"};
+      return text + " (" + iv.reg + " from " + std::to_string(*iv.initial.number) + ", " +
+             update[static_cast<int>(iv.kind)] + std::to_string(iv.step) + " per iteration)";
+    };
+    count.rule = "stays while " + std::string(stayWhen ? "" : "not ") + describe(*left, setp.operands[1]) +
+                 " " + std::string(comparison) + " " + describe(*right, setp.operands[2]);
+
+    bool comparable = true;
+    auto stays = [&](std::uint64_t k) {
+      bool known = true;
+      bool result = compareAs(comparison, left->at(k), right->at(k), bits, isSigned, known) == stayWhen;
+      comparable = comparable && known;
+      return result;
+    };
+    // `!=` against a linear variable: solved exactly, with wrap-around.
+    bool linearNotEqual = ((comparison == "ne") == stayWhen) &&
+                          (comparison == "ne" || comparison == "eq") &&
+                          (left->induction.has_value() != right->induction.has_value());
+    const Side &moving = left->induction ? *left : *right;
+    const Side &fixed = left->induction ? *right : *left;
+    if (linearNotEqual && moving.induction->kind == InductionVariable::Update::Add) {
+      std::int64_t distance = wrap(fixed.at(1) - moving.at(1), bits, true);
+      std::int64_t step = wrap(moving.induction->step, bits, true);
+      if (step != 0 && distance % step == 0 && distance / step >= 0) {
+        count.headerRuns = static_cast<std::uint64_t>(distance / step) + 1;
+      } else {
+        count.headerRuns = 0;
+        count.why.push_back("the counter never meets its bound for these values: a guard must skip the loop");
+      }
+    } else {
+      std::uint64_t low = 0, high = 1;
+      while (high <= kMaxSearch && stays(high)) {
+        low = high;
+        high *= 2;
+      }
+      if (!comparable) {
+        fail(block, "the exit comparison '" + std::string(comparison) + "' is not modelled");
+        continue;
+      }
+      if (high > kMaxSearch) {
+        count.headerRuns.reset();
+        count.origin = ValueOrigin::Unknown;
+        count.why.push_back("the loop does not end within 2^40 iterations for these values");
+        if (!firstFailure)
+          firstFailure = count;
+        continue;
+      }
+      while (high - low > 1) {
+        std::uint64_t middle = low + (high - low) / 2;
+        (stays(middle) ? low : high) = middle;
+      }
+      count.headerRuns = high; // the first iteration whose test leaves
+    }
+    if (!best || *count.headerRuns < *best->headerRuns)
+      best = std::move(count);
+  }
+  if (best)
+    return *best;
+  if (firstFailure) {
+    firstFailure->headerRuns.reset();
+    firstFailure->origin = ValueOrigin::Unknown;
+    firstFailure->exitingBlock = kNoBlock;
+    return *firstFailure;
+  }
+  TripCount none;
+  none.why.push_back("the loop has no conditional exit branch");
+  return none;
+}
+
+std::vector<bool> TripCountAnalysis::blocksAfterExit(std::uint32_t loop,
+                                                     std::uint32_t exitingBlock) const {
+  const Loop &theLoop = forest_.loops[loop];
+  std::vector<bool> after(graph_.blocks.size(), false);
+  if (exitingBlock == kNoBlock)
+    return after;
+  std::vector<std::uint32_t> work;
+  for (std::uint32_t to : graph_.blocks[exitingBlock].successors)
+    if (theLoop.contains(to) && to != theLoop.header)
+      work.push_back(to);
+  while (!work.empty()) {
+    std::uint32_t block = work.back();
+    work.pop_back();
+    if (after[block] || block == exitingBlock)
+      continue;
+    after[block] = true;
+    for (std::uint32_t to : graph_.blocks[block].successors)
+      if (theLoop.contains(to) && to != theLoop.header)
+        work.push_back(to);
+  }
+  (void)dominators_;
+  return after;
+}
+
+} // namespace ptxdvfs::ptx::analysis

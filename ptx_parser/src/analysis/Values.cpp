@@ -1,0 +1,440 @@
+// Values.cpp - reaching definitions and the integer semantics of the instructions that compute bounds.
+#include "ptxdvfs/ptx/analysis/Values.h"
+
+#include <algorithm>
+#include <set>
+
+namespace ptxdvfs::ptx::analysis {
+
+std::string_view toString(ValueOrigin origin) {
+  switch (origin) {
+  case ValueOrigin::Constant: return "constant";
+  case ValueOrigin::Assumed: return "assumed";
+  case ValueOrigin::Defaulted: return "default";
+  case ValueOrigin::Unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+Value Value::unknown(std::string reason) {
+  return Value{std::nullopt, ValueOrigin::Unknown, {std::move(reason)}};
+}
+
+namespace {
+
+// mul.hi of 64-bit operands needs the 128-bit product; a GCC/Clang extension.
+__extension__ using Int128 = __int128;
+__extension__ using UInt128 = unsigned __int128;
+
+/// Deeper chains than this are not followed; nvcc's bound computations are a few steps.
+constexpr unsigned kMaxDepth = 48;
+
+const std::set<std::string_view> &opcodesWithoutDestination() {
+  static const std::set<std::string_view> opcodes{
+      "st",      "red",   "bar",     "barrier", "bra",       "brx",      "call",   "ret",
+      "exit",    "trap",  "membar",  "fence",   "prefetch",  "prefetchu", "cp",    "pmevent",
+      "nanosleep", "setmaxnreg", "griddepcontrol", "stmatrix", "discard", "applypriority"};
+  return opcodes;
+}
+
+/// Width and signedness of the integer type an instruction computes in.
+struct IntType {
+  unsigned bits = 64;
+  bool isSigned = false;
+  bool isInteger = true;
+};
+
+IntType intTypeOf(ScalarType type) {
+  switch (kindOf(type)) {
+  case ScalarTypeKind::Float: return {sizeInBytes(type) * 8, true, false};
+  case ScalarTypeKind::Signed: return {sizeInBytes(type) * 8, true, true};
+  case ScalarTypeKind::Predicate: return {1, false, true};
+  default: return {sizeInBytes(type) * 8, false, true};
+  }
+}
+
+/// The register's bits for `type`, sign-extended when signed.
+std::int64_t normalise(std::int64_t value, IntType type) {
+  if (type.bits >= 64)
+    return value;
+  std::uint64_t mask = (std::uint64_t{1} << type.bits) - 1;
+  std::uint64_t bits = static_cast<std::uint64_t>(value) & mask;
+  if (type.isSigned && (bits >> (type.bits - 1)) & 1)
+    bits |= ~mask;
+  return static_cast<std::int64_t>(bits);
+}
+
+/// Comparison key: signed values as they are, unsigned ones as their bits.
+bool lessThan(std::int64_t a, std::int64_t b, IntType type) {
+  if (type.isSigned)
+    return normalise(a, type) < normalise(b, type);
+  IntType unsignedType{type.bits, false, true};
+  return static_cast<std::uint64_t>(normalise(a, unsignedType)) <
+         static_cast<std::uint64_t>(normalise(b, unsignedType));
+}
+
+bool hasModifier(const Instruction &instruction, std::string_view modifier) {
+  return std::find(instruction.modifiers.begin(), instruction.modifiers.end(), modifier) !=
+         instruction.modifiers.end();
+}
+
+/// Merges the provenance of `from` into `into` (the worst origin wins).
+void absorb(Value &into, const Value &from) {
+  into.origin = std::max(into.origin, from.origin);
+  into.perThread = into.perThread || from.perThread;
+  for (const std::string &reason : from.why)
+    if (std::find(into.why.begin(), into.why.end(), reason) == into.why.end())
+      into.why.push_back(reason);
+}
+
+Value combine(std::initializer_list<const Value *> inputs, std::optional<std::int64_t> number) {
+  Value result;
+  bool allKnown = true;
+  for (const Value *input : inputs)
+    allKnown = allKnown && input->known();
+  if (allKnown && !number)
+    return Value::unknown("an operation that is not modelled (or a division by zero)");
+  for (const Value *input : inputs)
+    if (allKnown || !input->known())
+      absorb(result, *input);
+  if (allKnown)
+    result.number = number;
+  return result;
+}
+
+/// setp's comparison; nullopt for the float-only and unordered ones.
+std::optional<bool> compare(std::string_view op, std::int64_t a, std::int64_t b, IntType type) {
+  bool lt = lessThan(a, b, type), gt = lessThan(b, a, type), eq = !lt && !gt;
+  if (op == "eq") return eq;
+  if (op == "ne") return !eq;
+  if (op == "lt" || op == "lo") return lt;
+  if (op == "le" || op == "ls") return lt || eq;
+  if (op == "gt" || op == "hi") return gt;
+  if (op == "ge" || op == "hs") return gt || eq;
+  return std::nullopt;
+}
+
+} // namespace
+
+std::vector<std::string> destinationRegisters(const Instruction &instruction) {
+  std::vector<std::string> names;
+  if (instruction.operands.empty() || opcodesWithoutDestination().count(instruction.opcode))
+    return names;
+  const Operand &destination = instruction.operands[0];
+  if (const auto *reg = destination.getIf<Register>())
+    names.push_back(reg->name);
+  else if (const auto *pair = destination.getIf<PredicatePair>()) {
+    names.push_back(pair->first);
+    names.push_back(pair->second);
+  } else if (const auto *pack = destination.getIf<VectorPack>()) {
+    for (const Operand &element : pack->elements)
+      if (const auto *elementRegister = element.getIf<Register>())
+        names.push_back(elementRegister->name);
+  }
+  return names;
+}
+
+ValueEvaluator::ValueEvaluator(const ControlFlowGraph &graph, const LaunchAssumptions &assumptions)
+    : graph_(graph), assumptions_(assumptions) {
+  for (std::uint32_t i = 0; i < graph.instructions.size(); ++i)
+    for (std::string &name : destinationRegisters(*graph.instructions[i]))
+      definitions_[std::move(name)].push_back(i);
+}
+
+const std::vector<std::uint32_t> &ValueEvaluator::definitionsOf(std::string_view reg) const {
+  auto it = definitions_.find(reg);
+  return it == definitions_.end() ? empty_ : it->second;
+}
+
+std::vector<std::uint32_t> ValueEvaluator::reachingDefinitions(std::string_view reg,
+                                                               std::uint32_t at) const {
+  const auto &defs = definitionsOf(reg);
+  // The last definition in [first, end) of a block, if any.
+  auto lastIn = [&](std::uint32_t first, std::uint32_t end) -> std::optional<std::uint32_t> {
+    auto it = std::lower_bound(defs.begin(), defs.end(), end);
+    if (it == defs.begin() || *std::prev(it) < first)
+      return std::nullopt;
+    return *std::prev(it);
+  };
+  std::vector<std::uint32_t> found;
+  if (defs.empty())
+    return {kNoDefinition};
+  std::uint32_t block = at < graph_.blockOf.size() ? graph_.blockOf[at] : 0;
+  if (auto def = lastIn(graph_.blocks[block].first, at))
+    return {*def};
+  std::vector<bool> visited(graph_.blocks.size(), false);
+  std::vector<std::uint32_t> work(graph_.blocks[block].predecessors);
+  if (block == 0)
+    found.push_back(kNoDefinition);
+  while (!work.empty()) {
+    std::uint32_t b = work.back();
+    work.pop_back();
+    if (visited[b])
+      continue;
+    visited[b] = true;
+    if (auto def = lastIn(graph_.blocks[b].first, graph_.blocks[b].end)) {
+      found.push_back(*def);
+      continue;
+    }
+    if (b == 0)
+      found.push_back(kNoDefinition);
+    for (std::uint32_t pred : graph_.blocks[b].predecessors)
+      work.push_back(pred);
+  }
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  return found;
+}
+
+Value ValueEvaluator::registerAt(std::string_view reg, std::uint32_t at,
+                                 const Bindings &bindings) const {
+  return registerAt(reg, at, bindings, 0);
+}
+
+Value ValueEvaluator::operandAt(const Operand &operand, std::uint32_t at,
+                                const Bindings &bindings) const {
+  return operandAt(operand, at, bindings, 0);
+}
+
+Value ValueEvaluator::definedBy(std::uint32_t def, std::string_view reg,
+                                const Bindings &bindings) const {
+  return definedBy(def, reg, bindings, 0);
+}
+
+Value ValueEvaluator::registerAt(std::string_view reg, std::uint32_t at, const Bindings &bindings,
+                                 unsigned depth) const {
+  if (depth > kMaxDepth)
+    return Value::unknown("a computation too deep to follow");
+  std::vector<std::uint32_t> defs = reachingDefinitions(reg, at);
+  if (defs.size() > 1)
+    if (auto bound = bindings.find(reg); bound != bindings.end())
+      return bound->second;
+  Value result;
+  for (std::uint32_t def : defs) {
+    if (def == kNoDefinition)
+      return Value::unknown("register " + std::string(reg) + " read before it is written");
+    // A definition that reads its own register (an induction update) cannot
+    // be followed without a binding for the loop iteration.
+    if (def >= at && defs.size() > 1)
+      return Value::unknown("register " + std::string(reg) + " changes from one iteration to the next");
+    Value value = definedBy(def, reg, bindings, depth + 1);
+    if (!value.known())
+      return value;
+    if (result.known() && *result.number != *value.number)
+      return Value::unknown("register " + std::string(reg) + " has different values on different paths");
+    std::optional<std::int64_t> number = value.number;
+    absorb(result, value);
+    result.number = number;
+  }
+  return result;
+}
+
+Value ValueEvaluator::operandAt(const Operand &operand, std::uint32_t at, const Bindings &bindings,
+                                unsigned depth) const {
+  if (const auto *immediate = operand.getIf<Immediate>()) {
+    if (immediate->kind != ImmediateKind::Integer)
+      return Value::unknown("a floating-point value");
+    return Value::constant(static_cast<std::int64_t>(immediate->bits));
+  }
+  if (const auto *element = operand.getIf<VectorElement>())
+    return specialRegister(element->base, element->component);
+  if (const auto *reg = operand.getIf<Register>()) {
+    if (reg->negated) {
+      Value value = registerAt(reg->name, at, bindings, depth);
+      if (value.known())
+        value.number = *value.number ? 0 : 1;
+      return value;
+    }
+    if (reg->name == "%laneid" || reg->name == "%warpid")
+      return Value{0, ValueOrigin::Constant, {}, true};
+    return registerAt(reg->name, at, bindings, depth);
+  }
+  return Value::unknown("operand " + toString(operand));
+}
+
+Value ValueEvaluator::specialRegister(std::string_view base, std::string_view component) const {
+  if (base == "%tid" || base == "%ctaid")
+    return Value{0, ValueOrigin::Constant, {}, true};
+  auto pick = [&](const Dim3 &dims) -> std::optional<std::int64_t> {
+    if (component == "x") return dims.x;
+    if (component == "y") return dims.y;
+    if (component == "z") return dims.z;
+    return std::nullopt;
+  };
+  auto described = [&](const Dim3 &dims, ValueOrigin origin, std::string source) {
+    auto number = pick(dims);
+    if (!number)
+      return Value::unknown(std::string(base) + "." + std::string(component));
+    return Value{number, origin,
+                 {std::string(base) + "." + std::string(component) + " = " +
+                  std::to_string(*number) + " (" + source + ")"}};
+  };
+  if (base == "%ntid") {
+    if (assumptions_.block)
+      return described(*assumptions_.block, ValueOrigin::Assumed, "--block");
+    for (const PerformanceDirective &directive : graph_.function->performanceDirectives)
+      if (directive.name == "reqntid" && !directive.values.empty()) {
+        Dim3 dims{static_cast<std::uint32_t>(directive.values[0]),
+                  directive.values.size() > 1 ? static_cast<std::uint32_t>(directive.values[1]) : 1,
+                  directive.values.size() > 2 ? static_cast<std::uint32_t>(directive.values[2]) : 1};
+        return described(dims, ValueOrigin::Constant, ".reqntid");
+      }
+    return described(kDefaultBlock, ValueOrigin::Defaulted, "default; set --block");
+  }
+  if (base == "%nctaid")
+    return assumptions_.grid ? described(*assumptions_.grid, ValueOrigin::Assumed, "--grid")
+                             : described(kDefaultGrid, ValueOrigin::Defaulted, "default; set --grid");
+  return Value::unknown("special register " + std::string(base) + "." + std::string(component));
+}
+
+Value ValueEvaluator::parameter(std::string_view name) const {
+  const Function &function = *graph_.function;
+  std::size_t index = 0;
+  while (index < function.parameters.size() && function.parameters[index].name != name)
+    ++index;
+  std::vector<std::string> candidates{std::string(name)};
+  if (auto at = name.rfind("_param_"); at != std::string_view::npos)
+    candidates.push_back(std::string(name.substr(at + 1)));
+  if (auto names = assumptions_.sourceParameterNames.find(function.name);
+      names != assumptions_.sourceParameterNames.end() && index < names->second.size())
+    candidates.push_back(names->second[index]);
+  for (const std::string &candidate : candidates)
+    if (auto value = assumptions_.parameters.find(candidate); value != assumptions_.parameters.end())
+      return Value{value->second, ValueOrigin::Assumed,
+                   {"parameter " + candidate + " = " + std::to_string(value->second) + " (--assume)"}};
+  return Value::unknown("parameter " + candidates.back() + " (no --assume " + candidates.back() +
+                        "=VALUE)");
+}
+
+Value ValueEvaluator::definedBy(std::uint32_t def, std::string_view reg, const Bindings &bindings,
+                                unsigned depth) const {
+  const Instruction &instruction = *graph_.instructions[def];
+  std::string_view op = instruction.opcode;
+  const auto &operands = instruction.operands;
+  const auto &types = instruction.details.types;
+  IntType type = types.empty() ? IntType{} : intTypeOf(types.back());
+  auto source = [&](std::size_t i) {
+    return i < operands.size() ? operandAt(operands[i], def, bindings, depth + 1)
+                               : Value::unknown("a missing operand");
+  };
+  auto where = "line " + std::to_string(instruction.location.line);
+
+  if (op == "ld") {
+    if (instruction.details.space == StateSpace::Param && operands.size() > 1) {
+      if (const auto *address = operands[1].getIf<Address>(); address && address->parts.size() == 1) {
+        if (const auto *symbol = address->parts[0].getIf<Symbol>())
+          return parameter(symbol->name);
+        if (const auto *offset = address->parts[0].getIf<RegisterOffset>(); offset && offset->offset == 0)
+          return parameter(offset->base);
+      }
+    }
+    return Value::unknown("a value loaded from memory (" + where + ")");
+  }
+  if (!type.isInteger)
+    return Value::unknown("a floating-point value (" + where + ")");
+  if (op == "mov")
+    return source(1);
+  if (op == "setp" || op == "set") {
+    // `setp.lt.s32 %p|%q, a, b` writes the comparison to %p and its negation to %q.
+    if (instruction.modifiers.empty())
+      return Value::unknown("setp without a comparison");
+    Value a = source(1), b = source(2);
+    std::optional<bool> result;
+    if (a.known() && b.known())
+      result = compare(instruction.modifiers[0], *a.number, *b.number, type);
+    if (result && operands.size() > 3 && instruction.modifiers.size() > 2) {
+      // setp.cmp.and/or/xor with a predicate operand.
+      Value c = source(3);
+      if (!c.known())
+        return combine({&a, &b, &c}, std::nullopt);
+      std::string_view join = instruction.modifiers[1];
+      bool other = *c.number != 0;
+      result = join == "and" ? (*result && other) : join == "or" ? (*result || other)
+               : join == "xor" ? (*result != other) : std::optional<bool>();
+    }
+    if (result && !operands.empty())
+      if (const auto *pair = operands[0].getIf<PredicatePair>(); pair && pair->second == reg)
+        result = !*result;
+    return combine({&a, &b}, result ? std::optional<std::int64_t>(*result ? 1 : 0) : std::nullopt);
+  }
+  if (op == "selp") {
+    Value predicate = source(3);
+    if (!predicate.known())
+      return predicate;
+    Value chosen = source(*predicate.number ? 1 : 2);
+    absorb(chosen, predicate);
+    return chosen;
+  }
+  if (op == "cvt") {
+    // cvt.dst.src: read as the source type, written as the destination type.
+    if (types.size() < 2 || !intTypeOf(types[0]).isInteger || !intTypeOf(types[1]).isInteger)
+      return Value::unknown("a floating-point conversion (" + where + ")");
+    Value a = source(1);
+    if (a.known())
+      a.number = normalise(normalise(*a.number, intTypeOf(types[1])), intTypeOf(types[0]));
+    return a;
+  }
+  if (op == "neg" || op == "not" || op == "abs") {
+    Value a = source(1);
+    if (!a.known())
+      return a;
+    std::int64_t x = normalise(*a.number, type);
+    a.number = normalise(op == "neg" ? -x : op == "not" ? ~x : (x < 0 ? -x : x), type);
+    return a;
+  }
+
+  Value a = source(1), b = source(2);
+  bool wide = hasModifier(instruction, "wide"), high = hasModifier(instruction, "hi");
+  IntType resultType = wide ? IntType{type.bits * 2, type.isSigned, true} : type;
+  std::optional<std::int64_t> number;
+  if (a.known() && b.known()) {
+    std::int64_t x = normalise(*a.number, type), y = normalise(*b.number, type);
+    auto ux = static_cast<std::uint64_t>(normalise(x, {type.bits, false, true}));
+    auto uy = static_cast<std::uint64_t>(normalise(y, {type.bits, false, true}));
+    if (op == "add") number = x + y;
+    else if (op == "sub") number = x - y;
+    else if (op == "mul" || op == "mad") {
+      if (high) {
+        Int128 product = type.isSigned ? static_cast<Int128>(x) * y
+                                       : static_cast<Int128>(static_cast<UInt128>(ux) * uy);
+        number = static_cast<std::int64_t>(product >> type.bits);
+      } else {
+        number = type.isSigned ? x * y : static_cast<std::int64_t>(ux * uy);
+      }
+    } else if (op == "div" || op == "rem") {
+      if (y != 0)
+        number = type.isSigned ? (op == "div" ? x / y : x % y)
+                               : static_cast<std::int64_t>(op == "div" ? ux / uy : ux % uy);
+    } else if (op == "min") number = lessThan(x, y, type) ? x : y;
+    else if (op == "max") number = lessThan(x, y, type) ? y : x;
+    else if (op == "and") number = x & y;
+    else if (op == "or") number = x | y;
+    else if (op == "xor") number = x ^ y;
+    else if (op == "shl") number = uy >= type.bits ? 0 : static_cast<std::int64_t>(ux << uy);
+    else if (op == "shr") {
+      if (type.isSigned) number = uy >= type.bits ? (x < 0 ? -1 : 0) : x >> uy;
+      else number = uy >= type.bits ? 0 : static_cast<std::int64_t>(ux >> uy);
+    }
+  }
+  if (op == "mad") {
+    Value c = source(3);
+    if (number && c.known())
+      number = *number + *c.number;
+    else
+      number.reset();
+    Value result = combine({&a, &b, &c}, number);
+    if (result.known())
+      result.number = normalise(*result.number, resultType);
+    return result;
+  }
+  static const std::set<std::string_view> binary{"add", "sub", "mul", "div", "rem", "min", "max",
+                                                 "and", "or",  "xor", "shl", "shr"};
+  if (!binary.count(op) || hasModifier(instruction, "cc"))
+    return Value::unknown("the result of " + std::string(instruction.mnemonic) + " (" + where + ")");
+  Value result = combine({&a, &b}, number);
+  if (result.known())
+    result.number = normalise(*result.number, resultType);
+  return result;
+}
+
+} // namespace ptxdvfs::ptx::analysis

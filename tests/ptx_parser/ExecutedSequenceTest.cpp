@@ -1,0 +1,203 @@
+// ExecutedSequenceTest.cpp - trip counts and executed counts of real nvcc loops with known answers.
+//
+// tests/fixtures/loops/realistic.cu documents, per kernel, the per-thread
+// counts its loops must have; realistic.ptx is nvcc 13's -lineinfo output.
+#include "ParseHelpers.h"
+#include "TestPaths.h"
+
+#include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
+#include "ptxdvfs/ptx/analysis/TripCounts.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace ptxdvfs::test {
+namespace {
+
+using namespace ptx::analysis;
+
+class RealisticLoopsTest : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    module_ = new ptx::Module(parseOk(readFile(fixtureDir() + "/loops/realistic.ptx"), "realistic.ptx"));
+  }
+  static void TearDownTestSuite() { delete module_; }
+
+  /// 256 blocks of 256 threads unless a test says otherwise.
+  static LaunchAssumptions launch(std::map<std::string, std::int64_t, std::less<>> parameters) {
+    LaunchAssumptions assumptions;
+    assumptions.grid = Dim3{256, 1, 1};
+    assumptions.block = Dim3{256, 1, 1};
+    assumptions.parameters = std::move(parameters);
+    return assumptions;
+  }
+
+  static ExecutedKernel expand(const std::string &namePart, const LaunchAssumptions &assumptions,
+                               std::size_t budget = 1u << 20) {
+    for (const ptx::Function *kernel : module_->kernels())
+      if (kernel->name.find(namePart) != std::string::npos) {
+        ExpansionOptions options;
+        options.budget = budget;
+        return expandKernel(*module_, *kernel, assumptions, options);
+      }
+    ADD_FAILURE() << "no kernel named like " << namePart;
+    return {};
+  }
+
+  /// Executions per thread of the instructions written `mnemonic`.
+  static double executed(const ExecutedKernel &kernel, std::string_view mnemonic) {
+    double total = 0;
+    for (const ExecutedInstruction &step : kernel.sequence)
+      if (step.instruction->mnemonic == mnemonic)
+        total += step.weight;
+    return total;
+  }
+
+  static std::vector<std::uint64_t> tripCounts(const ExecutedKernel &kernel) {
+    std::vector<std::uint64_t> counts;
+    for (const LoopReport &loop : kernel.loops)
+      counts.push_back(loop.maxTripCount);
+    return counts;
+  }
+
+  static ptx::Module *module_;
+};
+
+ptx::Module *RealisticLoopsTest::module_ = nullptr;
+
+TEST_F(RealisticLoopsTest, GridStrideSaxpyRunsNOverTheWholeGrid) {
+  // 2^20 elements over 256 x 256 threads: 16 per thread.
+  ExecutedKernel kernel = expand("saxpy_grid_stride", launch({{"param_0", 1 << 20}}));
+  ASSERT_EQ(tripCounts(kernel), (std::vector<std::uint64_t>{16}));
+  EXPECT_EQ(kernel.loops[0].origin, ValueOrigin::Assumed);
+  EXPECT_FALSE(kernel.loops[0].usedDefault);
+  EXPECT_DOUBLE_EQ(executed(kernel, "fma.rn.f32"), 16);
+  ASSERT_TRUE(kernel.loops[0].source.has_value());
+  EXPECT_EQ(kernel.loops[0].source->line, 9u);
+}
+
+TEST_F(RealisticLoopsTest, GridStrideWithoutTheLaunchUsesTheDefaultsAndSaysSo) {
+  LaunchAssumptions assumptions;
+  assumptions.parameters["param_0"] = 1 << 20;
+  ExecutedKernel kernel = expand("saxpy_grid_stride", assumptions);
+  // 2^20 / (256 x 1024 default threads) = 4.
+  EXPECT_EQ(tripCounts(kernel), (std::vector<std::uint64_t>{4}));
+  EXPECT_EQ(kernel.loops[0].origin, ValueOrigin::Defaulted);
+}
+
+TEST_F(RealisticLoopsTest, TiledGemmRunsOneFmaPerElementOfTheRow) {
+  // n = 256: 16 tiles, each 16 fma (the inner loop is unrolled by nvcc) and two barriers.
+  ExecutedKernel kernel = expand("gemm_tiled", launch({{"param_3", 256}}));
+  EXPECT_EQ(tripCounts(kernel), (std::vector<std::uint64_t>{16}));
+  EXPECT_DOUBLE_EQ(executed(kernel, "fma.rn.f32"), 256);
+  EXPECT_DOUBLE_EQ(executed(kernel, "bar.sync"), 32);
+}
+
+TEST_F(RealisticLoopsTest, StencilMarchesAlongZUnrolledByFourWithARemainder) {
+  // nz = 66: 64 planes; nvcc unrolled by 4, and 64 % 4 == 0 skips the remainder loop.
+  ExecutedKernel kernel = expand("stencil_march_z", launch({{"param_4", 66}}));
+  EXPECT_DOUBLE_EQ(executed(kernel, "st.global.f32"), 64);
+  // nz = 67: 65 planes, the remainder loop runs once.
+  ExecutedKernel odd = expand("stencil_march_z", launch({{"param_4", 67}}));
+  EXPECT_DOUBLE_EQ(executed(odd, "st.global.f32"), 65);
+  for (const LoopReport &loop : odd.loops)
+    EXPECT_FALSE(loop.usedDefault);
+}
+
+TEST_F(RealisticLoopsTest, ReductionHalvesItsStrideLog2BlockTimes) {
+  ExecutedKernel kernel = expand("reduce_sum", launch({{"param_2", 1 << 20}}));
+  EXPECT_EQ(tripCounts(kernel), (std::vector<std::uint64_t>{16, 8}));
+  EXPECT_DOUBLE_EQ(executed(kernel, "bar.sync"), 1 + 8);
+  EXPECT_NE(kernel.loops[1].rule.find(">>1"), std::string::npos) << kernel.loops[1].rule;
+}
+
+TEST_F(RealisticLoopsTest, HistogramHasBlockStrideAndGridStrideLoops) {
+  ExecutedKernel kernel = expand("histogram256", launch({{"param_2", 1 << 20}}));
+  EXPECT_EQ(tripCounts(kernel), (std::vector<std::uint64_t>{1, 16, 1}));
+  LaunchAssumptions small = launch({{"param_2", 1 << 20}});
+  small.block = Dim3{64, 1, 1};
+  // 64 threads: the 256 bins take 4 block-stride steps; 2^20 / (64 x 256) = 64.
+  EXPECT_EQ(tripCounts(expand("histogram256", small)), (std::vector<std::uint64_t>{4, 64, 4}));
+}
+
+TEST_F(RealisticLoopsTest, BoundsReadFromMemoryFallBackToTheDefaultWithAReason) {
+  for (const char *name : {"spmv_csr", "pointer_chase", "bit_count_shift"}) {
+    ExecutedKernel kernel = expand(name, launch({}));
+    ASSERT_FALSE(kernel.loops.empty()) << name;
+    for (const LoopReport &loop : kernel.loops) {
+      EXPECT_TRUE(loop.usedDefault) << name;
+      EXPECT_EQ(loop.maxTripCount, ExpansionOptions{}.defaultTripCount) << name;
+      EXPECT_FALSE(loop.why.empty()) << name;
+    }
+  }
+  ExecutedKernel spmv = expand("spmv_csr", launch({}));
+  bool mentionsMemory = false;
+  for (const LoopReport &loop : spmv.loops)
+    for (const std::string &reason : loop.why)
+      mentionsMemory = mentionsMemory || reason.find("memory") != std::string::npos;
+  EXPECT_TRUE(mentionsMemory);
+}
+
+TEST_F(RealisticLoopsTest, TriangularNestCountsEveryInnerTripExactly) {
+  // n = 64: the inner loop reads a[i][j] for j < i: 64 * 63 / 2 loads.
+  ExecutedKernel kernel = expand("triangular", launch({{"param_2", 64}}));
+  EXPECT_DOUBLE_EQ(executed(kernel, "ld.global.f32"), 64 * 63 / 2);
+  EXPECT_EQ(kernel.iterationsPerLoop, 0u); // nothing sampled at this budget
+  ASSERT_GE(kernel.loops.size(), 2u);
+  EXPECT_EQ(kernel.loops[1].depth, 2u);
+  EXPECT_EQ(kernel.loops[1].origin, ValueOrigin::Assumed); // through the outer bound
+}
+
+TEST_F(RealisticLoopsTest, SamplingKeepsTheBudgetAndTheCountsClose) {
+  ExecutedKernel full = expand("triangular", launch({{"param_2", 256}}));
+  ExecutedKernel sampled = expand("triangular", launch({{"param_2", 256}}), 2000);
+  EXPECT_LE(sampled.sequence.size(), 2000u);
+  EXPECT_GT(sampled.iterationsPerLoop, 0u);
+  EXPECT_DOUBLE_EQ(executed(full, "ld.global.f32"), 256 * 255 / 2);
+  EXPECT_NEAR(executed(sampled, "ld.global.f32") / (256 * 255 / 2), 1.0, 0.10);
+  EXPECT_NEAR(sampled.executedInstructions / full.executedInstructions, 1.0, 0.10);
+}
+
+TEST_F(RealisticLoopsTest, UnrolledByFourWithRemainderCountsEveryElementOnce) {
+  for (std::int64_t n : {1, 3, 4, 10, 1024}) {
+    ExecutedKernel kernel = expand("scale_unrolled4", launch({{"param_2", n}}));
+    EXPECT_DOUBLE_EQ(executed(kernel, "ld.global.f32"), static_cast<double>(n)) << "n = " << n;
+  }
+  ExecutedKernel none = expand("scale_unrolled4", launch({{"param_2", 0}}));
+  EXPECT_DOUBLE_EQ(executed(none, "ld.global.f32"), 0); // the guard skips both loops
+}
+
+TEST_F(RealisticLoopsTest, ConstantBoundIsExactAndConstant) {
+  ExecutedKernel kernel = expand("constant_rolled", launch({}));
+  ASSERT_EQ(tripCounts(kernel), (std::vector<std::uint64_t>{100}));
+  EXPECT_EQ(kernel.loops[0].origin, ValueOrigin::Constant);
+  EXPECT_TRUE(kernel.loops[0].why.empty());
+  EXPECT_DOUBLE_EQ(executed(kernel, "fma.rn.f32"), 100);
+}
+
+TEST_F(RealisticLoopsTest, CalledFunctionsAreInlinedAtEveryCall) {
+  ExecutedKernel kernel = expand("calls_in_loop", launch({}));
+  const ptx::Function *poly = nullptr;
+  for (const ptx::Function &function : module_->functions)
+    if (function.kind == ptx::FunctionKind::Func && function.hasBody)
+      poly = &function;
+  ASSERT_NE(poly, nullptr);
+  double inlined = 0;
+  for (const ExecutedInstruction &step : kernel.sequence)
+    if (step.function == poly)
+      inlined += step.weight;
+  EXPECT_DOUBLE_EQ(inlined, 8.0 * static_cast<double>(poly->instructionCount()));
+}
+
+TEST_F(RealisticLoopsTest, WeightsAddUpToTheExecutedCount) {
+  ExecutedKernel kernel = expand("gemm_tiled", launch({{"param_3", 4096}}), 1000);
+  double total = 0;
+  for (const ExecutedInstruction &step : kernel.sequence)
+    total += step.weight;
+  EXPECT_NEAR(total, kernel.executedInstructions, 1e-6 * total);
+  EXPECT_NEAR(executed(kernel, "fma.rn.f32"), 4096, 1e-6);
+}
+
+} // namespace
+} // namespace ptxdvfs::test

@@ -1,0 +1,43 @@
+// LaunchFlags.h - the flags that tell the loop analysis what the PTX cannot: launch geometry, parameters.
+#pragma once
+
+#include "ptxdvfs/ptx/Module.h"
+#include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
+
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace ptxdvfs::tools {
+
+struct LaunchFlags {
+  std::vector<std::string> assume; ///< NAME=VALUE
+  std::string grid;                ///< X[,Y[,Z]]
+  std::string block;
+  std::uint64_t defaultTripCount = ptx::analysis::ExpansionOptions{}.defaultTripCount;
+  std::size_t budget = ptx::analysis::ExpansionOptions{}.budget;
+};
+
+/// Adds --assume, --grid, --block, --default-trip-count and --budget to `command`.
+void addLaunchFlags(CLI::App &command, LaunchFlags &flags);
+
+/// The assumptions the flags describe; an error message for a malformed
+/// value (empty when all is well). Reads the CUDA source named by the
+/// module's `.file` table, when it exists, for its kernels' parameter
+/// names, so `--assume n=1024` works with -lineinfo PTX.
+std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
+                          ptx::analysis::LaunchAssumptions &assumptions);
+
+ptx::analysis::ExpansionOptions toExpansionOptions(const LaunchFlags &flags);
+
+/// `_Z10triangularPKfPfi` -> `triangular`; a name that is not mangled comes back unchanged.
+std::string baseNameOf(const std::string &mangled);
+
+/// The parameter names of `__global__ ... name(...)` in CUDA `source`, in
+/// order; empty when the declaration is not found.
+std::vector<std::string> cudaParameterNames(const std::string &source, const std::string &name);
+
+} // namespace ptxdvfs::tools

@@ -1,0 +1,157 @@
+// LoopsCommand.cpp - `ptxdvfs loops FILE.ptx`: each kernel's loops, trip counts and executed length.
+#include "LoopsCommand.h"
+
+#include "DiagnosticPrinter.h"
+#include "ExitCodes.h"
+#include "LaunchFlags.h"
+
+#include "ptxdvfs/ptx/Parser.h"
+#include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+namespace ptxdvfs::tools {
+
+namespace {
+
+namespace analysis = ptx::analysis;
+
+struct LoopsOptions {
+  std::string file;
+  LaunchFlags launch;
+  bool json = false;
+};
+
+std::string sourceLine(const ptx::Module &module, const std::optional<ptx::DebugLocation> &source) {
+  if (!source)
+    return "";
+  std::string path(module.sourcePath(*source));
+  auto slash = path.find_last_of('/');
+  return (slash == std::string::npos ? path : path.substr(slash + 1)) + ":" +
+         std::to_string(source->line);
+}
+
+std::string tripText(const analysis::LoopReport &loop) {
+  std::ostringstream text;
+  if (loop.minTripCount == loop.maxTripCount)
+    text << loop.minTripCount;
+  else
+    text << std::fixed << std::setprecision(1) << loop.meanTripCount << " (" << loop.minTripCount
+         << ".." << loop.maxTripCount << ")";
+  return text.str();
+}
+
+std::string originText(const analysis::LoopReport &loop) {
+  return loop.usedDefault ? "default" : std::string(analysis::toString(loop.origin));
+}
+
+nlohmann::json toJson(const ptx::Module &module, const analysis::ExecutedKernel &kernel) {
+  nlohmann::json loops = nlohmann::json::array();
+  for (const analysis::LoopReport &loop : kernel.loops) {
+    nlohmann::json entry = {{"line", loop.location.line},
+                            {"function", loop.function->name},
+                            {"depth", loop.depth},
+                            {"parent", loop.parent},
+                            {"trip_count", loop.meanTripCount},
+                            {"trip_count_min", loop.minTripCount},
+                            {"trip_count_max", loop.maxTripCount},
+                            {"entries_per_thread", loop.entries},
+                            {"origin", originText(loop)},
+                            {"rule", loop.rule},
+                            {"why", loop.why}};
+    if (loop.source)
+      entry["source"] = {{"file", std::string(module.sourcePath(*loop.source))},
+                         {"line", loop.source->line}};
+    loops.push_back(std::move(entry));
+  }
+  return {{"name", kernel.kernel->name},
+          {"executed_instructions", kernel.executedInstructions},
+          {"written_instructions", kernel.sequence.size()},
+          {"iterations_per_loop", kernel.iterationsPerLoop},
+          {"loops", std::move(loops)}};
+}
+
+void printKernel(const ptx::Module &module, const analysis::ExecutedKernel &kernel, std::ostream &out) {
+  out << "kernel " << kernel.kernel->name << ": " << std::llround(kernel.executedInstructions)
+      << " instructions per thread";
+  if (kernel.iterationsPerLoop)
+    out << " (" << kernel.sequence.size() << " written, " << kernel.iterationsPerLoop
+        << " sampled iterations per loop)";
+  out << '\n';
+  if (kernel.loops.empty()) {
+    out << "  no loops\n";
+    return;
+  }
+  for (const analysis::LoopReport &loop : kernel.loops) {
+    out << "  " << std::string(2 * (loop.depth - 1), ' ') << "loop at line " << loop.location.line;
+    if (std::string cuda = sourceLine(module, loop.source); !cuda.empty())
+      out << " (" << cuda << ")";
+    if (loop.function != kernel.kernel)
+      out << " in " << loop.function->name;
+    out << ": " << tripText(loop) << " iterations, " << originText(loop) << '\n';
+    std::string indent(2 * loop.depth + 4, ' ');
+    if (!loop.rule.empty())
+      out << indent << loop.rule << '\n';
+    for (const std::string &reason : loop.why)
+      if (!reason.empty())
+        out << indent << "- " << reason << '\n';
+  }
+}
+
+int runLoopsCommand(const LoopsOptions &options) {
+  auto module = ptx::parseFile(options.file);
+  printDiagnostics(module.diagnostics(), std::cerr);
+  if (!module)
+    return kExitInputError;
+  analysis::LaunchAssumptions assumptions;
+  if (std::string error = toAssumptions(options.launch, *module, assumptions); !error.empty()) {
+    spdlog::error("{}", error);
+    return kExitUsageError;
+  }
+  analysis::ExpansionOptions expansion = toExpansionOptions(options.launch);
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const ptx::Function *kernel : module->kernels()) {
+    analysis::ExecutedKernel executed = analysis::expandKernel(*module, *kernel, assumptions, expansion);
+    printDiagnostics(executed.warnings, std::cerr);
+    if (options.json)
+      kernels.push_back(toJson(*module, executed));
+    else
+      printKernel(*module, executed, std::cout);
+  }
+  if (options.json)
+    std::cout << nlohmann::json{{"path", module->path}, {"kernels", kernels}}.dump(2) << '\n';
+  else if (module->kernels().empty())
+    spdlog::warn("{}: no kernel (.entry) to analyse", options.file);
+  return kExitSuccess;
+}
+
+} // namespace
+
+void setupLoopsCommand(CLI::App &app, int &exitCode) {
+  auto options = std::make_shared<LoopsOptions>();
+  CLI::App *command = app.add_subcommand(
+      "loops", "List each kernel's loops with their trip counts, and its executed length");
+  command->footer(
+      "Examples:\n"
+      "  ptxdvfs loops kernel.ptx\n"
+      "  ptxdvfs loops --grid 4096 --block 256 --assume n=1048576 kernel.ptx\n"
+      "  ptxdvfs loops --json kernel.ptx\n"
+      "A count is 'constant' when it follows from the PTX alone, 'assumed' when it uses\n"
+      "--assume/--grid/--block, 'default' when it uses a default (launch geometry, or\n"
+      "--default-trip-count for a bound read from memory or an unset parameter).\n"
+      "The thread analysed is thread 0 of block 0. See docs/loops.md.");
+  command->add_option("file", options->file, "PTX file")->required()->check(CLI::ExistingFile);
+  addLaunchFlags(*command, options->launch);
+  command->add_flag("--json", options->json, "Print the loops as JSON on stdout");
+  command->callback([options, &exitCode] { exitCode = runLoopsCommand(*options); });
+}
+
+} // namespace ptxdvfs::tools
