@@ -19,6 +19,7 @@ struct FunctionFacts {
   LoopForest forest;
   std::unique_ptr<ValueEvaluator> values;
   std::unique_ptr<TripCountAnalysis> trips;
+  std::optional<std::vector<bool>> control; ///< per instruction, on demand
 };
 
 /// Thrown to stop a trial expansion as soon as it outgrows the budget.
@@ -171,7 +172,10 @@ private:
   void emitBlock(FunctionFacts &facts, std::uint32_t block, double weight, int report,
                  std::uint64_t iteration) {
     const BasicBlock &b = facts.graph.blocks[block];
+    const std::vector<bool> *control = options_.keepLoopControl ? nullptr : &controlOf(facts);
     for (std::uint32_t i = b.first; i < b.end; ++i) {
+      if (control && (*control)[i])
+        continue;
       if (result_.sequence.size() >= limit_)
         throw OverBudget{};
       const Instruction *instruction = facts.graph.instructions[i];
@@ -181,6 +185,17 @@ private:
         if (const Function *callee = calleeOf(*instruction))
           emitFunction(*callee, weight);
     }
+  }
+
+  /// Instructions that full unrolling would remove, over every loop of the function.
+  const std::vector<bool> &controlOf(FunctionFacts &facts) {
+    if (!facts.control) {
+      facts.control.emplace(facts.graph.instructions.size(), false);
+      for (std::uint32_t loop = 0; loop < facts.forest.loops.size(); ++loop)
+        for (std::uint32_t i : facts.trips->loopControl(loop))
+          (*facts.control)[i] = true;
+    }
+    return *facts.control;
   }
 
   const Function *calleeOf(const Instruction &call) const {

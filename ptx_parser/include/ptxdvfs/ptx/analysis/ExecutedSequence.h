@@ -22,6 +22,12 @@ struct ExpansionOptions {
   std::uint64_t defaultTripCount = 16;
   /// `.func` bodies are inlined at their call sites up to this depth.
   unsigned maxCallDepth = 8;
+  /// Repeat each loop's control instructions (TripCountAnalysis::loopControl:
+  /// counter and pointer updates, exit tests, branches, loop-carried copies)
+  /// in every iteration, as the hardware does. Off by default: the sequence
+  /// is then the one full unrolling would give, which is how the training
+  /// programs were written (docs/loops.md).
+  bool keepLoopControl = false;
 };
 
 /// One instruction of the executed sequence.
@@ -57,7 +63,7 @@ struct ExecutedKernel {
   const Function *kernel = nullptr;
   std::vector<ExecutedInstruction> sequence;
   std::vector<LoopReport> loops;  ///< loops of the kernel and of inlined functions
-  double executedInstructions = 0; ///< sum of the weights
+  double executedInstructions = 0; ///< sum of the weights (loop control included only if kept)
   std::uint64_t iterationsPerLoop = 0; ///< the sampling cap chosen; 0 if nothing was sampled
   Diagnostics warnings;            ///< unusual control flow (irreducible loops, indirect branches)
 };

@@ -54,6 +54,16 @@ public:
   /// Blocks of `loop` that run after `exitingBlock` in an iteration.
   std::vector<bool> blocksAfterExit(std::uint32_t loop, std::uint32_t exitingBlock) const;
 
+  /// The loop's own instructions (not those of inner loops) that only keep
+  /// the loop going, which unrolling it fully would remove: its branches,
+  /// its exit tests, integer arithmetic whose results feed only those, the
+  /// address operands of memory accesses, or more such arithmetic (counters,
+  /// pointer and index updates), and copies that carry a value from one
+  /// iteration to the next (`mov %fd13, %fd7` before the back edge).
+  /// An accumulator whose value the loop uses for nothing else is kept:
+  /// unrolled code computes it too. Sorted instruction indices.
+  std::vector<std::uint32_t> loopControl(std::uint32_t loop) const;
+
 private:
   std::optional<InductionVariable> asInduction(std::uint32_t loop, const std::string &reg,
                                                const Bindings &outer) const;
