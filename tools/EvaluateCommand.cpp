@@ -3,6 +3,7 @@
 
 #include "DiagnosticPrinter.h"
 #include "EvaluationReport.h"
+#include "DatasetLoading.h"
 #include "ExitCodes.h"
 
 #include "ptxdvfs/embeddings/Dataset.h"
@@ -44,12 +45,19 @@ int runEvaluateCommand(const EvaluateCommandOptions &options) {
     return kExitInputError;
   }
   const model::ModelDescription &description = loaded->description;
-  embeddings::ImportOptions import;
-  import.gpuInfoDir = options.gpuInfo;
-  import.reference = samePoint(description.reference, description.clocks.fmax)
-                         ? embeddings::ReferenceKind::Fmax
-                         : embeddings::ReferenceKind::Default;
-  auto dataset = embeddings::importDataset(options.dataset, import);
+  // PTX is read the way the model was trained to read it (its scheme name says).
+  DatasetSource source{options.dataset, options.gpuInfo, options.ptxDir,
+                       embeddings::readsAsExecuted(description.scheme), options.defaultTripCount};
+  if (source.asExecuted && source.ptxDir.empty()) {
+    spdlog::error("{}: the model reads kernels as executed ({}): give the benchmarks' PTX with --ptx DIR",
+                  options.model, description.scheme);
+    return kExitUsageError;
+  }
+  auto dataset = loadDataset(source,
+                             samePoint(description.reference, description.clocks.fmax)
+                                 ? embeddings::ReferenceKind::Fmax
+                                 : embeddings::ReferenceKind::Default,
+                             PTXDVFS_DEFAULT_VOCABULARY, description.maxLength);
   printDiagnostics(dataset.diagnostics(), std::cerr);
   if (!dataset)
     return kExitInputError;
@@ -126,6 +134,12 @@ void setupEvaluateCommand(CLI::App &app, int &exitCode) {
       ->check(CLI::ExistingDirectory);
   command->add_option("--gpu-info", options->gpuInfo, "Folder with the clock tables")
       ->check(CLI::ExistingDirectory);
+  addPtxFlag(*command, options->ptxDir);
+  command->add_option("--default-trip-count", options->defaultTripCount,
+                      "For a model that reads kernels as executed: iterations of a loop whose "
+                      "count cannot be found")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   command->add_flag("--json", options->json, "Print the results as JSON on stdout");
   command->add_flag("--per-benchmark", options->perBenchmark,
                     "Also score the model on each application: its MAPEs, chosen and true "

@@ -1,6 +1,7 @@
 // EvaluateCommand.h - `ptxdvfs evaluate`: a model's accuracy and decisions on a measured dataset.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace CLI {
@@ -13,6 +14,8 @@ struct EvaluateCommandOptions {
   std::string model;
   std::string dataset;
   std::string gpuInfo;
+  std::string ptxDir; ///< benchmark folders with .ptx; empty: stored sequences
+  std::uint64_t defaultTripCount = 16;
   bool json = false;
   bool perBenchmark = false;
 };

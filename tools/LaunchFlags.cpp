@@ -60,6 +60,10 @@ void addLaunchFlags(CLI::App &command, LaunchFlags &flags) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str()
       ->group(group);
+  command.add_flag("--keep-loop-control", flags.keepLoopControl,
+                   "Repeat counter updates, exit tests and branches in every iteration (as the "
+                   "hardware runs them) instead of reading loops as full unrolling would")
+      ->group(group);
 }
 
 std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
@@ -120,6 +124,7 @@ ptx::analysis::ExpansionOptions toExpansionOptions(const LaunchFlags &flags) {
   ptx::analysis::ExpansionOptions options;
   options.budget = flags.budget;
   options.defaultTripCount = flags.defaultTripCount;
+  options.keepLoopControl = flags.keepLoopControl;
   return options;
 }
 

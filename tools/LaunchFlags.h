@@ -19,9 +19,11 @@ struct LaunchFlags {
   std::string block;
   std::uint64_t defaultTripCount = ptx::analysis::ExpansionOptions{}.defaultTripCount;
   std::size_t budget = ptx::analysis::ExpansionOptions{}.budget;
+  bool keepLoopControl = false;
 };
 
-/// Adds --assume, --grid, --block, --default-trip-count and --budget to `command`.
+/// Adds --assume, --grid, --block, --default-trip-count, --budget and
+/// --keep-loop-control to `command`.
 void addLaunchFlags(CLI::App &command, LaunchFlags &flags);
 
 /// The assumptions the flags describe; an error message for a malformed

@@ -3,6 +3,7 @@
 
 #include "DiagnosticPrinter.h"
 #include "EvaluationReport.h"
+#include "DatasetLoading.h"
 #include "ExitCodes.h"
 #include "TrainSettings.h"
 
@@ -92,11 +93,12 @@ std::string runLabel(int fold, int folds, int member, int members) {
 }
 
 int runTrain(const TrainCommandOptions &options, const TrainSettings &settings) {
-  embeddings::ImportOptions import;
-  import.gpuInfoDir = options.gpuInfo;
-  import.reference = settings.reference == "fmax" ? embeddings::ReferenceKind::Fmax
-                                                  : embeddings::ReferenceKind::Default;
-  auto dataset = embeddings::importDataset(options.dataset, import);
+  DatasetSource source{options.dataset, options.gpuInfo, options.ptxDir, settings.asExecuted,
+                       static_cast<std::uint64_t>(settings.defaultTripCount)};
+  auto dataset = loadDataset(source,
+                             settings.reference == "fmax" ? embeddings::ReferenceKind::Fmax
+                                                          : embeddings::ReferenceKind::Default,
+                             PTXDVFS_DEFAULT_VOCABULARY, settings.maxLength);
   printDiagnostics(dataset.diagnostics(), std::cerr);
   if (!dataset)
     return kExitInputError;
@@ -259,6 +261,7 @@ void setupTrainCommand(CLI::App &app, int &exitCode) {
   command->add_option("--dataset", options->dataset, "Dataset folder (see `dataset info`)")
       ->required()
       ->check(CLI::ExistingDirectory);
+  addPtxFlag(*command, options->ptxDir);
   command->add_option("--out", options->out,
                       "Model folder to write (replaced whole; README/LICENSE files kept)");
   command->add_option("--config", options->config, "JSON file of settings")
@@ -310,6 +313,11 @@ void setupTrainCommand(CLI::App &app, int &exitCode) {
   flag("--max-length", &TrainSettings::maxLength,
        "Instructions read per application, first and last halves (0: all)")
       ->check(CLI::NonNegativeNumber);
+  flag("--as-executed", &TrainSettings::asExecuted,
+       "With --ptx: read each kernel as one thread executes it (loops repeated, calls inlined)");
+  flag("--default-trip-count", &TrainSettings::defaultTripCount,
+       "As executed: iterations of a loop whose count cannot be found")
+      ->check(CLI::PositiveNumber);
   flag("--ensemble", &TrainSettings::ensemble, "Models per ensemble, differing in seed")
       ->check(CLI::PositiveNumber);
   flag("--balance-classes", &TrainSettings::balanceClasses,

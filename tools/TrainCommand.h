@@ -14,6 +14,7 @@ struct TrainCommandOptions {
   std::string out;
   std::string config;
   std::string gpuInfo;
+  std::string ptxDir; ///< benchmark folders with .ptx; empty: stored sequences
   std::string checkpointDir;
   bool resume = false;
   bool json = false;

@@ -68,6 +68,8 @@ std::string TrainSettings::check() const {
     return "epochs and batch_size must be at least 1";
   if (timeMaxOverlap < 1)
     return "time_max_overlap must be at least 1";
+  if (defaultTripCount < 1)
+    return "default_trip_count must be at least 1";
   if (maxLength < 0 || risk < 0 || mixDim < 0 || clipNorm < 0)
     return "max_length, mix_dim, clip_norm and risk must not be negative";
   return "";

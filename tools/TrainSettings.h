@@ -42,6 +42,8 @@ struct TrainSettings {
   bool signedPowerInteraction = false;    ///< power's u v term may be negative
   bool lengthFeature = false;             ///< log sequence length beside z
   int64_t maxLength = 2000;               ///< instructions read per application (0: all)
+  bool asExecuted = false;                ///< with --ptx: read kernels as executed (docs/loops.md)
+  int64_t defaultTripCount = 16;          ///< as executed: loops whose count is unknown
   int64_t ensemble = 5;                   ///< members, differing in seed
   bool balanceClasses = false;            ///< weigh best-memory-clock classes equally
   std::string energy = "head";            ///< head | time_x_power
@@ -76,6 +78,8 @@ struct TrainSettings {
     visit("signed_power_interaction", self.signedPowerInteraction);
     visit("length_feature", self.lengthFeature);
     visit("max_length", self.maxLength);
+    visit("as_executed", self.asExecuted);
+    visit("default_trip_count", self.defaultTripCount);
     visit("ensemble", self.ensemble);
     visit("balance_classes", self.balanceClasses);
     visit("energy", self.energy);

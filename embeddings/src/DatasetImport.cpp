@@ -2,6 +2,8 @@
 #include "ptxdvfs/embeddings/Dataset.h"
 
 #include "ptxdvfs/embeddings/EncodingScheme.h"
+#include "ptxdvfs/ptx/Parser.h"
+#include "ptxdvfs/ptx/WorkQueue.h"
 
 #include "Text.h"
 
@@ -13,6 +15,7 @@
 #include <optional>
 #include <regex>
 #include <set>
+#include <thread>
 
 namespace ptxdvfs::embeddings {
 
@@ -52,6 +55,11 @@ class Report {
 public:
   void warn(const std::string &path, unsigned line, std::string message) {
     diagnostics_.push_back({path, {line, 0}, ptx::Severity::Warning, std::move(message)});
+  }
+  void append(Report &other) {
+    for (auto &diagnostic : other.diagnostics_)
+      diagnostics_.push_back(std::move(diagnostic));
+    other.diagnostics_.clear();
   }
   ptx::Diagnostics take(bool strict) {
     if (strict)
@@ -228,6 +236,38 @@ std::optional<std::vector<EncodedKernel>> readSequences(const fs::path &folder,
   return kernels;
 }
 
+/// The kernels of every `.ptx` file in `folder`, encoded; nullopt (with a
+/// warning) when there is none or one does not parse.
+std::optional<std::vector<EncodedKernel>> readPtxKernels(const fs::path &folder,
+                                                         const ImportOptions &options,
+                                                         Report &report) {
+  std::vector<fs::path> files;
+  for (const auto &entry : fs::directory_iterator(folder))
+    if (entry.is_regular_file() && entry.path().extension() == ".ptx")
+      files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  std::string benchmark = folder.filename().string();
+  if (files.empty()) {
+    report.warn(folder.string(), 0, "benchmark '" + benchmark + "' has no .ptx file; left out");
+    return std::nullopt;
+  }
+  std::vector<EncodedKernel> kernels;
+  for (const fs::path &file : files) {
+    auto module = ptx::parseFile(file.string());
+    if (!module) {
+      const ptx::Diagnostic &first = module.diagnostics().front();
+      report.warn(first.path, first.location.line,
+                  "benchmark '" + benchmark + "': " + first.message + "; left out");
+      return std::nullopt;
+    }
+    for (EncodedKernel &kernel : options.ptxScheme->encode(*module, options.encode))
+      kernels.push_back(std::move(kernel));
+  }
+  if (options.kernels == KernelSelection::LastFileOnly && !kernels.empty())
+    kernels.erase(kernels.begin(), kernels.end() - 1);
+  return kernels;
+}
+
 std::vector<Measurement> scalingFactors(const std::vector<Measurement> &measurements,
                                         std::size_t referenceIndex) {
   const Measurement &reference = measurements[referenceIndex];
@@ -275,7 +315,9 @@ ptx::Expected<Dataset> importDataset(const std::string &dir, const ImportOptions
 
   Dataset dataset;
   dataset.directory = dir;
-  dataset.scheme = std::string(kGpuPtxModelV1);
+  dataset.scheme = options.ptxScheme
+                       ? readingName(options.ptxScheme->name(), options.encode.asExecuted)
+                       : std::string(kGpuPtxModelV1);
   dataset.clocks = std::move(*clocks);
   dataset.reference = options.reference == ReferenceKind::Fmax ? dataset.clocks.fmax
                                                                : dataset.clocks.defaultPoint;
@@ -285,16 +327,34 @@ ptx::Expected<Dataset> importDataset(const std::string &dir, const ImportOptions
 
   Report report;
   MeasurementTable table = readMeasurements(csvFiles.front(), dataset.clocks, report);
+  std::string sequenceRoot = options.ptxScheme && !options.ptxDir.empty() ? options.ptxDir : dir;
+  if (!fs::is_directory(sequenceRoot))
+    return failure(sequenceRoot, "not a folder of benchmark PTX (no such directory)");
   std::vector<fs::path> folders;
-  for (const auto &entry : fs::directory_iterator(dir))
+  for (const auto &entry : fs::directory_iterator(sequenceRoot))
     if (entry.is_directory() && entry.path().filename() != "gpu_info")
       folders.push_back(entry.path());
   std::sort(folders.begin(), folders.end());
 
+  // Parsing and expanding PTX is the slow part: one job per folder, each
+  // with its own report, merged in folder order so the output is stable.
+  std::vector<std::optional<std::vector<EncodedKernel>>> read(folders.size());
+  std::vector<Report> reports(folders.size());
+  unsigned threads = options.ptxScheme ? options.threads : 1;
+  if (threads == 0)
+    threads = std::max(1u, std::thread::hardware_concurrency());
+  ptx::runJobs(folders.size(), threads, [&](std::size_t i) {
+    read[i] = options.ptxScheme ? readPtxKernels(folders[i], options, reports[i])
+                                : readSequences(folders[i], options.kernels, reports[i]);
+  });
+  for (Report &folderReport : reports)
+    report.append(folderReport);
+
   std::map<std::string, bool> hasSequences;
-  for (const fs::path &folder : folders) {
+  for (std::size_t i = 0; i < folders.size(); ++i) {
+    const fs::path &folder = folders[i];
     std::string name = folder.filename().string();
-    auto kernels = readSequences(folder, options.kernels, report);
+    auto &kernels = read[i];
     hasSequences[name] = true;
     if (!kernels)
       continue;
@@ -302,7 +362,8 @@ ptx::Expected<Dataset> importDataset(const std::string &dir, const ImportOptions
     if (measurements == table.measured.end()) {
       if (!table.rejected.count(name))
         report.warn(folder.string(), 0,
-                    "benchmark '" + name + "' has sequences but no measurements; left out");
+                    "benchmark '" + name + "' has " + (options.ptxScheme ? "PTX" : "sequences") +
+                        " but no measurements; left out");
       continue;
     }
     dataset.benchmarks.push_back({name, std::move(*kernels), measurements->second,

@@ -4,6 +4,7 @@
 #include <torch/torch.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace ptxdvfs::model {
@@ -30,6 +31,8 @@ torch::Tensor fieldsTensor(const std::vector<embeddings::EncodedKernel> &kernels
       rows[row][kOperandsColumn] = std::min<int64_t>(record.operandCount, kOperandRows - 1);
       rows[row][kDistanceColumn] = std::min<int64_t>(record.dependencyDistance, kDistanceRows - 1);
       rows[row][kKindColumn] = static_cast<int64_t>(record.dependencyKind);
+      rows[row][kWeightColumn] =
+          std::max<int64_t>(1, static_cast<int64_t>(std::llround(record.weight * kWeightScale)));
       ++row;
     }
   }
@@ -103,11 +106,13 @@ torch::Tensor instructionMix(const torch::Tensor &fields, const torch::Tensor &l
   int64_t batch = fields.size(0), longest = fields.size(1);
   torch::Tensor real = (torch::arange(longest, lengths.options()).unsqueeze(0) < lengths.unsqueeze(1))
                            .to(torch::kFloat);
+  torch::Tensor stored = fields.select(2, kWeightColumn).to(torch::kFloat) / kWeightScale;
+  torch::Tensor weights = real * torch::where(stored > 0, stored, torch::ones_like(stored));
   torch::Tensor counts = torch::zeros({batch, kMixWidth});
   for (auto [column, offset] : {std::pair{kOpcodeColumn, int64_t{0}}, {kSpaceColumn, kOpcodeRows},
                                 {kTypeColumn, kOpcodeRows + kSpaceRows}})
-    counts.scatter_add_(1, fields.select(2, column) + offset, real);
-  return counts / lengths.to(torch::kFloat).clamp_min(1).unsqueeze(1);
+    counts.scatter_add_(1, fields.select(2, column) + offset, weights);
+  return counts / weights.sum(1).clamp_min(1e-6).unsqueeze(1);
 }
 
 Batch collate(const TensorDataset &dataset, const std::vector<std::size_t> &indices) {

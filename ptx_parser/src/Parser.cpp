@@ -74,7 +74,11 @@ std::vector<Chunk> splitIntoChunks(const std::vector<LexedToken> &tokens) {
       ++depth;
     else if (type == PTXParser::RBRACE || type == PTXParser::RPAREN || type == PTXParser::RBRACK)
       depth = std::max(0, depth - 1);
-    bool endsItem = depth == 0 && (type == PTXParser::SEMI || type == PTXParser::RBRACE);
+    // A `}` ends a function body, but not an initializer (`= {...};`),
+    // whose item goes on to its `;`.
+    bool closesInitializer = type == PTXParser::RBRACE && i + 1 < last &&
+                             (tokens[i + 1].type == PTXParser::SEMI || tokens[i + 1].type == PTXParser::COMMA);
+    bool endsItem = depth == 0 && (type == PTXParser::SEMI || (type == PTXParser::RBRACE && !closesInitializer));
     if (endsItem && i + 1 - begin >= kChunkTokens) {
       chunks.push_back({begin, i + 1});
       begin = i + 1;

@@ -218,3 +218,75 @@ TEST(DatasetImportTest, FailsClearlyWithoutMeasurementsOrClocks) {
   EXPECT_NE(noClocks.diagnostics()[0].path.find("clks_mem_other.txt"), std::string::npos);
   EXPECT_FALSE(embeddings::importDataset("/nonexistent/dataset").hasValue());
 }
+
+TEST(DatasetImportTest, ReadsKernelsFromPtxAsWrittenOrAsExecuted) {
+  ToyDataset toy;
+  toy.write("data/aggregated_dataset_toy.csv", ToyDataset::block("looped") +
+                                                   ToyDataset::block("broken") +
+                                                   ToyDataset::block("no_ptx"));
+  // Files in name order, kernels in file order: a.ptx's kernel comes first.
+  // Sums ten floats: per iteration a load and an add.f32 that stay, and a
+  // pointer update, a counter update and an exit test that are loop control.
+  const std::string loop = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                           ".visible .entry KERNEL(.param .u64 p0, .param .u64 p1)\n{\n"
+                           ".reg .pred %p<2>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n.reg .f32 %f<4>;\n"
+                           "ld.param.u64 %rd1, [p0];\nld.param.u64 %rd2, [p1];\n"
+                           "mov.u32 %r1, 0;\nmov.f32 %f2, 0f00000000;\n$L:\n"
+                           "ld.global.f32 %f1, [%rd1];\nadd.f32 %f2, %f2, %f1;\n"
+                           "add.s64 %rd1, %rd1, 4;\nadd.s32 %r1, %r1, 1;\n"
+                           "setp.ne.s32 %p1, %r1, 10;\n@%p1 bra $L;\n"
+                           "st.global.f32 [%rd2], %f2;\nret;\n}\n";
+  auto kernel = [&](const std::string &name) {
+    std::string text = loop;
+    text.replace(text.find("KERNEL"), 6, name);
+    return text;
+  };
+  toy.write("ptx/looped/b.ptx", kernel("second"));
+  toy.write("ptx/looped/a.ptx", kernel("first"));
+  toy.write("ptx/broken/broken.ptx", ".version 8.0\n.target sm_80\n.entry k() {\n  add.s32 %r1 %r2;\n}\n");
+  toy.write("ptx/no_ptx/notes.txt", "nothing to read\n");
+  auto vocabulary = embeddings::loadVocabulary(test::vocabularyDir());
+  ASSERT_TRUE(vocabulary.hasValue());
+  auto scheme = embeddings::makeScheme(embeddings::kGpuPtxModelV1, std::move(*vocabulary));
+  ASSERT_TRUE(scheme.hasValue());
+
+  ImportOptions options;
+  options.ptxScheme = scheme->get();
+  options.ptxDir = fs::path(toy.dir()).parent_path().string() + "/ptx";
+  auto asWritten = embeddings::importDataset(toy.dir(), options);
+  ASSERT_TRUE(asWritten.hasValue()) << test::describe(asWritten.diagnostics());
+  ASSERT_EQ(asWritten->benchmarks.size(), 1u) << test::describe(asWritten.diagnostics());
+  EXPECT_EQ(asWritten->scheme, "gpuptxmodel-v1");
+  const auto &kernels = asWritten->benchmarks[0].kernels;
+  ASSERT_EQ(kernels.size(), 2u);
+  EXPECT_EQ(kernels[0].name, "first");
+  EXPECT_EQ(kernels[0].instructions.size(), 10u); // the text once; guarded bra and ret skipped
+  EXPECT_TRUE(mentions(asWritten.diagnostics(), "'broken':"));
+  EXPECT_TRUE(mentions(asWritten.diagnostics(), "'no_ptx' has no .ptx file"));
+  for (const auto &diagnostic : asWritten.diagnostics())
+    if (diagnostic.message.find("'broken':") != std::string::npos) {
+      EXPECT_NE(diagnostic.path.find("broken.ptx"), std::string::npos);
+      EXPECT_EQ(diagnostic.location.line, 4u);
+    }
+
+  options.encode.asExecuted = true;
+  auto asExecuted = embeddings::importDataset(toy.dir(), options);
+  ASSERT_TRUE(asExecuted.hasValue()) << test::describe(asExecuted.diagnostics());
+  EXPECT_EQ(asExecuted->scheme, "gpuptxmodel-v1+executed");
+  const auto &first = asExecuted->benchmarks.at(0).kernels.at(0);
+  // 2 ld.param + the sum's seed + 10 x (ld, add.f32) + st; the counter's seed is control too.
+  EXPECT_DOUBLE_EQ(first.executedInstructions(), 24.0);
+  ASSERT_EQ(first.loops.size(), 1u);
+  EXPECT_EQ(first.loops[0].maxTripCount, 10u);
+}
+
+TEST(DatasetImportTest, ReadingNamesRoundTrip) {
+  EXPECT_EQ(embeddings::readingName("gpuptxmodel-v1", true), "gpuptxmodel-v1+executed");
+  EXPECT_TRUE(embeddings::readsAsExecuted("gpuptxmodel-v1+executed"));
+  EXPECT_FALSE(embeddings::readsAsExecuted("gpuptxmodel-v1"));
+  EXPECT_EQ(embeddings::baseScheme("gpuptxmodel-v1+executed"), "gpuptxmodel-v1");
+  auto vocabulary = embeddings::loadVocabulary(test::vocabularyDir());
+  ASSERT_TRUE(vocabulary.hasValue());
+  EXPECT_TRUE(embeddings::makeScheme("gpuptxmodel-v1+executed", *vocabulary).hasValue());
+  EXPECT_FALSE(embeddings::makeScheme("gpuptxmodel-v9+executed", *vocabulary).hasValue());
+}

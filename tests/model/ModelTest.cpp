@@ -32,6 +32,22 @@ TEST(TensorDatasetTest, FieldsShiftOpcodesAndCombineKernels) {
   EXPECT_EQ(empty.sum().item<int64_t>(), 0);
 }
 
+TEST(TensorDatasetTest, TheMixCountsExecutionsThroughTheWeights) {
+  embeddings::InstructionRecord loopBody = record(54, 4, 1), once = record(30, 0, 2);
+  loopBody.weight = 3;
+  embeddings::EncodedKernel kernel{"k", {loopBody, once}};
+  torch::Tensor fields = fieldsTensor({kernel}, KernelCombination::Concatenate);
+  EXPECT_EQ(fields[0][kWeightColumn].item<int64_t>(), static_cast<int64_t>(3 * kWeightScale));
+  torch::Tensor mix = instructionMix(fields.unsqueeze(0), torch::tensor({int64_t{2}}))[0];
+  EXPECT_FLOAT_EQ(mix[55].item<float>(), 0.75f); // opcode 54, shifted by one
+  EXPECT_FLOAT_EQ(mix[31].item<float>(), 0.25f);
+  // Rows without a weight (hand-made tensors) count once each.
+  torch::Tensor unweighted = fields.clone();
+  unweighted.select(1, kWeightColumn).zero_();
+  torch::Tensor plain = instructionMix(unweighted.unsqueeze(0), torch::tensor({int64_t{2}}))[0];
+  EXPECT_FLOAT_EQ(plain[55].item<float>(), 0.5f);
+}
+
 TEST(TensorDatasetTest, BatchesGroupSimilarLengths) {
   TensorDataset data = toyData(20);
   auto batches = batchesByLength(data, range(0, 20), 8);

@@ -34,11 +34,12 @@ protected:
   }
 
   static ExecutedKernel expand(const std::string &namePart, const LaunchAssumptions &assumptions,
-                               std::size_t budget = 1u << 20) {
+                               std::size_t budget = 1u << 20, bool keepLoopControl = false) {
     for (const ptx::Function *kernel : module_->kernels())
       if (kernel->name.find(namePart) != std::string::npos) {
         ExpansionOptions options;
         options.budget = budget;
+        options.keepLoopControl = keepLoopControl;
         return expandKernel(*module_, *kernel, assumptions, options);
       }
     ADD_FAILURE() << "no kernel named like " << namePart;
@@ -197,6 +198,31 @@ TEST_F(RealisticLoopsTest, WeightsAddUpToTheExecutedCount) {
     total += step.weight;
   EXPECT_NEAR(total, kernel.executedInstructions, 1e-6 * total);
   EXPECT_NEAR(executed(kernel, "fma.rn.f32"), 4096, 1e-6);
+}
+
+TEST_F(RealisticLoopsTest, LoopControlIsReadAsFullUnrollingWouldLeaveIt) {
+  // constant_rolled: per iteration one fma, a counter add, the exit test and the branch.
+  ExecutedKernel unrolled = expand("constant_rolled", launch({}));
+  ExecutedKernel executed = expand("constant_rolled", launch({}), 1u << 20, true);
+  EXPECT_DOUBLE_EQ(this->executed(unrolled, "fma.rn.f32"), 100);
+  EXPECT_DOUBLE_EQ(this->executed(executed, "fma.rn.f32"), 100);
+  EXPECT_DOUBLE_EQ(this->executed(unrolled, "setp.ne.s32"), 0);
+  EXPECT_DOUBLE_EQ(this->executed(executed, "setp.ne.s32"), 100);
+  EXPECT_DOUBLE_EQ(this->executed(executed, "add.s32"), 100);
+  EXPECT_LT(unrolled.executedInstructions, executed.executedInstructions - 250);
+}
+
+TEST_F(RealisticLoopsTest, AccumulatorsReadAfterTheLoopAreDataNotControl) {
+  // bit_count_shift: `bits += v & 1` is read after the loop; the shift feeds the exit test too.
+  ExecutedKernel kernel = expand("bit_count_shift", launch({}));
+  const double trips = static_cast<double>(ExpansionOptions{}.defaultTripCount);
+  EXPECT_DOUBLE_EQ(executed(kernel, "add.s32"), trips);
+  EXPECT_DOUBLE_EQ(executed(kernel, "and.b32"), trips);
+  // Grid-stride SAXPY keeps its loads, fma and store; the index arithmetic goes.
+  ExecutedKernel saxpy = expand("saxpy_grid_stride", launch({{"param_0", 1 << 20}}));
+  EXPECT_DOUBLE_EQ(executed(saxpy, "ld.global.f32"), 32);
+  EXPECT_DOUBLE_EQ(executed(saxpy, "st.global.f32"), 16);
+  EXPECT_DOUBLE_EQ(executed(saxpy, "mul.wide.s32"), 0);
 }
 
 } // namespace

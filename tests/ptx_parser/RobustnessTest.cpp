@@ -114,3 +114,25 @@ TEST(RobustnessTest, ThreadedParseMatchesSerialParse) {
   }
   EXPECT_EQ(one->globals.size(), many->globals.size());
 }
+
+namespace ptxdvfs::test {
+namespace {
+
+// cuRAND's precalc_xorwow_offset_matrix: nvcc writes a 102400-byte
+// initializer on one line, more tokens than a parse chunk holds.
+TEST(RobustnessTest, InitializersLongerThanAParseChunkStayWhole) {
+  for (int elements : {100, 20000, 102400}) {
+    std::string values;
+    for (int i = 0; i < elements; ++i)
+      values += i ? ", 7" : "7";
+    std::string text = ".version 8.0\n.target sm_75\n.address_size 64\n"
+                       ".global .align 4 .b8 table[" + std::to_string(elements) + "] = {" + values +
+                       "};\n.visible .entry k()\n{\nret;\n}\n";
+    ptx::Module module = parseOk(text);
+    ASSERT_EQ(module.globals.size(), 1u) << elements;
+    EXPECT_EQ(module.kernels().size(), 1u) << elements;
+  }
+}
+
+} // namespace
+} // namespace ptxdvfs::test

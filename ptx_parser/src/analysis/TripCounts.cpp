@@ -97,9 +97,9 @@ std::int64_t InductionVariable::atIteration(std::uint64_t k) const {
   return start;
 }
 
-TripCountAnalysis::TripCountAnalysis(const ControlFlowGraph &graph, const DominatorTree &dominators,
-                                     const LoopForest &forest, const ValueEvaluator &values)
-    : graph_(graph), dominators_(dominators), forest_(forest), values_(values) {}
+TripCountAnalysis::TripCountAnalysis(const ControlFlowGraph &graph, const LoopForest &forest,
+                                     const ValueEvaluator &values)
+    : graph_(graph), forest_(forest), values_(values) {}
 
 bool TripCountAnalysis::insideLoop(std::uint32_t loop, std::uint32_t instruction) const {
   return instruction != ValueEvaluator::kNoDefinition &&
@@ -228,11 +228,10 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
   const Loop &theLoop = forest_.loops[loop];
   std::optional<TripCount> best;
   std::optional<TripCount> firstFailure;
-  auto fail = [&](std::uint32_t block, std::string reason) {
+  auto fail = [&](std::string reason) {
     if (!firstFailure) {
       firstFailure = TripCount{};
       firstFailure->why.push_back(std::move(reason));
-      (void)block;
     }
   };
 
@@ -249,14 +248,14 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
     auto branchIndex = graph_.blocks[block].end - 1;
     auto defs = values_.reachingDefinitions(predicate, branchIndex);
     if (defs.size() != 1 || !insideLoop(loop, defs[0])) {
-      fail(block, "the exit test of the loop is not a comparison made in the loop");
+      fail("the exit test of the loop is not a comparison made in the loop");
       continue;
     }
     std::uint32_t test = defs[0];
     const Instruction &setp = *graph_.instructions[test];
     if (setp.opcode != "setp" || setp.modifiers.size() != 2 || setp.operands.size() != 3 ||
         setp.details.types.empty() || kindOf(setp.details.types.back()) == ScalarTypeKind::Float) {
-      fail(block, "the exit test (line " + std::to_string(setp.location.line) +
+      fail("the exit test (line " + std::to_string(setp.location.line) +
                       ") is not an integer comparison");
       continue;
     }
@@ -330,7 +329,7 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
     auto left = classify(setp.operands[1], problem);
     auto right = left ? classify(setp.operands[2], problem) : std::nullopt;
     if (!left || !right) {
-      fail(block, problem);
+      fail(problem);
       continue;
     }
     TripCount count;
@@ -389,7 +388,7 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
         high *= 2;
       }
       if (!comparable) {
-        fail(block, "the exit comparison '" + std::string(comparison) + "' is not modelled");
+        fail("the exit comparison '" + std::string(comparison) + "' is not modelled");
         continue;
       }
       if (high > kMaxSearch) {
@@ -442,7 +441,6 @@ std::vector<bool> TripCountAnalysis::blocksAfterExit(std::uint32_t loop,
       if (theLoop.contains(to) && to != theLoop.header)
         work.push_back(to);
   }
-  (void)dominators_;
   return after;
 }
 

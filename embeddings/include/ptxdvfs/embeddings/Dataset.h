@@ -1,6 +1,7 @@
 // Dataset.h - benchmarks with encoded kernels and measurements at every V-F point.
 #pragma once
 
+#include "ptxdvfs/embeddings/EncodingScheme.h"
 #include "ptxdvfs/embeddings/GpuClocks.h"
 #include "ptxdvfs/embeddings/InstructionRecord.h"
 
@@ -43,11 +44,21 @@ struct ImportOptions {
   KernelSelection kernels = KernelSelection::AllKernels;
   /// Make every irregularity an error instead of a warning.
   bool strict = false;
+  /// Non-null: read each benchmark's kernels from its `.ptx` files (files
+  /// in name order, kernels in file order) and encode them with this
+  /// scheme and `encode`, instead of reading stored sequence files.
+  const EncodingScheme *ptxScheme = nullptr;
+  /// Where the benchmark folders with `.ptx` files are; empty: the dataset
+  /// folder's own benchmark folders (the layout the harness writes).
+  std::string ptxDir;
+  EncodeOptions encode;
+  /// Threads that parse and encode PTX files (0: hardware concurrency).
+  unsigned threads = 0;
 };
 
 struct Dataset {
   std::string directory;
-  std::string scheme; ///< the encoding the sequence files use
+  std::string scheme; ///< the encoding and reading (see readingName()) of the sequences
   GpuClocks clocks;
   VfPoint reference;
   std::vector<Benchmark> benchmarks; ///< name order; only complete benchmarks
@@ -62,7 +73,8 @@ struct Dataset {
 /// gives one warning naming the benchmark and file:line, and that
 /// benchmark is left out (of a name measured twice, the first block is
 /// kept). Warnings travel in the result's diagnostics; with `strict` they
-/// are errors and the import fails.
+/// are errors and the import fails. With `ptxScheme`, a benchmark whose
+/// PTX does not parse is reported (file:line:col) and left out likewise.
 ptx::Expected<Dataset> importDataset(const std::string &dir, const ImportOptions &options = {});
 
 } // namespace ptxdvfs::embeddings

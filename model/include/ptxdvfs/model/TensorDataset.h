@@ -20,8 +20,14 @@ enum FieldColumn : int64_t {
   kOperandsColumn,
   kDistanceColumn,
   kKindColumn,
+  /// Not embedded: the executions the row stands for (InstructionRecord::
+  /// weight) in 1/kWeightScale units, at least 1 unit for a real row; 0 on
+  /// padding. Only the instruction mix reads it.
+  kWeightColumn,
   kFieldCount
 };
+
+inline constexpr double kWeightScale = 1000.0;
 
 /// Table sizes of the embeddings: every value a 9-digit code can hold.
 inline constexpr int64_t kOpcodeRows = 1001, kSpaceRows = 10, kTypeRows = 100,
@@ -97,9 +103,10 @@ Batch collate(const TensorDataset &dataset, const std::vector<std::size_t> &indi
 
 /// Instruction mix of each sequence of a padded batch: fields [B, L,
 /// kFieldCount] and lengths [B] -> [B, kMixWidth] float, the share of the
-/// first lengths[b] instructions with each opcode, state space and type
-/// (three blocks that each sum to 1). Padding is not counted. Order-free,
-/// so it cannot tell a loop body from straight-line code.
+/// executions (rows weighted by kWeightColumn; a row without a weight
+/// counts once) of the first lengths[b] instructions with each opcode,
+/// state space and type (three blocks that each sum to 1). Padding is not
+/// counted. Order-free: a loop shows only through the weights.
 torch::Tensor instructionMix(const torch::Tensor &fields, const torch::Tensor &lengths);
 
 /// Splits `subset` into batches of at most `batchSize` applications of

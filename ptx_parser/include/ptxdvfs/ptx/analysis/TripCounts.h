@@ -45,8 +45,8 @@ struct TripCount {
 /// bindings of the enclosing loops' induction variables.
 class TripCountAnalysis {
 public:
-  TripCountAnalysis(const ControlFlowGraph &graph, const DominatorTree &dominators,
-                    const LoopForest &forest, const ValueEvaluator &values);
+  TripCountAnalysis(const ControlFlowGraph &graph, const LoopForest &forest,
+                    const ValueEvaluator &values);
 
   /// Induction variables of `loop` whose entry value is known under `outer`.
   std::vector<InductionVariable> inductionVariables(std::uint32_t loop, const Bindings &outer) const;
@@ -70,7 +70,6 @@ private:
   bool insideLoop(std::uint32_t loop, std::uint32_t instruction) const;
 
   const ControlFlowGraph &graph_;
-  const DominatorTree &dominators_;
   const LoopForest &forest_;
   const ValueEvaluator &values_;
 };

@@ -1,0 +1,46 @@
+// DatasetLoading.cpp - importing a dataset from stored sequences or from PTX.
+#include "DatasetLoading.h"
+
+#include "ptxdvfs/embeddings/EncodingScheme.h"
+
+#include <CLI/CLI.hpp>
+
+namespace ptxdvfs::tools {
+
+void addPtxFlag(CLI::App &command, std::string &ptxDir) {
+  command.add_option("--ptx", ptxDir,
+                     "Read each benchmark's kernels from DIR/<benchmark>/*.ptx instead of the stored "
+                     "sequences (e.g. ../shared/datasets/gpuptxmodel-gtxtitanx/ptx)")
+      ->check(CLI::ExistingDirectory);
+}
+
+ptx::Expected<embeddings::Dataset> loadDataset(const DatasetSource &source,
+                                               embeddings::ReferenceKind reference,
+                                               const std::string &vocabularyDir,
+                                               std::int64_t maxLength) {
+  embeddings::ImportOptions import;
+  import.gpuInfoDir = source.gpuInfo;
+  import.reference = reference;
+  if (source.ptxDir.empty()) {
+    if (source.asExecuted)
+      return ptx::Expected<embeddings::Dataset>::failure(ptx::Diagnostic{
+          source.dataset, {}, ptx::Severity::Error,
+          "reading as executed needs the benchmarks' PTX: add --ptx DIR"});
+    return embeddings::importDataset(source.dataset, import);
+  }
+  auto vocabulary = embeddings::loadVocabulary(vocabularyDir);
+  if (!vocabulary)
+    return ptx::Expected<embeddings::Dataset>::failure(vocabulary.takeDiagnostics());
+  auto scheme = embeddings::makeScheme(embeddings::kGpuPtxModelV1, std::move(*vocabulary));
+  if (!scheme)
+    return ptx::Expected<embeddings::Dataset>::failure(scheme.takeDiagnostics());
+  import.ptxScheme = scheme->get();
+  import.ptxDir = source.ptxDir;
+  import.encode.asExecuted = source.asExecuted;
+  import.encode.expansion.defaultTripCount = source.defaultTripCount;
+  if (maxLength > 0)
+    import.encode.expansion.budget = static_cast<std::size_t>(maxLength);
+  return embeddings::importDataset(source.dataset, import);
+}
+
+} // namespace ptxdvfs::tools

@@ -1,0 +1,39 @@
+// DatasetLoading.h - the dataset flags train, evaluate and `dataset info` share, and the import they drive.
+#pragma once
+
+#include "ptxdvfs/embeddings/Dataset.h"
+
+#include <cstdint>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace ptxdvfs::tools {
+
+/// Where a dataset's sequences come from: the stored sequence files, or
+/// PTX read as written or as executed.
+struct DatasetSource {
+  std::string dataset; ///< folder with aggregated_dataset_<gpu>.csv
+  std::string gpuInfo; ///< clock tables; empty: beside the dataset
+  std::string ptxDir;  ///< benchmark folders with .ptx; empty: stored sequences
+  bool asExecuted = false;
+  std::uint64_t defaultTripCount = 16;
+};
+
+/// Adds --ptx DIR to `command` (--dataset and --gpu-info stay with each
+/// command, whose help words them).
+void addPtxFlag(CLI::App &command, std::string &ptxDir);
+
+/// Imports `source` with `reference`. PTX is encoded by the scheme of
+/// `readingName` (gpuptxmodel-v1, optionally `+executed`) over
+/// `vocabularyDir`; as executed, each kernel is written out within
+/// `maxLength` instructions (so that the model reads all of it). Errors
+/// name the folder or file.
+ptx::Expected<embeddings::Dataset> loadDataset(const DatasetSource &source,
+                                               embeddings::ReferenceKind reference,
+                                               const std::string &vocabularyDir,
+                                               std::int64_t maxLength);
+
+} // namespace ptxdvfs::tools
