@@ -2,6 +2,7 @@
 #include "DatasetInfoCommand.h"
 
 #include "DiagnosticPrinter.h"
+#include "DatasetLoading.h"
 #include "ExitCodes.h"
 
 #include "ptxdvfs/embeddings/Dataset.h"
@@ -146,19 +147,31 @@ void setupDatasetCommands(CLI::App &app, int &exitCode) {
   info->add_flag("--last-kernel-only", options->lastKernelOnly,
                  "Keep only the last kernel file in name order, as the original tool did");
   info->add_flag("--strict", options->strict, "Treat irregularities as errors");
+  addPtxFlag(*info, options->ptxDir);
+  info->add_flag("--as-executed", options->asExecuted,
+                 "With --ptx: read each kernel as one thread executes it (see `ptxdvfs loops`)");
+  info->add_option("--default-trip-count", options->defaultTripCount,
+                   "As executed: iterations of a loop whose count cannot be found")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  info->add_option("--max-length", options->maxLength,
+                   "As executed: instructions written per kernel (a model's max_length)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   info->add_flag("--json", options->json, "Print the summary as JSON on stdout");
   info->callback([options, &exitCode] { exitCode = runDatasetInfoCommand(*options); });
 }
 
 int runDatasetInfoCommand(const DatasetInfoOptions &options) {
   embeddings::ImportOptions import;
-  import.gpuInfoDir = options.gpuInfoDir;
   import.reference = options.reference == "fmax" ? embeddings::ReferenceKind::Fmax
                                                  : embeddings::ReferenceKind::Default;
   import.kernels = options.lastKernelOnly ? embeddings::KernelSelection::LastFileOnly
                                           : embeddings::KernelSelection::AllKernels;
   import.strict = options.strict;
-  auto dataset = embeddings::importDataset(options.dir, import);
+  DatasetSource source{options.dir, options.gpuInfoDir, options.ptxDir, options.asExecuted,
+                       options.defaultTripCount};
+  auto dataset = loadDataset(source, import, PTXDVFS_DEFAULT_VOCABULARY, options.maxLength);
   if (!dataset) {
     printDiagnostics(dataset.diagnostics(), std::cerr);
     return kExitInputError;

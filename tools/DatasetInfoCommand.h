@@ -1,6 +1,7 @@
 // DatasetInfoCommand.h - `ptxdvfs dataset info`: what a measurement dataset holds.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace CLI {
@@ -16,6 +17,10 @@ struct DatasetInfoOptions {
   bool lastKernelOnly = false;
   bool strict = false;
   bool json = false;
+  std::string ptxDir;       ///< benchmark folders with .ptx; empty: stored sequences
+  bool asExecuted = false;
+  std::uint64_t defaultTripCount = 16;
+  std::int64_t maxLength = 2000; ///< as executed: the written budget per kernel
 };
 
 /// Registers `dataset info` under a `dataset` command group.

@@ -14,13 +14,17 @@ void addPtxFlag(CLI::App &command, std::string &ptxDir) {
       ->check(CLI::ExistingDirectory);
 }
 
+embeddings::ImportOptions withReference(embeddings::ReferenceKind reference) {
+  embeddings::ImportOptions import;
+  import.reference = reference;
+  return import;
+}
+
 ptx::Expected<embeddings::Dataset> loadDataset(const DatasetSource &source,
-                                               embeddings::ReferenceKind reference,
+                                               embeddings::ImportOptions import,
                                                const std::string &vocabularyDir,
                                                std::int64_t maxLength) {
-  embeddings::ImportOptions import;
   import.gpuInfoDir = source.gpuInfo;
-  import.reference = reference;
   if (source.ptxDir.empty()) {
     if (source.asExecuted)
       return ptx::Expected<embeddings::Dataset>::failure(ptx::Diagnostic{

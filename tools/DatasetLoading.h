@@ -26,14 +26,18 @@ struct DatasetSource {
 /// command, whose help words them).
 void addPtxFlag(CLI::App &command, std::string &ptxDir);
 
-/// Imports `source` with `reference`. PTX is encoded by the scheme of
+/// Imports `source` with the settings of `import` (reference point,
+/// strictness, kernel selection; its sequence source is set here). PTX is encoded by the scheme of
 /// `readingName` (gpuptxmodel-v1, optionally `+executed`) over
 /// `vocabularyDir`; as executed, each kernel is written out within
 /// `maxLength` instructions (so that the model reads all of it). Errors
 /// name the folder or file.
 ptx::Expected<embeddings::Dataset> loadDataset(const DatasetSource &source,
-                                               embeddings::ReferenceKind reference,
+                                               embeddings::ImportOptions import,
                                                const std::string &vocabularyDir,
                                                std::int64_t maxLength);
+
+/// Import options that differ from the defaults only in the reference point.
+embeddings::ImportOptions withReference(embeddings::ReferenceKind reference);
 
 } // namespace ptxdvfs::tools

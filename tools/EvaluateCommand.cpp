@@ -54,9 +54,9 @@ int runEvaluateCommand(const EvaluateCommandOptions &options) {
     return kExitUsageError;
   }
   auto dataset = loadDataset(source,
-                             samePoint(description.reference, description.clocks.fmax)
-                                 ? embeddings::ReferenceKind::Fmax
-                                 : embeddings::ReferenceKind::Default,
+                             withReference(samePoint(description.reference, description.clocks.fmax)
+                                               ? embeddings::ReferenceKind::Fmax
+                                               : embeddings::ReferenceKind::Default),
                              PTXDVFS_DEFAULT_VOCABULARY, description.maxLength);
   printDiagnostics(dataset.diagnostics(), std::cerr);
   if (!dataset)
@@ -101,13 +101,16 @@ int runEvaluateCommand(const EvaluateCommandOptions &options) {
   if (options.json) {
     nlohmann::json json = evaluationJson(results);
     json["baselines"]["knn_log_histogram"]["neighbours"] = baselines.neighbourCount();
+    json["default_predictor"] = description.defaultPredictor;
     if (options.perBenchmark)
       json["per_benchmark"] = model::toJson(scores);
     std::cout << json.dump(2) << '\n';
   } else {
     printEvaluationTable(std::cout, results);
     std::cout << "knn_log_histogram averages the " << baselines.neighbourCount()
-              << " nearest training applications (k fitted by leave-one-family-out).\n";
+              << " nearest training applications (k fitted by leave-one-family-out).\n"
+              << "The model's default predictor (chosen by its cross-validation): "
+              << description.defaultPredictor << '\n';
     if (options.perBenchmark)
       printBenchmarkTable(std::cout, scores);
   }

@@ -96,8 +96,8 @@ int runTrain(const TrainCommandOptions &options, const TrainSettings &settings) 
   DatasetSource source{options.dataset, options.gpuInfo, options.ptxDir, settings.asExecuted,
                        static_cast<std::uint64_t>(settings.defaultTripCount)};
   auto dataset = loadDataset(source,
-                             settings.reference == "fmax" ? embeddings::ReferenceKind::Fmax
-                                                          : embeddings::ReferenceKind::Default,
+                             withReference(settings.reference == "fmax" ? embeddings::ReferenceKind::Fmax
+                                                                        : embeddings::ReferenceKind::Default),
                              PTXDVFS_DEFAULT_VOCABULARY, settings.maxLength);
   printDiagnostics(dataset.diagnostics(), std::cerr);
   if (!dataset)
@@ -115,6 +115,7 @@ int runTrain(const TrainCommandOptions &options, const TrainSettings &settings) 
   int parallel = settings.parallelMembers();
 
   nlohmann::json summary = {{"model", options.out}, {"settings", settings.toJson()}};
+  std::string defaultPredictor = "lstm"; // without cross-validation, nothing to choose by
   if (settings.folds > 0) {
     int folds = static_cast<int>(settings.folds);
     spdlog::info("cross-validating: {} folds of whole benchmark families, {} member(s) each",
@@ -139,6 +140,8 @@ int runTrain(const TrainCommandOptions &options, const TrainSettings &settings) 
       return kExitInputError;
     }
     const auto &predictors = result->predictors;
+    defaultPredictor = model::chooseDefaultPredictor(predictors);
+    summary["default_predictor"] = defaultPredictor;
     summary["cross_validation"] = evaluationJson(predictors);
     summary["cross_validation"]["folds"] = folds;
     for (const auto &[name, scores] : result->perBenchmark)
@@ -146,6 +149,8 @@ int runTrain(const TrainCommandOptions &options, const TrainSettings &settings) 
     if (!options.json) {
       std::cout << "Cross-validation (" << folds << " folds, whole families held out):\n";
       printEvaluationTable(std::cout, predictors);
+      std::cout << "Default predictor (lowest energy MAPE + min-energy excess): "
+                << defaultPredictor << '\n';
     }
   }
   if (options.cvOnly) {
@@ -204,6 +209,7 @@ int runTrain(const TrainCommandOptions &options, const TrainSettings &settings) 
                          {"validation_benchmarks", validationNames}};
   if (summary.contains("cross_validation"))
     description.metrics["cross_validation"] = summary["cross_validation"];
+  description.defaultPredictor = defaultPredictor;
   ptx::Diagnostics errors = model::saveModel(options.out, weights, description);
   if (!errors.empty()) {
     printDiagnostics(errors, std::cerr);

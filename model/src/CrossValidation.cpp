@@ -7,8 +7,24 @@
 #include <torch/torch.h>
 
 #include <algorithm>
+#include <limits>
 
 namespace ptxdvfs::model {
+
+std::string chooseDefaultPredictor(const std::map<std::string, ClassedEvaluation> &predictors) {
+  std::string best = "lstm";
+  double bestScore = std::numeric_limits<double>::infinity();
+  for (const auto &[name, result] : predictors) {
+    if (name.rfind("lstm_risk", 0) == 0 || result.all.benchmarks == 0)
+      continue;
+    double score = result.all.energy.mape + result.all.minEnergy.excessVsOracle;
+    if (score < bestScore) {
+      bestScore = score;
+      best = name;
+    }
+  }
+  return best;
+}
 
 ClassedEvaluation evaluateByClass(const TensorDataset &data,
                                   const std::vector<Surface> &predicted,

@@ -240,6 +240,7 @@ ptx::Diagnostics saveModel(const std::string &dir, std::vector<DvfsModel> &membe
                                {"gpu", description.clocks.gpu},
                                {"files", hashes},
                                {"training_data_sha256", description.trainingDataHash},
+                               {"default_predictor", description.defaultPredictor},
                                {"metrics", description.metrics}};
     writeText(staging / kManifestFile, manifest.dump(2) + "\n");
 
@@ -299,6 +300,7 @@ ptx::Expected<LoadedModel> loadModel(const std::string &dir) {
     description.scheme = manifest->at("scheme").get<std::string>();
     description.trainingDataHash = manifest->value("training_data_sha256", "");
     description.metrics = manifest->value("metrics", nlohmann::json::object());
+    description.defaultPredictor = manifest->value("default_predictor", std::string("lstm"));
     auto gpu = readJson((fs::path(dir) / kGpuFile).string(), errors);
     auto config = readJson((fs::path(dir) / kConfigFile).string(), errors);
     if (!gpu || !config)

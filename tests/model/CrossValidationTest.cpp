@@ -130,3 +130,23 @@ TEST(CrossValidationTest, BlendVariantsNeedTheLstmAndTheirBaseline) {
   EXPECT_DOUBLE_EQ(blend.surfaces[0][1][kEnergy], 2.0);
   EXPECT_EQ(blend.chosen[0], 0u); // 2.0 at both points: the first
 }
+
+TEST(CrossValidationTest, TheDefaultPredictorHasTheLowestEnergyErrorPlusExcess) {
+  auto scored = [](double energyMape, double excess) {
+    model::ClassedEvaluation result;
+    result.all.benchmarks = 10;
+    result.all.energy.mape = energyMape;
+    result.all.minEnergy.excessVsOracle = excess;
+    return result;
+  };
+  std::map<std::string, model::ClassedEvaluation> predictors{
+      {"lstm", scored(8.7, 9.8)},
+      {"knn_log_histogram", scored(4.9, 1.4)},
+      {"lstm_blend_knn", scored(6.3, 2.5)},
+      {"lstm_risk_1", scored(1.0, 0.1)}, // a read-out with risk, not a surface a folder names
+      {"training_mean", scored(11.4, 9.1)}};
+  EXPECT_EQ(model::chooseDefaultPredictor(predictors), "knn_log_histogram");
+  predictors["lstm"] = scored(3.0, 1.0);
+  EXPECT_EQ(model::chooseDefaultPredictor(predictors), "lstm");
+  EXPECT_EQ(model::chooseDefaultPredictor({}), "lstm");
+}

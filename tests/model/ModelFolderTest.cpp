@@ -34,6 +34,7 @@ ModelDescription toyDescription() {
   description.baselines = baselineDataOf(toyData(6), range(0, 6));
   description.prediction = PredictionOptions().energy(EnergySource::TimeTimesPower).risk(0.5);
   description.maxLength = 1000;
+  description.defaultPredictor = "knn_log_histogram";
   return description;
 }
 
@@ -101,6 +102,7 @@ TEST(ModelFolderTest, RoundTripsWeightsAndDescription) {
   ASSERT_EQ(d.baselines.names.size(), 6u);
   EXPECT_EQ(d.baselines.surfaces[3], toyDescription().baselines.surfaces[3]);
   EXPECT_EQ(d.baselines.histograms[3], toyDescription().baselines.histograms[3]);
+  EXPECT_EQ(d.defaultPredictor, "knn_log_histogram");
   fs::remove_all(dir);
 }
 

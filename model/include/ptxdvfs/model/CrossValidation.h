@@ -94,6 +94,14 @@ crossValidate(const TensorDataset &data, const DvfsModelOptions &modelOptions,
               const TrainOptions &trainOptions, const CrossValidationOptions &options,
               const std::function<void(int fold, int member, const EpochReport &)> &progress = {});
 
+/// The predictor a model folder should default to: of `predictors` (CV
+/// results, same folds), those a folder can compute (the LSTM, the
+/// baselines, the blend variants; not the risk read-outs), the one with the
+/// lowest energy MAPE + minimum-energy excess over the true optimum, both in
+/// percent: the accuracy of the surface and the cost of the clock it picks.
+/// Ties go to the first in name order; "lstm" when none qualifies.
+std::string chooseDefaultPredictor(const std::map<std::string, ClassedEvaluation> &predictors);
+
 nlohmann::json toJson(const EvaluationResult &result);
 nlohmann::json toJson(const ClassedEvaluation &result);
 /// [{"name", "best_memory_clock": "high"|"low", "time_mape", "power_mape",

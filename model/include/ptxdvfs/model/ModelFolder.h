@@ -34,6 +34,10 @@ struct ModelDescription {
   nlohmann::json training = nlohmann::json::object(); ///< options and data summary
   std::string trainingDataHash;        ///< datasetFingerprint() of the training data
   nlohmann::json metrics = nlohmann::json::object();  ///< validation results
+  /// The surface users get (`lstm`, a baseline stored in the folder, or a
+  /// blend variant), chosen by cross-validation (chooseDefaultPredictor);
+  /// "lstm" for folders trained without it or written before it existed.
+  std::string defaultPredictor = "lstm";
 };
 
 struct LoadedModel {
