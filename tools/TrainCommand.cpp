@@ -93,6 +93,10 @@ std::string runLabel(int fold, int folds, int member, int members) {
 }
 
 int runTrain(const TrainCommandOptions &options, const TrainSettings &settings) {
+  if (settings.asExecuted && options.ptxDir.empty()) {
+    spdlog::error("reading as executed needs the benchmarks' PTX: add --ptx DIR");
+    return kExitUsageError;
+  }
   DatasetSource source{options.dataset, options.gpuInfo, options.ptxDir, settings.asExecuted,
                        static_cast<std::uint64_t>(settings.defaultTripCount)};
   auto dataset = loadDataset(source,
