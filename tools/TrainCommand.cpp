@@ -246,6 +246,8 @@ void setupTrainCommand(CLI::App &app, int &exitCode) {
       "Examples:\n"
       "  ptxdvfs train --dataset ../shared/datasets/gpuptxmodel-gtxtitanx/microbenchmarks \\\n"
       "                --out my-model --epochs 100 --seed 3\n"
+      "  ptxdvfs train --dataset ../shared/datasets/gpuptxmodel-gtxtitanx/microbenchmarks \\\n"
+      "                --ptx ../shared/datasets/gpuptxmodel-gtxtitanx/ptx --as-executed --out my-model\n"
       "  ptxdvfs train --dataset DIR --folds 5 --cv-only --head-shape physical --json\n"
       "With --folds K the benchmarks are first split into K folds of whole families\n"
       "(family: the name up to its first numeric part, e.g. fadd_dram_10_90 -> fadd_dram);\n"
