@@ -1,6 +1,8 @@
 // TripCounts.cpp - recognising induction variables and solving a loop's exit test for its count.
 #include "ptxdvfs/ptx/analysis/TripCounts.h"
 
+#include "IntegerSemantics.h"
+
 #include <algorithm>
 
 namespace ptxdvfs::ptx::analysis {
@@ -10,36 +12,6 @@ namespace {
 /// Searches for the exit no further than this many iterations: a loop
 /// that has not left by then is reported as not understood.
 constexpr std::uint64_t kMaxSearch = std::uint64_t{1} << 40;
-
-std::int64_t wrap(std::int64_t value, unsigned bits, bool isSigned) {
-  if (bits >= 64)
-    return value;
-  std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
-  std::uint64_t raw = static_cast<std::uint64_t>(value) & mask;
-  if (isSigned && (raw >> (bits - 1)) & 1)
-    raw |= ~mask;
-  return static_cast<std::int64_t>(raw);
-}
-
-bool compareAs(std::string_view op, std::int64_t a, std::int64_t b, unsigned bits, bool isSigned,
-               bool &known) {
-  known = true;
-  a = wrap(a, bits, isSigned);
-  b = wrap(b, bits, isSigned);
-  bool lt = isSigned ? a < b : static_cast<std::uint64_t>(wrap(a, bits, false)) <
-                                   static_cast<std::uint64_t>(wrap(b, bits, false));
-  bool eq = a == b;
-  if (op == "eq") return eq;
-  if (op == "ne") return !eq;
-  if (op == "lt" || op == "lo") return lt;
-  if (op == "le" || op == "ls") return lt || eq;
-  if (op == "gt" || op == "hi") return !lt && !eq;
-  if (op == "ge" || op == "hs") return !lt;
-  known = false;
-  return false;
-}
-
-bool isSignedType(ScalarType type) { return kindOf(type) == ScalarTypeKind::Signed; }
 
 /// One side of the exit comparison, as a function of the iteration.
 struct Side {
@@ -66,29 +38,31 @@ void merge(TripCount &count, const Value &value) {
 } // namespace
 
 std::int64_t InductionVariable::atIteration(std::uint64_t k) const {
+  const IntType type{bits, isSigned, true};
+  const IntType asBits{bits, false, true};
   std::int64_t start = *initial.number;
   switch (kind) {
   case Update::Add:
-    return wrap(start + static_cast<std::int64_t>(k) * step, bits, isSigned);
+    return normalise(start + static_cast<std::int64_t>(k) * step, type);
   case Update::ShiftLeft: {
     std::uint64_t shift = k * static_cast<std::uint64_t>(step);
-    return k > 64 || shift >= bits ? 0 : wrap(static_cast<std::int64_t>(
-                                                  static_cast<std::uint64_t>(start) << shift),
-                                              bits, isSigned);
+    if (k > 64 || shift >= bits)
+      return 0;
+    return normalise(static_cast<std::int64_t>(static_cast<std::uint64_t>(start) << shift), type);
   }
   case Update::ShiftRight: {
     std::uint64_t shift = k * static_cast<std::uint64_t>(step);
     if (k > 64 || shift >= bits)
       return isSigned && start < 0 ? -1 : 0;
-    return isSigned ? wrap(start, bits, true) >> shift
-                    : static_cast<std::int64_t>(static_cast<std::uint64_t>(wrap(start, bits, false)) >> shift);
+    return isSigned ? normalise(start, type) >> shift
+                    : static_cast<std::int64_t>(static_cast<std::uint64_t>(normalise(start, asBits)) >> shift);
   }
   case Update::Multiply: {
     std::int64_t value = start;
     for (std::uint64_t i = 0; i < std::min<std::uint64_t>(k, 128); ++i)
-      value = wrap(static_cast<std::int64_t>(static_cast<std::uint64_t>(value) *
-                                             static_cast<std::uint64_t>(step)),
-                   bits, isSigned);
+      value = normalise(static_cast<std::int64_t>(static_cast<std::uint64_t>(value) *
+                                                  static_cast<std::uint64_t>(step)),
+                        type);
     return value;
   }
   }
@@ -170,8 +144,8 @@ std::optional<InductionVariable> TripCountAnalysis::asInduction(std::uint32_t lo
     return std::nullopt;
   }
   ScalarType type = instruction->details.types.back();
-  variable.bits = sizeInBytes(type) * 8;
-  variable.isSigned = isSignedType(type);
+  variable.bits = intTypeOf(type).bits;
+  variable.isSigned = intTypeOf(type).isSigned;
 
   // The value on entry: every definition reaching the header from outside.
   const BasicBlock &header = graph_.blocks[forest_.loops[loop].header];
@@ -260,9 +234,7 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
     if (const auto *pair = setp.operands[0].getIf<PredicatePair>(); pair && pair->second == predicate)
       stayWhen = !stayWhen;
     std::string_view comparison = setp.modifiers[0];
-    ScalarType type = setp.details.types.back();
-    unsigned bits = sizeInBytes(type) * 8;
-    bool isSigned = isSignedType(type);
+    IntType type = intTypeOf(setp.details.types.back());
 
     // Each side: invariant, an induction variable, or one plus a constant.
     auto classify = [&](const Operand &operand, std::string &problem) -> std::optional<Side> {
@@ -359,10 +331,9 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
 
     bool comparable = true;
     auto stays = [&](std::uint64_t k) {
-      bool known = true;
-      bool result = compareAs(comparison, left->at(k), right->at(k), bits, isSigned, known) == stayWhen;
-      comparable = comparable && known;
-      return result;
+      std::optional<bool> holds = compare(comparison, left->at(k), right->at(k), type);
+      comparable = comparable && holds.has_value();
+      return holds.value_or(false) == stayWhen;
     };
     // `!=` against a linear variable: solved exactly, with wrap-around.
     bool linearNotEqual = ((comparison == "ne") == stayWhen) &&
@@ -371,8 +342,8 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
     const Side &moving = left->induction ? *left : *right;
     const Side &fixed = left->induction ? *right : *left;
     if (linearNotEqual && moving.induction->kind == InductionVariable::Update::Add) {
-      std::int64_t distance = wrap(fixed.at(1) - moving.at(1), bits, true);
-      std::int64_t step = wrap(moving.induction->step, bits, true);
+      std::int64_t distance = normalise(fixed.at(1) - moving.at(1), {type.bits, true, true});
+      std::int64_t step = normalise(moving.induction->step, {type.bits, true, true});
       if (step != 0 && distance % step == 0 && distance / step >= 0) {
         count.headerRuns = static_cast<std::uint64_t>(distance / step) + 1;
       } else {

@@ -1,6 +1,8 @@
 // Values.cpp - reaching definitions and the integer semantics of the instructions that compute bounds.
 #include "ptxdvfs/ptx/analysis/Values.h"
 
+#include "IntegerSemantics.h"
+
 #include <algorithm>
 #include <set>
 
@@ -37,42 +39,6 @@ const std::set<std::string_view> &opcodesWithoutDestination() {
   return opcodes;
 }
 
-/// Width and signedness of the integer type an instruction computes in.
-struct IntType {
-  unsigned bits = 64;
-  bool isSigned = false;
-  bool isInteger = true;
-};
-
-IntType intTypeOf(ScalarType type) {
-  switch (kindOf(type)) {
-  case ScalarTypeKind::Float: return {sizeInBytes(type) * 8, true, false};
-  case ScalarTypeKind::Signed: return {sizeInBytes(type) * 8, true, true};
-  case ScalarTypeKind::Predicate: return {1, false, true};
-  default: return {sizeInBytes(type) * 8, false, true};
-  }
-}
-
-/// The register's bits for `type`, sign-extended when signed.
-std::int64_t normalise(std::int64_t value, IntType type) {
-  if (type.bits >= 64)
-    return value;
-  std::uint64_t mask = (std::uint64_t{1} << type.bits) - 1;
-  std::uint64_t bits = static_cast<std::uint64_t>(value) & mask;
-  if (type.isSigned && (bits >> (type.bits - 1)) & 1)
-    bits |= ~mask;
-  return static_cast<std::int64_t>(bits);
-}
-
-/// Comparison key: signed values as they are, unsigned ones as their bits.
-bool lessThan(std::int64_t a, std::int64_t b, IntType type) {
-  if (type.isSigned)
-    return normalise(a, type) < normalise(b, type);
-  IntType unsignedType{type.bits, false, true};
-  return static_cast<std::uint64_t>(normalise(a, unsignedType)) <
-         static_cast<std::uint64_t>(normalise(b, unsignedType));
-}
-
 bool hasModifier(const Instruction &instruction, std::string_view modifier) {
   return std::find(instruction.modifiers.begin(), instruction.modifiers.end(), modifier) !=
          instruction.modifiers.end();
@@ -100,18 +66,6 @@ Value combine(std::initializer_list<const Value *> inputs, std::optional<std::in
   if (allKnown)
     result.number = number;
   return result;
-}
-
-/// setp's comparison; nullopt for the float-only and unordered ones.
-std::optional<bool> compare(std::string_view op, std::int64_t a, std::int64_t b, IntType type) {
-  bool lt = lessThan(a, b, type), gt = lessThan(b, a, type), eq = !lt && !gt;
-  if (op == "eq") return eq;
-  if (op == "ne") return !eq;
-  if (op == "lt" || op == "lo") return lt;
-  if (op == "le" || op == "ls") return lt || eq;
-  if (op == "gt" || op == "hi") return gt;
-  if (op == "ge" || op == "hs") return gt || eq;
-  return std::nullopt;
 }
 
 } // namespace

@@ -1,0 +1,60 @@
+// IntegerSemantics.h - how PTX integer registers wrap and compare; shared by value evaluation and trip counts.
+#pragma once
+
+#include "ptxdvfs/ptx/Types.h"
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace ptxdvfs::ptx::analysis {
+
+/// Width and signedness of the integer type an instruction computes in.
+struct IntType {
+  unsigned bits = 64;
+  bool isSigned = false;
+  bool isInteger = true;
+};
+
+inline IntType intTypeOf(ScalarType type) {
+  switch (kindOf(type)) {
+  case ScalarTypeKind::Float: return {sizeInBytes(type) * 8, true, false};
+  case ScalarTypeKind::Signed: return {sizeInBytes(type) * 8, true, true};
+  case ScalarTypeKind::Predicate: return {1, false, true};
+  default: return {sizeInBytes(type) * 8, false, true};
+  }
+}
+
+/// The register's bits for `type`, sign-extended when signed.
+inline std::int64_t normalise(std::int64_t value, IntType type) {
+  if (type.bits >= 64)
+    return value;
+  std::uint64_t mask = (std::uint64_t{1} << type.bits) - 1;
+  std::uint64_t bits = static_cast<std::uint64_t>(value) & mask;
+  if (type.isSigned && (bits >> (type.bits - 1)) & 1)
+    bits |= ~mask;
+  return static_cast<std::int64_t>(bits);
+}
+
+/// Comparison key: signed values as they are, unsigned ones as their bits.
+inline bool lessThan(std::int64_t a, std::int64_t b, IntType type) {
+  if (type.isSigned)
+    return normalise(a, type) < normalise(b, type);
+  IntType unsignedType{type.bits, false, true};
+  return static_cast<std::uint64_t>(normalise(a, unsignedType)) <
+         static_cast<std::uint64_t>(normalise(b, unsignedType));
+}
+
+/// setp's comparison; nullopt for the float-only and unordered ones.
+inline std::optional<bool> compare(std::string_view op, std::int64_t a, std::int64_t b, IntType type) {
+  bool lt = lessThan(a, b, type), gt = lessThan(b, a, type), eq = !lt && !gt;
+  if (op == "eq") return eq;
+  if (op == "ne") return !eq;
+  if (op == "lt" || op == "lo") return lt;
+  if (op == "le" || op == "ls") return lt || eq;
+  if (op == "gt" || op == "hi") return gt;
+  if (op == "ge" || op == "hs") return gt || eq;
+  return std::nullopt;
+}
+
+} // namespace ptxdvfs::ptx::analysis
