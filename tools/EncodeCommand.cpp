@@ -182,9 +182,11 @@ int writeOutput(const std::vector<EncodedKernel> &kernels, const embeddings::Enc
     for (const InstructionRecord &record : kernels[k].instructions) {
       codes.push_back(toCode(record));
       readable.push_back(scheme.readable(record));
-      std::ostringstream weight;
-      weight << std::setprecision(17) << record.weight;
-      weights.push_back(weight.str());
+      if (asExecuted) {
+        std::ostringstream weight;
+        weight << std::setprecision(17) << record.weight;
+        weights.push_back(weight.str());
+      }
     }
     std::string base = dir + "/kernel_" + std::to_string(k);
     files.emplace_back(base + ".codes", joinLines(codes));
