@@ -1,6 +1,8 @@
 // ExecutedSequence.cpp - writing out loop iterations and inlined calls within a budget.
 #include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
 
+#include "Reasons.h"
+
 #include "ptxdvfs/ptx/analysis/TripCounts.h"
 
 #include <algorithm>
@@ -240,9 +242,7 @@ private:
     report.maxTripCount = std::max(report.maxTripCount, runs);
     report.origin = std::max(report.origin, count.origin);
     report.usedDefault = report.usedDefault || !count.headerRuns;
-    for (const std::string &reason : count.why)
-      if (std::find(report.why.begin(), report.why.end(), reason) == report.why.end())
-        report.why.push_back(reason);
+    appendReasons(report.why, count.why);
     if (report.rule.empty())
       report.rule = count.rule;
     if (runs == 0)

@@ -2,6 +2,7 @@
 #include "ptxdvfs/ptx/analysis/TripCounts.h"
 
 #include "IntegerSemantics.h"
+#include "Reasons.h"
 
 #include <algorithm>
 
@@ -30,9 +31,7 @@ struct Side {
 
 void merge(TripCount &count, const Value &value) {
   count.origin = std::max(count.origin, value.origin);
-  for (const std::string &reason : value.why)
-    if (std::find(count.why.begin(), count.why.end(), reason) == count.why.end())
-      count.why.push_back(reason);
+  appendReasons(count.why, value.why);
 }
 
 } // namespace

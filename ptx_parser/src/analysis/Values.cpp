@@ -2,6 +2,7 @@
 #include "ptxdvfs/ptx/analysis/Values.h"
 
 #include "IntegerSemantics.h"
+#include "Reasons.h"
 
 #include <algorithm>
 #include <set>
@@ -48,9 +49,7 @@ bool hasModifier(const Instruction &instruction, std::string_view modifier) {
 void absorb(Value &into, const Value &from) {
   into.origin = std::max(into.origin, from.origin);
   into.perThread = into.perThread || from.perThread;
-  for (const std::string &reason : from.why)
-    if (std::find(into.why.begin(), into.why.end(), reason) == into.why.end())
-      into.why.push_back(reason);
+  appendReasons(into.why, from.why);
 }
 
 Value combine(std::initializer_list<const Value *> inputs, std::optional<std::int64_t> number) {

@@ -1,0 +1,17 @@
+// Reasons.h - the list of assumptions and unknowns a value, count or loop report rests on.
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace ptxdvfs::ptx::analysis {
+
+/// Appends each reason of `from` that `into` does not hold yet, in order.
+inline void appendReasons(std::vector<std::string> &into, const std::vector<std::string> &from) {
+  for (const std::string &reason : from)
+    if (std::find(into.begin(), into.end(), reason) == into.end())
+      into.push_back(reason);
+}
+
+} // namespace ptxdvfs::ptx::analysis
