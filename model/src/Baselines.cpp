@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <limits>
+#include <mutex>
 
 namespace ptxdvfs::model {
 
@@ -108,6 +109,7 @@ BaselineData baselineDataFrom(const nlohmann::json &json) {
 }
 
 struct Baselines::Fitted {
+  std::once_flag mlpFitted;
   torch::nn::Sequential mlp{nullptr};
   std::unique_ptr<NearestNeighbours> neighbours;
 };
@@ -115,15 +117,27 @@ struct Baselines::Fitted {
 Baselines::Baselines(BaselineData data, torch::Tensor clocks)
     : data_(std::move(data)), clocks_(std::move(clocks)), fitted_(std::make_unique<Fitted>()) {
   std::size_t points = data_.surfaces.front().size();
+  double count = static_cast<double>(data_.surfaces.size());
   mean_.assign(points, {0, 0, 0});
+  spread_.assign(points, {0, 0, 0});
   for (const Surface &surface : data_.surfaces)
     for (std::size_t p = 0; p < points; ++p)
       for (std::size_t m = 0; m < 3; ++m)
-        mean_[p][m] += surface[p][m] / static_cast<double>(data_.surfaces.size());
+        mean_[p][m] += surface[p][m] / count;
+  for (const Surface &surface : data_.surfaces)
+    for (std::size_t p = 0; p < points; ++p)
+      for (std::size_t m = 0; m < 3; ++m)
+        spread_[p][m] += std::pow(surface[p][m] - mean_[p][m], 2) / count;
+  for (auto &factors : spread_)
+    for (double &variance : factors)
+      variance = std::sqrt(variance);
+  fitted_->neighbours = std::make_unique<NearestNeighbours>(data_);
+}
 
+void Baselines::fitMlp() const {
   // Rows: every application at every V-F point.
   auto applications = static_cast<int64_t>(data_.names.size());
-  auto pointCount = static_cast<int64_t>(points);
+  auto pointCount = static_cast<int64_t>(mean_.size());
   std::vector<torch::Tensor> mixes;
   for (const auto &histogram : data_.histograms)
     mixes.push_back(denseFeatures(histogram));
@@ -138,17 +152,19 @@ Baselines::Baselines(BaselineData data, torch::Tensor clocks)
         targets[a][p][m] = data_.surfaces[static_cast<std::size_t>(a)][static_cast<std::size_t>(p)]
                                          [static_cast<std::size_t>(m)];
   targets = targets.reshape({-1, 3});
-  fitted_->mlp = seeded(kMlpSeed, [] { return makeMlp(); });
-  torch::optim::Adam optimizer(fitted_->mlp->parameters(), kMlpLearningRate);
+  torch::nn::Sequential mlp = seeded(kMlpSeed, [] { return makeMlp(); });
+  torch::optim::Adam optimizer(mlp->parameters(), kMlpLearningRate);
   for (int step = 0; step < kMlpSteps; ++step) {
     optimizer.zero_grad();
-    torch::Tensor loss = torch::smooth_l1_loss(fitted_->mlp->forward(input), targets);
+    torch::Tensor loss = torch::smooth_l1_loss(mlp->forward(input), targets);
     loss.backward();
     optimizer.step();
   }
-  fitted_->mlp->eval();
-  fitted_->neighbours = std::make_unique<NearestNeighbours>(data_);
+  mlp->eval();
+  fitted_->mlp = mlp;
 }
+
+const NearestNeighbours &Baselines::neighbours() const { return *fitted_->neighbours; }
 
 int Baselines::neighbourCount() const { return fitted_->neighbours->k(); }
 
@@ -175,6 +191,7 @@ Surface Baselines::predict(const std::string &baseline,
     return data_.surfaces[nearest];
   }
   if (baseline == "histogram_mlp") {
+    std::call_once(fitted_->mlpFitted, [this] { fitMlp(); });
     torch::NoGradGuard noGrad;
     auto points = clocks_.size(0);
     torch::Tensor input = torch::cat(

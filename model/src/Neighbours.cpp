@@ -128,9 +128,24 @@ Surface NearestNeighbours::geometricMean(const std::vector<std::size_t> &applica
 }
 
 Surface NearestNeighbours::predict(const InstructionHistogram &histogram) const {
-  std::vector<std::size_t> order =
-      nearest(logScaled(histogram), static_cast<std::size_t>(k_), {});
-  return geometricMean(order, order.size());
+  return neighbourhood(histogram).mean;
+}
+
+NearestNeighbours::Neighbourhood
+NearestNeighbours::neighbourhood(const InstructionHistogram &histogram) const {
+  Neighbourhood result;
+  result.applications = nearest(logScaled(histogram), static_cast<std::size_t>(k_), {});
+  result.mean = geometricMean(result.applications, result.applications.size());
+  result.spread.assign(result.mean.size(), {0, 0, 0});
+  double count = static_cast<double>(result.applications.size());
+  for (std::size_t p = 0; p < result.mean.size(); ++p)
+    for (std::size_t m = 0; m < 3; ++m) {
+      double squares = 0;
+      for (std::size_t a : result.applications)
+        squares += std::pow(surfaces_[a][p][m] - result.mean[p][m], 2);
+      result.spread[p][m] = std::sqrt(squares / count);
+    }
+  return result;
 }
 
 } // namespace ptxdvfs::model

@@ -127,3 +127,19 @@ TEST(NeighboursTest, BaselineUsesTheFittedNeighboursAndRejectsNonPositiveFactors
   zero["applications"][2]["surface"][0][1] = 0.0;
   EXPECT_THROW(baselineDataFrom(zero), std::domain_error);
 }
+
+TEST(NeighboursTest, NeighbourhoodNamesTheNearestAndTheirDisagreement) {
+  BaselineData data;
+  data.names = {"a_1", "b_1", "c_1", "d_1"};
+  data.histograms = {mixOf(10, 0.50f), mixOf(10, 0.40f), mixOf(10, 0.05f), mixOf(20)};
+  data.surfaces = {flat(1.0), flat(4.0), flat(100.0), flat(1000.0)};
+  NearestNeighbours::Neighbourhood two = NearestNeighbours(data, {2}).neighbourhood(mixOf(10, 0.45f));
+  ASSERT_EQ(two.applications.size(), 2u);
+  EXPECT_EQ(data.names[two.applications[0]], "a_1"); // 0.50 is nearer to 0.45 than 0.40 on the log scale
+  EXPECT_EQ(data.names[two.applications[1]], "b_1");
+  // Around the geometric mean 2: deviations -1 and +2, RMS sqrt(2.5).
+  EXPECT_NEAR(two.spread[0][kEnergy], std::sqrt(2.5), 1e-9);
+  NearestNeighbours::Neighbourhood one = NearestNeighbours(data, {1}).neighbourhood(mixOf(20));
+  EXPECT_EQ(one.applications, std::vector<std::size_t>{3});
+  EXPECT_NEAR(one.spread[0][kTime], 0.0, 1e-9); // exp(log(x)) rounds
+}

@@ -49,6 +49,17 @@ public:
   /// The geometric mean of the surfaces of the k() nearest applications.
   Surface predict(const InstructionHistogram &histogram) const;
 
+  /// What predict() rests on: the k() nearest training applications
+  /// (indices into the BaselineData, nearest first), their geometric mean,
+  /// and their standard deviation around it at each V-F point (how much
+  /// the neighbours disagree; zero for k = 1).
+  struct Neighbourhood {
+    std::vector<std::size_t> applications;
+    Surface mean;
+    Surface spread;
+  };
+  Neighbourhood neighbourhood(const InstructionHistogram &histogram) const;
+
 private:
   /// Indices of the `count` nearest applications to `histogram` (log-scaled),
   /// nearest first, skipping those for which `hidden` is true.
