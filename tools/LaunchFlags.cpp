@@ -1,16 +1,13 @@
-// LaunchFlags.cpp - parsing --assume/--grid/--block, and finding parameter names in the CUDA source.
+// LaunchFlags.cpp - parsing --assume/--grid/--block into the loop analysis's assumptions.
 #include "LaunchFlags.h"
+
+#include "CudaSource.h"
 
 #include <CLI/CLI.hpp>
 
-#include <cctype>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 
 namespace ptxdvfs::tools {
-
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -35,11 +32,9 @@ std::string parseDim3(const std::string &text, const char *flag, ptx::analysis::
   return index == 0 ? std::string(flag) + " is empty" : "";
 }
 
-bool isIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
 } // namespace
 
-void addLaunchFlags(CLI::App &command, LaunchFlags &flags) {
+void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags) {
   const char *group = "Loop analysis (what the PTX cannot tell)";
   command.add_option("--assume", flags.assume,
                      "Value of a kernel parameter, NAME=VALUE (repeatable). NAME: the CUDA name "
@@ -50,6 +45,16 @@ void addLaunchFlags(CLI::App &command, LaunchFlags &flags) {
   command.add_option("--block", flags.block,
                      "Threads per block, X[,Y[,Z]] (%ntid; default .reqntid, else 256)")
       ->group(group);
+  if (!readingFlags) {
+    // The model fixes how kernels are read; only what the PTX cannot tell is asked.
+    flags.defaultTripCount = 0;
+    command.add_option("--default-trip-count", flags.defaultTripCount,
+                       "Iterations of a loop whose count cannot be found (default: the count "
+                       "the model was trained with)")
+        ->check(CLI::PositiveNumber)
+        ->group(group);
+    return;
+  }
   command.add_option("--default-trip-count", flags.defaultTripCount,
                      "Iterations of a loop whose count cannot be found")
       ->check(CLI::PositiveNumber)
@@ -96,21 +101,9 @@ std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
     assumptions.block = dims;
   }
   // Parameter names come from the CUDA source, when the PTX names a readable one.
-  // nvcc writes absolute paths; a copied tree keeps the source beside the PTX.
   std::string sources;
-  fs::path ptxFolder = fs::path(module.path).parent_path();
-  for (const auto &[index, path] : module.files) {
-    (void)index;
-    for (const fs::path &candidate : {fs::path(path), ptxFolder / path, ptxFolder / fs::path(path).filename()}) {
-      std::ifstream file(candidate);
-      if (file) {
-        std::stringstream text;
-        text << file.rdbuf();
-        sources += text.str() + "\n";
-        break;
-      }
-    }
-  }
+  for (const CudaSourceFile &file : readCudaSources(module))
+    sources += file.text + "\n";
   if (!sources.empty())
     for (const ptx::Function &function : module.functions) {
       auto names = cudaParameterNames(sources, baseNameOf(function.name));
@@ -126,74 +119,6 @@ ptx::analysis::ExpansionOptions toExpansionOptions(const LaunchFlags &flags) {
   options.defaultTripCount = flags.defaultTripCount;
   options.keepLoopControl = flags.keepLoopControl;
   return options;
-}
-
-std::string baseNameOf(const std::string &mangled) {
-  if (mangled.rfind("_Z", 0) != 0)
-    return mangled;
-  std::size_t at = 2;
-  bool nested = at < mangled.size() && mangled[at] == 'N';
-  if (nested)
-    ++at;
-  std::string last;
-  while (at < mangled.size() && std::isdigit(static_cast<unsigned char>(mangled[at]))) {
-    std::size_t length = 0;
-    while (at < mangled.size() && std::isdigit(static_cast<unsigned char>(mangled[at])))
-      length = length * 10 + static_cast<std::size_t>(mangled[at++] - '0');
-    if (at + length > mangled.size())
-      return mangled;
-    last = mangled.substr(at, length);
-    at += length;
-    if (!nested)
-      break;
-  }
-  return last.empty() ? mangled : last;
-}
-
-std::vector<std::string> cudaParameterNames(const std::string &source, const std::string &name) {
-  for (std::size_t at = source.find(name); at != std::string::npos; at = source.find(name, at + 1)) {
-    bool wholeWord = (at == 0 || !isIdentifierChar(source[at - 1])) &&
-                     at + name.size() < source.size() && !isIdentifierChar(source[at + name.size()]);
-    std::size_t open = source.find_first_not_of(" \t\r\n", at + name.size());
-    if (!wholeWord || open == std::string::npos || source[open] != '(')
-      continue;
-    std::size_t lineStart = source.rfind("__global__", at);
-    if (lineStart == std::string::npos || source.find(';', lineStart) < at)
-      continue;
-    std::vector<std::string> names;
-    int depth = 0;
-    std::string current;
-    auto finish = [&] {
-      // The last identifier of a declarator, before any `[]` or default value.
-      std::string declarator = current.substr(0, current.find('='));
-      declarator = declarator.substr(0, declarator.find('['));
-      std::size_t end = declarator.size();
-      while (end > 0 && !isIdentifierChar(declarator[end - 1]))
-        --end;
-      std::size_t begin = end;
-      while (begin > 0 && isIdentifierChar(declarator[begin - 1]))
-        --begin;
-      if (end > begin)
-        names.push_back(declarator.substr(begin, end - begin));
-      current.clear();
-    };
-    for (std::size_t i = open + 1; i < source.size(); ++i) {
-      char c = source[i];
-      if (c == '(' || c == '<' || c == '[')
-        ++depth;
-      else if ((c == ')' || c == '>' || c == ']') && depth > 0)
-        --depth;
-      else if (c == ')' && depth == 0) {
-        finish();
-        return names;
-      } else if (c == ',' && depth == 0) {
-        finish();
-        continue;
-      }
-      current += c;
-    }
-  }
-  return {};
 }
 
 } // namespace ptxdvfs::tools

@@ -22,9 +22,11 @@ struct LaunchFlags {
   bool keepLoopControl = false;
 };
 
-/// Adds --assume, --grid, --block, --default-trip-count, --budget and
-/// --keep-loop-control to `command`.
-void addLaunchFlags(CLI::App &command, LaunchFlags &flags);
+/// Adds --assume, --grid, --block, --default-trip-count and, with
+/// `readingFlags`, --budget and --keep-loop-control to `command`. Without
+/// them (commands that feed a model, which fixes how kernels are read)
+/// `defaultTripCount` stays 0 unless given: the model's own.
+void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags = true);
 
 /// The assumptions the flags describe; an error message for a malformed
 /// value (empty when all is well). Reads the CUDA source named by the
@@ -34,12 +36,5 @@ std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
                           ptx::analysis::LaunchAssumptions &assumptions);
 
 ptx::analysis::ExpansionOptions toExpansionOptions(const LaunchFlags &flags);
-
-/// `_Z10triangularPKfPfi` -> `triangular`; a name that is not mangled comes back unchanged.
-std::string baseNameOf(const std::string &mangled);
-
-/// The parameter names of `__global__ ... name(...)` in CUDA `source`, in
-/// order; empty when the declaration is not found.
-std::vector<std::string> cudaParameterNames(const std::string &source, const std::string &name);
 
 } // namespace ptxdvfs::tools

@@ -4,9 +4,13 @@
 #include "EvaluateCommand.h"
 #include "ExitCodes.h"
 #include "Logging.h"
+#include "LintCommand.h"
 #include "LoopsCommand.h"
 #include "ParseCommand.h"
+#include "PredictCommand.h"
+#include "RecommendCommand.h"
 #include "TrainCommand.h"
+#include "Version.h"
 
 #include <CLI/CLI.hpp>
 
@@ -14,7 +18,7 @@ int main(int argc, char **argv) {
   using namespace ptxdvfs::tools;
   CLI::App app{"ptxdvfs: predict how a CUDA kernel's time, power and energy change with "
                "GPU clocks, from its PTX, without running it"};
-  app.set_version_flag("--version", std::string("ptxdvfs 0.1.0"));
+  app.set_version_flag("--version", std::string("ptxdvfs ") + kVersion);
   app.footer("Run 'ptxdvfs SUBCOMMAND --help' for a subcommand's options and examples.\n"
              "Exit status: 0 success, 1 some input had errors, 2 usage error.");
   app.require_subcommand(1);
@@ -24,6 +28,9 @@ int main(int argc, char **argv) {
   app.parse_complete_callback([&logging] { initLogging(logging); });
 
   int exitCode = kExitSuccess;
+  setupPredictCommand(app, exitCode);
+  setupRecommendCommand(app, exitCode);
+  setupLintCommand(app, exitCode);
   setupParseCommand(app, exitCode);
   setupEncodeCommand(app, exitCode);
   setupLoopsCommand(app, exitCode);

@@ -1,0 +1,137 @@
+// CudaSource.cpp - reading the CUDA files a PTX module names, and finding kernel declarations in them.
+#include "CudaSource.h"
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace ptxdvfs::tools {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool isIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+/// Offset of `name` in the first `__global__ ... name(` of `source`, and
+/// of its `(`; npos when there is none.
+std::pair<std::size_t, std::size_t> kernelDeclaration(const std::string &source,
+                                                      const std::string &name) {
+  for (std::size_t at = source.find(name); at != std::string::npos; at = source.find(name, at + 1)) {
+    bool wholeWord = (at == 0 || !isIdentifierChar(source[at - 1])) &&
+                     at + name.size() < source.size() && !isIdentifierChar(source[at + name.size()]);
+    std::size_t open = source.find_first_not_of(" \t\r\n", at + name.size());
+    if (!wholeWord || open == std::string::npos || source[open] != '(')
+      continue;
+    std::size_t lineStart = source.rfind("__global__", at);
+    if (lineStart == std::string::npos || source.find(';', lineStart) < at)
+      continue;
+    return {at, open};
+  }
+  return {std::string::npos, std::string::npos};
+}
+
+} // namespace
+
+std::vector<CudaSourceFile> readCudaSources(const ptx::Module &module) {
+  std::vector<CudaSourceFile> sources;
+  fs::path ptxFolder = fs::path(module.path).parent_path();
+  for (const auto &[index, path] : module.files) {
+    (void)index;
+    for (const fs::path &candidate : {fs::path(path), ptxFolder / path, ptxFolder / fs::path(path).filename()}) {
+      std::ifstream file(candidate);
+      if (file) {
+        std::stringstream text;
+        text << file.rdbuf();
+        sources.push_back({candidate.string(), text.str()});
+        break;
+      }
+    }
+  }
+  return sources;
+}
+
+std::string baseNameOf(const std::string &mangled) {
+  if (mangled.rfind("_Z", 0) != 0)
+    return mangled;
+  std::size_t at = 2;
+  bool nested = at < mangled.size() && mangled[at] == 'N';
+  if (nested)
+    ++at;
+  std::string last;
+  while (at < mangled.size() && std::isdigit(static_cast<unsigned char>(mangled[at]))) {
+    std::size_t length = 0;
+    while (at < mangled.size() && std::isdigit(static_cast<unsigned char>(mangled[at])))
+      length = length * 10 + static_cast<std::size_t>(mangled[at++] - '0');
+    if (at + length > mangled.size())
+      return mangled;
+    last = mangled.substr(at, length);
+    at += length;
+    if (!nested)
+      break;
+  }
+  return last.empty() ? mangled : last;
+}
+
+std::vector<std::string> cudaParameterNames(const std::string &source, const std::string &name) {
+  std::size_t open = kernelDeclaration(source, name).second;
+  if (open == std::string::npos)
+    return {};
+  std::vector<std::string> names;
+  int depth = 0;
+  std::string current;
+  auto finish = [&] {
+    // The last identifier of a declarator, before any `[]` or default value.
+    std::string declarator = current.substr(0, current.find('='));
+    declarator = declarator.substr(0, declarator.find('['));
+    std::size_t end = declarator.size();
+    while (end > 0 && !isIdentifierChar(declarator[end - 1]))
+      --end;
+    std::size_t begin = end;
+    while (begin > 0 && isIdentifierChar(declarator[begin - 1]))
+      --begin;
+    if (end > begin)
+      names.push_back(declarator.substr(begin, end - begin));
+    current.clear();
+  };
+  for (std::size_t i = open + 1; i < source.size(); ++i) {
+    char c = source[i];
+    if (c == '(' || c == '<' || c == '[')
+      ++depth;
+    else if ((c == ')' || c == '>' || c == ']') && depth > 0)
+      --depth;
+    else if (c == ')' && depth == 0) {
+      finish();
+      return names;
+    } else if (c == ',' && depth == 0) {
+      finish();
+      continue;
+    }
+    current += c;
+  }
+  return {};
+}
+
+std::optional<SourcePosition> findKernelDeclaration(const std::vector<CudaSourceFile> &sources,
+                                                    const std::string &name) {
+  std::string base = baseNameOf(name);
+  for (const CudaSourceFile &file : sources) {
+    std::size_t at = kernelDeclaration(file.text, base).first;
+    if (at == std::string::npos)
+      continue;
+    SourcePosition position{file.path, 1, 1};
+    for (std::size_t i = 0; i < at; ++i) {
+      if (file.text[i] == '\n') {
+        ++position.line;
+        position.column = 1;
+      } else {
+        ++position.column;
+      }
+    }
+    return position;
+  }
+  return std::nullopt;
+}
+
+} // namespace ptxdvfs::tools

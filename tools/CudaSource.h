@@ -1,0 +1,42 @@
+// CudaSource.h - what the CUDA source behind a PTX file tells: parameter names, where a kernel is declared.
+#pragma once
+
+#include "ptxdvfs/ptx/Module.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxdvfs::tools {
+
+struct CudaSourceFile {
+  std::string path; ///< as found (the `.file` path, or the file beside the PTX)
+  std::string text;
+};
+
+/// The sources of the module's `.file` table that can be read: at the
+/// path written there (nvcc writes absolute paths), else beside the PTX
+/// (a copied tree). Files that cannot be read are skipped.
+std::vector<CudaSourceFile> readCudaSources(const ptx::Module &module);
+
+/// `_Z10triangularPKfPfi` -> `triangular`; a name that is not mangled comes back unchanged.
+std::string baseNameOf(const std::string &mangled);
+
+/// The parameter names of `__global__ ... name(...)` in CUDA `source`, in
+/// order; empty when the declaration is not found.
+std::vector<std::string> cudaParameterNames(const std::string &source, const std::string &name);
+
+/// A position in a CUDA file; line and column 1-based.
+struct SourcePosition {
+  std::string path;
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+};
+
+/// Where kernel `name` (mangled or not) is declared in `sources`: the
+/// position of its name in the first `__global__ ... name(` declaration.
+std::optional<SourcePosition> findKernelDeclaration(const std::vector<CudaSourceFile> &sources,
+                                                    const std::string &name);
+
+} // namespace ptxdvfs::tools

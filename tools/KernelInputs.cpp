@@ -1,0 +1,242 @@
+// KernelInputs.cpp - reading PTX from .ptx files, from nvcc for .cu files and from cuobjdump for binaries.
+#include "KernelInputs.h"
+
+#include "DiagnosticPrinter.h"
+
+#include "ptxdvfs/ptx/Parser.h"
+
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include <cxxabi.h>
+#include <fnmatch.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+namespace ptxdvfs::tools {
+
+namespace fs = std::filesystem;
+
+void addInputFlags(CLI::App &command, InputFlags &flags) {
+  command.add_option("files", flags.files,
+                     "PTX files (.ptx), CUDA sources (.cu, compiled with nvcc), or with "
+                     "--from-binary CUDA executables and objects")
+      ->required()
+      ->check(CLI::ExistingFile);
+  const char *group = "Input";
+  command.add_flag("--from-binary", flags.fromBinary,
+                   "The files are CUDA executables or objects: read the PTX embedded in them "
+                   "(cuobjdump -xptx; build with -gencode arch=compute_XX,code=compute_XX to embed it)")
+      ->group(group);
+  command.add_option("--arch", flags.arch, "nvcc -arch for .cu files, e.g. sm_80 (default: nvcc's)")
+      ->group(group);
+  command.add_option("--nvcc-flag", flags.nvccFlags,
+                     "Pass a flag to nvcc for .cu files, e.g. --nvcc-flag=-DN=1024 (repeatable)")
+      ->allow_extra_args(false)
+      ->group(group);
+  command.add_option("--kernel", flags.kernels,
+                     "Only kernels whose name (mangled, or demangled with or without its "
+                     "parameters) matches this glob, e.g. 'saxpy' or '*stencil*' (repeatable)")
+      ->allow_extra_args(false)
+      ->group(group);
+}
+
+std::string demangle(const std::string &name) {
+  if (name.rfind("_Z", 0) != 0)
+    return name;
+  int status = 0;
+  std::unique_ptr<char, void (*)(void *)> readable(
+      abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
+  return status == 0 && readable ? std::string(readable.get()) : name;
+}
+
+bool kernelSelected(const std::string &name, const std::vector<std::string> &patterns) {
+  if (patterns.empty())
+    return true;
+  std::string readable = demangle(name);
+  std::string bare = readable.substr(0, readable.find('('));
+  return std::any_of(patterns.begin(), patterns.end(), [&](const std::string &pattern) {
+    return fnmatch(pattern.c_str(), name.c_str(), 0) == 0 ||
+           fnmatch(pattern.c_str(), readable.c_str(), 0) == 0 ||
+           fnmatch(pattern.c_str(), bare.c_str(), 0) == 0;
+  });
+}
+
+namespace {
+
+bool isExecutable(const fs::path &path) {
+  std::error_code error;
+  return fs::is_regular_file(path, error) && access(path.c_str(), X_OK) == 0;
+}
+
+/// `variable`'s value if set (a path to the tool), else `name` on PATH,
+/// else in $CUDA_HOME/bin or /usr/local/cuda/bin; empty when none is found.
+std::string findCudaTool(const std::string &name, const char *variable) {
+  if (const char *set = variable ? std::getenv(variable) : nullptr; set && *set)
+    return set;
+  if (const char *path = std::getenv("PATH")) {
+    std::string list = path;
+    for (std::size_t start = 0; start <= list.size();) {
+      std::size_t end = std::min(list.find(':', start), list.size());
+      fs::path candidate = fs::path(list.substr(start, end - start)) / name;
+      if (end > start && isExecutable(candidate))
+        return candidate.string();
+      start = end + 1;
+    }
+  }
+  for (const char *home : {static_cast<const char *>(std::getenv("CUDA_HOME")), "/usr/local/cuda"})
+    if (home && *home && isExecutable(fs::path(home) / "bin" / name))
+      return (fs::path(home) / "bin" / name).string();
+  return "";
+}
+
+/// Runs `argv` in `workingDir` with its output on our stderr (stdout stays
+/// ours: --json readers must see nothing else); its exit status, or -1 if
+/// it could not be started.
+int runTool(const std::vector<std::string> &argv, const std::string &workingDir) {
+  std::vector<char *> args;
+  for (const std::string &arg : argv)
+    args.push_back(const_cast<char *>(arg.c_str()));
+  args.push_back(nullptr);
+  std::cerr.flush();
+  pid_t child = fork();
+  if (child < 0)
+    return -1;
+  if (child == 0) {
+    if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0 || chdir(workingDir.c_str()) != 0)
+      _exit(127);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  int status = 0;
+  if (waitpid(child, &status, 0) < 0)
+    return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/// A folder for tool output, removed with the object.
+class TemporaryFolder {
+public:
+  TemporaryFolder() {
+    std::string pattern = (fs::temp_directory_path() / "ptxdvfs-XXXXXX").string();
+    if (mkdtemp(pattern.data()))
+      path_ = pattern;
+  }
+  ~TemporaryFolder() {
+    std::error_code error;
+    if (!path_.empty())
+      fs::remove_all(path_, error);
+  }
+  TemporaryFolder(const TemporaryFolder &) = delete;
+  TemporaryFolder &operator=(const TemporaryFolder &) = delete;
+  const std::string &path() const { return path_; }
+
+private:
+  std::string path_;
+};
+
+bool looksLikeElf(const std::string &path) {
+  std::ifstream file(path, std::ios::binary);
+  char magic[4] = {};
+  return file.read(magic, 4) && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F';
+}
+
+/// Parses `ptxPath`, reporting it as `shownAs` (nvcc's output is named
+/// after the .cu it came from).
+bool parseInto(const std::string &ptxPath, const std::string &input, Inputs &inputs) {
+  auto module = ptx::parseFile(ptxPath);
+  printDiagnostics(module.diagnostics(), std::cerr);
+  if (!module)
+    return false;
+  inputs.modules.push_back({input, std::move(*module)});
+  return true;
+}
+
+bool compileCuda(const std::string &file, const InputFlags &flags, Inputs &inputs) {
+  std::string nvcc = findCudaTool("nvcc", "CUDACXX");
+  if (nvcc.empty()) {
+    spdlog::error("{}: compiling CUDA needs nvcc, which was not found ($CUDACXX, PATH, "
+                  "/usr/local/cuda/bin); give the PTX instead (nvcc -ptx -lineinfo {})",
+                  file, file);
+    return false;
+  }
+  TemporaryFolder folder;
+  if (folder.path().empty()) {
+    spdlog::error("{}: cannot create a temporary folder for nvcc's output", file);
+    return false;
+  }
+  std::string ptxPath = (fs::path(folder.path()) / fs::path(file).stem()).string() + ".ptx";
+  std::vector<std::string> argv = {nvcc, "-ptx", "-lineinfo"};
+  if (!flags.arch.empty())
+    argv.push_back("-arch=" + flags.arch);
+  argv.insert(argv.end(), flags.nvccFlags.begin(), flags.nvccFlags.end());
+  argv.insert(argv.end(), {fs::absolute(file).string(), "-o", ptxPath});
+  int status = runTool(argv, folder.path());
+  if (status != 0) {
+    spdlog::error("{}: nvcc {} (command: {} ...)", file,
+                  status < 0 || status == 127 ? "could not be run" : "failed with exit status " + std::to_string(status),
+                  nvcc);
+    return false;
+  }
+  return parseInto(ptxPath, file, inputs);
+}
+
+bool extractFromBinary(const std::string &file, Inputs &inputs) {
+  std::string cuobjdump = findCudaTool("cuobjdump", nullptr);
+  if (cuobjdump.empty()) {
+    spdlog::error("{}: reading PTX from a binary needs cuobjdump (CUDA toolkit), which was not "
+                  "found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)",
+                  file);
+    return false;
+  }
+  TemporaryFolder folder;
+  if (folder.path().empty()) {
+    spdlog::error("{}: cannot create a temporary folder for cuobjdump's output", file);
+    return false;
+  }
+  int status = runTool({cuobjdump, "-xptx", "all", fs::absolute(file).string()}, folder.path());
+  std::vector<fs::path> extracted;
+  for (const auto &entry : fs::directory_iterator(folder.path()))
+    if (entry.path().extension() == ".ptx")
+      extracted.push_back(entry.path());
+  std::sort(extracted.begin(), extracted.end());
+  if (extracted.empty()) {
+    spdlog::error("{}: carries no PTX{} (embed it with -gencode arch=compute_XX,code=compute_XX)",
+                  file, status != 0 ? " that cuobjdump could read" : "");
+    return false;
+  }
+  bool ok = true;
+  for (const fs::path &ptx : extracted)
+    ok = parseInto(ptx.string(), file + " (" + ptx.filename().string() + ")", inputs) && ok;
+  return ok;
+}
+
+} // namespace
+
+Inputs readInputs(const InputFlags &flags) {
+  Inputs inputs;
+  for (const std::string &file : flags.files) {
+    bool ok;
+    if (flags.fromBinary) {
+      ok = extractFromBinary(file, inputs);
+    } else if (fs::path(file).extension() == ".cu") {
+      ok = compileCuda(file, flags, inputs);
+    } else if (looksLikeElf(file)) {
+      spdlog::error("{}: a binary, not PTX: add --from-binary to read the PTX embedded in it", file);
+      ok = false;
+    } else {
+      ok = parseInto(file, file, inputs);
+    }
+    inputs.allRead = inputs.allRead && ok;
+  }
+  return inputs;
+}
+
+} // namespace ptxdvfs::tools

@@ -1,0 +1,147 @@
+// KernelPredictions.cpp - loading the model, encoding the inputs as it reads, predicting every kernel.
+#include "KernelPredictions.h"
+
+#include "DiagnosticPrinter.h"
+#include "ExitCodes.h"
+
+#include "ptxdvfs/embeddings/EncodingScheme.h"
+#include "ptxdvfs/model/ComputeThreads.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+namespace ptxdvfs::tools {
+
+namespace fs = std::filesystem;
+
+void addModelFlags(CLI::App &command, ModelFlags &flags) {
+  const char *group = "Model";
+  command.add_option("--model", flags.model,
+                     "Model folder (default: $PTXDVFS_MODEL, else the shipped GTX Titan X model)")
+      ->check(CLI::ExistingDirectory)
+      ->group(group);
+  std::string names;
+  for (const std::string &name : model::predictorNames())
+    names += (names.empty() ? "" : ", ") + name;
+  command.add_option("--predictor", flags.predictor,
+                     "Which of the folder's predictors answers: " + names +
+                         ". Default: the one the folder names, chosen by its cross-validation "
+                         "(knn_log_histogram for the shipped model)")
+      ->group(group);
+}
+
+std::string defaultModelDir() {
+  if (const char *set = std::getenv("PTXDVFS_MODEL"); set && *set)
+    return set;
+  std::error_code error;
+  fs::path self = fs::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    fs::path installed = self.parent_path().parent_path() / "share/ptxdvfs/trained_weights/gtxtitanx";
+    if (fs::exists(installed / "manifest.json", error))
+      return installed.string();
+  }
+  return PTXDVFS_SOURCE_MODEL;
+}
+
+nlohmann::json pointJson(const embeddings::VfPoint &point) {
+  return {{"memory_mhz", point.memoryMHz}, {"core_mhz", point.coreMHz}};
+}
+
+std::string pointText(const embeddings::VfPoint &point) {
+  return std::to_string(point.memoryMHz) + "/" + std::to_string(point.coreMHz);
+}
+
+std::string percentChange(double ratio) {
+  long percent = std::lround(100 * (ratio - 1));
+  return (percent > 0 ? "+" : "") + std::to_string(percent) + "%";
+}
+
+namespace {
+
+embeddings::EncodeOptions readingOf(const model::ModelDescription &description,
+                                    const LaunchFlags &launch) {
+  embeddings::EncodeOptions options;
+  options.asExecuted = embeddings::readsAsExecuted(description.scheme);
+  options.expansion.defaultTripCount =
+      launch.defaultTripCount > 0 ? launch.defaultTripCount
+                                  : description.training.value("default_trip_count", std::uint64_t{16});
+  if (description.maxLength > 0)
+    options.expansion.budget = static_cast<std::size_t>(description.maxLength);
+  return options;
+}
+
+} // namespace
+
+int runPredictions(const ModelFlags &modelFlags, const InputFlags &inputFlags,
+                   const LaunchFlags &launchFlags, PredictionRun &run) {
+  model::setComputeThreads(1); // one application at a time: a second thread only spins
+  run.modelDir = modelFlags.model.empty() ? defaultModelDir() : modelFlags.model;
+  auto loaded = model::loadModel(run.modelDir);
+  if (!loaded) {
+    printDiagnostics(loaded.diagnostics(), std::cerr);
+    return kExitInputError;
+  }
+  run.model = std::move(*loaded);
+  const model::ModelDescription &description = run.model.description;
+  run.predictor = modelFlags.predictor.empty() ? description.defaultPredictor : modelFlags.predictor;
+  auto predictor = model::FolderPredictor::create(run.model, run.predictor);
+  if (!predictor) {
+    spdlog::error("{}: {}", run.modelDir, predictor.diagnostics().front().message);
+    return kExitUsageError;
+  }
+  run.risk = run.predictor == "lstm" ? description.prediction.risk() : 0.0;
+  run.points = model::gridPointsOf(description.clocks);
+
+  auto scheme = embeddings::makeScheme(description.scheme, description.vocabulary);
+  if (!scheme) {
+    printDiagnostics(scheme.diagnostics(), std::cerr);
+    return kExitInputError;
+  }
+  run.inputs = readInputs(inputFlags);
+  bool usage = false;
+  for (const InputModule &input : run.inputs.modules) {
+    embeddings::EncodeOptions reading = readingOf(description, launchFlags);
+    if (std::string error = toAssumptions(launchFlags, input.module, reading.launch); !error.empty()) {
+      spdlog::error("{}", error);
+      usage = true;
+      break;
+    }
+    ModulePrediction module;
+    module.input = &input;
+    std::vector<embeddings::EncodedKernel> encoded = (*scheme)->encode(input.module, reading);
+    std::vector<const ptx::Function *> functions = input.module.kernels();
+    std::vector<embeddings::EncodedKernel> selected;
+    for (std::size_t k = 0; k < encoded.size() && k < functions.size(); ++k) {
+      if (!kernelSelected(encoded[k].name, inputFlags.kernels))
+        continue;
+      printDiagnostics(encoded[k].warnings, std::cerr);
+      selected.push_back(encoded[k]);
+      model::ApplicationPrediction prediction = predictor->predict({encoded[k]});
+      module.kernels.push_back({encoded[k].name, functions[k], std::move(encoded[k]), std::move(prediction)});
+    }
+    if (selected.size() > 1)
+      module.whole = predictor->predict(selected);
+    if (!module.kernels.empty())
+      run.modules.push_back(std::move(module));
+  }
+  if (usage)
+    return kExitUsageError;
+  if (!run.inputs.allRead)
+    return kExitInputError;
+  if (run.modules.empty()) {
+    spdlog::error("no kernel (.entry) {}in the input", inputFlags.kernels.empty() ? "" : "matches --kernel ");
+    return kExitInputError;
+  }
+  return kExitSuccess;
+}
+
+} // namespace ptxdvfs::tools

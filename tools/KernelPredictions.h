@@ -1,0 +1,80 @@
+// KernelPredictions.h - the path predict, recommend and lint share: model folder, inputs, encoding, predictions.
+#pragma once
+
+#include "KernelInputs.h"
+#include "LaunchFlags.h"
+
+#include "ptxdvfs/embeddings/InstructionRecord.h"
+#include "ptxdvfs/model/Decisions.h"
+#include "ptxdvfs/model/ModelFolder.h"
+#include "ptxdvfs/model/Predictor.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace ptxdvfs::tools {
+
+struct ModelFlags {
+  std::string model;     ///< empty: defaultModelDir()
+  std::string predictor; ///< empty: the folder's default predictor
+};
+
+/// Adds --model and --predictor.
+void addModelFlags(CLI::App &command, ModelFlags &flags);
+
+/// The shipped model: $PTXDVFS_MODEL if set, else
+/// `<prefix>/share/ptxdvfs/trained_weights/gtxtitanx` beside an installed
+/// binary, else the source tree's `trained_weights/gtxtitanx`.
+std::string defaultModelDir();
+
+struct KernelPrediction {
+  std::string name; ///< as in the PTX (possibly mangled)
+  const ptx::Function *function = nullptr;
+  embeddings::EncodedKernel encoded;
+  model::ApplicationPrediction prediction;
+};
+
+struct ModulePrediction {
+  const InputModule *input = nullptr;
+  std::vector<KernelPrediction> kernels; ///< the selected kernels, file order
+  /// All selected kernels read as one application (as `evaluate` combines
+  /// a benchmark's kernels); only when more than one is selected.
+  std::optional<model::ApplicationPrediction> whole;
+};
+
+/// Everything a prediction command answers from.
+struct PredictionRun {
+  std::string modelDir;
+  model::LoadedModel model;
+  std::string predictor;
+  model::GridPoints points;
+  double risk = 0; ///< the model's risk for `lstm`, 0 for the others (as evaluate)
+  Inputs inputs;
+  std::vector<ModulePrediction> modules;
+};
+
+/// Loads the model, reads the inputs, encodes every selected kernel the
+/// way the model reads (as executed, with the launch flags), and predicts
+/// each kernel and each module with the chosen predictor. Errors are
+/// printed; returns the exit status to use (kExitSuccess when every input
+/// was read and some kernel was selected).
+int runPredictions(const ModelFlags &modelFlags, const InputFlags &inputFlags,
+                   const LaunchFlags &launchFlags, PredictionRun &run);
+
+/// `{"memory_mhz", "core_mhz"}` of a grid point.
+nlohmann::json pointJson(const embeddings::VfPoint &point);
+
+/// `"3505/975"`: memory/core MHz, the order the tables use.
+std::string pointText(const embeddings::VfPoint &point);
+
+/// A ratio as a signed percent change: 0.82 -> "-18%", 1.02 -> "+2%".
+std::string percentChange(double ratio);
+
+} // namespace ptxdvfs::tools

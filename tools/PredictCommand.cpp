@@ -1,0 +1,204 @@
+// PredictCommand.cpp - `ptxdvfs predict FILE...`: the predicted surface of each kernel and module.
+#include "PredictCommand.h"
+
+#include "ExitCodes.h"
+#include "KernelPredictions.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+namespace ptxdvfs::tools {
+
+namespace {
+
+struct PredictOptions {
+  InputFlags inputs;
+  ModelFlags model;
+  LaunchFlags launch;
+  bool json = false;
+  bool csv = false;
+};
+
+constexpr const char *kWholeModule = "(all kernels)";
+constexpr const char *kMetricNames[] = {"time", "power", "energy"};
+
+bool contains(const std::vector<std::size_t> &points, std::size_t p) {
+  return std::find(points.begin(), points.end(), p) != points.end();
+}
+
+/// One application's surface, each row marked: `*` least energy, `p` Pareto-optimal.
+void printSurface(std::ostream &out, const PredictionRun &run, const std::string &title,
+                  const model::ApplicationPrediction &prediction) {
+  const model::SurfacePrediction &surface = prediction.surface;
+  std::vector<std::size_t> pareto = model::paretoPoints(surface.mean);
+  out << title << '\n';
+  if (!prediction.neighbours.empty()) {
+    out << "  nearest training programs:";
+    for (const std::string &name : prediction.neighbours)
+      out << ' ' << name;
+    out << '\n';
+  }
+  out << "  f_mem  f_core   time             power            energy\n";
+  char line[160];
+  for (std::size_t p = 0; p < surface.mean.size(); ++p) {
+    const embeddings::VfPoint &point = run.points.grid[p];
+    std::string cells;
+    for (std::size_t m = 0; m < 3; ++m) {
+      if (prediction.hasSpread)
+        std::snprintf(line, sizeof line, "  %6.3f +- %-5.3f", surface.mean[p][m], surface.spread[p][m]);
+      else
+        std::snprintf(line, sizeof line, "  %-15.3f", surface.mean[p][m]);
+      cells += line;
+    }
+    std::snprintf(line, sizeof line, "  %5u  %6u%s  %s%s\n", point.memoryMHz, point.coreMHz,
+                  cells.c_str(), p == prediction.minEnergyPoint ? "*" : " ",
+                  contains(pareto, p) ? "p" : "");
+    out << line;
+  }
+}
+
+void printText(const PredictionRun &run) {
+  const embeddings::VfPoint &reference = run.model.description.reference;
+  std::cout << "Scaling factors relative to " << pointText(reference)
+            << " MHz (memory/core); predictor " << run.predictor << " of " << run.modelDir << '\n';
+  std::cout << "*: least energy   p: Pareto-optimal (no point is both faster and uses less energy)\n";
+  for (const ModulePrediction &module : run.modules) {
+    for (const KernelPrediction &kernel : module.kernels)
+      printSurface(std::cout, run, "\n" + module.input->input + ": kernel " + demangle(kernel.name),
+                   kernel.prediction);
+    if (module.whole)
+      printSurface(std::cout, run, "\n" + module.input->input + ": all " +
+                                       std::to_string(module.kernels.size()) + " kernels together",
+                   *module.whole);
+  }
+}
+
+nlohmann::json surfaceJson(const PredictionRun &run, const model::ApplicationPrediction &prediction) {
+  nlohmann::json points = nlohmann::json::array();
+  std::vector<std::size_t> pareto = model::paretoPoints(prediction.surface.mean);
+  for (std::size_t p = 0; p < prediction.surface.mean.size(); ++p) {
+    nlohmann::json row = pointJson(run.points.grid[p]);
+    for (std::size_t m = 0; m < 3; ++m) {
+      row[kMetricNames[m]] = prediction.surface.mean[p][m];
+      row[std::string(kMetricNames[m]) + "_spread"] =
+          prediction.hasSpread ? nlohmann::json(prediction.surface.spread[p][m]) : nlohmann::json();
+    }
+    row["pareto"] = contains(pareto, p);
+    points.push_back(std::move(row));
+  }
+  return {{"points", points},
+          {"min_energy", pointJson(run.points.grid[prediction.minEnergyPoint])},
+          {"nearest_training_programs", prediction.neighbours}};
+}
+
+void printJson(const PredictionRun &run) {
+  nlohmann::json modules = nlohmann::json::array();
+  for (const ModulePrediction &module : run.modules) {
+    nlohmann::json kernels = nlohmann::json::array();
+    for (const KernelPrediction &kernel : module.kernels) {
+      nlohmann::json entry = surfaceJson(run, kernel.prediction);
+      entry["name"] = kernel.name;
+      entry["demangled"] = demangle(kernel.name);
+      kernels.push_back(std::move(entry));
+    }
+    nlohmann::json entry = {{"input", module.input->input}, {"kernels", kernels}};
+    entry["all_kernels"] = module.whole ? surfaceJson(run, *module.whole) : nlohmann::json();
+    modules.push_back(std::move(entry));
+  }
+  nlohmann::json out = {{"model", run.modelDir},
+                        {"gpu", run.model.description.clocks.gpu},
+                        {"predictor", run.predictor},
+                        {"reference", pointJson(run.model.description.reference)},
+                        {"default", pointJson(run.points.grid[run.points.defaultIndex])},
+                        {"fmax", pointJson(run.points.grid[run.points.fmaxIndex])},
+                        {"modules", modules}};
+  std::cout << out.dump(2) << '\n';
+}
+
+std::string csvField(const std::string &text) {
+  if (text.find_first_of(",\"\n") == std::string::npos)
+    return text;
+  std::string quoted = "\"";
+  for (char c : text)
+    quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+void printCsvRows(const PredictionRun &run, const std::string &input, const std::string &kernel,
+                  const model::ApplicationPrediction &prediction) {
+  std::vector<std::size_t> pareto = model::paretoPoints(prediction.surface.mean);
+  for (std::size_t p = 0; p < prediction.surface.mean.size(); ++p) {
+    std::cout << csvField(input) << ',' << csvField(kernel) << ',' << run.points.grid[p].memoryMHz
+              << ',' << run.points.grid[p].coreMHz;
+    for (std::size_t m = 0; m < 3; ++m)
+      std::cout << ',' << prediction.surface.mean[p][m];
+    for (std::size_t m = 0; m < 3; ++m) {
+      std::cout << ',';
+      if (prediction.hasSpread)
+        std::cout << prediction.surface.spread[p][m];
+    }
+    std::cout << ',' << (contains(pareto, p) ? 1 : 0) << ',' << (p == prediction.minEnergyPoint ? 1 : 0)
+              << '\n';
+  }
+}
+
+void printCsv(const PredictionRun &run) {
+  std::cout.precision(6);
+  std::cout << "input,kernel,memory_mhz,core_mhz,time,power,energy,time_spread,power_spread,"
+               "energy_spread,pareto,min_energy\n";
+  for (const ModulePrediction &module : run.modules) {
+    for (const KernelPrediction &kernel : module.kernels)
+      printCsvRows(run, module.input->input, kernel.name, kernel.prediction);
+    if (module.whole)
+      printCsvRows(run, module.input->input, kWholeModule, *module.whole);
+  }
+}
+
+} // namespace
+
+void setupPredictCommand(CLI::App &app, int &exitCode) {
+  auto options = std::make_shared<PredictOptions>();
+  CLI::App *command = app.add_subcommand(
+      "predict", "Predict each kernel's time, power and energy at every V-F point of the GPU");
+  command->footer(
+      "Examples:\n"
+      "  ptxdvfs predict examples/saxpy.ptx\n"
+      "  ptxdvfs predict --csv kernels.cu --arch sm_80 > surface.csv\n"
+      "  ptxdvfs predict --json --assume n=1048576 --grid 4096 --block 256 app.ptx\n"
+      "Factors are relative to the model's reference clocks (the GPU's default): time 1.10 is\n"
+      "10% slower, energy 0.85 uses 15% less. '+-' is the predictor's spread: the ensemble\n"
+      "members' disagreement (lstm), the nearest training programs' (knn_log_histogram).\n"
+      "A file with several kernels is also predicted as a whole, as `evaluate` reads a\n"
+      "benchmark. Kernels are read as they execute: give loop bounds the PTX cannot tell\n"
+      "with --assume, --grid and --block (see `ptxdvfs loops`).\n"
+      "The shipped model's default predictor is knn_log_histogram: in cross-validation it\n"
+      "beats the LSTM, and on real applications its clock choice saved energy where the\n"
+      "LSTM's did not (docs/model.md). Choose another with --predictor.");
+  addInputFlags(*command, options->inputs);
+  addModelFlags(*command, options->model);
+  addLaunchFlags(*command, options->launch, /*readingFlags=*/false);
+  auto *json = command->add_flag("--json", options->json, "Print JSON on stdout");
+  command->add_flag("--csv", options->csv,
+                    "Print CSV on stdout: one row per kernel and V-F point; the kernel "
+                    "'(all kernels)' is the whole file")
+      ->excludes(json);
+  command->callback([options, &exitCode] {
+    PredictionRun run;
+    exitCode = runPredictions(options->model, options->inputs, options->launch, run);
+    if (run.modules.empty())
+      return;
+    if (options->json)
+      printJson(run);
+    else if (options->csv)
+      printCsv(run);
+    else
+      printText(run);
+  });
+}
+
+} // namespace ptxdvfs::tools

@@ -1,0 +1,182 @@
+// RecommendCommand.cpp - `ptxdvfs recommend FILE...`: one decision per kernel and per file.
+#include "RecommendCommand.h"
+
+#include "ExitCodes.h"
+#include "KernelPredictions.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include <cmath>
+#include <iostream>
+#include <memory>
+
+namespace ptxdvfs::tools {
+
+namespace {
+
+struct RecommendOptions {
+  InputFlags inputs;
+  ModelFlags model;
+  LaunchFlags launch;
+  std::string objectiveText = "min-energy";
+  model::Objective objective;
+  bool json = false;
+};
+
+std::string applyCommand(const embeddings::VfPoint &point) {
+  return "nvidia-smi --lock-memory-clocks=" + std::to_string(point.memoryMHz) + "," +
+         std::to_string(point.memoryMHz) + " && nvidia-smi --lock-gpu-clocks=" +
+         std::to_string(point.coreMHz) + "," + std::to_string(point.coreMHz);
+}
+constexpr const char *kUndoCommand = "nvidia-smi --reset-memory-clocks && nvidia-smi --reset-gpu-clocks";
+
+std::string ratiosText(const model::Ratios &ratios) {
+  return "time " + percentChange(ratios.time) + ", power " + percentChange(ratios.power) +
+         ", energy " + percentChange(ratios.energy);
+}
+
+void printDecision(const PredictionRun &run, const RecommendOptions &options,
+                   const std::string &title, const model::ApplicationPrediction &prediction) {
+  model::Decision decision = model::decide(prediction, options.objective, run.points, run.risk);
+  const embeddings::VfPoint &chosen = run.points.grid[decision.point];
+  std::cout << title << ": run at memory " << chosen.memoryMHz << " MHz, core " << chosen.coreMHz
+            << " MHz\n";
+  std::cout << "  vs default (" << pointText(run.points.grid[run.points.defaultIndex])
+            << "): " << ratiosText(decision.vsDefault) << '\n';
+  std::cout << "  vs Fmax    (" << pointText(run.points.grid[run.points.fmaxIndex])
+            << "): " << ratiosText(decision.vsFmax) << '\n';
+  std::cout << "  confidence: " << model::toString(decision.confidence);
+  if (decision.energyUncertaintyPercent > 0)
+    std::cout << " (energy change uncertain by +-" << std::lround(decision.energyUncertaintyPercent)
+              << "% of the default's)";
+  std::cout << '\n';
+  if (options.objective.kind == model::ObjectiveKind::Pareto) {
+    std::cout << "  Pareto set, fastest first (memory/core MHz: time, energy vs default):\n";
+    for (std::size_t p : decision.pareto) {
+      model::Ratios ratios = model::ratiosAt(prediction.surface.mean, p, run.points.defaultIndex);
+      std::cout << "    " << pointText(run.points.grid[p]) << ": time " << percentChange(ratios.time)
+                << ", energy " << percentChange(ratios.energy) << '\n';
+    }
+  }
+  if (decision.point != run.points.defaultIndex) {
+    std::cout << "  apply: " << applyCommand(chosen) << '\n';
+    std::cout << "  undo:  " << kUndoCommand << '\n';
+  }
+}
+
+nlohmann::json ratiosJson(const model::Ratios &ratios) {
+  return {{"time", ratios.time}, {"power", ratios.power}, {"energy", ratios.energy}};
+}
+
+nlohmann::json decisionJson(const PredictionRun &run, const RecommendOptions &options,
+                            const model::ApplicationPrediction &prediction) {
+  model::Decision decision = model::decide(prediction, options.objective, run.points, run.risk);
+  nlohmann::json pareto = nlohmann::json::array();
+  for (std::size_t p : decision.pareto) {
+    nlohmann::json point = pointJson(run.points.grid[p]);
+    point["vs_default"] = ratiosJson(model::ratiosAt(prediction.surface.mean, p, run.points.defaultIndex));
+    pareto.push_back(std::move(point));
+  }
+  bool changes = decision.point != run.points.defaultIndex;
+  return {{"chosen", pointJson(run.points.grid[decision.point])},
+          {"vs_default", ratiosJson(decision.vsDefault)},
+          {"vs_fmax", ratiosJson(decision.vsFmax)},
+          {"confidence", model::toString(decision.confidence)},
+          {"energy_uncertainty_percent", prediction.hasSpread ? nlohmann::json(decision.energyUncertaintyPercent)
+                                                              : nlohmann::json()},
+          {"pareto", pareto},
+          {"apply", changes ? nlohmann::json(applyCommand(run.points.grid[decision.point])) : nlohmann::json()},
+          {"undo", changes ? nlohmann::json(kUndoCommand) : nlohmann::json()}};
+}
+
+void printJson(const PredictionRun &run, const RecommendOptions &options) {
+  nlohmann::json modules = nlohmann::json::array();
+  for (const ModulePrediction &module : run.modules) {
+    nlohmann::json kernels = nlohmann::json::array();
+    for (const KernelPrediction &kernel : module.kernels) {
+      nlohmann::json entry = decisionJson(run, options, kernel.prediction);
+      entry["name"] = kernel.name;
+      entry["demangled"] = demangle(kernel.name);
+      kernels.push_back(std::move(entry));
+    }
+    modules.push_back({{"input", module.input->input},
+                       {"kernels", kernels},
+                       {"all_kernels", module.whole ? decisionJson(run, options, *module.whole)
+                                                    : nlohmann::json()}});
+  }
+  std::cout << nlohmann::json{{"model", run.modelDir},
+                              {"gpu", run.model.description.clocks.gpu},
+                              {"predictor", run.predictor},
+                              {"objective", model::toString(options.objective)},
+                              {"default", pointJson(run.points.grid[run.points.defaultIndex])},
+                              {"fmax", pointJson(run.points.grid[run.points.fmaxIndex])},
+                              {"modules", modules}}
+                   .dump(2)
+            << '\n';
+}
+
+} // namespace
+
+void setupRecommendCommand(CLI::App &app, int &exitCode) {
+  auto options = std::make_shared<RecommendOptions>();
+  CLI::App *command = app.add_subcommand(
+      "recommend", "Recommend the clocks to run each kernel at, with what they cost and save");
+  command->footer(
+      "Examples:\n"
+      "  ptxdvfs recommend examples/saxpy.ptx\n"
+      "  ptxdvfs recommend --objective energy-under-slowdown=5% --assume n=1048576 app.ptx\n"
+      "  ptxdvfs recommend --objective pareto --json kernels.cu\n"
+      "Objectives:\n"
+      "  min-energy                 least predicted energy at any speed (default; the choice\n"
+      "                             `evaluate` scores)\n"
+      "  energy-under-slowdown=P%   least energy among points at most P% slower than the\n"
+      "                             GPU's default clocks\n"
+      "  pareto                     also list every point no other beats in both speed and\n"
+      "                             energy; chooses its least-energy end\n"
+      "  max-perf-per-watt          most work per joule: least time x power\n"
+      "Each kernel gets a decision; a file with several kernels also gets one for all of\n"
+      "them together (clocks are set for the GPU, not per kernel). Changes are against the\n"
+      "default clocks and Fmax. Confidence compares the predicted saving with the\n"
+      "predictor's spread: high (saving > 2x spread), medium (> 1x), low; unknown for a\n"
+      "predictor without spread; none when the default clocks are already best.\n"
+      "The printed nvidia-smi commands need root; memory clock locking needs a GPU and\n"
+      "driver that support it (older GPUs: nvidia-smi --applications-clocks=MEM,CORE).\n"
+      "Exit status: 0 success, 1 an input or the model could not be read, 2 usage error.");
+  addInputFlags(*command, options->inputs);
+  addModelFlags(*command, options->model);
+  addLaunchFlags(*command, options->launch, /*readingFlags=*/false);
+  command->add_option("--objective", options->objectiveText,
+                      "min-energy, energy-under-slowdown=P%, pareto or max-perf-per-watt")
+      ->capture_default_str();
+  command->add_flag("--json", options->json, "Print JSON on stdout");
+  command->callback([options, &exitCode] {
+    if (std::string error = model::parseObjective(options->objectiveText, options->objective);
+        !error.empty()) {
+      spdlog::error("--objective {}", error);
+      exitCode = kExitUsageError;
+      return;
+    }
+    PredictionRun run;
+    exitCode = runPredictions(options->model, options->inputs, options->launch, run);
+    if (run.modules.empty())
+      return;
+    if (options->json) {
+      printJson(run, *options);
+      return;
+    }
+    std::cout << "Objective " << model::toString(options->objective) << ", predictor "
+              << run.predictor << ", GPU " << run.model.description.clocks.gpu << '\n';
+    for (const ModulePrediction &module : run.modules) {
+      for (const KernelPrediction &kernel : module.kernels)
+        printDecision(run, *options, "\n" + module.input->input + ": kernel " + demangle(kernel.name),
+                      kernel.prediction);
+      if (module.whole)
+        printDecision(run, *options, "\n" + module.input->input + ": all kernels together",
+                      *module.whole);
+    }
+  });
+}
+
+} // namespace ptxdvfs::tools
