@@ -23,20 +23,22 @@ namespace ptxdvfs::tools {
 
 namespace fs = std::filesystem;
 
-void addModelFlags(CLI::App &command, ModelFlags &flags) {
+void addPredictionFlags(CLI::App &command, PredictionFlags &flags) {
+  addInputFlags(command, flags.inputs);
   const char *group = "Model";
-  command.add_option("--model", flags.model,
+  command.add_option("--model", flags.model.model,
                      "Model folder (default: $PTXDVFS_MODEL, else the shipped GTX Titan X model)")
       ->check(CLI::ExistingDirectory)
       ->group(group);
   std::string names;
   for (const std::string &name : model::predictorNames())
     names += (names.empty() ? "" : ", ") + name;
-  command.add_option("--predictor", flags.predictor,
+  command.add_option("--predictor", flags.model.predictor,
                      "Which of the folder's predictors answers: " + names +
                          ". Default: the one the folder names, chosen by its cross-validation "
                          "(knn_log_histogram for the shipped model)")
       ->group(group);
+  addLaunchFlags(command, flags.launch, /*readingFlags=*/false);
 }
 
 std::string defaultModelDir() {
@@ -44,10 +46,13 @@ std::string defaultModelDir() {
     return set;
   std::error_code error;
   fs::path self = fs::read_symlink("/proc/self/exe", error);
-  if (!error) {
-    fs::path installed = self.parent_path().parent_path() / "share/ptxdvfs/trained_weights/gtxtitanx";
+  // Installed, this program is <prefix>/libexec/ptxdvfs/ptxdvfs-model.
+  for (fs::path prefix = self.parent_path(); !error && prefix.has_relative_path(); prefix = prefix.parent_path()) {
+    fs::path installed = prefix / "share/ptxdvfs/trained_weights/gtxtitanx";
     if (fs::exists(installed / "manifest.json", error))
       return installed.string();
+    if (prefix.filename() != "ptxdvfs" && prefix.filename() != "libexec")
+      break;
   }
   return PTXDVFS_SOURCE_MODEL;
 }
@@ -81,8 +86,10 @@ embeddings::EncodeOptions readingOf(const model::ModelDescription &description,
 
 } // namespace
 
-int runPredictions(const ModelFlags &modelFlags, const InputFlags &inputFlags,
-                   const LaunchFlags &launchFlags, PredictionRun &run) {
+int runPredictions(const PredictionFlags &flags, PredictionRun &run) {
+  const ModelFlags &modelFlags = flags.model;
+  const InputFlags &inputFlags = flags.inputs;
+  const LaunchFlags &launchFlags = flags.launch;
   model::setComputeThreads(1); // one application at a time: a second thread only spins
   run.modelDir = modelFlags.model.empty() ? defaultModelDir() : modelFlags.model;
   auto loaded = model::loadModel(run.modelDir);

@@ -26,8 +26,16 @@ struct ModelFlags {
   std::string predictor; ///< empty: the folder's default predictor
 };
 
-/// Adds --model and --predictor.
-void addModelFlags(CLI::App &command, ModelFlags &flags);
+/// What predict, recommend and lint read, and with which model.
+struct PredictionFlags {
+  InputFlags inputs;
+  ModelFlags model;
+  LaunchFlags launch; ///< without --budget/--keep-loop-control: the model fixes the reading
+};
+
+/// Adds the input flags (addInputFlags), --model, --predictor and the loop
+/// analysis flags a model reading needs (addLaunchFlags).
+void addPredictionFlags(CLI::App &command, PredictionFlags &flags);
 
 /// The shipped model: $PTXDVFS_MODEL if set, else
 /// `<prefix>/share/ptxdvfs/trained_weights/gtxtitanx` beside an installed
@@ -65,8 +73,7 @@ struct PredictionRun {
 /// each kernel and each module with the chosen predictor. Errors are
 /// printed; returns the exit status to use (kExitSuccess when every input
 /// was read and some kernel was selected).
-int runPredictions(const ModelFlags &modelFlags, const InputFlags &inputFlags,
-                   const LaunchFlags &launchFlags, PredictionRun &run);
+int runPredictions(const PredictionFlags &flags, PredictionRun &run);
 
 /// `{"memory_mhz", "core_mhz"}` of a grid point.
 nlohmann::json pointJson(const embeddings::VfPoint &point);

@@ -19,9 +19,7 @@ namespace ptxdvfs::tools {
 namespace {
 
 struct LintOptions {
-  InputFlags inputs;
-  ModelFlags model;
-  LaunchFlags launch;
+  PredictionFlags prediction;
   LintSettings settings;
   std::string format = "gcc";
   std::string sourceRoot = ".";
@@ -31,7 +29,7 @@ struct LintOptions {
 
 int runLint(const LintOptions &options) {
   PredictionRun run;
-  int status = runPredictions(options.model, options.inputs, options.launch, run);
+  int status = runPredictions(options.prediction, run);
   if (run.modules.empty())
     return status;
   std::vector<LintHint> hints = lintHints(run, options.settings);
@@ -79,9 +77,7 @@ void setupLintCommand(CLI::App &app, int &exitCode) {
       "that hold most of the executed instructions.\n"
       "Exit status: 0 success (hints or not), 1 an input or the model could not be read, or\n"
       "--werror and some warning, 2 usage error.");
-  addInputFlags(*command, options->inputs);
-  addModelFlags(*command, options->model);
-  addLaunchFlags(*command, options->launch, /*readingFlags=*/false);
+  addPredictionFlags(*command, options->prediction);
   const char *group = "Hints";
   command->add_option("--format", options->format, "gcc (file:line:col: warning: ...) or sarif (SARIF 2.1.0)")
       ->check(CLI::IsMember({"gcc", "sarif"}))

@@ -17,9 +17,7 @@ namespace ptxdvfs::tools {
 namespace {
 
 struct PredictOptions {
-  InputFlags inputs;
-  ModelFlags model;
-  LaunchFlags launch;
+  PredictionFlags prediction;
   bool json = false;
   bool csv = false;
 };
@@ -179,9 +177,7 @@ void setupPredictCommand(CLI::App &app, int &exitCode) {
       "The shipped model's default predictor is knn_log_histogram: in cross-validation it\n"
       "beats the LSTM, and on real applications its clock choice saved energy where the\n"
       "LSTM's did not (docs/model.md). Choose another with --predictor.");
-  addInputFlags(*command, options->inputs);
-  addModelFlags(*command, options->model);
-  addLaunchFlags(*command, options->launch, /*readingFlags=*/false);
+  addPredictionFlags(*command, options->prediction);
   auto *json = command->add_flag("--json", options->json, "Print JSON on stdout");
   command->add_flag("--csv", options->csv,
                     "Print CSV on stdout: one row per kernel and V-F point; the kernel "
@@ -189,7 +185,7 @@ void setupPredictCommand(CLI::App &app, int &exitCode) {
       ->excludes(json);
   command->callback([options, &exitCode] {
     PredictionRun run;
-    exitCode = runPredictions(options->model, options->inputs, options->launch, run);
+    exitCode = runPredictions(options->prediction, run);
     if (run.modules.empty())
       return;
     if (options->json)

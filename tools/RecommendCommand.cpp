@@ -17,9 +17,7 @@ namespace ptxdvfs::tools {
 namespace {
 
 struct RecommendOptions {
-  InputFlags inputs;
-  ModelFlags model;
-  LaunchFlags launch;
+  PredictionFlags prediction;
   std::string objectiveText = "min-energy";
   model::Objective objective;
   bool json = false;
@@ -144,9 +142,7 @@ void setupRecommendCommand(CLI::App &app, int &exitCode) {
       "The printed nvidia-smi commands need root; memory clock locking needs a GPU and\n"
       "driver that support it (older GPUs: nvidia-smi --applications-clocks=MEM,CORE).\n"
       "Exit status: 0 success, 1 an input or the model could not be read, 2 usage error.");
-  addInputFlags(*command, options->inputs);
-  addModelFlags(*command, options->model);
-  addLaunchFlags(*command, options->launch, /*readingFlags=*/false);
+  addPredictionFlags(*command, options->prediction);
   command->add_option("--objective", options->objectiveText,
                       "min-energy, energy-under-slowdown=P%, pareto or max-perf-per-watt")
       ->capture_default_str();
@@ -159,7 +155,7 @@ void setupRecommendCommand(CLI::App &app, int &exitCode) {
       return;
     }
     PredictionRun run;
-    exitCode = runPredictions(options->model, options->inputs, options->launch, run);
+    exitCode = runPredictions(options->prediction, run);
     if (run.modules.empty())
       return;
     if (options->json) {

@@ -1,15 +1,11 @@
 // main.cpp - the ptxdvfs command line: wires subcommands, maps errors to exit codes.
 #include "DatasetInfoCommand.h"
 #include "EncodeCommand.h"
-#include "EvaluateCommand.h"
 #include "ExitCodes.h"
 #include "Logging.h"
-#include "LintCommand.h"
+#include "ModelCommands.h"
 #include "LoopsCommand.h"
 #include "ParseCommand.h"
-#include "PredictCommand.h"
-#include "RecommendCommand.h"
-#include "TrainCommand.h"
 #include "Version.h"
 
 #include <CLI/CLI.hpp>
@@ -28,15 +24,11 @@ int main(int argc, char **argv) {
   app.parse_complete_callback([&logging] { initLogging(logging); });
 
   int exitCode = kExitSuccess;
-  setupPredictCommand(app, exitCode);
-  setupRecommendCommand(app, exitCode);
-  setupLintCommand(app, exitCode);
+  setupModelCommands(app, argc, argv, exitCode);
   setupParseCommand(app, exitCode);
   setupEncodeCommand(app, exitCode);
   setupLoopsCommand(app, exitCode);
   setupDatasetCommands(app, exitCode);
-  setupTrainCommand(app, exitCode);
-  setupEvaluateCommand(app, exitCode);
 
   try {
     app.parse(argc, argv);

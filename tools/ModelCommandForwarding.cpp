@@ -1,0 +1,78 @@
+// ModelCommandForwarding.cpp - the model subcommands in the light `ptxdvfs`: exec `ptxdvfs-model`.
+//
+// LibTorch costs about 0.5 s and 160 MB at start-up, paid by every process
+// that links it, whatever it runs. Keeping it out of `ptxdvfs` keeps parse,
+// encode, loops and dataset fast; the commands that need it run in
+// `ptxdvfs-model`, found beside this binary or in ../libexec/ptxdvfs.
+#include "ModelCommands.h"
+
+#include "ExitCodes.h"
+
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+namespace ptxdvfs::tools {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Forwarded {
+  const char *name;
+  const char *description;
+};
+
+// The descriptions the real commands register, for `ptxdvfs --help`.
+constexpr Forwarded kModelCommands[] = {
+    {"predict", "Predict each kernel's time, power and energy at every V-F point of the GPU"},
+    {"recommend", "Recommend the clocks to run each kernel at, with what they cost and save"},
+    {"lint", "Hint where a kernel's clocks could save energy, at the kernel's source line"},
+    {"train", "Train a model on a measurement dataset and write a model folder"},
+    {"evaluate", "Score a model and its baselines against a measured dataset"},
+};
+
+std::string modelProgram() {
+  std::error_code error;
+  fs::path self = fs::read_symlink("/proc/self/exe", error);
+  if (error)
+    return "";
+  for (const fs::path &candidate :
+       {self.parent_path() / "ptxdvfs-model", self.parent_path().parent_path() / "libexec/ptxdvfs/ptxdvfs-model"})
+    if (access(candidate.c_str(), X_OK) == 0)
+      return candidate.string();
+  return "";
+}
+
+int forward(char **argv) {
+  std::string program = modelProgram();
+  if (program.empty()) {
+    spdlog::error("this command needs ptxdvfs-model (ptxdvfs with LibTorch), which is not beside "
+                  "this program nor in ../libexec/ptxdvfs: build or install it with ptxdvfs");
+    return kExitInputError;
+  }
+  execv(program.c_str(), argv); // argv[0] kept: help and errors name `ptxdvfs` as the user typed it
+  spdlog::error("{}: cannot run: {}", program, std::strerror(errno));
+  return kExitInputError;
+}
+
+} // namespace
+
+void setupModelCommands(CLI::App &app, int, char **argv, int &exitCode) {
+  for (const Forwarded &command : kModelCommands) {
+    CLI::App *stub = app.add_subcommand(command.name, command.description);
+    // Everything after the name, --help included, is for ptxdvfs-model to read.
+    stub->prefix_command();
+    stub->allow_extras();
+    stub->fallthrough(false);
+    stub->set_help_flag();
+    stub->callback([argv, &exitCode] { exitCode = forward(argv); });
+  }
+}
+
+} // namespace ptxdvfs::tools
