@@ -171,6 +171,8 @@ void setupPredictCommand(CLI::App &app, int &exitCode) {
       "Factors are relative to the model's reference clocks (the GPU's default): time 1.10 is\n"
       "10% slower, energy 0.85 uses 15% less. '+-' is the predictor's spread: the ensemble\n"
       "members' disagreement (lstm), the nearest training programs' (knn_log_histogram).\n"
+      "The LSTM's factor at the reference point is its prediction, not forced to 1 (it is\n"
+      "what `evaluate` scores); recommend and lint compare points of one surface.\n"
       "A file with several kernels is also predicted as a whole, as `evaluate` reads a\n"
       "benchmark. Kernels are read as they execute: give loop bounds the PTX cannot tell\n"
       "with --assume, --grid and --block (see `ptxdvfs loops`).\n"
