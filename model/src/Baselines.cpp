@@ -37,8 +37,6 @@ constexpr std::uint64_t kMlpSeed = 7;
 
 } // namespace
 
-int64_t histogramWidth() { return kMixWidth; }
-
 InstructionHistogram histogramOf(const torch::Tensor &fields) {
   InstructionHistogram histogram;
   if (fields.size(0) == 0)
@@ -52,10 +50,6 @@ InstructionHistogram histogramOf(const torch::Tensor &fields) {
   return histogram;
 }
 
-double histogramDistance(const InstructionHistogram &a, const InstructionHistogram &b) {
-  return mixL1Distance(a, b) / 6.0; // three blocks, each at most 2 apart
-}
-
 BaselineData baselineDataOf(const TensorDataset &data, const std::vector<std::size_t> &items) {
   BaselineData baselines;
   for (std::size_t i : items) {
@@ -66,48 +60,6 @@ BaselineData baselineDataOf(const TensorDataset &data, const std::vector<std::si
   return baselines;
 }
 
-nlohmann::json toJson(const BaselineData &data) {
-  nlohmann::json applications = nlohmann::json::array();
-  for (std::size_t a = 0; a < data.names.size(); ++a) {
-    nlohmann::json histogram = nlohmann::json::object();
-    for (const auto &[feature, share] : data.histograms[a])
-      histogram[std::to_string(feature)] = share;
-    applications.push_back(
-        {{"name", data.names[a]}, {"histogram", histogram}, {"surface", data.surfaces[a]}});
-  }
-  return {{"applications", applications}};
-}
-
-BaselineData baselineDataFrom(const nlohmann::json &json) {
-  BaselineData data;
-  std::size_t points = 0;
-  for (const auto &application : json.at("applications")) {
-    data.names.push_back(application.at("name").get<std::string>());
-    InstructionHistogram histogram;
-    for (const auto &[feature, share] : application.at("histogram").items()) {
-      int64_t index = std::stoll(feature);
-      if (index < 0 || index >= histogramWidth())
-        throw std::out_of_range("histogram feature " + feature + " out of range");
-      histogram[index] = share.get<float>();
-    }
-    data.histograms.push_back(std::move(histogram));
-    data.surfaces.push_back(application.at("surface").get<Surface>());
-    if (points == 0)
-      points = data.surfaces.back().size();
-    if (data.surfaces.back().size() != points || points == 0)
-      throw std::length_error("application '" + data.names.back() +
-                              "' has a surface of a different size");
-    for (const auto &factors : data.surfaces.back())
-      for (double factor : factors)
-        if (!(factor > 0) || !std::isfinite(factor))
-          throw std::domain_error("application '" + data.names.back() +
-                                  "' has a scaling factor that is not a positive number");
-  }
-  if (data.names.empty())
-    throw std::length_error("no applications");
-  return data;
-}
-
 struct Baselines::Fitted {
   std::once_flag mlpFitted;
   torch::nn::Sequential mlp{nullptr};
@@ -116,21 +68,9 @@ struct Baselines::Fitted {
 
 Baselines::Baselines(BaselineData data, torch::Tensor clocks)
     : data_(std::move(data)), clocks_(std::move(clocks)), fitted_(std::make_unique<Fitted>()) {
-  std::size_t points = data_.surfaces.front().size();
-  double count = static_cast<double>(data_.surfaces.size());
-  mean_.assign(points, {0, 0, 0});
-  spread_.assign(points, {0, 0, 0});
-  for (const Surface &surface : data_.surfaces)
-    for (std::size_t p = 0; p < points; ++p)
-      for (std::size_t m = 0; m < 3; ++m)
-        mean_[p][m] += surface[p][m] / count;
-  for (const Surface &surface : data_.surfaces)
-    for (std::size_t p = 0; p < points; ++p)
-      for (std::size_t m = 0; m < 3; ++m)
-        spread_[p][m] += std::pow(surface[p][m] - mean_[p][m], 2) / count;
-  for (auto &factors : spread_)
-    for (double &variance : factors)
-      variance = std::sqrt(variance);
+  SurfacePrediction mean = trainingMean(data_);
+  mean_ = std::move(mean.mean);
+  spread_ = std::move(mean.spread);
   fitted_->neighbours = std::make_unique<NearestNeighbours>(data_);
 }
 
@@ -178,18 +118,8 @@ Surface Baselines::predict(const std::string &baseline,
     return mean_;
   if (baseline == "knn_log_histogram")
     return fitted_->neighbours->predict(histogram);
-  if (baseline == "nearest_histogram") {
-    std::size_t nearest = 0;
-    double best = std::numeric_limits<double>::infinity();
-    for (std::size_t a = 0; a < data_.histograms.size(); ++a) {
-      double distance = histogramDistance(histogram, data_.histograms[a]);
-      if (distance < best) {
-        best = distance;
-        nearest = a;
-      }
-    }
-    return data_.surfaces[nearest];
-  }
+  if (baseline == "nearest_histogram")
+    return data_.surfaces[nearestApplication(data_, histogram)];
   if (baseline == "histogram_mlp") {
     std::call_once(fitted_->mlpFitted, [this] { fitMlp(); });
     torch::NoGradGuard noGrad;

@@ -76,19 +76,6 @@ std::vector<SurfacePrediction> predictEnsemble(std::vector<DvfsModel> &members,
   return predictions;
 }
 
-std::size_t chooseMinEnergyPoint(const SurfacePrediction &prediction, double risk) {
-  std::size_t best = 0;
-  double bestScore = INFINITY;
-  for (std::size_t p = 0; p < prediction.mean.size(); ++p) {
-    double score = prediction.mean[p][kEnergy] + risk * prediction.spread[p][kEnergy];
-    if (score < bestScore) {
-      bestScore = score;
-      best = p;
-    }
-  }
-  return best;
-}
-
 Surface measuredSurface(const BenchmarkTensors &item) { return surfaceOf(item.targets); }
 
 void PredictedChoices::add(const std::vector<SurfacePrediction> &predictions, double risk) {

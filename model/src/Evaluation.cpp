@@ -6,6 +6,20 @@
 
 namespace ptxdvfs::model {
 
+std::size_t chooseMinEnergyPoint(const SurfacePrediction &prediction, double risk) {
+  std::size_t best = 0;
+  double bestScore = INFINITY;
+  for (std::size_t p = 0; p < prediction.mean.size(); ++p) {
+    double score = prediction.mean[p][kEnergy] + risk * prediction.spread[p][kEnergy];
+    if (score < bestScore) {
+      bestScore = score;
+      best = p;
+    }
+  }
+  return best;
+}
+
+
 std::size_t minEnergyPoint(const Surface &surface) {
   std::size_t best = 0;
   for (std::size_t p = 1; p < surface.size(); ++p)

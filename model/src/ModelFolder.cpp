@@ -1,6 +1,7 @@
 // ModelFolder.cpp - saving, hashing, loading and checking model folders.
 #include "ptxdvfs/model/ModelFolder.h"
 
+#include "FolderLayout.h"
 #include "Sha256.h"
 
 #include "ptxdvfs/embeddings/EncodingScheme.h"
@@ -16,29 +17,12 @@
 namespace ptxdvfs::model {
 
 namespace fs = std::filesystem;
+using namespace layout;
 
 namespace {
 
-constexpr const char *kConfigFile = "config.json";
-constexpr const char *kBaselinesFile = "baselines.json";
-constexpr const char *kGpuFile = "gpu.json";
-constexpr const char *kManifestFile = "manifest.json";
-constexpr const char *kVocabularyDir = "vocabulary";
-
-ptx::Diagnostic error(const std::string &path, std::string message) {
-  return {path, {}, ptx::Severity::Error, std::move(message)};
-}
-
 nlohmann::json pointJson(embeddings::VfPoint point) {
   return {{"memory_mhz", point.memoryMHz}, {"core_mhz", point.coreMHz}};
-}
-
-embeddings::VfPoint pointFrom(const nlohmann::json &json) {
-  return {json.at("memory_mhz").get<unsigned>(), json.at("core_mhz").get<unsigned>()};
-}
-
-std::string memberFile(std::size_t member) {
-  return "member-" + std::to_string(member) + ".pt";
 }
 
 nlohmann::json architectureJson(const DvfsModelOptions &options) {
@@ -121,19 +105,6 @@ std::string joinLines(const std::vector<std::string> &lines) {
   return text;
 }
 
-/// Files covered by the manifest, relative to the folder.
-std::vector<std::string> payloadFiles(std::size_t members) {
-  std::vector<std::string> files = {kConfigFile,
-                                    kGpuFile,
-                                    kBaselinesFile,
-                                    std::string(kVocabularyDir) + "/" + embeddings::kOpcodesFile,
-                                    std::string(kVocabularyDir) + "/" + embeddings::kStateSpacesFile,
-                                    std::string(kVocabularyDir) + "/" + embeddings::kTypesFile};
-  for (std::size_t m = 0; m < members; ++m)
-    files.push_back(memberFile(m));
-  return files;
-}
-
 /// Copies the files of an existing model folder that saving does not
 /// produce (documentation, licences) into the new one.
 void keepExtraFiles(const fs::path &from, const fs::path &to, std::size_t members) {
@@ -150,20 +121,6 @@ void keepExtraFiles(const fs::path &from, const fs::path &to, std::size_t member
       continue;
     fs::create_directories((to / relative).parent_path());
     fs::copy_file(entry.path(), to / relative, fs::copy_options::overwrite_existing);
-  }
-}
-
-std::optional<nlohmann::json> readJson(const std::string &path, ptx::Diagnostics &errors) {
-  std::ifstream in(path);
-  if (!in) {
-    errors.push_back(error(path, "missing from the model folder"));
-    return std::nullopt;
-  }
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const std::exception &e) {
-    errors.push_back(error(path, std::string("not valid JSON: ") + e.what()));
-    return std::nullopt;
   }
 }
 
@@ -193,14 +150,6 @@ ptx::Expected<DvfsModel> loadWeights(const std::string &path, const DvfsModelOpt
 }
 
 } // namespace
-
-const char *toString(KernelCombination combination) {
-  switch (combination) {
-  case KernelCombination::Concatenate: return "concatenate";
-  case KernelCombination::LastKernel: return "last";
-  }
-  return "concatenate";
-}
 
 ptx::Diagnostics saveModel(const std::string &dir, std::vector<DvfsModel> &members,
                            const ModelDescription &description) {
@@ -260,90 +209,27 @@ ptx::Diagnostics saveModel(const std::string &dir, std::vector<DvfsModel> &membe
 }
 
 ptx::Expected<LoadedModel> loadModel(const std::string &dir) {
-  auto fail = [](ptx::Diagnostics errors) {
-    return ptx::Expected<LoadedModel>::failure(std::move(errors));
-  };
-  if (!fs::is_directory(dir))
-    return fail({error(dir, "not a model folder (no such directory)")});
-  ptx::Diagnostics errors;
-  auto manifest = readJson((fs::path(dir) / kManifestFile).string(), errors);
-  if (!manifest)
-    return fail(errors);
-  std::string manifestPath = (fs::path(dir) / kManifestFile).string();
-  if (manifest->value("format", "") != kModelFormat)
-    return fail({error(manifestPath, "unknown model format '" + manifest->value("format", "") +
-                                         "' (expected " + kModelFormat + ")")});
-  // The member count comes from the manifest's own list, checked below.
-  std::size_t memberCount = 0;
-  if (manifest->contains("files") && manifest->at("files").is_object())
-    while (manifest->at("files").contains(memberFile(memberCount)))
-      ++memberCount;
-  if (memberCount == 0)
-    return fail({error(manifestPath, "lists no weights (member-0.pt)")});
-  for (const std::string &file : payloadFiles(memberCount)) {
-    std::string path = (fs::path(dir) / file).string();
-    std::string recorded = manifest->value("/files"_json_pointer / file, std::string());
-    if (!fs::exists(path))
-      errors.push_back(error(path, "missing from the model folder"));
-    else if (recorded.empty())
-      errors.push_back(error(manifestPath, "has no hash for " + file));
-    else if (sha256OfFile(path) != recorded)
-      errors.push_back(error(path, "content differs from the hash in manifest.json "
-                                   "(corrupted or edited)"));
-  }
-  if (!errors.empty())
-    return fail(errors);
-
+  auto contents = readModelFolder(dir);
+  if (!contents)
+    return ptx::Expected<LoadedModel>::failure(contents.takeDiagnostics());
   LoadedModel loaded;
   ModelDescription &description = loaded.description;
+  static_cast<ModelCard &>(description) = std::move(contents->card);
   try {
-    description.scheme = manifest->at("scheme").get<std::string>();
-    description.trainingDataHash = manifest->value("training_data_sha256", "");
-    description.metrics = manifest->value("metrics", nlohmann::json::object());
-    description.defaultPredictor = manifest->value("default_predictor", std::string("lstm"));
-    auto gpu = readJson((fs::path(dir) / kGpuFile).string(), errors);
-    auto config = readJson((fs::path(dir) / kConfigFile).string(), errors);
-    if (!gpu || !config)
-      return fail(errors);
-    description.clocks.gpu = gpu->at("gpu").get<std::string>();
-    description.clocks.memoryMHz = gpu->at("memory_mhz").get<std::vector<unsigned>>();
-    for (unsigned memory : description.clocks.memoryMHz)
-      description.clocks.coreMHz[memory] =
-          gpu->at("core_mhz").at(std::to_string(memory)).get<std::vector<unsigned>>();
-    description.clocks.defaultPoint = pointFrom(gpu->at("default"));
-    description.clocks.fmax = pointFrom(gpu->at("fmax"));
-    description.reference = pointFrom(gpu->at("reference"));
-    description.architecture = architectureFrom(config->at("architecture"));
-    description.combination = config->value("kernel_combination", "concatenate") == "last"
-                                  ? KernelCombination::LastKernel
-                                  : KernelCombination::Concatenate;
-    description.training = config->value("training", nlohmann::json::object());
-    description.maxLength = config->at("max_length").get<int64_t>();
-    if (config->at("ensemble_size").get<std::size_t>() != memberCount)
-      throw std::invalid_argument("ensemble_size differs from the weights the manifest lists");
+    description.architecture = architectureFrom(contents->architecture);
     EnergySource energy;
-    if (!parseEnergySource(config->at("prediction").at("energy").get<std::string>(), energy))
+    if (!parseEnergySource(contents->prediction.at("energy").get<std::string>(), energy))
       throw std::invalid_argument("prediction.energy must be head or time_x_power");
-    description.prediction.energy(energy).risk(config->at("prediction").at("risk").get<double>());
-    auto baselines = readJson((fs::path(dir) / kBaselinesFile).string(), errors);
-    if (!baselines)
-      return fail(errors);
-    description.baselines = baselineDataFrom(*baselines);
+    description.prediction.energy(energy).risk(contents->prediction.at("risk").get<double>());
   } catch (const std::exception &e) {
-    return fail({error(dir, std::string("malformed model description: ") + e.what())});
+    return ptx::Expected<LoadedModel>::failure(
+        error(dir, std::string("malformed model description: ") + e.what()));
   }
-  auto vocabulary = embeddings::loadVocabulary((fs::path(dir) / kVocabularyDir).string());
-  if (!vocabulary)
-    return fail(vocabulary.takeDiagnostics());
-  description.vocabulary = std::move(*vocabulary);
-  auto scheme = embeddings::makeScheme(description.scheme, description.vocabulary);
-  if (!scheme)
-    return fail({error(manifestPath, scheme.diagnostics()[0].message)});
-  for (std::size_t m = 0; m < memberCount; ++m) {
+  for (std::size_t m = 0; m < contents->members; ++m) {
     std::string weightsPath = (fs::path(dir) / memberFile(m)).string();
     auto member = loadWeights(weightsPath, description.architecture);
     if (!member)
-      return fail(member.takeDiagnostics());
+      return ptx::Expected<LoadedModel>::failure(member.takeDiagnostics());
     loaded.members.push_back(*member);
   }
   return loaded;

@@ -2,7 +2,7 @@
 #include "ptxdvfs/model/Neighbours.h"
 
 #include "ptxdvfs/model/Splits.h"
-#include "ptxdvfs/model/TensorDataset.h"
+#include "ptxdvfs/model/InstructionMix.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,6 +3,7 @@
 
 #include "ptxdvfs/model/Baselines.h"
 #include "ptxdvfs/model/Ensemble.h"
+#include "ptxdvfs/model/SurfacePredictor.h"
 
 #include <gtest/gtest.h>
 
@@ -118,4 +119,47 @@ TEST(BaselinesTest, PredictBaselinesGivesEachBaselineItsSurfaceAndArgmin) {
       EXPECT_EQ(p.chosen[k], minEnergyPoint(expected)) << name;
     }
   }
+}
+
+TEST(BaselinesTest, MixWithoutLibTorchEqualsTheFieldsTensorsMix) {
+  // Weighted records (read as executed), two kernels, cut to 6 rows as fieldsTensor() cuts.
+  embeddings::EncodedKernel first{"a", {record(54, 4, 1), record(30, 0, 2), record(54, 4, 1)}};
+  embeddings::EncodedKernel second{"b", {record(30, 0, 2), record(12, 1, 0), record(54, 4, 1),
+                                         record(30, 0, 2), record(7, 0, 0)}};
+  first.instructions[1].weight = 1000.5;
+  second.instructions[2].weight = 0.0004; // stored as the minimum unit
+  for (int64_t maxLength : {0, 6}) {
+    for (KernelCombination combination : {KernelCombination::Concatenate, KernelCombination::LastKernel}) {
+      InstructionHistogram expected = histogramOf(fieldsTensor({first, second}, combination, maxLength));
+      InstructionHistogram actual = mixOf({first, second}, combination, maxLength);
+      ASSERT_EQ(actual.size(), expected.size()) << "maxLength " << maxLength;
+      for (const auto &[feature, share] : expected)
+        EXPECT_NEAR(actual.at(feature), share, 1e-5) << "feature " << feature;
+    }
+  }
+  // An application without instructions reads as one all-zero row.
+  EXPECT_EQ(mixOf({}, KernelCombination::Concatenate), histogramOf(fieldsTensor({}, KernelCombination::Concatenate)));
+}
+
+TEST(BaselinesTest, CardPredictorsAgreeWithTheBaselines) {
+  TensorDataset data = toyData(15);
+  ModelCard card;
+  card.baselines = baselineDataOf(data, range(0, 12));
+  Baselines baselines(card.baselines, data.clocks);
+  embeddings::EncodedKernel kernel{"k", {record(54, 4, 1), record(30, 0, 2), record(30, 0, 2)}};
+  InstructionHistogram mix = histogramOf(fieldsTensor({kernel}, KernelCombination::Concatenate));
+  for (const char *name : {"training_mean", "nearest_histogram", "knn_log_histogram"}) {
+    auto predictor = makeCardPredictor(card, name);
+    ASSERT_NE(predictor, nullptr) << name;
+    ApplicationPrediction prediction = predictor->predict({kernel});
+    Surface expected = baselines.predict(name, mix);
+    for (std::size_t p = 0; p < expected.size(); ++p)
+      for (std::size_t m = 0; m < 3; ++m)
+        EXPECT_NEAR(prediction.surface.mean[p][m], expected[p][m], 1e-9) << name;
+    EXPECT_EQ(prediction.minEnergyPoint, minEnergyPoint(expected)) << name;
+  }
+  EXPECT_EQ(makeCardPredictor(card, "lstm"), nullptr);
+  EXPECT_EQ(makeCardPredictor(card, "histogram_mlp"), nullptr);
+  EXPECT_EQ(checkPredictorName("knn_log_histogram"), "");
+  EXPECT_NE(checkPredictorName("knn").find("lstm, training_mean"), std::string::npos);
 }

@@ -2,6 +2,7 @@
 // the geometric mean of the nearest surfaces.
 #include "ToyData.h"
 
+#include "ptxdvfs/model/Baselines.h"
 #include "ptxdvfs/model/Neighbours.h"
 #include "ptxdvfs/model/TensorDataset.h"
 

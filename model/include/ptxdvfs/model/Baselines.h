@@ -1,6 +1,7 @@
 // Baselines.h - what the LSTM must beat: predictions that read no instruction order.
 #pragma once
 
+#include "ptxdvfs/model/BaselineData.h"
 #include "ptxdvfs/model/Ensemble.h"
 #include "ptxdvfs/model/Evaluation.h"
 #include "ptxdvfs/model/TensorDataset.h"
@@ -14,44 +15,11 @@
 
 namespace ptxdvfs::model {
 
-/// Instruction mix of an application: the share of its instructions with
-/// each opcode, state space and type value (three blocks that each sum to 1),
-/// stored sparsely by feature index. Order-free, so it cannot tell a loop
-/// body from straight-line code.
-using InstructionHistogram = std::map<int64_t, float>;
-
-/// Features of the opcode, space and type blocks, in that order.
-int64_t histogramWidth();
-
 /// The mix of a fields tensor [L, kFieldCount] (see TensorDataset.h).
 InstructionHistogram histogramOf(const torch::Tensor &fields);
 
-/// Half the L1 distance of two mixes averaged over the three blocks:
-/// 0 for the same mix, 1 for disjoint ones.
-double histogramDistance(const InstructionHistogram &a, const InstructionHistogram &b);
-
-/// What the baselines are fitted on: the training applications' mixes and
-/// measured surfaces. A model folder keeps it (`baselines.json`), so the
-/// baselines can be evaluated without the training data.
-struct BaselineData {
-  std::vector<std::string> names;
-  std::vector<InstructionHistogram> histograms;
-  std::vector<Surface> surfaces;
-};
-
 /// The mixes and measured surfaces of applications `items` of `data`.
 BaselineData baselineDataOf(const TensorDataset &data, const std::vector<std::size_t> &items);
-
-nlohmann::json toJson(const BaselineData &data);
-/// Throws std::exception on a malformed document.
-BaselineData baselineDataFrom(const nlohmann::json &json);
-
-/// Names of the baselines, in report order.
-inline const std::vector<std::string> &baselineNames() {
-  static const std::vector<std::string> names = {"training_mean", "histogram_mlp",
-                                                 "nearest_histogram", "knn_log_histogram"};
-  return names;
-}
 
 /// The three baselines fitted on one training set:
 /// - `training_mean`: the mean training surface, the same for every input;

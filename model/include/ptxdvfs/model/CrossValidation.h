@@ -3,6 +3,7 @@
 
 #include "ptxdvfs/model/Ensemble.h"
 #include "ptxdvfs/model/Evaluation.h"
+#include "ptxdvfs/model/SurfacePredictor.h"
 #include "ptxdvfs/model/Training.h"
 
 #include <nlohmann/json.hpp>
@@ -53,17 +54,6 @@ std::vector<BenchmarkScore> scoreBenchmarks(const TensorDataset &data,
                                             const std::vector<Surface> &predicted,
                                             const std::vector<std::size_t> &chosen,
                                             const std::vector<std::size_t> &items);
-
-/// Read-out variants that average the LSTM's surfaces with a baseline's,
-/// in CV and `evaluate`: each variant's name and its baseline. The weight
-/// (of the baseline) was fixed beforehand, not tuned on the folds.
-struct BlendVariant {
-  const char *name;
-  const char *baseline;
-};
-inline constexpr BlendVariant kBlendVariants[] = {{"lstm_blend_nearest", "nearest_histogram"},
-                                                  {"lstm_blend_knn", "knn_log_histogram"}};
-inline constexpr double kBlendWeight = 0.5;
 
 /// Adds to `predictors` (keyed by name, all for the same applications in
 /// the same order) every blend variant whose two inputs, "lstm" and the

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "ptxdvfs/embeddings/GpuClocks.h"
-#include "ptxdvfs/model/Predictor.h"
+#include "ptxdvfs/model/SurfacePredictor.h"
 
 #include <optional>
 #include <string>

@@ -26,12 +26,6 @@ struct PredictionOptions {
   TORCH_ARG(double, risk) = 0.0;
 };
 
-/// One application's predicted surface: the members' mean and their
-/// standard deviation (all zero for a single model) at each V-F point.
-struct SurfacePrediction {
-  Surface mean;
-  Surface spread;
-};
 
 /// Runs every member on the applications `subset` of `data` (eval mode, no
 /// gradients); element i belongs to subset[i].
@@ -40,12 +34,6 @@ std::vector<SurfacePrediction> predictEnsemble(std::vector<DvfsModel> &members,
                                                const std::vector<std::size_t> &subset,
                                                EnergySource energy, int64_t batchSize = 8);
 
-/// The V-F point to run at for least energy. Risk 0 takes the argmin of the
-/// mean predicted energy; risk r > 0 minimises mean + r x spread, an upper
-/// quantile of the members' predictions (r = 1 is about the 84th percentile
-/// if they spread normally), which avoids points the members disagree on.
-/// The one selection rule behind `evaluate` and `recommend`.
-std::size_t chooseMinEnergyPoint(const SurfacePrediction &prediction, double risk);
 
 /// One predictor's surfaces for a list of applications and the V-F point
 /// it chose for each: what evaluateByClass() scores.

@@ -13,6 +13,21 @@ using Surface = std::vector<std::array<double, 3>>;
 
 inline constexpr std::size_t kTime = 0, kPower = 1, kEnergy = 2;
 
+/// One application's predicted surface: the mean and the spread of the
+/// predictions behind it (an ensemble's members, a predictor's neighbours)
+/// at each V-F point, in the same units; all zero when there is none.
+struct SurfacePrediction {
+  Surface mean;
+  Surface spread;
+};
+
+/// The V-F point to run at for least energy. Risk 0 takes the argmin of the
+/// mean predicted energy; risk r > 0 minimises mean + r x spread, an upper
+/// quantile of the members' predictions (r = 1 is about the 84th percentile
+/// if they spread normally), which avoids points the members disagree on.
+/// The one selection rule behind `evaluate` and `recommend`.
+std::size_t chooseMinEnergyPoint(const SurfacePrediction &prediction, double risk);
+
 struct ErrorSummary {
   double mape = 0;     ///< mean of |predicted - true| / true, percent
   double within10 = 0; ///< share of predictions within 10% of the truth, percent

@@ -1,7 +1,7 @@
 // Neighbours.h - the k training applications whose log-scaled instruction mix is closest.
 #pragma once
 
-#include "ptxdvfs/model/Baselines.h"
+#include "ptxdvfs/model/BaselineData.h"
 #include "ptxdvfs/model/Evaluation.h"
 
 #include <map>

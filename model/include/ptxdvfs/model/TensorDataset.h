@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ptxdvfs/embeddings/Dataset.h"
+#include "ptxdvfs/model/InstructionMix.h"
 
 #include <torch/types.h>
 
@@ -25,26 +26,6 @@ enum FieldColumn : int64_t {
   /// padding. Only the instruction mix reads it.
   kWeightColumn,
   kFieldCount
-};
-
-inline constexpr double kWeightScale = 1000.0;
-
-/// Table sizes of the embeddings: every value a 9-digit code can hold.
-inline constexpr int64_t kOpcodeRows = 1001, kSpaceRows = 10, kTypeRows = 100,
-                         kOperandRows = 10, kDistanceRows = 10, kKindRows = 3;
-
-/// Width of an instruction mix: the opcode, state-space and type blocks.
-inline constexpr int64_t kMixWidth = kOpcodeRows + kSpaceRows + kTypeRows;
-
-/// The log scale of a mix share s: log(1 + kLogMixScale s) / log(1 + kLogMixScale),
-/// which keeps 0 and 1 and spreads the small shares apart (see
-/// DvfsModelOptions::log_mix and logScaled()).
-inline constexpr double kLogMixScale = 1000.0;
-
-/// How the kernels of a multi-kernel application become one input.
-enum class KernelCombination {
-  Concatenate, ///< all kernels' instructions in kernel order, one sequence
-  LastKernel,  ///< only the last kernel (what the original tool saw)
 };
 
 /// One application. `fields` is [L, kFieldCount] int64 with L >= 1 (an

@@ -1,0 +1,50 @@
+// InstructionMix.h - the share of executions with each opcode, state space and type; no LibTorch.
+#pragma once
+
+#include "ptxdvfs/embeddings/InstructionRecord.h"
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace ptxdvfs::model {
+
+/// Table sizes of the embeddings: every value a 9-digit code can hold.
+inline constexpr int64_t kOpcodeRows = 1001, kSpaceRows = 10, kTypeRows = 100,
+                         kOperandRows = 10, kDistanceRows = 10, kKindRows = 3;
+
+/// Width of an instruction mix: the opcode, state-space and type blocks.
+inline constexpr int64_t kMixWidth = kOpcodeRows + kSpaceRows + kTypeRows;
+
+/// Records' weights are stored in 1/kWeightScale units (see TensorDataset.h).
+inline constexpr double kWeightScale = 1000.0;
+
+/// The log scale of a mix share s: log(1 + kLogMixScale s) / log(1 + kLogMixScale),
+/// which keeps 0 and 1 and spreads the small shares apart (see
+/// DvfsModelOptions::log_mix and logScaled()).
+inline constexpr double kLogMixScale = 1000.0;
+
+/// How the kernels of a multi-kernel application become one input.
+enum class KernelCombination {
+  Concatenate, ///< all kernels' instructions in kernel order, one sequence
+  LastKernel,  ///< only the last kernel (what the original tool saw)
+};
+
+/// Instruction mix of an application: the share of its instructions with
+/// each opcode, state space and type value (three blocks that each sum to 1),
+/// stored sparsely by feature index (opcode + 1, kOpcodeRows + space,
+/// kOpcodeRows + kSpaceRows + type). Order-free, so it cannot tell a loop
+/// body from straight-line code; a loop shows only through the weights.
+using InstructionHistogram = std::map<int64_t, float>;
+
+/// Features of the opcode, space and type blocks, in that order.
+inline int64_t histogramWidth() { return kMixWidth; }
+
+/// The mix of the instructions the model reads of `kernels`: combined by
+/// `combination`, cut to `maxLength` as fieldsTensor() cuts them, each
+/// record counted by its weight (quantised as the fields tensor stores it).
+/// The same numbers as histogramOf(fieldsTensor(...)), without LibTorch.
+InstructionHistogram mixOf(const std::vector<embeddings::EncodedKernel> &kernels,
+                           KernelCombination combination, int64_t maxLength = 0);
+
+} // namespace ptxdvfs::model

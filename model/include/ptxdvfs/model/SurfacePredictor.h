@@ -1,0 +1,68 @@
+// SurfacePredictor.h - an application's predicted surfaces by a named predictor; the card-only ones need no LibTorch.
+#pragma once
+
+#include "ptxdvfs/embeddings/InstructionRecord.h"
+#include "ptxdvfs/model/Evaluation.h"
+#include "ptxdvfs/model/ModelCard.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ptxdvfs::model {
+
+/// What a predictor says of one application (one kernel, or several read
+/// as the model combines them).
+struct ApplicationPrediction {
+  /// Time, power and energy scaling factors at every V-F point
+  /// (GpuClocks::grid() order), relative to the model's reference point,
+  /// and their spread in the same units.
+  SurfacePrediction surface;
+  /// Whether `surface.spread` measures the predictor's uncertainty: the
+  /// ensemble members' disagreement (`lstm`, blends), the neighbours'
+  /// (`knn_log_histogram`) or the training applications' (`training_mean`).
+  /// False for `nearest_histogram` and `histogram_mlp`, whose spread is zero.
+  bool hasSpread = false;
+  /// The V-F point of least energy by the predictor's own rule, the one
+  /// `evaluate` scores: chooseMinEnergyPoint() with the model's risk for
+  /// `lstm`, the plain argmin for the others.
+  std::size_t minEnergyPoint = 0;
+  /// The training applications a neighbour predictor copied, nearest first.
+  std::vector<std::string> neighbours;
+};
+
+class SurfacePredictor {
+public:
+  virtual ~SurfacePredictor() = default;
+  /// `kernels`: the application's kernels, encoded by the model's scheme
+  /// and reading (ModelCard::scheme), in file order.
+  virtual ApplicationPrediction predict(const std::vector<embeddings::EncodedKernel> &kernels) const = 0;
+  /// The risk aversion of its own minimum-energy choice (0 but for `lstm`).
+  virtual double risk() const { return 0; }
+};
+
+/// Read-out variants that average the LSTM's surfaces with a baseline's,
+/// in CV, `evaluate` and the prediction commands: each variant's name and
+/// its baseline. The weight (of the baseline) was fixed beforehand, not
+/// tuned on the folds.
+struct BlendVariant {
+  const char *name;
+  const char *baseline;
+};
+inline constexpr BlendVariant kBlendVariants[] = {{"lstm_blend_nearest", "nearest_histogram"},
+                                                  {"lstm_blend_knn", "knn_log_histogram"}};
+inline constexpr double kBlendWeight = 0.5;
+
+/// Every predictor a model folder can compute, in report order: `lstm`,
+/// baselineNames(), then the blend variants.
+std::vector<std::string> predictorNames();
+
+/// Empty when `name` is one of predictorNames(), else a message listing them.
+std::string checkPredictorName(const std::string &name);
+
+/// The predictors computed from the card alone, without LibTorch:
+/// `training_mean`, `nearest_histogram`, `knn_log_histogram`. nullptr for
+/// any other name. `card` must outlive the predictor.
+std::unique_ptr<SurfacePredictor> makeCardPredictor(const ModelCard &card, const std::string &name);
+
+} // namespace ptxdvfs::model

@@ -1,0 +1,52 @@
+// InstructionMix.cpp - the instruction mix from encoded records, as the fields tensor would give it.
+#include "ptxdvfs/model/InstructionMix.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace ptxdvfs::model {
+
+InstructionHistogram mixOf(const std::vector<embeddings::EncodedKernel> &kernels,
+                           KernelCombination combination, int64_t maxLength) {
+  // Rows as fieldsTensor() makes them: feature indices and the stored weight.
+  struct Row {
+    std::array<int64_t, 3> features;
+    double weight;
+  };
+  std::vector<Row> rows;
+  auto add = [&](const embeddings::EncodedKernel &kernel) {
+    for (const embeddings::InstructionRecord &record : kernel.instructions) {
+      auto stored = std::max<int64_t>(1, static_cast<int64_t>(std::llround(record.weight * kWeightScale)));
+      rows.push_back({{std::min<int64_t>(record.opcode + 1, kOpcodeRows - 1),
+                       kOpcodeRows + std::min<int64_t>(record.stateSpace, kSpaceRows - 1),
+                       kOpcodeRows + kSpaceRows + std::min<int64_t>(record.type, kTypeRows - 1)},
+                      static_cast<double>(static_cast<float>(stored) / static_cast<float>(kWeightScale))});
+    }
+  };
+  if (combination == KernelCombination::LastKernel && !kernels.empty())
+    add(kernels.back());
+  else
+    for (const embeddings::EncodedKernel &kernel : kernels)
+      add(kernel);
+  if (rows.empty()) // the all-zero row of an empty application, counted once
+    rows.push_back({{0, kOpcodeRows, kOpcodeRows + kSpaceRows}, 1.0});
+  auto length = static_cast<int64_t>(rows.size());
+  if (maxLength > 0 && length > maxLength) {
+    int64_t head = maxLength / 2;
+    rows.erase(rows.begin() + head, rows.begin() + (length - (maxLength - head)));
+  }
+  std::map<int64_t, double> counts;
+  double total = 0;
+  for (const Row &row : rows) {
+    for (int64_t feature : row.features)
+      counts[feature] += row.weight;
+    total += row.weight;
+  }
+  InstructionHistogram mix;
+  for (const auto &[feature, count] : counts)
+    mix[feature] = static_cast<float>(count / std::max(total, 1e-6));
+  return mix;
+}
+
+} // namespace ptxdvfs::model
