@@ -4,7 +4,8 @@
 #
 # Usage: bench/command-latency.sh [BUILD_DIR] [RUNS]   (defaults: build, 10)
 # Prints, per command, the fastest and the median of RUNS runs. Goals: parse well under
-# 0.1 s; lint on a typical module under 0.5 s (issue 13).
+# 0.1 s; lint on a typical module under 0.5 s (issue 13). LibTorch's start-up alone is
+# over that, so the default predictor must keep running without it (PredictorSource.h).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}

@@ -3,9 +3,9 @@
 
 #include "DiagnosticPrinter.h"
 #include "ExitCodes.h"
+#include "PredictorSource.h"
 
 #include "ptxdvfs/embeddings/EncodingScheme.h"
-#include "ptxdvfs/model/ComputeThreads.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -72,7 +72,7 @@ std::string percentChange(double ratio) {
 
 namespace {
 
-embeddings::EncodeOptions readingOf(const model::ModelDescription &description,
+embeddings::EncodeOptions readingOf(const model::ModelCard &description,
                                     const LaunchFlags &launch) {
   embeddings::EncodeOptions options;
   options.asExecuted = embeddings::readsAsExecuted(description.scheme);
@@ -90,22 +90,23 @@ int runPredictions(const PredictionFlags &flags, PredictionRun &run) {
   const ModelFlags &modelFlags = flags.model;
   const InputFlags &inputFlags = flags.inputs;
   const LaunchFlags &launchFlags = flags.launch;
-  model::setComputeThreads(1); // one application at a time: a second thread only spins
   run.modelDir = modelFlags.model.empty() ? defaultModelDir() : modelFlags.model;
-  auto loaded = model::loadModel(run.modelDir);
-  if (!loaded) {
-    printDiagnostics(loaded.diagnostics(), std::cerr);
+  auto folder = model::readModelFolder(run.modelDir);
+  if (!folder) {
+    printDiagnostics(folder.diagnostics(), std::cerr);
     return kExitInputError;
   }
-  run.model = std::move(*loaded);
-  const model::ModelDescription &description = run.model.description;
+  run.model = std::move(folder->card);
+  const model::ModelCard &description = run.model;
   run.predictor = modelFlags.predictor.empty() ? description.defaultPredictor : modelFlags.predictor;
-  auto predictor = model::FolderPredictor::create(run.model, run.predictor);
-  if (!predictor) {
-    spdlog::error("{}: {}", run.modelDir, predictor.diagnostics().front().message);
+  if (std::string error = model::checkPredictorName(run.predictor); !error.empty()) {
+    spdlog::error("{}: {}", run.modelDir, error);
     return kExitUsageError;
   }
-  run.risk = run.predictor == "lstm" ? description.prediction.risk() : 0.0;
+  std::unique_ptr<model::SurfacePredictor> predictor = openPredictor(run.modelDir, run.model, run.predictor);
+  if (!predictor)
+    return kExitInputError;
+  run.risk = predictor->risk();
   run.points = model::gridPointsOf(description.clocks);
 
   auto scheme = embeddings::makeScheme(description.scheme, description.vocabulary);

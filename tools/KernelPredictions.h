@@ -6,8 +6,8 @@
 
 #include "ptxdvfs/embeddings/InstructionRecord.h"
 #include "ptxdvfs/model/Decisions.h"
-#include "ptxdvfs/model/ModelFolder.h"
-#include "ptxdvfs/model/Predictor.h"
+#include "ptxdvfs/model/ModelCard.h"
+#include "ptxdvfs/model/SurfacePredictor.h"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -60,7 +60,7 @@ struct ModulePrediction {
 /// Everything a prediction command answers from.
 struct PredictionRun {
   std::string modelDir;
-  model::LoadedModel model;
+  model::ModelCard model;
   std::string predictor;
   model::GridPoints points;
   double risk = 0; ///< the model's risk for `lstm`, 0 for the others (as evaluate)

@@ -146,7 +146,7 @@ std::vector<LintHint> lintHints(const PredictionRun &run, const LintSettings &se
       hint.properties = {
           {"kernel", kernel.name},
           {"predictor", run.predictor},
-          {"gpu", run.model.description.clocks.gpu},
+          {"gpu", run.model.clocks.gpu},
           {"chosen", pointJson(run.points.grid[finding.decision.point])},
           {"default", pointJson(run.points.grid[run.points.defaultIndex])},
           {"vs_default", ratiosJson(finding.decision.vsDefault)},

@@ -1,12 +1,15 @@
 // ModelCommandForwarding.cpp - the model subcommands in the light `ptxdvfs`: exec `ptxdvfs-model`.
 //
-// LibTorch costs about 0.5 s and 160 MB at start-up, paid by every process
+// LibTorch costs about 0.6 s and 160 MB at start-up, paid by every process
 // that links it, whatever it runs. Keeping it out of `ptxdvfs` keeps parse,
-// encode, loops and dataset fast; the commands that need it run in
-// `ptxdvfs-model`, found beside this binary or in ../libexec/ptxdvfs.
+// encode, loops, dataset, and predict/recommend/lint with the predictors a
+// model card computes (the shipped default among them) fast; train,
+// evaluate and the LSTM's predictions run in `ptxdvfs-model`, found beside
+// this binary or in ../libexec/ptxdvfs.
 #include "ModelCommands.h"
 
 #include "ExitCodes.h"
+#include "PredictorSource.h"
 
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
@@ -30,9 +33,6 @@ struct Forwarded {
 
 // The descriptions the real commands register, for `ptxdvfs --help`.
 constexpr Forwarded kModelCommands[] = {
-    {"predict", "Predict each kernel's time, power and energy at every V-F point of the GPU"},
-    {"recommend", "Recommend the clocks to run each kernel at, with what they cost and save"},
-    {"lint", "Hint where a kernel's clocks could save energy, at the kernel's source line"},
     {"train", "Train a model on a measurement dataset and write a model folder"},
     {"evaluate", "Score a model and its baselines against a measured dataset"},
 };
@@ -49,6 +49,8 @@ std::string modelProgram() {
   return "";
 }
 
+char **commandLine = nullptr; // main's argv, for re-execution
+
 int forward(char **argv) {
   std::string program = modelProgram();
   if (program.empty()) {
@@ -64,6 +66,7 @@ int forward(char **argv) {
 } // namespace
 
 void setupModelCommands(CLI::App &app, int, char **argv, int &exitCode) {
+  commandLine = argv;
   for (const Forwarded &command : kModelCommands) {
     CLI::App *stub = app.add_subcommand(command.name, command.description);
     // Everything after the name, --help included, is for ptxdvfs-model to read.
@@ -73,6 +76,14 @@ void setupModelCommands(CLI::App &app, int, char **argv, int &exitCode) {
     stub->set_help_flag();
     stub->callback([argv, &exitCode] { exitCode = forward(argv); });
   }
+}
+
+std::unique_ptr<model::SurfacePredictor> openPredictor(const std::string &, const model::ModelCard &card,
+                                                       const std::string &name) {
+  if (auto predictor = model::makeCardPredictor(card, name))
+    return predictor;
+  forward(commandLine); // the LSTM, its blends and the MLP need LibTorch
+  return nullptr;
 }
 
 } // namespace ptxdvfs::tools

@@ -61,7 +61,7 @@ void printSurface(std::ostream &out, const PredictionRun &run, const std::string
 }
 
 void printText(const PredictionRun &run) {
-  const embeddings::VfPoint &reference = run.model.description.reference;
+  const embeddings::VfPoint &reference = run.model.reference;
   std::cout << "Scaling factors relative to " << pointText(reference)
             << " MHz (memory/core); predictor " << run.predictor << " of " << run.modelDir << '\n';
   std::cout << "*: least energy   p: Pareto-optimal (no point is both faster and uses less energy)\n";
@@ -109,9 +109,9 @@ void printJson(const PredictionRun &run) {
     modules.push_back(std::move(entry));
   }
   nlohmann::json out = {{"model", run.modelDir},
-                        {"gpu", run.model.description.clocks.gpu},
+                        {"gpu", run.model.clocks.gpu},
                         {"predictor", run.predictor},
-                        {"reference", pointJson(run.model.description.reference)},
+                        {"reference", pointJson(run.model.reference)},
                         {"default", pointJson(run.points.grid[run.points.defaultIndex])},
                         {"fmax", pointJson(run.points.grid[run.points.fmaxIndex])},
                         {"modules", modules}};

@@ -105,7 +105,7 @@ void printJson(const PredictionRun &run, const RecommendOptions &options) {
                                                     : nlohmann::json()}});
   }
   std::cout << nlohmann::json{{"model", run.modelDir},
-                              {"gpu", run.model.description.clocks.gpu},
+                              {"gpu", run.model.clocks.gpu},
                               {"predictor", run.predictor},
                               {"objective", model::toString(options.objective)},
                               {"default", pointJson(run.points.grid[run.points.defaultIndex])},
@@ -163,7 +163,7 @@ void setupRecommendCommand(CLI::App &app, int &exitCode) {
       return;
     }
     std::cout << "Objective " << model::toString(options->objective) << ", predictor "
-              << run.predictor << ", GPU " << run.model.description.clocks.gpu << '\n';
+              << run.predictor << ", GPU " << run.model.clocks.gpu << '\n';
     for (const ModulePrediction &module : run.modules) {
       for (const KernelPrediction &kernel : module.kernels)
         printDecision(run, *options, "\n" + module.input->input + ": kernel " + demangle(kernel.name),

@@ -4,8 +4,11 @@
 #include "ExitCodes.h"
 #include "Logging.h"
 #include "ModelCommands.h"
+#include "LintCommand.h"
 #include "LoopsCommand.h"
 #include "ParseCommand.h"
+#include "PredictCommand.h"
+#include "RecommendCommand.h"
 #include "Version.h"
 
 #include <CLI/CLI.hpp>
@@ -24,6 +27,9 @@ int main(int argc, char **argv) {
   app.parse_complete_callback([&logging] { initLogging(logging); });
 
   int exitCode = kExitSuccess;
+  setupPredictCommand(app, exitCode);
+  setupRecommendCommand(app, exitCode);
+  setupLintCommand(app, exitCode);
   setupModelCommands(app, argc, argv, exitCode);
   setupParseCommand(app, exitCode);
   setupEncodeCommand(app, exitCode);
