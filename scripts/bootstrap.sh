@@ -12,6 +12,7 @@ packages=(
   antlr4 libantlr4-runtime-dev uuid-dev default-jre-headless
   libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
   libtorch-dev libopenblas0-pthread
+  libcairo2-dev pkg-config fonts-dejavu-core
   libgtest-dev libbenchmark-dev
 )
 missing=()

@@ -3,9 +3,11 @@
 
 #include "ExitCodes.h"
 #include "KernelPredictions.h"
+#include "SurfacePlot.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -20,6 +22,7 @@ struct PredictOptions {
   PredictionFlags prediction;
   bool json = false;
   bool csv = false;
+  std::string plot;
 };
 
 constexpr const char *kWholeModule = "(all kernels)";
@@ -157,6 +160,29 @@ void printCsv(const PredictionRun &run) {
   }
 }
 
+/// Draws the one application of the run (a file's kernel, or its kernels
+/// together); an exit status.
+int plot(const PredictionRun &run, const std::string &path) {
+  if (run.modules.size() != 1) {
+    spdlog::error("--plot draws one application: give one input file");
+    return kExitUsageError;
+  }
+  const ModulePrediction &module = run.modules.front();
+  const model::ApplicationPrediction &prediction = module.whole ? *module.whole : module.kernels.front().prediction;
+  std::string what = module.whole ? "all " + std::to_string(module.kernels.size()) + " kernels"
+                                  : "kernel " + demangle(module.kernels.front().name);
+  PlotRequest request{module.input->input + ": " + what,
+                      "predicted by " + run.predictor + " of " + run.modelDir + " for " +
+                          run.model.clocks.gpu + "; factors against the default clocks",
+                      &prediction, &run.points, prediction.minEnergyPoint};
+  if (std::string error = writeSurfacePlot(request, path); !error.empty()) {
+    spdlog::error("{}", error);
+    return kExitInputError;
+  }
+  spdlog::info("wrote {}", path);
+  return kExitSuccess;
+}
+
 } // namespace
 
 void setupPredictCommand(CLI::App &app, int &exitCode) {
@@ -168,6 +194,7 @@ void setupPredictCommand(CLI::App &app, int &exitCode) {
       "  ptxdvfs predict examples/saxpy.ptx\n"
       "  ptxdvfs predict --csv kernels.cu --arch sm_80 > surface.csv\n"
       "  ptxdvfs predict --json --assume n=1048576 --grid 4096 --block 256 app.ptx\n"
+      "  ptxdvfs predict --plot saxpy.svg examples/saxpy.ptx\n"
       "Factors are relative to the model's reference clocks (the GPU's default): time 1.10 is\n"
       "10% slower, energy 0.85 uses 15% less. '+-' is the predictor's spread: the ensemble\n"
       "members' disagreement (lstm), the nearest training programs' (knn_log_histogram).\n"
@@ -185,6 +212,15 @@ void setupPredictCommand(CLI::App &app, int &exitCode) {
                     "Print CSV on stdout: one row per kernel and V-F point; the kernel "
                     "'(all kernels)' is the whole file")
       ->excludes(json);
+  command->add_option("--plot", options->plot,
+                      "Also draw FILE.svg or FILE.png: energy against speedup at every V-F point "
+                      "(Pareto set and least-energy point marked) and a heat map of the energy "
+                      "factor over the clocks. One input; its kernels together if it has several "
+                      "(--kernel picks one)")
+      ->check([](const std::string &path) -> std::string {
+        std::string extension = path.size() >= 4 ? path.substr(path.size() - 4) : "";
+        return extension == ".svg" || extension == ".png" ? "" : "--plot writes .svg or .png files: " + path;
+      });
   command->callback([options, &exitCode] {
     PredictionRun run;
     exitCode = runPredictions(options->prediction, run);
@@ -196,6 +232,8 @@ void setupPredictCommand(CLI::App &app, int &exitCode) {
       printCsv(run);
     else
       printText(run);
+    if (!options->plot.empty() && exitCode == kExitSuccess)
+      exitCode = plot(run, options->plot);
   });
 }
 

@@ -1,0 +1,36 @@
+# plot_check.cmake - `predict --plot` writes a real SVG and a real PNG, and nothing when it cannot.
+file(REMOVE_RECURSE ${WORK_DIR})
+file(MAKE_DIRECTORY ${WORK_DIR})
+foreach(format svg png)
+  execute_process(COMMAND ${PROGRAM} predict -q --plot ${WORK_DIR}/surface.${format} ${EXAMPLE}
+                  RESULT_VARIABLE status OUTPUT_QUIET ERROR_VARIABLE err TIMEOUT 120)
+  if(NOT status EQUAL 0 OR NOT EXISTS ${WORK_DIR}/surface.${format})
+    message(FATAL_ERROR "predict --plot surface.${format} failed (${status}): ${err}")
+  endif()
+endforeach()
+file(READ ${WORK_DIR}/surface.png signature LIMIT 8 HEX)
+if(NOT signature STREQUAL "89504e470d0a1a0a")
+  message(FATAL_ERROR "surface.png is not a PNG file (starts with ${signature})")
+endif()
+file(READ ${WORK_DIR}/surface.svg svg)
+if(NOT svg MATCHES "<svg [^>]*width=\"1100pt\" height=\"500pt\"" OR NOT svg MATCHES "<path")
+  message(FATAL_ERROR "surface.svg is not the 1100x500 drawing expected")
+endif()
+file(SIZE ${WORK_DIR}/surface.png png_size)
+if(png_size LESS 10000)
+  message(FATAL_ERROR "surface.png is ${png_size} bytes: too small to hold both panels")
+endif()
+
+# Two inputs: a usage error, and the earlier plot is left as it was.
+execute_process(COMMAND ${PROGRAM} predict -q --plot ${WORK_DIR}/surface.png ${EXAMPLE} ${EXAMPLE}
+                RESULT_VARIABLE status OUTPUT_QUIET ERROR_VARIABLE err TIMEOUT 120)
+file(READ ${WORK_DIR}/surface.png after LIMIT 8 HEX)
+file(SIZE ${WORK_DIR}/surface.png after_size)
+if(NOT status EQUAL 2 OR NOT err MATCHES "--plot draws one application" OR NOT after_size EQUAL png_size)
+  message(FATAL_ERROR "two inputs with --plot: exit ${status} (expected 2), ${err}")
+endif()
+execute_process(COMMAND ${PROGRAM} predict --plot ${WORK_DIR}/surface.pdf ${EXAMPLE}
+                RESULT_VARIABLE status OUTPUT_QUIET ERROR_VARIABLE err TIMEOUT 120)
+if(NOT status EQUAL 2 OR NOT err MATCHES "--plot writes .svg or .png" OR EXISTS ${WORK_DIR}/surface.pdf)
+  message(FATAL_ERROR "--plot surface.pdf: exit ${status} (expected 2): ${err}")
+endif()
