@@ -79,22 +79,6 @@ Ratios ratiosAt(const Surface &surface, std::size_t a, std::size_t b) {
 
 namespace {
 
-std::size_t leastEnergyWithin(const SurfacePrediction &surface, double maxTime, double risk,
-                              std::size_t fallback) {
-  std::size_t best = fallback;
-  double bestScore = std::numeric_limits<double>::infinity();
-  for (std::size_t p = 0; p < surface.mean.size(); ++p) {
-    if (surface.mean[p][kTime] > maxTime && p != fallback)
-      continue;
-    double score = surface.mean[p][kEnergy] + risk * surface.spread[p][kEnergy];
-    if (score < bestScore) {
-      bestScore = score;
-      best = p;
-    }
-  }
-  return best;
-}
-
 std::size_t mostWorkPerJoule(const Surface &surface) {
   std::size_t best = 0;
   for (std::size_t p = 1; p < surface.size(); ++p)
@@ -119,8 +103,9 @@ Decision decide(const ApplicationPrediction &prediction, const Objective &object
     decision.point = mostWorkPerJoule(mean);
     break;
   case ObjectiveKind::EnergyUnderSlowdown: {
+    // The default point is always within its own bound.
     double maxTime = mean[points.defaultIndex][kTime] * (1 + objective.maxSlowdownPercent / 100);
-    decision.point = leastEnergyWithin(prediction.surface, maxTime, risk, points.defaultIndex);
+    decision.point = chooseMinEnergyPoint(prediction.surface, risk, maxTime);
     break;
   }
   }

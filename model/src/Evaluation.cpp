@@ -6,10 +6,12 @@
 
 namespace ptxdvfs::model {
 
-std::size_t chooseMinEnergyPoint(const SurfacePrediction &prediction, double risk) {
+std::size_t chooseMinEnergyPoint(const SurfacePrediction &prediction, double risk, double maxTime) {
   std::size_t best = 0;
   double bestScore = INFINITY;
   for (std::size_t p = 0; p < prediction.mean.size(); ++p) {
+    if (prediction.mean[p][kTime] > maxTime)
+      continue;
     double score = prediction.mean[p][kEnergy] + risk * prediction.spread[p][kEnergy];
     if (score < bestScore) {
       bestScore = score;

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 namespace ptxdvfs::model {
@@ -25,8 +26,11 @@ struct SurfacePrediction {
 /// mean predicted energy; risk r > 0 minimises mean + r x spread, an upper
 /// quantile of the members' predictions (r = 1 is about the 84th percentile
 /// if they spread normally), which avoids points the members disagree on.
-/// The one selection rule behind `evaluate` and `recommend`.
-std::size_t chooseMinEnergyPoint(const SurfacePrediction &prediction, double risk);
+/// The one selection rule behind `evaluate` and `recommend`. Points whose
+/// mean time factor exceeds `maxTime` are not considered (a slowdown
+/// bound); 0 when none is left.
+std::size_t chooseMinEnergyPoint(const SurfacePrediction &prediction, double risk,
+                                 double maxTime = std::numeric_limits<double>::infinity());
 
 struct ErrorSummary {
   double mape = 0;     ///< mean of |predicted - true| / true, percent
