@@ -46,14 +46,13 @@ std::string defaultModelDir() {
     return set;
   std::error_code error;
   fs::path self = fs::read_symlink("/proc/self/exe", error);
-  // Installed, this program is <prefix>/libexec/ptxdvfs/ptxdvfs-model.
-  for (fs::path prefix = self.parent_path(); !error && prefix.has_relative_path(); prefix = prefix.parent_path()) {
-    fs::path installed = prefix / "share/ptxdvfs/trained_weights/gtxtitanx";
-    if (fs::exists(installed / "manifest.json", error))
-      return installed.string();
-    if (prefix.filename() != "ptxdvfs" && prefix.filename() != "libexec")
-      break;
-  }
+  // Installed: <prefix>/bin/ptxdvfs or <prefix>/libexec/ptxdvfs/ptxdvfs-model.
+  if (!error)
+    for (const fs::path &prefix : {self.parent_path().parent_path(), self.parent_path().parent_path().parent_path()}) {
+      fs::path installed = prefix / "share/ptxdvfs/trained_weights/gtxtitanx";
+      if (fs::exists(installed / "manifest.json", error))
+        return installed.string();
+    }
   return PTXDVFS_SOURCE_MODEL;
 }
 
