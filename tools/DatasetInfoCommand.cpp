@@ -4,6 +4,7 @@
 #include "DiagnosticPrinter.h"
 #include "DatasetLoading.h"
 #include "ExitCodes.h"
+#include "ShippedModel.h"
 
 #include "ptxdvfs/embeddings/Dataset.h"
 
@@ -171,7 +172,7 @@ int runDatasetInfoCommand(const DatasetInfoOptions &options) {
   import.strict = options.strict;
   DatasetSource source{options.dir, options.gpuInfoDir, options.ptxDir, options.asExecuted,
                        options.defaultTripCount};
-  auto dataset = loadDataset(source, import, PTXDVFS_DEFAULT_VOCABULARY, options.maxLength);
+  auto dataset = loadDataset(source, import, shippedVocabularyDir(), options.maxLength);
   if (!dataset) {
     printDiagnostics(dataset.diagnostics(), std::cerr);
     return kExitInputError;

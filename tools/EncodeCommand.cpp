@@ -4,6 +4,7 @@
 #include "AtomicFile.h"
 #include "DiagnosticPrinter.h"
 #include "ExitCodes.h"
+#include "ShippedModel.h"
 #include "LaunchFlags.h"
 
 #include "ptxdvfs/embeddings/EncodingScheme.h"
@@ -228,7 +229,7 @@ void setupEncodeCommand(CLI::App &app, int &exitCode) {
   command->add_option("--scheme", options->scheme, "Encoding scheme")
       ->check(CLI::IsMember(schemes))
       ->capture_default_str();
-  options->vocabularyDir = PTXDVFS_DEFAULT_VOCABULARY;
+  options->vocabularyDir = shippedVocabularyDir();
   command->add_option("--vocabulary", options->vocabularyDir,
                       "Folder with ptx_isa.txt, ptx_state_spaces.txt, ptx_instruction_types.txt")
       ->check(CLI::ExistingDirectory)

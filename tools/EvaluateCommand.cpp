@@ -15,6 +15,7 @@
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
+#include <filesystem>
 #include <iostream>
 
 namespace ptxdvfs::tools {
@@ -57,7 +58,9 @@ int runEvaluateCommand(const EvaluateCommandOptions &options) {
                              withReference(samePoint(description.reference, description.clocks.fmax)
                                                ? embeddings::ReferenceKind::Fmax
                                                : embeddings::ReferenceKind::Default),
-                             PTXDVFS_DEFAULT_VOCABULARY, description.maxLength);
+                             // The model's own vocabulary: PTX is encoded as it was for training.
+                             (std::filesystem::path(options.model) / "vocabulary").string(),
+                             description.maxLength);
   printDiagnostics(dataset.diagnostics(), std::cerr);
   if (!dataset)
     return kExitInputError;

@@ -4,6 +4,7 @@
 #include "DiagnosticPrinter.h"
 #include "ExitCodes.h"
 #include "PredictorSource.h"
+#include "ShippedModel.h"
 
 #include "ptxdvfs/embeddings/EncodingScheme.h"
 
@@ -41,21 +42,6 @@ void addPredictionFlags(CLI::App &command, PredictionFlags &flags) {
   addLaunchFlags(command, flags.launch, /*readingFlags=*/false);
 }
 
-std::string defaultModelDir() {
-  if (const char *set = std::getenv("PTXDVFS_MODEL"); set && *set)
-    return set;
-  std::error_code error;
-  fs::path self = fs::read_symlink("/proc/self/exe", error);
-  // Installed: <prefix>/bin/ptxdvfs or <prefix>/libexec/ptxdvfs/ptxdvfs-model.
-  if (!error)
-    for (const fs::path &prefix : {self.parent_path().parent_path(), self.parent_path().parent_path().parent_path()}) {
-      fs::path installed = prefix / "share/ptxdvfs/trained_weights/gtxtitanx";
-      if (fs::exists(installed / "manifest.json", error))
-        return installed.string();
-    }
-  return PTXDVFS_SOURCE_MODEL;
-}
-
 nlohmann::json pointJson(const embeddings::VfPoint &point) {
   return {{"memory_mhz", point.memoryMHz}, {"core_mhz", point.coreMHz}};
 }
@@ -89,7 +75,7 @@ int runPredictions(const PredictionFlags &flags, PredictionRun &run) {
   const ModelFlags &modelFlags = flags.model;
   const InputFlags &inputFlags = flags.inputs;
   const LaunchFlags &launchFlags = flags.launch;
-  run.modelDir = modelFlags.model.empty() ? defaultModelDir() : modelFlags.model;
+  run.modelDir = modelFlags.model.empty() ? shippedModelDir() : modelFlags.model;
   auto folder = model::readModelFolder(run.modelDir);
   if (!folder) {
     printDiagnostics(folder.diagnostics(), std::cerr);

@@ -22,7 +22,7 @@ class App;
 namespace ptxdvfs::tools {
 
 struct ModelFlags {
-  std::string model;     ///< empty: defaultModelDir()
+  std::string model;     ///< empty: shippedModelDir()
   std::string predictor; ///< empty: the folder's default predictor
 };
 
@@ -36,11 +36,6 @@ struct PredictionFlags {
 /// Adds the input flags (addInputFlags), --model, --predictor and the loop
 /// analysis flags a model reading needs (addLaunchFlags).
 void addPredictionFlags(CLI::App &command, PredictionFlags &flags);
-
-/// The shipped model: $PTXDVFS_MODEL if set, else
-/// `<prefix>/share/ptxdvfs/trained_weights/gtxtitanx` beside an installed
-/// binary, else the source tree's `trained_weights/gtxtitanx`.
-std::string defaultModelDir();
 
 struct KernelPrediction {
   std::string name; ///< as in the PTX (possibly mangled)

@@ -5,6 +5,7 @@
 #include "EvaluationReport.h"
 #include "DatasetLoading.h"
 #include "ExitCodes.h"
+#include "ShippedModel.h"
 #include "TrainSettings.h"
 
 #include "ptxdvfs/embeddings/Dataset.h"
@@ -102,11 +103,11 @@ int runTrain(const TrainCommandOptions &options, const TrainSettings &settings) 
   auto dataset = loadDataset(source,
                              withReference(settings.reference == "fmax" ? embeddings::ReferenceKind::Fmax
                                                                         : embeddings::ReferenceKind::Default),
-                             PTXDVFS_DEFAULT_VOCABULARY, settings.maxLength);
+                             shippedVocabularyDir(), settings.maxLength);
   printDiagnostics(dataset.diagnostics(), std::cerr);
   if (!dataset)
     return kExitInputError;
-  auto vocabulary = embeddings::loadVocabulary(PTXDVFS_DEFAULT_VOCABULARY);
+  auto vocabulary = embeddings::loadVocabulary(shippedVocabularyDir());
   if (!vocabulary) {
     printDiagnostics(vocabulary.diagnostics(), std::cerr);
     return kExitInputError;
