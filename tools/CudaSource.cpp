@@ -39,17 +39,24 @@ std::vector<CudaSourceFile> readCudaSources(const ptx::Module &module) {
   fs::path ptxFolder = fs::path(module.path).parent_path();
   for (const auto &[index, path] : module.files) {
     (void)index;
-    for (const fs::path &candidate : {fs::path(path), ptxFolder / path, ptxFolder / fs::path(path).filename()}) {
+    for (const fs::path &candidate : {ptxFolder / fs::path(path).filename(), fs::path(path), ptxFolder / path}) {
       std::ifstream file(candidate);
       if (file) {
         std::stringstream text;
         text << file.rdbuf();
-        sources.push_back({candidate.string(), text.str()});
+        sources.push_back({path, candidate.string(), text.str()});
         break;
       }
     }
   }
   return sources;
+}
+
+std::string resolvedSourcePath(const std::vector<CudaSourceFile> &sources, const std::string &declared) {
+  for (const CudaSourceFile &source : sources)
+    if (source.declared == declared)
+      return source.path;
+  return declared;
 }
 
 std::string baseNameOf(const std::string &mangled) {

@@ -11,14 +11,19 @@
 namespace ptxdvfs::tools {
 
 struct CudaSourceFile {
-  std::string path; ///< as found (the `.file` path, or the file beside the PTX)
+  std::string declared; ///< the path the `.file` directive names
+  std::string path;     ///< where it was read
   std::string text;
 };
 
-/// The sources of the module's `.file` table that can be read: at the
-/// path written there (nvcc writes absolute paths), else beside the PTX
-/// (a copied tree). Files that cannot be read are skipped.
+/// The sources of the module's `.file` table that can be read: beside the
+/// PTX first (a tree copied or cloned elsewhere keeps its sources beside its
+/// PTX, while the absolute path nvcc wrote may name another checkout), else
+/// at the path written there. Files that cannot be read are skipped.
 std::vector<CudaSourceFile> readCudaSources(const ptx::Module &module);
+
+/// Where `declared` (a `.file` path) was read from, or `declared` itself.
+std::string resolvedSourcePath(const std::vector<CudaSourceFile> &sources, const std::string &declared);
 
 /// `_Z10triangularPKfPfi` -> `triangular`; a name that is not mangled comes back unchanged.
 std::string baseNameOf(const std::string &mangled);

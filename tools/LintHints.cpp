@@ -55,13 +55,15 @@ std::string messageOf(const std::string &kernel, const model::LintFinding &findi
 }
 
 std::optional<SourcePosition> debugPosition(const ptx::Module &module,
+                                            const std::vector<CudaSourceFile> &sources,
                                             const std::optional<ptx::DebugLocation> &location) {
   if (!location || location->line == 0)
     return std::nullopt;
   std::string path(module.sourcePath(*location));
   if (path.empty())
     return std::nullopt;
-  return SourcePosition{path, location->line, std::max<std::uint32_t>(location->column, 1)};
+  return SourcePosition{resolvedSourcePath(sources, path), location->line,
+                        std::max<std::uint32_t>(location->column, 1)};
 }
 
 /// The kernel's declaration in the CUDA source, else its first `.loc`,
@@ -72,7 +74,7 @@ SourcePosition kernelPosition(const InputModule &input, const KernelPrediction &
   if (auto declared = findKernelDeclaration(sources, kernel.name))
     return *declared;
   for (const embeddings::InstructionRecord &record : kernel.encoded.instructions)
-    if (auto position = debugPosition(input.module, record.debugLocation))
+    if (auto position = debugPosition(input.module, sources, record.debugLocation))
       return *position;
   std::error_code error;
   if (fs::exists(input.module.path, error))
@@ -81,7 +83,8 @@ SourcePosition kernelPosition(const InputModule &input, const KernelPrediction &
 }
 
 /// The loops holding at least a quarter of what the kernel executes, heaviest first.
-std::vector<RelatedLocation> loopNotes(const InputModule &input, const KernelPrediction &kernel) {
+std::vector<RelatedLocation> loopNotes(const InputModule &input, const KernelPrediction &kernel,
+                                       const std::vector<CudaSourceFile> &sources) {
   const embeddings::EncodedKernel &encoded = kernel.encoded;
   std::vector<double> executed(encoded.loops.size(), 0);
   for (const embeddings::InstructionRecord &record : encoded.instructions)
@@ -99,7 +102,7 @@ std::vector<RelatedLocation> loopNotes(const InputModule &input, const KernelPre
   for (std::size_t l : order) {
     const auto &loop = encoded.loops[l];
     SourcePosition position{input.module.path, loop.location.line, loop.location.column};
-    if (auto source = debugPosition(input.module, loop.source))
+    if (auto source = debugPosition(input.module, sources, loop.source))
       position = *source;
     std::string origin = loop.usedDefault ? "default, not found in the code"
                                           : std::string(ptx::analysis::toString(loop.origin));
@@ -142,7 +145,7 @@ std::vector<LintHint> lintHints(const PredictionRun &run, const LintSettings &se
                         "% of the energy)";
       hint.position = kernelPosition(*module.input, kernel, sources);
       if (!balanced)
-        hint.notes = loopNotes(*module.input, kernel);
+        hint.notes = loopNotes(*module.input, kernel, sources);
       hint.properties = {
           {"kernel", kernel.name},
           {"predictor", run.predictor},
