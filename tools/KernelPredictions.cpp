@@ -12,17 +12,10 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
-#include <unistd.h>
-
 #include <cmath>
-#include <cstdlib>
-#include <filesystem>
 #include <iostream>
-#include <sstream>
 
 namespace ptxdvfs::tools {
-
-namespace fs = std::filesystem;
 
 void addPredictionFlags(CLI::App &command, PredictionFlags &flags) {
   addInputFlags(command, flags.inputs);
@@ -46,6 +39,10 @@ nlohmann::json pointJson(const embeddings::VfPoint &point) {
   return {{"memory_mhz", point.memoryMHz}, {"core_mhz", point.coreMHz}};
 }
 
+nlohmann::json ratiosJson(const model::Ratios &ratios) {
+  return {{"time", ratios.time}, {"power", ratios.power}, {"energy", ratios.energy}};
+}
+
 std::string pointText(const embeddings::VfPoint &point) {
   return std::to_string(point.memoryMHz) + "/" + std::to_string(point.coreMHz);
 }
@@ -63,7 +60,8 @@ embeddings::EncodeOptions readingOf(const model::ModelCard &description,
   options.asExecuted = embeddings::readsAsExecuted(description.scheme);
   options.expansion.defaultTripCount =
       launch.defaultTripCount > 0 ? launch.defaultTripCount
-                                  : description.training.value("default_trip_count", std::uint64_t{16});
+                                  : description.training.value("default_trip_count",
+                                                               options.expansion.defaultTripCount);
   if (description.maxLength > 0)
     options.expansion.budget = static_cast<std::size_t>(description.maxLength);
   return options;
@@ -81,14 +79,14 @@ int runPredictions(const PredictionFlags &flags, PredictionRun &run) {
     printDiagnostics(folder.diagnostics(), std::cerr);
     return kExitInputError;
   }
-  run.model = std::move(folder->card);
-  const model::ModelCard &description = run.model;
+  run.folder = std::move(*folder);
+  const model::ModelCard &description = run.folder.card;
   run.predictor = modelFlags.predictor.empty() ? description.defaultPredictor : modelFlags.predictor;
   if (std::string error = model::checkPredictorName(run.predictor); !error.empty()) {
     spdlog::error("{}: {}", run.modelDir, error);
     return kExitUsageError;
   }
-  std::unique_ptr<model::SurfacePredictor> predictor = openPredictor(run.modelDir, run.model, run.predictor);
+  std::unique_ptr<model::SurfacePredictor> predictor = openPredictor(run.modelDir, run.folder, run.predictor);
   if (!predictor)
     return kExitInputError;
   run.risk = predictor->risk();

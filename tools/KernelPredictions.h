@@ -55,7 +55,7 @@ struct ModulePrediction {
 /// Everything a prediction command answers from.
 struct PredictionRun {
   std::string modelDir;
-  model::ModelCard model;
+  model::ModelFolderContents folder; ///< read and checked once; `folder.card` is what predictors read
   std::string predictor;
   model::GridPoints points;
   double risk = 0; ///< the model's risk for `lstm`, 0 for the others (as evaluate)
@@ -72,6 +72,9 @@ int runPredictions(const PredictionFlags &flags, PredictionRun &run);
 
 /// `{"memory_mhz", "core_mhz"}` of a grid point.
 nlohmann::json pointJson(const embeddings::VfPoint &point);
+
+/// `{"time", "power", "energy"}` of a ratio between two points.
+nlohmann::json ratiosJson(const model::Ratios &ratios);
 
 /// `"3505/975"`: memory/core MHz, the order the tables use.
 std::string pointText(const embeddings::VfPoint &point);

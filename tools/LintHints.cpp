@@ -116,10 +116,6 @@ std::vector<RelatedLocation> loopNotes(const InputModule &input, const KernelPre
   return notes;
 }
 
-nlohmann::json ratiosJson(const model::Ratios &ratios) {
-  return {{"time", ratios.time}, {"power", ratios.power}, {"energy", ratios.energy}};
-}
-
 } // namespace
 
 std::vector<LintHint> lintHints(const PredictionRun &run, const LintSettings &settings) {
@@ -149,7 +145,7 @@ std::vector<LintHint> lintHints(const PredictionRun &run, const LintSettings &se
       hint.properties = {
           {"kernel", kernel.name},
           {"predictor", run.predictor},
-          {"gpu", run.model.clocks.gpu},
+          {"gpu", run.folder.card.clocks.gpu},
           {"chosen", pointJson(run.points.grid[finding.decision.point])},
           {"default", pointJson(run.points.grid[run.points.defaultIndex])},
           {"vs_default", ratiosJson(finding.decision.vsDefault)},

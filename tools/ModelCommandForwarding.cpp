@@ -74,13 +74,14 @@ void setupModelCommands(CLI::App &app, int, char **argv, int &exitCode) {
     stub->allow_extras();
     stub->fallthrough(false);
     stub->set_help_flag();
-    stub->callback([argv, &exitCode] { exitCode = forward(argv); });
+    stub->callback([&exitCode] { exitCode = forward(commandLine); });
   }
 }
 
-std::unique_ptr<model::SurfacePredictor> openPredictor(const std::string &, const model::ModelCard &card,
+std::unique_ptr<model::SurfacePredictor> openPredictor(const std::string &,
+                                                       const model::ModelFolderContents &folder,
                                                        const std::string &name) {
-  if (auto predictor = model::makeCardPredictor(card, name))
+  if (auto predictor = model::makeCardPredictor(folder.card, name))
     return predictor;
   forward(commandLine); // the LSTM, its blends and the MLP need LibTorch
   return nullptr;

@@ -45,10 +45,11 @@ private:
 
 } // namespace
 
-std::unique_ptr<model::SurfacePredictor> openPredictor(const std::string &dir, const model::ModelCard &,
+std::unique_ptr<model::SurfacePredictor> openPredictor(const std::string &dir,
+                                                       const model::ModelFolderContents &folder,
                                                        const std::string &name) {
   model::setComputeThreads(1); // one application at a time: a second thread only spins
-  auto loaded = model::loadModel(dir);
+  auto loaded = model::loadModel(dir, folder); // the folder was checked already: only the weights are read
   if (!loaded) {
     printDiagnostics(loaded.diagnostics(), std::cerr);
     return nullptr;

@@ -64,7 +64,7 @@ void printSurface(std::ostream &out, const PredictionRun &run, const std::string
 }
 
 void printText(const PredictionRun &run) {
-  const embeddings::VfPoint &reference = run.model.reference;
+  const embeddings::VfPoint &reference = run.folder.card.reference;
   std::cout << "Scaling factors relative to " << pointText(reference)
             << " MHz (memory/core); predictor " << run.predictor << " of " << run.modelDir << '\n';
   std::cout << "*: least energy   p: Pareto-optimal (no point is both faster and uses less energy)\n";
@@ -112,9 +112,9 @@ void printJson(const PredictionRun &run) {
     modules.push_back(std::move(entry));
   }
   nlohmann::json out = {{"model", run.modelDir},
-                        {"gpu", run.model.clocks.gpu},
+                        {"gpu", run.folder.card.clocks.gpu},
                         {"predictor", run.predictor},
-                        {"reference", pointJson(run.model.reference)},
+                        {"reference", pointJson(run.folder.card.reference)},
                         {"default", pointJson(run.points.grid[run.points.defaultIndex])},
                         {"fmax", pointJson(run.points.grid[run.points.fmaxIndex])},
                         {"modules", modules}};
@@ -173,7 +173,7 @@ int plot(const PredictionRun &run, const std::string &path) {
                                   : "kernel " + demangle(module.kernels.front().name);
   PlotRequest request{module.input->input + ": " + what,
                       "predicted by " + run.predictor + " of " + run.modelDir + " for " +
-                          run.model.clocks.gpu + "; factors against the default clocks",
+                          run.folder.card.clocks.gpu + "; factors against the default clocks",
                       &prediction, &run.points, prediction.minEnergyPoint};
   if (std::string error = writeSurfacePlot(request, path); !error.empty()) {
     spdlog::error("{}", error);

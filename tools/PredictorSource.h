@@ -9,12 +9,13 @@
 
 namespace ptxdvfs::tools {
 
-/// Predictor `name` of the model folder `dir`, whose card is `card` (which
-/// must outlive it). `ptxdvfs` (no LibTorch) gives the card predictors
+/// Predictor `name` of the model folder `dir`, as readModelFolder() read
+/// it into `folder` (which must outlive the predictor). `ptxdvfs` (no LibTorch) gives the card predictors
 /// itself and, for any other, re-executes the whole command with
 /// `ptxdvfs-model` (so this does not return); `ptxdvfs-model` loads the
 /// weights and gives any. nullptr after an error it has printed.
-std::unique_ptr<model::SurfacePredictor> openPredictor(const std::string &dir, const model::ModelCard &card,
+std::unique_ptr<model::SurfacePredictor> openPredictor(const std::string &dir,
+                                                       const model::ModelFolderContents &folder,
                                                        const std::string &name);
 
 } // namespace ptxdvfs::tools

@@ -64,10 +64,6 @@ void printDecision(const PredictionRun &run, const RecommendOptions &options,
   }
 }
 
-nlohmann::json ratiosJson(const model::Ratios &ratios) {
-  return {{"time", ratios.time}, {"power", ratios.power}, {"energy", ratios.energy}};
-}
-
 nlohmann::json decisionJson(const PredictionRun &run, const RecommendOptions &options,
                             const model::ApplicationPrediction &prediction) {
   model::Decision decision = model::decide(prediction, options.objective, run.points, run.risk);
@@ -105,7 +101,7 @@ void printJson(const PredictionRun &run, const RecommendOptions &options) {
                                                     : nlohmann::json()}});
   }
   std::cout << nlohmann::json{{"model", run.modelDir},
-                              {"gpu", run.model.clocks.gpu},
+                              {"gpu", run.folder.card.clocks.gpu},
                               {"predictor", run.predictor},
                               {"objective", model::toString(options.objective)},
                               {"default", pointJson(run.points.grid[run.points.defaultIndex])},
@@ -163,7 +159,7 @@ void setupRecommendCommand(CLI::App &app, int &exitCode) {
       return;
     }
     std::cout << "Objective " << model::toString(options->objective) << ", predictor "
-              << run.predictor << ", GPU " << run.model.clocks.gpu << '\n';
+              << run.predictor << ", GPU " << run.folder.card.clocks.gpu << '\n';
     for (const ModulePrediction &module : run.modules) {
       for (const KernelPrediction &kernel : module.kernels)
         printDecision(run, *options, "\n" + module.input->input + ": kernel " + demangle(kernel.name),

@@ -8,8 +8,6 @@
 
 #include <torch/torch.h>
 
-#include <cmath>
-#include <limits>
 #include <mutex>
 
 namespace ptxdvfs::model {
@@ -68,9 +66,7 @@ struct Baselines::Fitted {
 
 Baselines::Baselines(BaselineData data, torch::Tensor clocks)
     : data_(std::move(data)), clocks_(std::move(clocks)), fitted_(std::make_unique<Fitted>()) {
-  SurfacePrediction mean = trainingMean(data_);
-  mean_ = std::move(mean.mean);
-  spread_ = std::move(mean.spread);
+  mean_ = trainingMean(data_).mean;
   fitted_->neighbours = std::make_unique<NearestNeighbours>(data_);
 }
 
@@ -103,8 +99,6 @@ void Baselines::fitMlp() const {
   mlp->eval();
   fitted_->mlp = mlp;
 }
-
-const NearestNeighbours &Baselines::neighbours() const { return *fitted_->neighbours; }
 
 int Baselines::neighbourCount() const { return fitted_->neighbours->k(); }
 

@@ -212,20 +212,24 @@ ptx::Expected<LoadedModel> loadModel(const std::string &dir) {
   auto contents = readModelFolder(dir);
   if (!contents)
     return ptx::Expected<LoadedModel>::failure(contents.takeDiagnostics());
+  return loadModel(dir, std::move(*contents));
+}
+
+ptx::Expected<LoadedModel> loadModel(const std::string &dir, ModelFolderContents contents) {
   LoadedModel loaded;
   ModelDescription &description = loaded.description;
-  static_cast<ModelCard &>(description) = std::move(contents->card);
+  static_cast<ModelCard &>(description) = std::move(contents.card);
   try {
-    description.architecture = architectureFrom(contents->architecture);
+    description.architecture = architectureFrom(contents.architecture);
     EnergySource energy;
-    if (!parseEnergySource(contents->prediction.at("energy").get<std::string>(), energy))
+    if (!parseEnergySource(contents.prediction.at("energy").get<std::string>(), energy))
       throw std::invalid_argument("prediction.energy must be head or time_x_power");
-    description.prediction.energy(energy).risk(contents->prediction.at("risk").get<double>());
+    description.prediction.energy(energy).risk(contents.prediction.at("risk").get<double>());
   } catch (const std::exception &e) {
     return ptx::Expected<LoadedModel>::failure(
         error(dir, std::string("malformed model description: ") + e.what()));
   }
-  for (std::size_t m = 0; m < contents->members; ++m) {
+  for (std::size_t m = 0; m < contents.members; ++m) {
     std::string weightsPath = (fs::path(dir) / memberFile(m)).string();
     auto member = loadWeights(weightsPath, description.architecture);
     if (!member)

@@ -33,7 +33,6 @@ BaselineData baselineDataOf(const TensorDataset &data, const std::vector<std::si
 /// Fitting is deterministic (seeded), so evaluating a folder twice gives
 /// the same numbers. The MLP is fitted on its first prediction (a second
 /// or so), so predicting with the others costs none of it.
-class NearestNeighbours;
 class Baselines {
 public:
   /// `clocks` is [P, 2] as in TensorDataset.
@@ -44,13 +43,6 @@ public:
 
   /// The k that `knn_log_histogram` fitted on the training applications.
   int neighbourCount() const;
-  /// The fitted `knn_log_histogram`, for the neighbourhood behind a prediction.
-  const NearestNeighbours &neighbours() const;
-  /// The training applications, in BaselineData order.
-  const std::vector<std::string> &names() const { return data_.names; }
-  /// Standard deviation of the training surfaces at each V-F point: how
-  /// far `training_mean` can be from any one application.
-  const Surface &trainingSpread() const { return spread_; }
 
   /// Predicts `baseline` (one of baselineNames()) for an application.
   Surface predict(const std::string &baseline, const InstructionHistogram &histogram) const;
@@ -59,7 +51,7 @@ private:
   struct Fitted;
   BaselineData data_;
   torch::Tensor clocks_;
-  Surface mean_, spread_;
+  Surface mean_;
   std::unique_ptr<Fitted> fitted_;
 
   void fitMlp() const;

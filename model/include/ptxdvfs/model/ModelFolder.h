@@ -43,6 +43,10 @@ struct LoadedModel {
 /// the file and what is wrong.
 ptx::Expected<LoadedModel> loadModel(const std::string &dir);
 
+/// The same from what readModelFolder(dir) returned: only the weights are
+/// read, so a caller that needed the card first checks the folder once.
+ptx::Expected<LoadedModel> loadModel(const std::string &dir, ModelFolderContents contents);
+
 /// SHA-256 over a dataset's content (names, codes, measurements, clocks),
 /// independent of file layout and order on disk.
 std::string datasetFingerprint(const embeddings::Dataset &dataset);
