@@ -40,8 +40,18 @@ void printSurface(std::ostream &out, const PredictionRun &run, const std::string
   out << title << '\n';
   if (!prediction.neighbours.empty()) {
     out << "  nearest training programs:";
-    for (const std::string &name : prediction.neighbours)
-      out << ' ' << name;
+    char distance[32];
+    for (std::size_t i = 0; i < prediction.neighbours.size(); ++i) {
+      out << ' ' << prediction.neighbours[i];
+      if (i < prediction.neighbourDistances.size()) {
+        std::snprintf(distance, sizeof distance, " (%.2f)", prediction.neighbourDistances[i]);
+        out << distance;
+      }
+    }
+    if (prediction.trainingMeanWeight > 0) {
+      std::snprintf(distance, sizeof distance, "%.0f%%", 100 * prediction.trainingMeanWeight);
+      out << "; " << distance << " training mean, for their distance";
+    }
     out << '\n';
   }
   out << "  f_mem  f_core   time             power            energy\n";
@@ -94,7 +104,9 @@ nlohmann::json surfaceJson(const PredictionRun &run, const model::ApplicationPre
   }
   return {{"points", points},
           {"min_energy", pointJson(run.points.grid[prediction.minEnergyPoint])},
-          {"nearest_training_programs", prediction.neighbours}};
+          {"nearest_training_programs", prediction.neighbours},
+          {"neighbour_distances", prediction.neighbourDistances},
+          {"training_mean_weight", prediction.trainingMeanWeight}};
 }
 
 void printJson(const PredictionRun &run) {

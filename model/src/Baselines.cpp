@@ -62,12 +62,15 @@ struct Baselines::Fitted {
   std::once_flag mlpFitted;
   torch::nn::Sequential mlp{nullptr};
   std::unique_ptr<NearestNeighbours> neighbours;
+  std::unique_ptr<NearestNeighbours> towardMean;
 };
 
 Baselines::Baselines(BaselineData data, torch::Tensor clocks)
     : data_(std::move(data)), clocks_(std::move(clocks)), fitted_(std::make_unique<Fitted>()) {
   mean_ = trainingMean(data_).mean;
   fitted_->neighbours = std::make_unique<NearestNeighbours>(data_);
+  fitted_->towardMean = std::make_unique<NearestNeighbours>(
+      data_, NearestNeighbours::defaultCandidates(), NearestNeighbours::towardMeanPullCandidates());
 }
 
 void Baselines::fitMlp() const {
@@ -112,6 +115,8 @@ Surface Baselines::predict(const std::string &baseline,
     return mean_;
   if (baseline == "knn_log_histogram")
     return fitted_->neighbours->predict(histogram);
+  if (baseline == "knn_toward_mean")
+    return fitted_->towardMean->predict(histogram);
   if (baseline == "nearest_histogram")
     return data_.surfaces[nearestApplication(data_, histogram)];
   if (baseline == "histogram_mlp") {

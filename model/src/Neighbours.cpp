@@ -43,6 +43,17 @@ const std::vector<int> &NearestNeighbours::defaultCandidates() {
   return candidates;
 }
 
+const std::vector<double> &NearestNeighbours::defaultPullCandidates() {
+  static const std::vector<double> none = {std::numeric_limits<double>::infinity()};
+  return none;
+}
+
+const std::vector<double> &NearestNeighbours::towardMeanPullCandidates() {
+  static const std::vector<double> candidates = {std::numeric_limits<double>::infinity(), 4, 2, 1,
+                                                 0.5, 0.25};
+  return candidates;
+}
+
 namespace {
 
 /// Mean relative error of the three factors plus the energy above the true
@@ -58,48 +69,141 @@ double choiceAndFitError(const Surface &predicted, const Surface &truth) {
   return relative + (chosen / best - 1);
 }
 
+/// The weight of the training mean for an application whose neighbours lie
+/// `distance` away, at pull distance `pull` (infinity: none).
+double pullWeight(double distance, double pull) {
+  if (std::isinf(pull) || distance <= 0)
+    return 0;
+  return distance / (distance + pull);
+}
+
+/// exp((1 - weight) log surface + weight logMean), point by point.
+Surface pulledTowards(const Surface &surface, const Surface &logMean, double weight) {
+  if (weight == 0)
+    return surface;
+  Surface result = surface;
+  for (std::size_t p = 0; p < result.size(); ++p)
+    for (std::size_t m = 0; m < 3; ++m)
+      result[p][m] = std::exp((1 - weight) * std::log(surface[p][m]) + weight * logMean[p][m]);
+  return result;
+}
+
+/// The sum of the logarithms of the given surfaces.
+Surface logSum(const std::vector<Surface> &surfaces, const std::vector<std::size_t> &which) {
+  Surface total(surfaces.front().size(), {0, 0, 0});
+  for (std::size_t a : which)
+    for (std::size_t p = 0; p < total.size(); ++p)
+      for (std::size_t m = 0; m < 3; ++m)
+        total[p][m] += std::log(surfaces[a][p][m]);
+  return total;
+}
+
+double meanDistance(const std::vector<std::pair<double, std::size_t>> &order, std::size_t count) {
+  count = std::min(count, order.size());
+  double total = 0;
+  for (std::size_t i = 0; i < count; ++i)
+    total += order[i].first;
+  return total / static_cast<double>(count);
+}
+
 } // namespace
 
-NearestNeighbours::NearestNeighbours(const BaselineData &data, const std::vector<int> &candidates)
+NearestNeighbours::NearestNeighbours(const BaselineData &data, const std::vector<int> &candidates,
+                                     const std::vector<double> &pullCandidates)
     : surfaces_(data.surfaces) {
   for (const InstructionHistogram &histogram : data.histograms)
     logHistograms_.push_back(logScaled(histogram));
-  if (candidates.empty())
-    return;
-  k_ = candidates[candidates.size() / 2];
+  std::vector<std::size_t> everyone(surfaces_.size());
+  std::iota(everyone.begin(), everyone.end(), 0);
+  logMean_ = logSum(surfaces_, everyone);
+  for (auto &point : logMean_)
+    for (double &value : point)
+      value /= static_cast<double>(surfaces_.size());
+  if (!candidates.empty())
+    fit(data, candidates, pullCandidates);
+}
 
+void NearestNeighbours::fit(const BaselineData &data, const std::vector<int> &candidates,
+                            const std::vector<double> &pullCandidates) {
+  k_ = candidates[candidates.size() / 2];
   std::size_t count = surfaces_.size();
+  std::map<std::string, std::vector<std::size_t>> members;
   std::vector<std::string> families;
-  for (const std::string &name : data.names)
-    families.push_back(familyOf(name));
+  for (std::size_t a = 0; a < count; ++a) {
+    families.push_back(familyOf(data.names[a]));
+    members[families.back()].push_back(a);
+  }
+  std::map<std::string, Surface> familyLogSums;
+  for (const auto &[family, which] : members)
+    familyLogSums[family] = logSum(surfaces_, which);
+  Surface totalLogSum = logMean_;
+  for (auto &point : totalLogSum)
+    for (double &value : point)
+      value *= static_cast<double>(count);
+
+  // Each application seen with its family hidden: its neighbours and the
+  // mean of the other families' surfaces.
+  struct LeftOut {
+    std::size_t application;
+    std::vector<std::pair<double, std::size_t>> order;
+    Surface logMean;
+  };
+  std::vector<LeftOut> leftOut;
   int largest = *std::max_element(candidates.begin(), candidates.end());
-  std::map<int, double> total;
-  std::size_t scored = 0;
   for (std::size_t a = 0; a < count; ++a) {
     std::vector<bool> hidden(count);
     for (std::size_t b = 0; b < count; ++b)
       hidden[b] = families[b] == families[a];
-    std::vector<std::size_t> order =
-        nearest(logHistograms_[a], static_cast<std::size_t>(largest), hidden);
+    auto order = nearest(logHistograms_[a], static_cast<std::size_t>(largest), hidden);
     if (order.empty())
       continue;
-    ++scored;
-    for (int k : candidates)
-      total[k] += choiceAndFitError(geometricMean(order, static_cast<std::size_t>(k)), surfaces_[a]);
+    double others = static_cast<double>(count - members[families[a]].size());
+    Surface logMean = totalLogSum;
+    for (std::size_t p = 0; p < logMean.size(); ++p)
+      for (std::size_t m = 0; m < 3; ++m)
+        logMean[p][m] = (logMean[p][m] - familyLogSums[families[a]][p][m]) / others;
+    leftOut.push_back({a, std::move(order), std::move(logMean)});
   }
-  if (scored == 0)
+  if (leftOut.empty())
     return;
-  for (int k : candidates)
-    scores_[k] = total[k] / static_cast<double>(scored);
-  k_ = candidates.front();
-  for (int k : candidates)
-    if (scores_[k] < scores_[k_] || (scores_[k] == scores_[k_] && k < k_))
-      k_ = k;
+
+  std::vector<double> nearestDistances;
+  for (const LeftOut &item : leftOut)
+    nearestDistances.push_back(item.order.front().first);
+  std::nth_element(nearestDistances.begin(),
+                   nearestDistances.begin() + static_cast<std::ptrdiff_t>(nearestDistances.size() / 2),
+                   nearestDistances.end());
+  double typical = nearestDistances[nearestDistances.size() / 2];
+
+  double bestScore = std::numeric_limits<double>::infinity();
+  for (double multiple : pullCandidates) {
+    double pull = std::isinf(multiple) ? multiple : multiple * typical;
+    std::map<int, double> scores;
+    for (int k : candidates) {
+      auto neighbours = static_cast<std::size_t>(k);
+      double total = 0;
+      for (const LeftOut &item : leftOut) {
+        Surface predicted =
+            pulledTowards(geometricMean(item.order, neighbours), item.logMean,
+                          pullWeight(meanDistance(item.order, neighbours), pull));
+        total += choiceAndFitError(predicted, surfaces_[item.application]);
+      }
+      scores[k] = total / static_cast<double>(leftOut.size());
+      // Ties go to the earlier candidate: no pull before a pull, fewer neighbours before more.
+      if (scores[k] < bestScore) {
+        bestScore = scores[k];
+        k_ = k;
+        pullDistance_ = pull;
+      }
+    }
+    if (pull == pullDistance_)
+      scores_ = scores;
+  }
 }
 
-std::vector<std::size_t> NearestNeighbours::nearest(const InstructionHistogram &logHistogram,
-                                                    std::size_t count,
-                                                    const std::vector<bool> &hidden) const {
+std::vector<std::pair<double, std::size_t>>
+NearestNeighbours::nearest(const InstructionHistogram &logHistogram, std::size_t count,
+                           const std::vector<bool> &hidden) const {
   std::vector<std::pair<double, std::size_t>> ranked;
   for (std::size_t b = 0; b < logHistograms_.size(); ++b)
     if (hidden.empty() || !hidden[b])
@@ -107,20 +211,18 @@ std::vector<std::size_t> NearestNeighbours::nearest(const InstructionHistogram &
   count = std::min(count, ranked.size());
   std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(count),
                     ranked.end());
-  std::vector<std::size_t> order;
-  for (std::size_t i = 0; i < count; ++i)
-    order.push_back(ranked[i].second);
-  return order;
+  ranked.resize(count);
+  return ranked;
 }
 
-Surface NearestNeighbours::geometricMean(const std::vector<std::size_t> &applications,
+Surface NearestNeighbours::geometricMean(const std::vector<std::pair<double, std::size_t>> &applications,
                                          std::size_t count) const {
   count = std::min(count, applications.size());
-  Surface mean(surfaces_[applications.front()].size(), {0, 0, 0});
+  Surface mean(surfaces_[applications.front().second].size(), {0, 0, 0});
   for (std::size_t i = 0; i < count; ++i)
     for (std::size_t p = 0; p < mean.size(); ++p)
       for (std::size_t m = 0; m < 3; ++m)
-        mean[p][m] += std::log(surfaces_[applications[i]][p][m]);
+        mean[p][m] += std::log(surfaces_[applications[i].second][p][m]);
   for (auto &point : mean)
     for (double &value : point)
       value = std::exp(value / static_cast<double>(count));
@@ -133,16 +235,22 @@ Surface NearestNeighbours::predict(const InstructionHistogram &histogram) const 
 
 NearestNeighbours::Neighbourhood
 NearestNeighbours::neighbourhood(const InstructionHistogram &histogram) const {
+  auto order = nearest(logScaled(histogram), static_cast<std::size_t>(k_), {});
   Neighbourhood result;
-  result.applications = nearest(logScaled(histogram), static_cast<std::size_t>(k_), {});
-  result.mean = geometricMean(result.applications, result.applications.size());
-  result.spread.assign(result.mean.size(), {0, 0, 0});
-  double count = static_cast<double>(result.applications.size());
-  for (std::size_t p = 0; p < result.mean.size(); ++p)
+  for (const auto &[distance, application] : order) {
+    result.applications.push_back(application);
+    result.distances.push_back(distance);
+  }
+  Surface neighbours = geometricMean(order, order.size());
+  result.pull = pullWeight(meanDistance(order, order.size()), pullDistance_);
+  result.mean = pulledTowards(neighbours, logMean_, result.pull);
+  result.spread.assign(neighbours.size(), {0, 0, 0});
+  double count = static_cast<double>(order.size());
+  for (std::size_t p = 0; p < neighbours.size(); ++p)
     for (std::size_t m = 0; m < 3; ++m) {
       double squares = 0;
       for (std::size_t a : result.applications)
-        squares += std::pow(surfaces_[a][p][m] - result.mean[p][m], 2);
+        squares += std::pow(surfaces_[a][p][m] - neighbours[p][m], 2);
       result.spread[p][m] = std::sqrt(squares / count);
     }
   return result;

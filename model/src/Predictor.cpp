@@ -52,6 +52,7 @@ ApplicationPrediction FolderPredictor::predict(const std::vector<embeddings::Enc
                                    kBlendWeight * baseline.surface.spread[p][m];
     }
   blend.neighbours = baseline.neighbours;
+  blend.neighbourDistances = baseline.neighbourDistances;
   blend.minEnergyPoint = minEnergyPoint(blend.surface.mean);
   return blend;
 }

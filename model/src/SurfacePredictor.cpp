@@ -32,6 +32,10 @@ public:
   CardPredictor(const ModelCard &card, std::string name) : card_(card), name_(std::move(name)) {
     if (name_ == "knn_log_histogram")
       neighbours_ = std::make_unique<NearestNeighbours>(card.baselines);
+    else if (name_ == "knn_toward_mean")
+      neighbours_ = std::make_unique<NearestNeighbours>(
+          card.baselines, NearestNeighbours::defaultCandidates(),
+          NearestNeighbours::towardMeanPullCandidates());
     else if (name_ == "training_mean")
       mean_ = trainingMean(card.baselines);
   }
@@ -45,6 +49,8 @@ public:
       result.hasSpread = true;
       for (std::size_t application : around.applications)
         result.neighbours.push_back(card_.baselines.names[application]);
+      result.neighbourDistances = around.distances;
+      result.trainingMeanWeight = around.pull;
     } else if (name_ == "training_mean") {
       result.surface = mean_;
       result.hasSpread = true;
@@ -68,7 +74,8 @@ private:
 } // namespace
 
 std::unique_ptr<SurfacePredictor> makeCardPredictor(const ModelCard &card, const std::string &name) {
-  if (name != "training_mean" && name != "nearest_histogram" && name != "knn_log_histogram")
+  if (name != "training_mean" && name != "nearest_histogram" && name != "knn_log_histogram" &&
+      name != "knn_toward_mean")
     return nullptr;
   return std::make_unique<CardPredictor>(card, name);
 }

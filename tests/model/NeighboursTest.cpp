@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 using namespace ptxdvfs;
 using namespace ptxdvfs::test;
@@ -143,4 +144,39 @@ TEST(NeighboursTest, NeighbourhoodNamesTheNearestAndTheirDisagreement) {
   NearestNeighbours::Neighbourhood one = NearestNeighbours(data, {1}).neighbourhood(mixOf(20));
   EXPECT_EQ(one.applications, std::vector<std::size_t>{3});
   EXPECT_NEAR(one.spread[0][kTime], 0.0, 1e-9); // exp(log(x)) rounds
+}
+
+TEST(NeighboursTest, TowardMeanPullsFarProgramsToTheTrainingMeanAndKeepsNearOnes) {
+  // Two kinds of programs whose surfaces are 1 and 4 (geometric mean 2).
+  // Hiding its family, each program still finds its own kind at a small
+  // distance, so the fitted pull is weak there; a query that shares little
+  // with any of them is pulled much further towards 2 than a near one.
+  BaselineData data;
+  for (int f = 0; f < 6; ++f) {
+    bool second = f % 2 == 1;
+    data.names.push_back("fam" + std::string(1, static_cast<char>('a' + f)) + "_1");
+    data.histograms.push_back(mixOf(second ? 20 : 10, 0.5f + 0.02f * static_cast<float>(f)));
+    data.surfaces.push_back(flat(second ? 4.0 : 1.0));
+  }
+  NearestNeighbours plain(data);
+  EXPECT_TRUE(std::isinf(plain.pullDistance()));
+  NearestNeighbours pulled(data, {1}, {std::numeric_limits<double>::infinity(), 1.0});
+  // Leaving one family out costs nothing without a pull and something with
+  // one, so the fit keeps neighbours alone: the pull must be earned.
+  EXPECT_TRUE(std::isinf(pulled.pullDistance()));
+
+  NearestNeighbours forced(data, {1}, {1.0});
+  ASSERT_FALSE(std::isinf(forced.pullDistance()));
+  NearestNeighbours::Neighbourhood near = forced.neighbourhood(mixOf(10, 0.52f));
+  NearestNeighbours::Neighbourhood far = forced.neighbourhood(mixOf(30, 0.9f));
+  ASSERT_EQ(near.distances.size(), 1u);
+  EXPECT_LT(near.distances[0], far.distances[0]);
+  EXPECT_LT(near.pull, far.pull);
+  EXPECT_NEAR(far.pull, far.distances[0] / (far.distances[0] + forced.pullDistance()), 1e-12);
+  // log prediction = (1 - w) log neighbour + w log 2.
+  double neighbour = data.surfaces[far.applications[0]][0][kTime];
+  EXPECT_NEAR(std::log(far.mean[0][kTime]),
+              (1 - far.pull) * std::log(neighbour) + far.pull * std::log(2.0), 1e-9);
+  // The spread stays the neighbours' own (zero for one).
+  EXPECT_NEAR(far.spread[0][kTime], 0.0, 1e-9);
 }

@@ -27,7 +27,8 @@ BaselineData baselineDataFrom(const nlohmann::json &json);
 /// Names of the baselines, in report order.
 inline const std::vector<std::string> &baselineNames() {
   static const std::vector<std::string> names = {"training_mean", "histogram_mlp",
-                                                 "nearest_histogram", "knn_log_histogram"};
+                                                 "nearest_histogram", "knn_log_histogram",
+                                                 "knn_toward_mean"};
   return names;
 }
 

@@ -21,7 +21,7 @@ InstructionHistogram histogramOf(const torch::Tensor &fields);
 /// The mixes and measured surfaces of applications `items` of `data`.
 BaselineData baselineDataOf(const TensorDataset &data, const std::vector<std::size_t> &items);
 
-/// The three baselines fitted on one training set:
+/// The baselines fitted on one training set:
 /// - `training_mean`: the mean training surface, the same for every input;
 /// - `histogram_mlp`: an MLP on [instruction mix, normalised clocks], the
 ///   static approach that predates sequence models;
@@ -29,7 +29,10 @@ BaselineData baselineDataOf(const TensorDataset &data, const std::vector<std::si
 ///   mix is closest;
 /// - `knn_log_histogram`: the geometric mean of the surfaces of the k
 ///   training applications closest on the log-scaled mix, k fitted by
-///   leave-one-family-out (NearestNeighbours).
+///   leave-one-family-out (NearestNeighbours);
+/// - `knn_toward_mean`: the same, pulled towards the geometric mean of the
+///   training surfaces by the distance to the neighbours, the pull fitted
+///   with k.
 /// Fitting is deterministic (seeded), so evaluating a folder twice gives
 /// the same numbers. The MLP is fitted on its first prediction (a second
 /// or so), so predicting with the others costs none of it.

@@ -4,6 +4,7 @@
 #include "ptxdvfs/model/BaselineData.h"
 #include "ptxdvfs/model/Evaluation.h"
 
+#include <limits>
 #include <map>
 #include <vector>
 
@@ -32,29 +33,55 @@ double mixL1Distance(const InstructionHistogram &a, const InstructionHistogram &
 /// score of a candidate is the mean over applications of the mean relative
 /// error of the three factors plus the energy above the true minimum at
 /// the predicted minimum-energy point (fractions). Deterministic.
+///
+/// Optionally (`knn_toward_mean`), a prediction far from every training
+/// application is pulled towards the geometric mean of all training
+/// surfaces (the constant surface): with d the mean distance to the k
+/// neighbours, log prediction = (1 - w) log neighbours + w log mean,
+/// w = d / (d + D). The pull distance D is fitted with k, on the same
+/// score, from the candidates given as multiples of the median
+/// leave-one-family-out neighbour distance (infinity: no pull). Why: a
+/// program unlike anything measured (a real kernel's mix against the
+/// microbenchmarks', 2-4x further than a held-out family's) may be better
+/// served by the average than by whichever programs are least unlike it.
 class NearestNeighbours {
 public:
   static const std::vector<int> &defaultCandidates();
+  /// Candidate pull distances as multiples of the median leave-one-family-out
+  /// distance to the nearest neighbour; infinity means no pull. The default
+  /// is no pull (`knn_log_histogram`); `knn_toward_mean` fits one of
+  /// towardMeanPullCandidates() (infinity, 4, 2, 1, 0.5, 0.25).
+  static const std::vector<double> &defaultPullCandidates();
+  static const std::vector<double> &towardMeanPullCandidates();
 
   explicit NearestNeighbours(const BaselineData &data,
-                             const std::vector<int> &candidates = defaultCandidates());
+                             const std::vector<int> &candidates = defaultCandidates(),
+                             const std::vector<double> &pullCandidates = defaultPullCandidates());
 
   /// The fitted number of neighbours.
   int k() const { return k_; }
-  /// Leave-one-family-out score of each candidate k (lower is better);
-  /// empty when no application has a training application outside its
-  /// family (then k is the middle candidate).
+  /// The fitted pull distance D (log-mix L1 units; infinity: no pull).
+  double pullDistance() const { return pullDistance_; }
+  /// Leave-one-family-out score of each candidate k at the fitted pull
+  /// distance (lower is better); empty when no application has a training
+  /// application outside its family (then k is the middle candidate and
+  /// there is no pull).
   const std::map<int, double> &selectionScores() const { return scores_; }
 
-  /// The geometric mean of the surfaces of the k() nearest applications.
+  /// The geometric mean of the surfaces of the k() nearest applications,
+  /// pulled towards the training mean by their distance.
   Surface predict(const InstructionHistogram &histogram) const;
 
   /// What predict() rests on: the k() nearest training applications
-  /// (indices into the BaselineData, nearest first), their geometric mean,
-  /// and their standard deviation around it at each V-F point (how much
-  /// the neighbours disagree; zero for k = 1).
+  /// (indices into the BaselineData, nearest first) and their log-mix L1
+  /// distances, the prediction (`mean`), the weight of the training mean in
+  /// it (0: the neighbours alone), and the neighbours' standard deviation
+  /// around their own geometric mean at each V-F point (how much they
+  /// disagree; zero for k = 1).
   struct Neighbourhood {
     std::vector<std::size_t> applications;
+    std::vector<double> distances;
+    double pull = 0;
     Surface mean;
     Surface spread;
   };
@@ -63,14 +90,20 @@ public:
 private:
   /// Indices of the `count` nearest applications to `histogram` (log-scaled),
   /// nearest first, skipping those for which `hidden` is true.
-  std::vector<std::size_t> nearest(const InstructionHistogram &logHistogram, std::size_t count,
-                                   const std::vector<bool> &hidden) const;
-  Surface geometricMean(const std::vector<std::size_t> &applications, std::size_t count) const;
+  std::vector<std::pair<double, std::size_t>> nearest(const InstructionHistogram &logHistogram,
+                                                      std::size_t count,
+                                                      const std::vector<bool> &hidden) const;
+  Surface geometricMean(const std::vector<std::pair<double, std::size_t>> &applications,
+                        std::size_t count) const;
+  void fit(const BaselineData &data, const std::vector<int> &candidates,
+           const std::vector<double> &pullCandidates);
 
   std::vector<InstructionHistogram> logHistograms_;
   std::vector<Surface> surfaces_;
+  Surface logMean_; // the mean of every training surface's logarithm
   std::map<int, double> scores_;
   int k_ = 1;
+  double pullDistance_ = std::numeric_limits<double>::infinity();
 };
 
 } // namespace ptxdvfs::model

@@ -27,8 +27,14 @@ struct ApplicationPrediction {
   /// `evaluate` scores: chooseMinEnergyPoint() with the model's risk for
   /// `lstm`, the plain argmin for the others.
   std::size_t minEnergyPoint = 0;
-  /// The training applications a neighbour predictor copied, nearest first.
+  /// The training applications a neighbour predictor copied, nearest first,
+  /// and their log-mix L1 distances (the `knn_*` predictors only; 0 is the
+  /// same mix, 6 shares nothing).
   std::vector<std::string> neighbours;
+  std::vector<double> neighbourDistances;
+  /// The weight of the training mean in a `knn_toward_mean` surface, in
+  /// [0, 1): how far the program is from every measured one (0 otherwise).
+  double trainingMeanWeight = 0;
 };
 
 class SurfacePredictor {
@@ -61,7 +67,8 @@ std::vector<std::string> predictorNames();
 std::string checkPredictorName(const std::string &name);
 
 /// The predictors computed from the card alone, without LibTorch:
-/// `training_mean`, `nearest_histogram`, `knn_log_histogram`. nullptr for
+/// `training_mean`, `nearest_histogram`, `knn_log_histogram`,
+/// `knn_toward_mean`. nullptr for
 /// any other name. `card` must outlive the predictor.
 std::unique_ptr<SurfacePredictor> makeCardPredictor(const ModelCard &card, const std::string &name);
 
