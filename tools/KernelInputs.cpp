@@ -9,6 +9,8 @@
 #include <spdlog/spdlog.h>
 
 #include <cxxabi.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <fnmatch.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -98,9 +100,11 @@ std::string findCudaTool(const std::string &name, const char *variable) {
 }
 
 /// Runs `argv` in `workingDir` with its output on our stderr (stdout stays
-/// ours: --json readers must see nothing else); its exit status, or -1 if
-/// it could not be started.
-int runTool(const std::vector<std::string> &argv, const std::string &workingDir) {
+/// ours: --json readers and the language server's client must see nothing
+/// else), or in the file `outputPath` when given; its exit status, or -1
+/// if it could not be started or was cancelled.
+int runTool(const std::vector<std::string> &argv, const std::string &workingDir,
+            const std::string &outputPath = "", Cancellation *cancellation = nullptr) {
   std::vector<char *> args;
   for (const std::string &arg : argv)
     args.push_back(const_cast<char *>(arg.c_str()));
@@ -110,13 +114,23 @@ int runTool(const std::vector<std::string> &argv, const std::string &workingDir)
   if (child < 0)
     return -1;
   if (child == 0) {
-    if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0 || chdir(workingDir.c_str()) != 0)
+    int output = STDERR_FILENO;
+    if (!outputPath.empty())
+      output = open(outputPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (output < 0 || dup2(output, STDOUT_FILENO) < 0 || dup2(output, STDERR_FILENO) < 0 ||
+        chdir(workingDir.c_str()) != 0)
       _exit(127);
     execv(args[0], args.data());
     _exit(127);
   }
+  bool attached = !cancellation || cancellation->attach(child);
+  if (!attached)
+    kill(child, SIGTERM);
   int status = 0;
-  if (waitpid(child, &status, 0) < 0)
+  pid_t waited = waitpid(child, &status, 0);
+  if (cancellation)
+    cancellation->detach();
+  if (waited < 0 || !attached || (cancellation && cancellation->cancelled()))
     return -1;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
@@ -159,12 +173,34 @@ bool parseInto(const std::string &ptxPath, const std::string &input, Inputs &inp
   return true;
 }
 
+/// nvcc's command line for `file`, writing `ptxPath`.
+std::vector<std::string> nvccCommand(const std::string &nvcc, const std::string &file,
+                                     const InputFlags &flags, const std::string &ptxPath) {
+  std::vector<std::string> argv = {nvcc, "-ptx", "-lineinfo"};
+  if (!flags.arch.empty())
+    argv.push_back("-arch=" + flags.arch);
+  argv.insert(argv.end(), flags.nvccFlags.begin(), flags.nvccFlags.end());
+  argv.insert(argv.end(), {fs::absolute(file).string(), "-o", ptxPath});
+  return argv;
+}
+
+std::string nvccMissing(const std::string &file) {
+  return file + ": compiling CUDA needs nvcc, which was not found ($CUDACXX, PATH, "
+                "/usr/local/cuda/bin); give the PTX instead (nvcc -ptx -lineinfo " +
+         file + ")";
+}
+
+std::string nvccFailed(const std::string &file, int status, const std::string &nvcc) {
+  return file + ": nvcc " +
+         (status < 0 || status == 127 ? std::string("could not be run")
+                                      : "failed with exit status " + std::to_string(status)) +
+         " (command: " + nvcc + " ...)";
+}
+
 bool compileCuda(const std::string &file, const InputFlags &flags, Inputs &inputs) {
   std::string nvcc = findCudaTool("nvcc", "CUDACXX");
   if (nvcc.empty()) {
-    spdlog::error("{}: compiling CUDA needs nvcc, which was not found ($CUDACXX, PATH, "
-                  "/usr/local/cuda/bin); give the PTX instead (nvcc -ptx -lineinfo {})",
-                  file, file);
+    spdlog::error("{}", nvccMissing(file));
     return false;
   }
   TemporaryFolder folder;
@@ -173,16 +209,9 @@ bool compileCuda(const std::string &file, const InputFlags &flags, Inputs &input
     return false;
   }
   std::string ptxPath = (fs::path(folder.path()) / fs::path(file).stem()).string() + ".ptx";
-  std::vector<std::string> argv = {nvcc, "-ptx", "-lineinfo"};
-  if (!flags.arch.empty())
-    argv.push_back("-arch=" + flags.arch);
-  argv.insert(argv.end(), flags.nvccFlags.begin(), flags.nvccFlags.end());
-  argv.insert(argv.end(), {fs::absolute(file).string(), "-o", ptxPath});
-  int status = runTool(argv, folder.path());
+  int status = runTool(nvccCommand(nvcc, file, flags, ptxPath), folder.path());
   if (status != 0) {
-    spdlog::error("{}: nvcc {} (command: {} ...)", file,
-                  status < 0 || status == 127 ? "could not be run" : "failed with exit status " + std::to_string(status),
-                  nvcc);
+    spdlog::error("{}", nvccFailed(file, status, nvcc));
     return false;
   }
   return parseInto(ptxPath, file, inputs);
@@ -219,6 +248,65 @@ bool extractFromBinary(const std::string &file, Inputs &inputs) {
 }
 
 } // namespace
+
+void Cancellation::cancel() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  cancelled_ = true;
+  if (child_ > 0)
+    kill(child_, SIGTERM);
+}
+
+bool Cancellation::cancelled() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return cancelled_;
+}
+
+bool Cancellation::attach(int pid) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  child_ = pid;
+  return !cancelled_;
+}
+
+void Cancellation::detach() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  child_ = 0;
+}
+
+CompiledCuda compileCudaFile(const std::string &file, const InputFlags &flags,
+                             Cancellation *cancellation) {
+  CompiledCuda result;
+  std::string nvcc = findCudaTool("nvcc", "CUDACXX");
+  if (nvcc.empty()) {
+    result.error = nvccMissing(file);
+    return result;
+  }
+  TemporaryFolder folder;
+  if (folder.path().empty()) {
+    result.error = file + ": cannot create a temporary folder for nvcc's output";
+    return result;
+  }
+  std::string ptxPath = (fs::path(folder.path()) / fs::path(file).stem()).string() + ".ptx";
+  std::string outputPath = (fs::path(folder.path()) / "nvcc-output.txt").string();
+  int status = runTool(nvccCommand(nvcc, file, flags, ptxPath), folder.path(), outputPath, cancellation);
+  std::ifstream output(outputPath);
+  result.nvccOutput.assign(std::istreambuf_iterator<char>(output), std::istreambuf_iterator<char>());
+  if (cancellation && cancellation->cancelled()) {
+    result.cancelled = true;
+    return result;
+  }
+  if (status != 0) {
+    result.error = nvccFailed(file, status, nvcc);
+    return result;
+  }
+  auto module = ptx::parseFile(ptxPath);
+  result.diagnostics = module.diagnostics();
+  if (!module) {
+    result.error = file + ": nvcc's PTX could not be parsed";
+    return result;
+  }
+  result.module = InputModule{file, std::move(*module)};
+  return result;
+}
 
 Inputs readInputs(const InputFlags &flags) {
   Inputs inputs;

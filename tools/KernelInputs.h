@@ -3,6 +3,8 @@
 
 #include "ptxdvfs/ptx/Module.h"
 
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,35 @@ struct Inputs {
 /// `cuobjdump -xptx all`. Errors name the input; nothing is written
 /// outside a temporary folder, which is removed.
 Inputs readInputs(const InputFlags &flags);
+
+/// Lets another thread stop a compilation while nvcc runs (an editor's
+/// newer save makes the running one useless). Thread-safe.
+class Cancellation {
+public:
+  /// Terminates the tool running now, if any, and any started later.
+  void cancel();
+  bool cancelled() const;
+  /// For the runner: registers its child; false if already cancelled.
+  bool attach(int pid);
+  void detach();
+
+private:
+  mutable std::mutex mutex_;
+  int child_ = 0;
+  bool cancelled_ = false;
+};
+
+/// One `.cu` compiled as readInputs() compiles it, for a caller that shows
+/// nvcc's messages itself (the language server).
+struct CompiledCuda {
+  std::optional<InputModule> module; ///< empty when nvcc or the parse failed, or on cancel
+  std::string nvccOutput;            ///< what nvcc printed
+  ptx::Diagnostics diagnostics;      ///< the PTX parse's, if it got that far
+  std::string error;                 ///< why there is no module (empty on cancel)
+  bool cancelled = false;
+};
+CompiledCuda compileCudaFile(const std::string &file, const InputFlags &flags,
+                             Cancellation *cancellation = nullptr);
 
 /// Whether kernel `name` (PTX, possibly mangled) is selected by `patterns`
 /// (shell globs, matched against the mangled and the demangled name and

@@ -6,8 +6,6 @@
 #include "PredictorSource.h"
 #include "ShippedModel.h"
 
-#include "ptxdvfs/embeddings/EncodingScheme.h"
-
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
@@ -69,10 +67,7 @@ embeddings::EncodeOptions readingOf(const model::ModelCard &description,
 
 } // namespace
 
-int runPredictions(const PredictionFlags &flags, PredictionRun &run) {
-  const ModelFlags &modelFlags = flags.model;
-  const InputFlags &inputFlags = flags.inputs;
-  const LaunchFlags &launchFlags = flags.launch;
+int loadPredictionModel(const ModelFlags &modelFlags, PredictionRun &run) {
   run.modelDir = modelFlags.model.empty() ? shippedModelDir() : modelFlags.model;
   auto folder = model::readModelFolder(run.modelDir);
   if (!folder) {
@@ -86,29 +81,33 @@ int runPredictions(const PredictionFlags &flags, PredictionRun &run) {
     spdlog::error("{}: {}", run.modelDir, error);
     return kExitUsageError;
   }
-  std::unique_ptr<model::SurfacePredictor> predictor = openPredictor(run.modelDir, run.folder, run.predictor);
-  if (!predictor)
+  run.surfaces = openPredictor(run.modelDir, run.folder, run.predictor);
+  if (!run.surfaces)
     return kExitInputError;
-  run.risk = predictor->risk();
+  run.risk = run.surfaces->risk();
   run.points = model::gridPointsOf(description.clocks);
-
   auto scheme = embeddings::makeScheme(description.scheme, description.vocabulary);
   if (!scheme) {
     printDiagnostics(scheme.diagnostics(), std::cerr);
     return kExitInputError;
   }
-  run.inputs = readInputs(inputFlags);
-  bool usage = false;
+  run.scheme = std::move(*scheme);
+  return kExitSuccess;
+}
+
+int predictInputs(const PredictionFlags &flags, PredictionRun &run) {
+  const InputFlags &inputFlags = flags.inputs;
+  const model::ModelCard &description = run.folder.card;
+  run.modules.clear();
   for (const InputModule &input : run.inputs.modules) {
-    embeddings::EncodeOptions reading = readingOf(description, launchFlags);
-    if (std::string error = toAssumptions(launchFlags, input.module, reading.launch); !error.empty()) {
+    embeddings::EncodeOptions reading = readingOf(description, flags.launch);
+    if (std::string error = toAssumptions(flags.launch, input.module, reading.launch); !error.empty()) {
       spdlog::error("{}", error);
-      usage = true;
-      break;
+      return kExitUsageError;
     }
     ModulePrediction module;
     module.input = &input;
-    std::vector<embeddings::EncodedKernel> encoded = (*scheme)->encode(input.module, reading);
+    std::vector<embeddings::EncodedKernel> encoded = run.scheme->encode(input.module, reading);
     std::vector<const ptx::Function *> functions = input.module.kernels();
     std::vector<embeddings::EncodedKernel> selected;
     for (std::size_t k = 0; k < encoded.size() && k < functions.size(); ++k) {
@@ -116,20 +115,28 @@ int runPredictions(const PredictionFlags &flags, PredictionRun &run) {
         continue;
       printDiagnostics(encoded[k].warnings, std::cerr);
       selected.push_back(encoded[k]);
-      model::ApplicationPrediction prediction = predictor->predict({encoded[k]});
+      model::ApplicationPrediction prediction = run.surfaces->predict({encoded[k]});
       module.kernels.push_back({encoded[k].name, functions[k], std::move(encoded[k]), std::move(prediction)});
     }
     if (selected.size() > 1)
-      module.whole = predictor->predict(selected);
+      module.whole = run.surfaces->predict(selected);
     if (!module.kernels.empty())
       run.modules.push_back(std::move(module));
   }
-  if (usage)
-    return kExitUsageError;
+  return kExitSuccess;
+}
+
+int runPredictions(const PredictionFlags &flags, PredictionRun &run) {
+  if (int status = loadPredictionModel(flags.model, run); status != kExitSuccess)
+    return status;
+  run.inputs = readInputs(flags.inputs);
+  if (int status = predictInputs(flags, run); status != kExitSuccess)
+    return status;
   if (!run.inputs.allRead)
     return kExitInputError;
   if (run.modules.empty()) {
-    spdlog::error("no kernel (.entry) {}in the input", inputFlags.kernels.empty() ? "" : "matches --kernel ");
+    spdlog::error("no kernel (.entry) {}in the input",
+                  flags.inputs.kernels.empty() ? "" : "matches --kernel ");
     return kExitInputError;
   }
   return kExitSuccess;

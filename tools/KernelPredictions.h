@@ -4,6 +4,7 @@
 #include "KernelInputs.h"
 #include "LaunchFlags.h"
 
+#include "ptxdvfs/embeddings/EncodingScheme.h"
 #include "ptxdvfs/embeddings/InstructionRecord.h"
 #include "ptxdvfs/model/Decisions.h"
 #include "ptxdvfs/model/ModelCard.h"
@@ -11,6 +12,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,15 +61,28 @@ struct PredictionRun {
   std::string predictor;
   model::GridPoints points;
   double risk = 0; ///< the model's risk for `lstm`, 0 for the others (as evaluate)
+  /// The open predictor and encoding scheme; they read the card of the run
+  /// that loaded them, which must outlive every copy (the language server
+  /// loads once and copies the model half for each document).
+  std::shared_ptr<const model::SurfacePredictor> surfaces;
+  std::shared_ptr<const embeddings::EncodingScheme> scheme;
   Inputs inputs;
   std::vector<ModulePrediction> modules;
 };
 
-/// Loads the model, reads the inputs, encodes every selected kernel the
-/// way the model reads (as executed, with the launch flags), and predicts
-/// each kernel and each module with the chosen predictor. Errors are
-/// printed; returns the exit status to use (kExitSuccess when every input
-/// was read and some kernel was selected).
+/// Loads and checks the model folder and opens its predictor and encoding
+/// scheme (the model half of `run`). Errors are printed; returns the exit
+/// status to use.
+int loadPredictionModel(const ModelFlags &flags, PredictionRun &run);
+
+/// Encodes every selected kernel of `run.inputs` the way the model reads
+/// (as executed, with the launch flags) and predicts each kernel and each
+/// module into `run.modules` (replacing them). Errors and encoding
+/// warnings are printed; returns the exit status to use.
+int predictInputs(const PredictionFlags &flags, PredictionRun &run);
+
+/// loadPredictionModel(), readInputs(), then predictInputs(): returns
+/// kExitSuccess when every input was read and some kernel was selected.
 int runPredictions(const PredictionFlags &flags, PredictionRun &run);
 
 /// `{"memory_mhz", "core_mhz"}` of a grid point.
