@@ -26,17 +26,19 @@ namespace ptxdvfs::tools {
 
 namespace fs = std::filesystem;
 
-void addInputFlags(CLI::App &command, InputFlags &flags) {
-  command.add_option("files", flags.files,
-                     "PTX files (.ptx), CUDA sources (.cu, compiled with nvcc), or with "
-                     "--from-binary CUDA executables and objects")
-      ->required()
-      ->check(CLI::ExistingFile);
+void addInputFlags(CLI::App &command, InputFlags &flags, bool files) {
   const char *group = "Input";
-  command.add_flag("--from-binary", flags.fromBinary,
-                   "The files are CUDA executables or objects: read the PTX embedded in them "
-                   "(cuobjdump -xptx; build with -gencode arch=compute_XX,code=compute_XX to embed it)")
-      ->group(group);
+  if (files) {
+    command.add_option("files", flags.files,
+                       "PTX files (.ptx), CUDA sources (.cu, compiled with nvcc), or with "
+                       "--from-binary CUDA executables and objects")
+        ->required()
+        ->check(CLI::ExistingFile);
+    command.add_flag("--from-binary", flags.fromBinary,
+                     "The files are CUDA executables or objects: read the PTX embedded in them "
+                     "(cuobjdump -xptx; build with -gencode arch=compute_XX,code=compute_XX to embed it)")
+        ->group(group);
+  }
   command.add_option("--arch", flags.arch, "nvcc -arch for .cu files, e.g. sm_80 (default: nvcc's)")
       ->group(group);
   command.add_option("--nvcc-flag", flags.nvccFlags,

@@ -22,8 +22,10 @@ struct InputFlags {
   std::vector<std::string> kernels;   ///< --kernel globs; empty: every kernel
 };
 
-/// Adds the positional FILE..., --from-binary, --arch, --nvcc-flag and --kernel.
-void addInputFlags(CLI::App &command, InputFlags &flags);
+/// Adds the positional FILE..., --from-binary, --arch, --nvcc-flag and
+/// --kernel; without `files` (the language server, whose files come from
+/// the editor) only the last three.
+void addInputFlags(CLI::App &command, InputFlags &flags, bool files = true);
 
 /// One PTX module read from an input.
 struct InputModule {

@@ -15,8 +15,8 @@
 
 namespace ptxdvfs::tools {
 
-void addPredictionFlags(CLI::App &command, PredictionFlags &flags) {
-  addInputFlags(command, flags.inputs);
+void addPredictionFlags(CLI::App &command, PredictionFlags &flags, bool files) {
+  addInputFlags(command, flags.inputs, files);
   const char *group = "Model";
   command.add_option("--model", flags.model.model,
                      "Model folder (default: $PTXDVFS_MODEL, else the shipped GTX Titan X model)")

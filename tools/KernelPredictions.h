@@ -35,9 +35,10 @@ struct PredictionFlags {
   LaunchFlags launch; ///< without --budget/--keep-loop-control: the model fixes the reading
 };
 
-/// Adds the input flags (addInputFlags), --model, --predictor and the loop
-/// analysis flags a model reading needs (addLaunchFlags).
-void addPredictionFlags(CLI::App &command, PredictionFlags &flags);
+/// Adds the input flags (addInputFlags, with or without `files`), --model,
+/// --predictor and the loop analysis flags a model reading needs
+/// (addLaunchFlags).
+void addPredictionFlags(CLI::App &command, PredictionFlags &flags, bool files = true);
 
 struct KernelPrediction {
   std::string name; ///< as in the PTX (possibly mangled)
@@ -62,8 +63,8 @@ struct PredictionRun {
   model::GridPoints points;
   double risk = 0; ///< the model's risk for `lstm`, 0 for the others (as evaluate)
   /// The open predictor and encoding scheme; they read the card of the run
-  /// that loaded them, which must outlive every copy (the language server
-  /// loads once and copies the model half for each document).
+  /// that loaded them, which must outlive every copy and never move (the
+  /// language server loads once and copies the model half for each document).
   std::shared_ptr<const model::SurfacePredictor> surfaces;
   std::shared_ptr<const embeddings::EncodingScheme> scheme;
   Inputs inputs;

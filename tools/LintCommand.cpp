@@ -83,19 +83,7 @@ void setupLintCommand(CLI::App &app, int &exitCode) {
       ->check(CLI::IsMember({"gcc", "sarif"}))
       ->capture_default_str()
       ->group(group);
-  command->add_option("--min-saving", options->settings.thresholds.minSavingPercent,
-                      "Least energy saving, percent of the default clocks' energy, worth a hint")
-      ->check(CLI::Range(0.0, 100.0))
-      ->capture_default_str()
-      ->group(group);
-  command->add_option("--max-slowdown", options->settings.thresholds.maxSlowdownPercent,
-                      "Most time increase, percent of the default clocks' time, a hint may ask for")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str()
-      ->group(group);
-  command->add_flag("--all", options->settings.all,
-                    "Also report balanced kernels and uncertain hints, as notes")
-      ->group(group);
+  addHintFlags(*command, options->settings, group);
   command->add_option("--source-root", options->sourceRoot,
                       "SARIF: paths are written relative to this folder (SRCROOT)")
       ->check(CLI::ExistingDirectory)

@@ -1,6 +1,8 @@
 // LintHints.cpp - turning lint classes into located messages: GCC lines and SARIF results.
 #include "LintHints.h"
 
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -117,6 +119,21 @@ std::vector<RelatedLocation> loopNotes(const InputModule &input, const KernelPre
 }
 
 } // namespace
+
+void addHintFlags(CLI::App &command, LintSettings &settings, const char *group) {
+  command.add_option("--min-saving", settings.thresholds.minSavingPercent,
+                     "Least energy saving, percent of the default clocks' energy, worth a hint")
+      ->check(CLI::Range(0.0, 100.0))
+      ->capture_default_str()
+      ->group(group);
+  command.add_option("--max-slowdown", settings.thresholds.maxSlowdownPercent,
+                     "Most time increase, percent of the default clocks' time, a hint may ask for")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str()
+      ->group(group);
+  command.add_flag("--all", settings.all, "Also report balanced kernels and uncertain hints, as notes")
+      ->group(group);
+}
 
 std::vector<LintHint> lintHints(const PredictionRun &run, const LintSettings &settings) {
   std::vector<LintHint> hints;

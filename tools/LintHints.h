@@ -10,6 +10,10 @@
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+}
+
 namespace ptxdvfs::tools {
 
 struct RelatedLocation {
@@ -30,6 +34,9 @@ struct LintSettings {
   model::LintThresholds thresholds;
   bool all = false; ///< also balanced kernels and uncertain hints, as notes
 };
+
+/// Adds --min-saving, --max-slowdown and --all to `command` in `group`.
+void addHintFlags(CLI::App &command, LintSettings &settings, const char *group);
 
 /// The hints for every kernel of `run` (file order); kernels with nothing
 /// to say are left out unless `settings.all`.

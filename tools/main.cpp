@@ -6,6 +6,7 @@
 #include "ModelCommands.h"
 #include "LintCommand.h"
 #include "LoopsCommand.h"
+#include "LspCommand.h"
 #include "ParseCommand.h"
 #include "PredictCommand.h"
 #include "RecommendCommand.h"
@@ -30,6 +31,7 @@ int main(int argc, char **argv) {
   setupPredictCommand(app, exitCode);
   setupRecommendCommand(app, exitCode);
   setupLintCommand(app, exitCode);
+  setupLspCommand(app, exitCode);
   setupModelCommands(app, argc, argv, exitCode);
   setupParseCommand(app, exitCode);
   setupEncodeCommand(app, exitCode);
