@@ -298,3 +298,25 @@ TEST(LspProtocolTest, ANewerSaveStopsTheRunningNvcc) {
   EXPECT_EQ(kill(both[1], 0), -1); // closing the document stopped it too
   fs::remove_all(folder);
 }
+
+TEST(LspProtocolTest, TheLstmAnswersThroughTheModelProgramWithTheModelKeptLoaded) {
+  std::string text = readFile(realisticPtx());
+  std::string uri = fileUri(realisticPtx());
+  LspClient client({"--predictor", "lstm", "--all"});
+  client.initialize();
+  for (int save = 0; save < 2; ++save) {
+    if (save == 0)
+      client.notify("textDocument/didOpen", openParams(uri, text));
+    else
+      client.notify("textDocument/didSave", {{"textDocument", {{"uri", uri}}}});
+    auto published = client.diagnostics(uri, 120);
+    ASSERT_TRUE(published);
+    const nlohmann::json *gemm = findByCode((*published)["diagnostics"], kGemm);
+    ASSERT_NE(gemm, nullptr) << published->dump(1);
+    EXPECT_EQ((*gemm)["data"]["predictor"], "lstm");
+  }
+  client.request(2, "shutdown");
+  ASSERT_TRUE(client.response(2, 120));
+  client.notify("exit");
+  EXPECT_EQ(client.waitForExit(), 0);
+}
