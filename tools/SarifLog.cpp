@@ -1,4 +1,5 @@
 // SarifLog.cpp - lint hints as a SARIF 2.1.0 log, for code-scanning services and editors.
+#include "FileUri.h"
 #include "LintHints.h"
 
 #include <cctype>
@@ -39,30 +40,15 @@ constexpr RuleText kRules[] = {
      "--min-saving, --max-slowdown). Reported only with --all."},
 };
 
-/// RFC 3986: keep unreserved characters and '/', percent-encode the rest.
-std::string uriPath(const std::string &path) {
-  std::string encoded;
-  for (unsigned char c : path) {
-    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
-      encoded += static_cast<char>(c);
-    } else {
-      char escape[4];
-      std::snprintf(escape, sizeof escape, "%%%02X", c);
-      encoded += escape;
-    }
-  }
-  return encoded;
-}
-
 nlohmann::json physicalLocation(const SourcePosition &position, const fs::path &root) {
   std::error_code error;
   fs::path absolute = fs::weakly_canonical(fs::absolute(position.path), error);
   fs::path relative = absolute.lexically_relative(root);
   nlohmann::json artifact;
   if (!relative.empty() && *relative.begin() != "..")
-    artifact = {{"uri", uriPath(relative.generic_string())}, {"uriBaseId", "SRCROOT"}};
+    artifact = {{"uri", percentEncodedPath(relative.generic_string())}, {"uriBaseId", "SRCROOT"}};
   else
-    artifact = {{"uri", "file://" + uriPath(absolute.generic_string())}};
+    artifact = {{"uri", "file://" + percentEncodedPath(absolute.generic_string())}};
   nlohmann::json region = {{"startLine", std::max<std::uint32_t>(position.line, 1)}};
   if (position.column > 0)
     region["startColumn"] = position.column;
@@ -106,7 +92,7 @@ nlohmann::json sarifLog(const std::vector<LintHint> &hints, const std::string &s
       result["relatedLocations"] = std::move(related);
     results.push_back(std::move(result));
   }
-  std::string rootUri = "file://" + uriPath(root.generic_string());
+  std::string rootUri = "file://" + percentEncodedPath(root.generic_string());
   if (rootUri.back() != '/')
     rootUri += '/';
   return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},

@@ -41,6 +41,16 @@ const nlohmann::json *findByCode(const nlohmann::json &diagnostics, const std::s
   return nullptr;
 }
 
+/// shutdown, then exit: the server's exit status (0 expected), -1 if no answer.
+int shutdownAndExit(LspClient &client, double seconds = 30) {
+  client.request(99, "shutdown");
+  auto answer = client.response(99, seconds);
+  if (!answer || !(*answer)["result"].is_null())
+    return -1;
+  client.notify("exit");
+  return client.waitForExit();
+}
+
 bool nvccAvailable() {
   for (const char *candidate : {"/usr/local/cuda/bin/nvcc", "/usr/bin/nvcc"})
     if (access(candidate, X_OK) == 0)
@@ -59,10 +69,7 @@ TEST(LspProtocolTest, InitializeAnnouncesFullSyncSaveAndHover) {
   EXPECT_TRUE(result["capabilities"]["textDocumentSync"].contains("save"));
   EXPECT_EQ(result["capabilities"]["hoverProvider"], true);
   EXPECT_EQ(result["serverInfo"]["name"], "ptxdvfs");
-  client.request(2, "shutdown");
-  ASSERT_TRUE(client.response(2));
-  client.notify("exit");
-  EXPECT_EQ(client.waitForExit(), 0);
+  EXPECT_EQ(shutdownAndExit(client), 0);
 }
 
 TEST(LspProtocolTest, OpenedPtxGetsHintsOnKernelNamesAndHoverShowsTheNumbers) {
@@ -104,10 +111,7 @@ TEST(LspProtocolTest, OpenedPtxGetsHintsOnKernelNamesAndHoverShowsTheNumbers) {
   ASSERT_TRUE(nothing);
   EXPECT_TRUE((*nothing)["result"].is_null());
 
-  client.request(4, "shutdown");
-  ASSERT_TRUE(client.response(4));
-  client.notify("exit");
-  EXPECT_EQ(client.waitForExit(), 0);
+  EXPECT_EQ(shutdownAndExit(client), 0);
 }
 
 TEST(LspProtocolTest, ASavedSyntaxErrorIsAnErrorOnItsLineAndTheFixClearsIt) {
@@ -247,10 +251,7 @@ TEST(LspProtocolTest, CudaDocumentsAreCompiledAndNvccErrorsShown) {
   EXPECT_EQ(error["range"]["start"]["line"], lineContaining(broken, "undefined_name"));
   EXPECT_NE(error["message"].get<std::string>().find("undefined_name"), std::string::npos);
 
-  client.request(2, "shutdown");
-  ASSERT_TRUE(client.response(2, 120));
-  client.notify("exit");
-  EXPECT_EQ(client.waitForExit(), 0);
+  EXPECT_EQ(shutdownAndExit(client, 120), 0);
   fs::remove_all(folder);
 }
 
@@ -291,10 +292,7 @@ TEST(LspProtocolTest, ANewerSaveStopsTheRunningNvcc) {
   EXPECT_EQ(kill(both[1], 0), 0); // the second runs
 
   client.notify("textDocument/didClose", {{"textDocument", {{"uri", uri}}}});
-  client.request(2, "shutdown");
-  ASSERT_TRUE(client.response(2));
-  client.notify("exit");
-  EXPECT_EQ(client.waitForExit(), 0);
+  EXPECT_EQ(shutdownAndExit(client), 0);
   EXPECT_EQ(kill(both[1], 0), -1); // closing the document stopped it too
   fs::remove_all(folder);
 }
@@ -315,8 +313,5 @@ TEST(LspProtocolTest, TheLstmAnswersThroughTheModelProgramWithTheModelKeptLoaded
     ASSERT_NE(gemm, nullptr) << published->dump(1);
     EXPECT_EQ((*gemm)["data"]["predictor"], "lstm");
   }
-  client.request(2, "shutdown");
-  ASSERT_TRUE(client.response(2, 120));
-  client.notify("exit");
-  EXPECT_EQ(client.waitForExit(), 0);
+  EXPECT_EQ(shutdownAndExit(client, 120), 0);
 }

@@ -2,6 +2,7 @@
 #include "lsp/Analysis.h"
 
 #include "ExitCodes.h"
+#include "FileUri.h"
 
 #include "ptxdvfs/ptx/Parser.h"
 
@@ -44,21 +45,6 @@ bool samePath(const std::string &a, const std::string &b) {
     return false;
   fs::path right = fs::weakly_canonical(b, error);
   return !error && left == right;
-}
-
-std::string lineOf(const std::string &text, std::uint32_t line) {
-  std::size_t start = 0;
-  for (std::uint32_t l = 0; l < line; ++l) {
-    start = text.find('\n', start);
-    if (start == std::string::npos)
-      return "";
-    ++start;
-  }
-  std::size_t end = text.find('\n', start);
-  std::string result = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-  if (!result.empty() && result.back() == '\r')
-    result.pop_back();
-  return result;
 }
 
 /// The range of `name` on `line`, searched from `column`, else from the
@@ -140,6 +126,21 @@ std::string hoverText(const LintHint &hint, const KernelPrediction &kernel, cons
 }
 
 } // namespace
+
+std::string lineOf(const std::string &text, std::uint32_t line) {
+  std::size_t start = 0;
+  for (std::uint32_t l = 0; l < line; ++l) {
+    start = text.find('\n', start);
+    if (start == std::string::npos)
+      return "";
+    ++start;
+  }
+  std::size_t end = text.find('\n', start);
+  std::string result = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  if (!result.empty() && result.back() == '\r')
+    result.pop_back();
+  return result;
+}
 
 DocumentKind documentKind(const std::string &path) {
   std::string extension = fs::path(path).extension().string();
@@ -223,7 +224,7 @@ DocumentAnalysis analyseDocument(const PredictionRun &model, const AnalysisSetti
       nlohmann::json related = nlohmann::json::array();
       for (const RelatedLocation &note : hint.notes) {
         auto line = zeroBased(note.position.line), column = zeroBased(note.position.column);
-        related.push_back({{"location", {{"uri", pathToUri(note.position.path)},
+        related.push_back({{"location", {{"uri", fileUri(note.position.path)},
                                          {"range", range(line, column, column)}}},
                            {"message", note.message}});
       }
@@ -234,47 +235,6 @@ DocumentAnalysis analyseDocument(const PredictionRun &model, const AnalysisSetti
     result.kernels.push_back({name, bare, hoverText(hint, *kernel, bare)});
   }
   return result;
-}
-
-std::string uriToPath(const std::string &uri) {
-  const std::string scheme = "file://";
-  if (uri.compare(0, scheme.size(), scheme) != 0)
-    return "";
-  std::string encoded = uri.substr(scheme.size());
-  // file://host/path: only the local host is ours.
-  std::size_t slash = encoded.find('/');
-  if (slash == std::string::npos)
-    return "";
-  std::string host = encoded.substr(0, slash);
-  if (!host.empty() && host != "localhost")
-    return "";
-  encoded = encoded.substr(slash);
-  std::string path;
-  for (std::size_t i = 0; i < encoded.size(); ++i) {
-    if (encoded[i] == '%' && i + 2 < encoded.size() && std::isxdigit(static_cast<unsigned char>(encoded[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(encoded[i + 2]))) {
-      path += static_cast<char>(std::stoi(encoded.substr(i + 1, 2), nullptr, 16));
-      i += 2;
-    } else {
-      path += encoded[i];
-    }
-  }
-  return path;
-}
-
-std::string pathToUri(const std::string &path) {
-  std::string absolute = fs::absolute(path).lexically_normal().string();
-  std::string uri = "file://";
-  for (unsigned char c : absolute) {
-    if (std::isalnum(c) || std::string_view("/-._~").find(static_cast<char>(c)) != std::string_view::npos) {
-      uri += static_cast<char>(c);
-    } else {
-      char escaped[4];
-      std::snprintf(escaped, sizeof escaped, "%%%02X", c);
-      uri += escaped;
-    }
-  }
-  return uri;
 }
 
 } // namespace ptxdvfs::tools::lsp

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -47,9 +48,7 @@ DocumentAnalysis analyseDocument(const PredictionRun &model, const AnalysisSetti
                                  const std::string &path, const std::string &text,
                                  Cancellation *cancellation);
 
-/// `file:///a%20b/x.cu` -> `/a b/x.cu`; empty for any other scheme.
-std::string uriToPath(const std::string &uri);
-/// The inverse, percent-encoding what a URI path may not hold.
-std::string pathToUri(const std::string &path);
+/// Line `line` (0-based) of `text`, without its line end; empty past the end.
+std::string lineOf(const std::string &text, std::uint32_t line);
 
 } // namespace ptxdvfs::tools::lsp

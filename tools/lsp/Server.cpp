@@ -1,6 +1,7 @@
 // Server.cpp - request and notification handlers, the analysis worker, and hover lookup.
 #include "lsp/Server.h"
 
+#include "FileUri.h"
 #include "Version.h"
 
 #include <spdlog/spdlog.h>
@@ -18,23 +19,15 @@ bool isIdentifierCharacter(char c) {
 
 /// The identifier under a 0-based (line, character) of `text`, or "".
 std::string identifierAt(const std::string &text, std::size_t line, std::size_t character) {
-  std::size_t start = 0;
-  for (std::size_t l = 0; l < line; ++l) {
-    start = text.find('\n', start);
-    if (start == std::string::npos)
-      return "";
-    ++start;
-  }
-  std::size_t end = std::min(text.find('\n', start), text.size());
-  std::size_t at = start + character;
-  if (at > end)
+  std::string content = lineOf(text, static_cast<std::uint32_t>(line));
+  if (character > content.size())
     return "";
-  std::size_t first = at, last = at;
-  while (first > start && isIdentifierCharacter(text[first - 1]))
+  std::size_t first = character, last = character;
+  while (first > 0 && isIdentifierCharacter(content[first - 1]))
     --first;
-  while (last < end && isIdentifierCharacter(text[last]))
+  while (last < content.size() && isIdentifierCharacter(content[last]))
     ++last;
-  return text.substr(first, last - first);
+  return content.substr(first, last - first);
 }
 
 } // namespace
@@ -145,7 +138,7 @@ bool LanguageServer::onNotification(const std::string &method, const nlohmann::j
       method == "textDocument/didSave") {
     const nlohmann::json &identifier = params.at("textDocument");
     std::string uri = identifier.at("uri").get<std::string>();
-    std::string path = uriToPath(uri);
+    std::string path = pathOfFileUri(uri);
     if (path.empty()) {
       spdlog::warn("{}: not a file: URI, ignored", uri);
       return true;
