@@ -62,7 +62,7 @@ void BM_GeneratedAntlrLexer(benchmark::State &state) {
 
 void BM_HandLexer(benchmark::State &state) {
   for (auto _ : state) {
-    auto result = ptxdvfs::ptx::lexPtx(largePtx(), "bench.ptx", 50);
+    auto result = ptxdvfs::ptx::lexPtx(largePtx(), "bench.ptx", 50, ptxdvfs::ptx::ParseLimits{}.maxNesting);
     benchmark::DoNotOptimize(result.tokens.data());
   }
   setThroughput(state);

@@ -135,8 +135,11 @@ int runPredictions(const PredictionFlags &flags, PredictionRun &run) {
   if (!run.inputs.allRead)
     return kExitInputError;
   if (run.modules.empty()) {
-    spdlog::error("no kernel (.entry) {}in the input",
-                  flags.inputs.kernels.empty() ? "" : "matches --kernel ");
+    std::string inputs;
+    for (const std::string &file : flags.inputs.files)
+      inputs += (inputs.empty() ? "" : ", ") + file;
+    spdlog::error("{}: no kernel (.entry) {}", inputs,
+                  flags.inputs.kernels.empty() ? "to predict" : "matches --kernel");
     return kExitInputError;
   }
   return kExitSuccess;

@@ -10,6 +10,7 @@
 #include "ParseCommand.h"
 #include "PredictCommand.h"
 #include "RecommendCommand.h"
+#include "ResourceLimits.h"
 #include "Version.h"
 
 #include <CLI/CLI.hpp>
@@ -25,7 +26,13 @@ int main(int argc, char **argv) {
   app.fallthrough(); // global flags (-v, -q) also work after the subcommand
   LoggingOptions logging;
   addLoggingFlags(app, logging);
-  app.parse_complete_callback([&logging] { initLogging(logging); });
+  ResourceLimitOptions limits;
+  addResourceLimitFlags(app, limits);
+  app.parse_complete_callback([&] {
+    initLogging(logging);
+    std::vector<CLI::App *> chosen = app.get_subcommands();
+    applyResourceLimits(limits, chosen.empty() ? "" : chosen.front()->get_name());
+  });
 
   int exitCode = kExitSuccess;
   setupPredictCommand(app, exitCode);

@@ -100,8 +100,9 @@ std::string describeByte(unsigned char c) {
 
 class Lexer {
 public:
-  Lexer(std::string_view text, const std::string &path, std::size_t maxErrors)
-      : text_(text), path_(path), maxErrors_(maxErrors) {}
+  Lexer(std::string_view text, const std::string &path, std::size_t maxErrors,
+        std::size_t maxNesting)
+      : text_(text), path_(path), maxErrors_(maxErrors), maxNesting_(maxNesting) {}
 
   LexResult run() {
     // PTX averages about one token per 4 bytes.
@@ -225,9 +226,9 @@ private:
     }
     ++pos_;
     if (c == '(' || c == '[' || c == '{') {
-      if (++depth_ > kMaxNesting) {
-        error(line, col, "brackets nested deeper than " + std::to_string(kMaxNesting) +
-                             " levels");
+      if (++depth_ > maxNesting_) {
+        error(line, col, "brackets nested deeper than " + std::to_string(maxNesting_) +
+                             " levels (limit: --max-nesting)");
         stopped_ = true;
         return;
       }
@@ -311,18 +312,20 @@ private:
   std::string_view text_;
   const std::string &path_;
   std::size_t maxErrors_;
+  std::size_t maxNesting_;
   std::size_t pos_ = 0;
   std::size_t lineStart_ = 0;
   std::uint32_t line_ = 1;
-  unsigned depth_ = 0;
+  std::size_t depth_ = 0;
   bool stopped_ = false;
   LexResult result_;
 };
 
 } // namespace
 
-LexResult lexPtx(std::string_view text, const std::string &path, std::size_t maxErrors) {
-  return Lexer(text, path, maxErrors == 0 ? 1 : maxErrors).run();
+LexResult lexPtx(std::string_view text, const std::string &path, std::size_t maxErrors,
+                 std::size_t maxNesting) {
+  return Lexer(text, path, maxErrors == 0 ? 1 : maxErrors, maxNesting).run();
 }
 
 } // namespace ptxdvfs::ptx

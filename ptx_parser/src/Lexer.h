@@ -33,15 +33,12 @@ struct LexResult {
   Diagnostics diagnostics;
 };
 
-/// Deepest nesting of (), [] and {} accepted. Deeper input is reported and
-/// lexing stops there: the recursive-descent parser would otherwise exhaust
-/// the stack on input such as a million `{`.
-inline constexpr unsigned kMaxNesting = 256;
-
 /// Lexes `text` (at most 4 GiB). Bad characters are reported and skipped;
-/// after `maxErrors` errors, or nesting beyond kMaxNesting, the token list
-/// ends early with EOF.
-LexResult lexPtx(std::string_view text, const std::string &path,
-                 std::size_t maxErrors);
+/// after `maxErrors` errors, or nesting of (), [] and {} beyond `maxNesting`
+/// (ParseLimits::maxNesting: the recursive-descent parser would otherwise
+/// exhaust the stack on input such as a million `{`), the token list ends
+/// early with EOF.
+LexResult lexPtx(std::string_view text, const std::string &path, std::size_t maxErrors,
+                 std::size_t maxNesting);
 
 } // namespace ptxdvfs::ptx

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <sys/stat.h>
 #include <thread>
@@ -189,6 +190,67 @@ void capErrors(Diagnostics &diagnostics, const std::string &path, std::size_t ma
   }
 }
 
+/// The first statement of a function body longer than the limit, or the
+/// first body with more statements than the limit, as an error; nullopt
+/// when none is. One pass over the tokens, before the parser sees any.
+/// Initializers (`= {...}`, such as cuRAND's 100 KB tables) and `.section`
+/// bodies (DWARF lists without `;`) are not function bodies.
+std::optional<Diagnostic> checkStatementLimits(const std::vector<LexedToken> &tokens,
+                                               const std::string &path, const ParseLimits &limits) {
+  std::size_t statementStart = 0, statementTokens = 0, bodyStart = 0, bodyStatements = 0;
+  std::size_t braces = 0;
+  bool body = false, section = false;
+  auto at = [&](std::size_t i) { return SourceLocation{tokens[i].line, tokens[i].column}; };
+  for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
+    std::uint32_t type = tokens[i].type;
+    if (braces == 0) {
+      if (type == PTXParser::SECTION)
+        section = true;
+      if (type == PTXParser::LBRACE) {
+        braces = 1;
+        body = !section && !(i > 0 && tokens[i - 1].type == PTXParser::EQUAL);
+        section = false;
+        bodyStart = i;
+        bodyStatements = statementTokens = 0;
+      }
+      continue;
+    }
+    if (type == PTXParser::LBRACE || type == PTXParser::RBRACE) {
+      braces += type == PTXParser::LBRACE ? 1 : -1;
+      statementTokens = 0;
+      continue;
+    }
+    if (!body)
+      continue;
+    if (statementTokens++ == 0)
+      statementStart = i;
+    if (statementTokens > limits.maxStatementTokens)
+      return Diagnostic{path, at(statementStart), Severity::Error,
+                        "a statement of more than " + std::to_string(limits.maxStatementTokens) +
+                            " tokens starts here (limit: --max-statement-tokens)"};
+    if (type == PTXParser::SEMI) {
+      statementTokens = 0;
+      if (++bodyStatements > limits.maxFunctionStatements)
+        return Diagnostic{path, at(bodyStart), Severity::Error,
+                          "a body of more than " + std::to_string(limits.maxFunctionStatements) +
+                              " statements starts here (limit: --max-function-statements)"};
+    }
+  }
+  return std::nullopt;
+}
+
+/// One error for text that is not PTX at all (binary data, UTF-16), instead
+/// of one per byte.
+std::optional<std::string> notPtxText(std::string_view text) {
+  if (text.size() >= 2 && ((text[0] == '\xff' && text[1] == '\xfe') || (text[0] == '\xfe' && text[1] == '\xff')))
+    return std::string("UTF-16 text (byte-order mark at the start); PTX is ASCII: convert it, "
+                       "e.g. iconv -f UTF-16 -t UTF-8");
+  std::size_t nul = text.substr(0, 4096).find('\0');
+  if (nul != std::string_view::npos)
+    return "binary data (a NUL byte at offset " + std::to_string(nul) + "), not PTX text";
+  return std::nullopt;
+}
+
 /// Parses a text the module will own: every view in the AST points into it.
 ParseResult parseSource(std::shared_ptr<const std::string> source, const std::string &path,
                         const ParseOptions &options) {
@@ -197,14 +259,29 @@ ParseResult parseSource(std::shared_ptr<const std::string> source, const std::st
   result.module.path = path;
   result.module.source = std::move(source);
   std::size_t maxErrors = std::max<std::size_t>(options.maxErrors, 1);
-  if (text.size() >= std::numeric_limits<std::uint32_t>::max()) {
+  const ParseLimits &limits = options.limits;
+  std::uint64_t maxBytes = std::min<std::uint64_t>(limits.maxInputBytes, std::numeric_limits<std::uint32_t>::max() - 1);
+  if (text.size() > maxBytes) {
     result.diagnostics.push_back({path, {}, Severity::Error,
                                   "file too large (" + std::to_string(text.size()) +
-                                      " bytes; the limit is 4 GiB)"});
+                                      " bytes; the limit is " + std::to_string(maxBytes) +
+                                      ": --max-input-mb)"});
+    return result;
+  }
+  if (auto reason = notPtxText(text)) {
+    result.diagnostics.push_back({path, {1, 1}, Severity::Error, *reason});
     return result;
   }
 
-  LexResult lexed = lexPtx(text, path, maxErrors);
+  LexResult lexed = lexPtx(text, path, maxErrors,
+                           std::clamp<std::size_t>(limits.maxNesting, 1, kNestingCeiling));
+  if (auto exceeded = checkStatementLimits(lexed.tokens, path, limits)) {
+    result.diagnostics = std::move(lexed.diagnostics);
+    result.diagnostics.push_back(std::move(*exceeded));
+    std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), byLocation);
+    capErrors(result.diagnostics, path, maxErrors);
+    return result;
+  }
   std::vector<Chunk> chunks = splitIntoChunks(lexed.tokens);
   std::vector<ChunkResult> parsed(chunks.size());
 
@@ -233,6 +310,11 @@ Expected<Module> toExpected(ParseResult result) {
 
 } // namespace
 
+ParseLimits &defaultParseLimits() {
+  static ParseLimits limits;
+  return limits;
+}
+
 ParseResult parseForDiagnostics(std::string_view text, const std::string &path,
                                 const ParseOptions &options) {
   return parseSource(std::make_shared<const std::string>(text), path, options);
@@ -256,15 +338,24 @@ Expected<Module> parseFile(const std::string &path, const ParseOptions &options)
   if (!in)
     return fail(std::string("cannot open file: ") + std::strerror(errno));
   auto source = std::make_shared<std::string>();
+  std::uint64_t maxBytes = options.limits.maxInputBytes;
+  if (S_ISREG(info.st_mode) && static_cast<std::uint64_t>(info.st_size) > maxBytes)
+    return fail("file too large (" + std::to_string(info.st_size) + " bytes; the limit is " +
+                std::to_string(maxBytes) + ": --max-input-mb)");
   if (S_ISREG(info.st_mode)) {
     source->resize(static_cast<std::size_t>(info.st_size));
     in.read(source->data(), static_cast<std::streamsize>(source->size()));
     if (static_cast<std::size_t>(in.gcount()) != source->size())
       return fail("read error: the file changed while it was read");
-  } else { // a pipe or device: its size is not known in advance
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    *source = buffer.str();
+  } else { // a pipe or device: its size is not known in advance, so read no more than the limit
+    char block[65536];
+    while (in.read(block, sizeof block) || in.gcount() > 0) {
+      source->append(block, static_cast<std::size_t>(in.gcount()));
+      if (source->size() > maxBytes)
+        return fail("input too large (more than " + std::to_string(maxBytes) +
+                    " bytes: --max-input-mb)");
+    }
+    in.clear(in.rdstate() & ~(std::ios::failbit | std::ios::eofbit));
   }
   if (in.bad())
     return fail("read error");

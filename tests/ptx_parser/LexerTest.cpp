@@ -2,6 +2,7 @@
 #include "TestPaths.h"
 
 #include "Lexer.h"
+#include "ptxdvfs/ptx/Parser.h"
 #include "PTXLexer.h"
 
 #include <gtest/gtest.h>
@@ -26,7 +27,7 @@ std::ostream &operator<<(std::ostream &os, const TokenView &t) {
 }
 
 std::vector<TokenView> handLexed(const std::string &text) {
-  ptx::LexResult result = ptx::lexPtx(text, "t.ptx", 50);
+  ptx::LexResult result = ptx::lexPtx(text, "t.ptx", 50, ptx::ParseLimits{}.maxNesting);
   EXPECT_TRUE(result.diagnostics.empty()) << result.diagnostics.front().format();
   std::vector<TokenView> tokens;
   for (const auto &t : result.tokens)

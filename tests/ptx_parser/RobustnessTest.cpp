@@ -115,6 +115,91 @@ TEST(RobustnessTest, ThreadedParseMatchesSerialParse) {
   EXPECT_EQ(one->globals.size(), many->globals.size());
 }
 
+namespace {
+
+const char *const kHeader = ".version 8.0\n.target sm_80\n.address_size 64\n";
+
+std::string kernelWith(const std::string &body) {
+  return std::string(kHeader) + ".visible .entry k()\n{\n.reg .b32 %r<4>;\n" + body + "ret;\n}\n";
+}
+
+std::string firstError(const ptx::ParseResult &result) {
+  for (const auto &d : result.diagnostics)
+    if (d.severity == ptx::Severity::Error)
+      return d.format();
+  return "";
+}
+
+} // namespace
+
+TEST(RobustnessTest, BinaryAndUtf16InputGetOneErrorEach) {
+  std::string binary = kernelWith("") + std::string("\0\x01\x02", 3);
+  ptx::ParseResult one = ptx::parseForDiagnostics(binary, "fuzz.ptx");
+  ASSERT_EQ(one.diagnostics.size(), 1u);
+  EXPECT_NE(one.diagnostics[0].message.find("binary data (a NUL byte at offset"), std::string::npos);
+  std::string utf16 = "\xff\xfe.\0v\0e\0r\0";
+  ptx::ParseResult two = ptx::parseForDiagnostics(utf16, "fuzz.ptx");
+  ASSERT_EQ(two.diagnostics.size(), 1u);
+  EXPECT_NE(two.diagnostics[0].message.find("UTF-16"), std::string::npos);
+}
+
+TEST(RobustnessTest, AStatementBeyondTheTokenLimitIsOneErrorAtItsStart) {
+  std::string operands;
+  for (int i = 0; i < 40000; ++i)
+    operands += ", %r1";
+  std::string text = kernelWith("add.s32 %r1" + operands + ";\n");
+  ptx::ParseResult refused = ptx::parseForDiagnostics(text, "fuzz.ptx");
+  EXPECT_NE(firstError(refused).find("fuzz.ptx:7:1: error: a statement of more than 65536 tokens "
+                                     "starts here (limit: --max-statement-tokens)"),
+            std::string::npos)
+      << firstError(refused);
+  ptx::ParseOptions raised;
+  raised.limits.maxStatementTokens = 100000;
+  // Within the limit it reaches the parser, which accepts any operand count.
+  EXPECT_FALSE(hasErrors(ptx::parseForDiagnostics(text, "fuzz.ptx", raised).diagnostics));
+}
+
+TEST(RobustnessTest, ABodyBeyondTheStatementLimitIsOneError) {
+  std::string body;
+  for (int i = 0; i < 10; ++i)
+    body += "add.s32 %r1, %r1, 1;\n";
+  ptx::ParseOptions options;
+  options.limits.maxFunctionStatements = 11; // ten adds, the .reg, then ret: 12
+  std::string text = kernelWith(body);
+  EXPECT_NE(firstError(ptx::parseForDiagnostics(text, "fuzz.ptx", options))
+                .find("fuzz.ptx:5:1: error: a body of more than 11 statements"),
+            std::string::npos);
+  options.limits.maxFunctionStatements = 12;
+  EXPECT_FALSE(hasErrors(ptx::parseForDiagnostics(text, "fuzz.ptx", options).diagnostics));
+}
+
+TEST(RobustnessTest, SectionsAndInitializersAreNotStatementsForTheLimits) {
+  ptx::ParseOptions tight;
+  tight.limits.maxStatementTokens = 8;
+  tight.limits.maxFunctionStatements = 2;
+  std::string section = ".section .debug_info\n{\n";
+  for (int i = 0; i < 100; ++i)
+    section += ".b8 1\n";
+  section += "}\n";
+  std::string text = std::string(kHeader) + ".global .b32 table[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};\n" +
+                     ".visible .entry k()\n{\nret;\n}\n" + section;
+  ptx::ParseResult result = ptx::parseForDiagnostics(text, "fuzz.ptx", tight);
+  EXPECT_FALSE(hasErrors(result.diagnostics)) << firstError(result);
+}
+
+TEST(RobustnessTest, InputSizeAndNestingLimitsAreOptions) {
+  std::string text = kernelWith("{\n{\nadd.s32 %r1, %r1, 1;\n}\n}\n");
+  ptx::ParseOptions small;
+  small.limits.maxInputBytes = 100;
+  EXPECT_NE(firstError(ptx::parseForDiagnostics(text, "fuzz.ptx", small)).find("file too large"),
+            std::string::npos);
+  ptx::ParseOptions shallow;
+  shallow.limits.maxNesting = 2;
+  EXPECT_NE(firstError(ptx::parseForDiagnostics(text, "fuzz.ptx", shallow)).find("nested deeper than 2"),
+            std::string::npos);
+  EXPECT_FALSE(hasErrors(ptx::parseForDiagnostics(text, "fuzz.ptx").diagnostics));
+}
+
 namespace ptxdvfs::test {
 namespace {
 

@@ -4,10 +4,33 @@
 #include "ptxdvfs/ptx/Expected.h"
 #include "ptxdvfs/ptx/Module.h"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 namespace ptxdvfs::ptx {
+
+/// What the parser refuses, so that hostile or broken input cannot take
+/// unbounded time, memory or stack. Each exceeded limit is one error
+/// naming the limit and the command-line flag that raises it.
+struct ParseLimits {
+  /// Bytes of PTX text (`--max-input-mb`); never more than 4 GiB.
+  std::uint64_t maxInputBytes = std::uint64_t(1) << 30;
+  /// Nesting of (), [] and {} (`--max-nesting`); at most kNestingCeiling.
+  std::size_t maxNesting = 256;
+  /// Tokens in one statement or directive, from one `;`, `{` or `}` to
+  /// the next (`--max-statement-tokens`): a million-operand instruction.
+  std::size_t maxStatementTokens = std::size_t(1) << 16;
+  /// Statements in one function body (`--max-function-statements`).
+  std::size_t maxFunctionStatements = std::size_t(1) << 22;
+};
+
+/// Deeper nesting would exhaust the parser's stack whatever is asked.
+inline constexpr std::size_t kNestingCeiling = 4096;
+
+/// The limits every ParseOptions starts from; a command line sets them
+/// once, before parsing (not thread-safe to change while parsing).
+ParseLimits &defaultParseLimits();
 
 struct ParseOptions {
   /// Threads that parse top-level chunks of one file concurrently.
@@ -16,6 +39,7 @@ struct ParseOptions {
   /// Stop after this many errors; a binary or badly damaged file would
   /// otherwise produce one per token.
   std::size_t maxErrors = 50;
+  ParseLimits limits = defaultParseLimits();
 };
 
 /// Everything a parse produced, even when it failed: the module holds what
