@@ -22,6 +22,8 @@ std::string TrainSettings::applyConfigFile(const std::string &path) {
   std::ifstream in(path);
   try {
     nlohmann::json config = nlohmann::json::parse(in);
+    if (!config.is_object())
+      return path + ": not a settings file (a JSON object of settings is expected, e.g. {\"epochs\": 50})";
     nlohmann::json known = toJson();
     for (const auto &[key, value] : config.items())
       if (!known.contains(key))

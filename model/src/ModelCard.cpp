@@ -44,7 +44,9 @@ embeddings::VfPoint pointFrom(const nlohmann::json &json) {
 
 } // namespace
 
-ptx::Expected<ModelFolderContents> readModelFolder(const std::string &dir) {
+namespace {
+
+ptx::Expected<ModelFolderContents> readCheckedModelFolder(const std::string &dir) {
   auto fail = [](ptx::Diagnostics errors) {
     return ptx::Expected<ModelFolderContents>::failure(std::move(errors));
   };
@@ -55,6 +57,8 @@ ptx::Expected<ModelFolderContents> readModelFolder(const std::string &dir) {
   if (!manifest)
     return fail(errors);
   std::string manifestPath = (fs::path(dir) / kManifestFile).string();
+  if (!manifest->is_object())
+    return fail({error(manifestPath, "not a model manifest (a JSON object is expected)")});
   if (manifest->value("format", "") != kModelFormat)
     return fail({error(manifestPath, "unknown model format '" + manifest->value("format", "") +
                                          "' (expected " + kModelFormat + ")")});
@@ -126,6 +130,21 @@ ptx::Expected<ModelFolderContents> readModelFolder(const std::string &dir) {
   if (!scheme)
     return fail({error(manifestPath, scheme.diagnostics()[0].message)});
   return contents;
+}
+
+} // namespace
+
+ptx::Expected<ModelFolderContents> readModelFolder(const std::string &dir) {
+  // Every field is checked where it is read; this catches what a hostile
+  // manifest can still do (a number where a string belongs), found by
+  // tests/fuzz/ModelFolderFuzzer.cpp, so no folder content ends the process.
+  try {
+    return readCheckedModelFolder(dir);
+  } catch (const std::exception &e) {
+    return ptx::Expected<ModelFolderContents>::failure(
+        ptx::Diagnostic{(fs::path(dir) / kManifestFile).string(), {}, ptx::Severity::Error,
+                        std::string("malformed model description: ") + e.what()});
+  }
 }
 
 } // namespace ptxdvfs::model

@@ -152,9 +152,11 @@ TEST(DatasetImportTest, ReportsEveryIrregularityAndKeepsTheRest) {
                     "200,20,20,10,200\n" +
                     "negative\n100,10,-1,10,100\n100,20,20,10,200\n200,10,10,10,100\n"
                     "200,20,20,10,200\n" +
+                    "not_a_number\n100,10,nan,10,100\n100,20,20,inf,200\n200,10,10,10,100\n"
+                    "200,20,20,10,200\n" +
                     ToyDataset::block("measured_only") + ToyDataset::block("bad_code");
   toy.write("data/aggregated_dataset_toy.csv", csv);
-  for (const char *name : {"good", "missing_row", "bad_value", "negative"})
+  for (const char *name : {"good", "missing_row", "bad_value", "negative", "not_a_number"})
     toy.sequence(name, 0, "000000100\n");
   toy.sequence("bad_code", 0, "000000100\n0000001x0\n");
   toy.sequence("sequences_only", 0, "000000100\n");
@@ -166,12 +168,14 @@ TEST(DatasetImportTest, ReportsEveryIrregularityAndKeepsTheRest) {
   EXPECT_EQ(dataset->benchmarks[0].name, "good");
   EXPECT_DOUBLE_EQ(dataset->benchmarks[0].measurements[1].time, 20.0); // the first block
   const ptx::Diagnostics &report = dataset.diagnostics();
-  EXPECT_EQ(report.size(), 8u) << test::describe(report);
+  EXPECT_EQ(report.size(), 9u) << test::describe(report);
   EXPECT_TRUE(mentions(report, "'good' is measured twice (first at line 1)"));
   EXPECT_TRUE(mentions(report, "'missing_row' has no row for V-F point (200, 20) MHz"));
   EXPECT_TRUE(mentions(report, "'bad_value': '100,10,xx,10,100' holds a non-numeric"));
   EXPECT_TRUE(
       mentions(report, "'negative': '100,10,-1,10,100' holds a non-numeric or non-positive"));
+  EXPECT_TRUE(
+      mentions(report, "'not_a_number': '100,10,nan,10,100' holds a non-numeric or non-positive"));
   EXPECT_TRUE(mentions(report, "'measured_only' is measured but has no sequence folder"));
   EXPECT_TRUE(mentions(report, "'sequences_only' has sequences but no measurements"));
   EXPECT_TRUE(mentions(report, "'empty_folder' has no outputSequence_kernel_depend_<k>.csv"));

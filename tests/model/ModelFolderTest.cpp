@@ -201,6 +201,28 @@ TEST(ModelFolderTest, NamesMissingFilesAndUnknownFormats) {
   fs::remove_all(dir);
 }
 
+// Found by tests/fuzz/ModelFolderFuzzer.cpp: a manifest of the wrong JSON
+// type ended the process (an uncaught nlohmann type_error).
+TEST(ModelFolderTest, RefusesManifestsOfTheWrongShapeWithoutThrowing) {
+  torch::manual_seed(1);
+  DvfsModel model(tinyModel());
+  std::string dir = saved("ptxdvfs_model_shape", model);
+  nlohmann::json manifest = nlohmann::json::parse(std::ifstream(dir + "/manifest.json"));
+  for (const std::string &text :
+       {std::string("7"), std::string("[1, 2]"), std::string(R"({"format": 7})"),
+        [&] { nlohmann::json bad = manifest; bad["files"]["config.json"] = 42; return bad.dump(); }(),
+        [&] { nlohmann::json bad = manifest; bad["files"] = "all of them"; return bad.dump(); }()}) {
+    std::ofstream(dir + "/manifest.json", std::ios::trunc) << text;
+    ptx::Expected<ModelFolderContents> contents =
+        ptx::Expected<ModelFolderContents>::failure(ptx::Diagnostics{});
+    ASSERT_NO_THROW(contents = readModelFolder(dir)) << text;
+    ASSERT_FALSE(contents.hasValue()) << text;
+    ASSERT_FALSE(contents.diagnostics().empty()) << text;
+    EXPECT_NE(contents.diagnostics()[0].path.find("manifest.json"), std::string::npos) << text;
+  }
+  fs::remove_all(dir);
+}
+
 TEST(ModelFolderTest, RefusesWeightsThatDoNotFitTheArchitecture) {
   torch::manual_seed(1);
   DvfsModel model(tinyModel());

@@ -200,6 +200,27 @@ TEST(RobustnessTest, InputSizeAndNestingLimitsAreOptions) {
   EXPECT_FALSE(hasErrors(ptx::parseForDiagnostics(text, "fuzz.ptx").diagnostics));
 }
 
+TEST(RobustnessTest, CrlfLineEndsParseLikeLf) {
+  std::string lf = kernelWith("add.s32 %r1, %r1, 1;\n");
+  std::string crlf;
+  for (char c : lf)
+    crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  auto one = ptx::parseModule(lf, "fuzz.ptx"), two = ptx::parseModule(crlf, "fuzz.ptx");
+  ASSERT_TRUE(one.hasValue());
+  ASSERT_TRUE(two.hasValue()) << test::describe(two.diagnostics());
+  ASSERT_EQ(two->kernels().size(), 1u);
+  EXPECT_EQ(one->kernels()[0]->instructionCount(), two->kernels()[0]->instructionCount());
+  EXPECT_EQ(one->kernels()[0]->location, two->kernels()[0]->location);
+}
+
+TEST(RobustnessTest, UnknownDirectivesAreKeptNotFatal) {
+  std::string text = std::string(kHeader) + ".frobnicate 1, 2;\n" +
+                     ".visible .entry k()\n{\n.reg .b32 %r<4>;\n.newthing .x %r1;\nret;\n}\n";
+  auto module = ptx::parseModule(text, "fuzz.ptx");
+  ASSERT_TRUE(module.hasValue()) << test::describe(module.diagnostics());
+  EXPECT_EQ(module->kernels().size(), 1u);
+}
+
 namespace ptxdvfs::test {
 namespace {
 
