@@ -13,6 +13,7 @@ packages=(
   libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
   libtorch-dev libopenblas0-pthread
   libcairo2-dev pkg-config fonts-dejavu-core
+  libssl-dev
   libgtest-dev libbenchmark-dev
 )
 missing=()

@@ -1,28 +1,28 @@
-// Sha256.h - SHA-256 (FIPS 180-4) for the content hashes of model manifests.
+// Sha256.h - SHA-256 for the content hashes of model manifests, computed by OpenSSL's libcrypto.
 #pragma once
 
-#include <array>
-#include <cstdint>
 #include <string>
 #include <string_view>
 
+struct evp_md_ctx_st; // OpenSSL's EVP_MD_CTX, kept out of this header
+
 namespace ptxdvfs::model {
 
-/// Incremental SHA-256. `Sha256().update(a).update(b).hexDigest()`.
+/// Incremental SHA-256 (a maintained implementation, not ours: model
+/// folders come from other people). `Sha256().update(a).update(b).hexDigest()`.
 class Sha256 {
 public:
   Sha256();
+  ~Sha256();
+  Sha256(const Sha256 &) = delete;
+  Sha256 &operator=(const Sha256 &) = delete;
+
   Sha256 &update(std::string_view bytes);
   /// Lower-case hex of the 32-byte digest; the object is spent afterwards.
   std::string hexDigest();
 
 private:
-  void compress(const std::uint8_t *block);
-
-  std::array<std::uint32_t, 8> state_;
-  std::array<std::uint8_t, 64> buffer_{};
-  std::size_t buffered_ = 0;
-  std::uint64_t length_ = 0;
+  evp_md_ctx_st *context_;
 };
 
 /// The SHA-256 of a file's bytes; empty when it cannot be read.
