@@ -63,7 +63,7 @@ void applyResourceLimits(const ResourceLimitOptions &options, const std::string 
   if (options.timeLimitSeconds <= 0 || subcommand == "lsp")
     return;
   std::snprintf(timeoutMessage, sizeof timeoutMessage,
-                "ptxdvfs: error: time limit of %g s exceeded (--time-limit); nothing was written\n",
+                "ptxdvfs: error: time limit of %g s exceeded (--time-limit); no output was replaced\n",
                 options.timeLimitSeconds);
   struct sigaction action {};
   action.sa_handler = onTimeLimit;
