@@ -1,32 +1,87 @@
-// AtomicFile.cpp - temporary file plus rename.
+// AtomicFile.cpp - temporary files, one flush to disk, then renames.
 #include "AtomicFile.h"
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <unistd.h>
 
 namespace ptxdvfs::tools {
 
-std::string writeFileAtomically(const std::string &path, const std::string &content) {
-  std::string temporary = path + ".tmp." + std::to_string(::getpid());
+namespace {
+
+std::string temporaryOf(const std::string &path) { return path + ".tmp." + std::to_string(::getpid()); }
+
+/// Writes `content` to `temporary`; `flush` also forces it to disk.
+std::string writeTemporary(const std::string &path, const std::string &temporary,
+                           const std::string &content, bool flush) {
   std::FILE *file = std::fopen(temporary.c_str(), "wb");
   if (!file)
     return path + ": cannot write: " + std::strerror(errno);
   bool written = std::fwrite(content.data(), 1, content.size(), file) == content.size();
   written = std::fflush(file) == 0 && written;
-  written = ::fsync(::fileno(file)) == 0 && written;
+  if (flush)
+    written = ::fsync(::fileno(file)) == 0 && written;
   int error = errno;
   written = std::fclose(file) == 0 && written;
   if (!written) {
     std::remove(temporary.c_str());
     return path + ": cannot write: " + std::strerror(error ? error : errno);
   }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    error = errno;
-    std::remove(temporary.c_str());
-    return path + ": cannot replace: " + std::strerror(error);
+  return "";
+}
+
+std::string replace(const std::string &path, const std::string &temporary) {
+  if (std::rename(temporary.c_str(), path.c_str()) == 0)
+    return "";
+  int error = errno;
+  std::remove(temporary.c_str());
+  return path + ": cannot replace: " + std::strerror(error);
+}
+
+} // namespace
+
+std::string writeFileAtomically(const std::string &path, const std::string &content) {
+  std::string temporary = temporaryOf(path);
+  if (std::string failure = writeTemporary(path, temporary, content, /*flush=*/true); !failure.empty())
+    return failure;
+  return replace(path, temporary);
+}
+
+std::string writeFilesAtomically(const std::vector<std::pair<std::string, std::string>> &files) {
+  std::vector<std::string> written;
+  auto removeWritten = [&] {
+    for (const std::string &temporary : written)
+      std::remove(temporary.c_str());
+  };
+  for (const auto &[path, content] : files) {
+    std::string temporary = temporaryOf(path);
+    if (std::string failure = writeTemporary(path, temporary, content, /*flush=*/false); !failure.empty()) {
+      removeWritten();
+      return failure;
+    }
+    written.push_back(temporary);
   }
+  if (!files.empty()) {
+    // One flush of the file system holding them, before any target changes.
+    int folder = ::open(written.front().c_str(), O_RDONLY);
+    bool flushed = folder >= 0 && ::syncfs(folder) == 0;
+    int error = errno;
+    if (folder >= 0)
+      ::close(folder);
+    if (!flushed) {
+      removeWritten();
+      return files.front().first + ": cannot flush to disk: " + std::strerror(error);
+    }
+  }
+  for (std::size_t i = 0; i < files.size(); ++i)
+    if (std::string failure = replace(files[i].first, written[i]); !failure.empty()) {
+      for (std::size_t j = i + 1; j < written.size(); ++j)
+        std::remove(written[j].c_str());
+      return failure;
+    }
   return "";
 }
 

@@ -197,11 +197,9 @@ int writeOutput(const std::vector<EncodedKernel> &kernels, const embeddings::Enc
     names.push_back(kernels[k].name);
   }
   files.emplace_back(dir + "/kernel_names.txt", joinLines(names));
-  for (const auto &[path, content] : files) {
-    if (std::string failure = writeFileAtomically(path, content); !failure.empty()) {
-      spdlog::error("{}", failure);
-      return kExitInputError;
-    }
+  if (std::string failure = writeFilesAtomically(files); !failure.empty()) {
+    spdlog::error("{}", failure);
+    return kExitInputError;
   }
   removeStaleKernelFiles(dir, kernels.size());
   spdlog::info("wrote {} kernel(s) to {}", kernels.size(), dir);
