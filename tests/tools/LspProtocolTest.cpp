@@ -255,6 +255,22 @@ TEST(LspProtocolTest, CudaDocumentsAreCompiledAndNvccErrorsShown) {
   fs::remove_all(folder);
 }
 
+TEST(LspProtocolTest, AMissingNvccIsOneWarningNotACrash) {
+  std::string source = std::string(PTXDVFS_EXAMPLES_DIR) + "/saxpy.cu";
+  std::string uri = fileUri(source);
+  LspClient client({}, {"CUDACXX=/nonexistent/nvcc"});
+  client.initialize();
+  client.notify("textDocument/didOpen",
+                {{"textDocument", {{"uri", uri}, {"languageId", "cuda"}, {"version", 1}, {"text", readFile(source)}}}});
+  auto published = client.diagnostics(uri);
+  ASSERT_TRUE(published);
+  ASSERT_EQ((*published)["diagnostics"].size(), 1u) << published->dump(1);
+  const nlohmann::json &only = (*published)["diagnostics"][0];
+  EXPECT_EQ(only["severity"], 2);
+  EXPECT_NE(only["message"].get<std::string>().find("nvcc could not be run"), std::string::npos);
+  EXPECT_EQ(shutdownAndExit(client), 0);
+}
+
 TEST(LspProtocolTest, ANewerSaveStopsTheRunningNvcc) {
   // A stand-in nvcc that records its pid and hangs: the first save's run
   // must be killed when the second save arrives, and the second started.

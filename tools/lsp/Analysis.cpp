@@ -180,8 +180,10 @@ DocumentAnalysis analyseDocument(const PredictionRun &model, const AnalysisSetti
     }
     result.diagnostics = nvccDiagnostics(compiled.nvccOutput, path, text);
     if (!compiled.module) {
+      // No located nvcc error: nvcc is missing or failed on its own (a
+      // warning, not an error in the user's code).
       if (result.diagnostics.empty())
-        result.diagnostics.push_back(diagnostic(range(0, 0, 0), kError, compiled.error));
+        result.diagnostics.push_back(diagnostic(range(0, 0, 0), kWarning, compiled.error));
       return result;
     }
     run.inputs.modules.push_back(std::move(*compiled.module));
