@@ -67,37 +67,40 @@ embeddings::EncodeOptions readingOf(const model::ModelCard &description,
 
 } // namespace
 
-int loadPredictionModel(const ModelFlags &modelFlags, PredictionRun &run) {
-  run.modelDir = modelFlags.model.empty() ? shippedModelDir() : modelFlags.model;
-  auto folder = model::readModelFolder(run.modelDir);
+int loadPredictionModel(const ModelFlags &modelFlags, std::shared_ptr<const LoadedModel> &model) {
+  auto loaded = std::make_shared<LoadedModel>();
+  loaded->modelDir = modelFlags.model.empty() ? shippedModelDir() : modelFlags.model;
+  auto folder = model::readModelFolder(loaded->modelDir);
   if (!folder) {
     printDiagnostics(folder.diagnostics(), std::cerr);
     return kExitInputError;
   }
-  run.folder = std::move(*folder);
-  const model::ModelCard &description = run.folder.card;
-  run.predictor = modelFlags.predictor.empty() ? description.defaultPredictor : modelFlags.predictor;
-  if (std::string error = model::checkPredictorName(run.predictor); !error.empty()) {
-    spdlog::error("{}: {}", run.modelDir, error);
+  loaded->folder = std::move(*folder);
+  const model::ModelCard &description = loaded->folder.card;
+  loaded->predictor = modelFlags.predictor.empty() ? description.defaultPredictor : modelFlags.predictor;
+  if (std::string error = model::checkPredictorName(loaded->predictor); !error.empty()) {
+    spdlog::error("{}: {}", loaded->modelDir, error);
     return kExitUsageError;
   }
-  run.surfaces = openPredictor(run.modelDir, run.folder, run.predictor);
-  if (!run.surfaces)
+  loaded->surfaces = openPredictor(loaded->modelDir, loaded->folder, loaded->predictor);
+  if (!loaded->surfaces)
     return kExitInputError;
-  run.risk = run.surfaces->risk();
-  run.points = model::gridPointsOf(description.clocks);
+  loaded->risk = loaded->surfaces->risk();
+  loaded->points = model::gridPointsOf(description.clocks);
   auto scheme = embeddings::makeScheme(description.scheme, description.vocabulary);
   if (!scheme) {
     printDiagnostics(scheme.diagnostics(), std::cerr);
     return kExitInputError;
   }
-  run.scheme = std::move(*scheme);
+  loaded->scheme = std::move(*scheme);
+  model = std::move(loaded);
   return kExitSuccess;
 }
 
 int predictInputs(const PredictionFlags &flags, PredictionRun &run) {
   const InputFlags &inputFlags = flags.inputs;
-  const model::ModelCard &description = run.folder.card;
+  const LoadedModel &loaded = *run.model;
+  const model::ModelCard &description = loaded.folder.card;
   run.modules.clear();
   for (const InputModule &input : run.inputs.modules) {
     embeddings::EncodeOptions reading = readingOf(description, flags.launch);
@@ -107,7 +110,7 @@ int predictInputs(const PredictionFlags &flags, PredictionRun &run) {
     }
     ModulePrediction module;
     module.input = &input;
-    std::vector<embeddings::EncodedKernel> encoded = run.scheme->encode(input.module, reading);
+    std::vector<embeddings::EncodedKernel> encoded = loaded.scheme->encode(input.module, reading);
     std::vector<const ptx::Function *> functions = input.module.kernels();
     std::vector<embeddings::EncodedKernel> selected;
     for (std::size_t k = 0; k < encoded.size() && k < functions.size(); ++k) {
@@ -115,11 +118,11 @@ int predictInputs(const PredictionFlags &flags, PredictionRun &run) {
         continue;
       printDiagnostics(encoded[k].warnings, std::cerr);
       selected.push_back(encoded[k]);
-      model::ApplicationPrediction prediction = run.surfaces->predict({encoded[k]});
+      model::ApplicationPrediction prediction = loaded.surfaces->predict({encoded[k]});
       module.kernels.push_back({encoded[k].name, functions[k], std::move(encoded[k]), std::move(prediction)});
     }
     if (selected.size() > 1)
-      module.whole = run.surfaces->predict(selected);
+      module.whole = loaded.surfaces->predict(selected);
     if (!module.kernels.empty())
       run.modules.push_back(std::move(module));
   }
@@ -127,7 +130,7 @@ int predictInputs(const PredictionFlags &flags, PredictionRun &run) {
 }
 
 int runPredictions(const PredictionFlags &flags, PredictionRun &run) {
-  if (int status = loadPredictionModel(flags.model, run); status != kExitSuccess)
+  if (int status = loadPredictionModel(flags.model, run.model); status != kExitSuccess)
     return status;
   run.inputs = readInputs(flags.inputs);
   if (int status = predictInputs(flags, run); status != kExitSuccess)

@@ -55,26 +55,30 @@ struct ModulePrediction {
   std::optional<model::ApplicationPrediction> whole;
 };
 
-/// Everything a prediction command answers from.
-struct PredictionRun {
+/// The model half of a run: the checked folder and what was opened from it.
+/// Loaded once and shared (the language server keeps one for every
+/// document); it never moves, so the predictor may keep reading `folder.card`.
+struct LoadedModel {
   std::string modelDir;
   model::ModelFolderContents folder; ///< read and checked once; `folder.card` is what predictors read
   std::string predictor;
   model::GridPoints points;
   double risk = 0; ///< the model's risk for `lstm`, 0 for the others (as evaluate)
-  /// The open predictor and encoding scheme; they read the card of the run
-  /// that loaded them, which must outlive every copy and never move (the
-  /// language server loads once and copies the model half for each document).
-  std::shared_ptr<const model::SurfacePredictor> surfaces;
-  std::shared_ptr<const embeddings::EncodingScheme> scheme;
+  std::unique_ptr<const model::SurfacePredictor> surfaces;
+  std::unique_ptr<const embeddings::EncodingScheme> scheme;
+};
+
+/// Everything a prediction command answers from.
+struct PredictionRun {
+  std::shared_ptr<const LoadedModel> model;
   Inputs inputs;
   std::vector<ModulePrediction> modules;
 };
 
 /// Loads and checks the model folder and opens its predictor and encoding
-/// scheme (the model half of `run`). Errors are printed; returns the exit
-/// status to use.
-int loadPredictionModel(const ModelFlags &flags, PredictionRun &run);
+/// scheme into `model` (left empty on failure). Errors are printed; returns
+/// the exit status to use.
+int loadPredictionModel(const ModelFlags &flags, std::shared_ptr<const LoadedModel> &model);
 
 /// Encodes every selected kernel of `run.inputs` the way the model reads
 /// (as executed, with the launch flags) and predicts each kernel and each
@@ -82,7 +86,7 @@ int loadPredictionModel(const ModelFlags &flags, PredictionRun &run);
 /// warnings are printed; returns the exit status to use.
 int predictInputs(const PredictionFlags &flags, PredictionRun &run);
 
-/// loadPredictionModel(), readInputs(), then predictInputs(): returns
+/// loadPredictionModel() into `run.model`, readInputs(), then predictInputs(): returns
 /// kExitSuccess when every input was read and some kernel was selected.
 int runPredictions(const PredictionFlags &flags, PredictionRun &run);
 

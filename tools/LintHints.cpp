@@ -141,7 +141,7 @@ std::vector<LintHint> lintHints(const PredictionRun &run, const LintSettings &se
     std::vector<CudaSourceFile> sources = readCudaSources(module.input->module);
     for (const KernelPrediction &kernel : module.kernels) {
       model::LintFinding finding =
-          model::classify(kernel.prediction, run.points, settings.thresholds, run.risk);
+          model::classify(kernel.prediction, run.model->points, settings.thresholds, run.model->risk);
       bool uncertain = finding.decision.confidence == model::Confidence::Low;
       bool balanced = finding.sensitivity == model::Sensitivity::Balanced;
       if ((balanced || uncertain) && !settings.all)
@@ -150,7 +150,7 @@ std::vector<LintHint> lintHints(const PredictionRun &run, const LintSettings &se
       hint.sensitivity = finding.sensitivity;
       hint.isWarning = !balanced && !uncertain;
       std::string readable = demangle(kernel.name);
-      hint.message = messageOf(readable.substr(0, readable.find('(')), finding, run.points,
+      hint.message = messageOf(readable.substr(0, readable.find('(')), finding, run.model->points,
                                settings.thresholds);
       if (uncertain)
         hint.message += " (uncertain: the predictor's spread is +-" +
@@ -161,10 +161,10 @@ std::vector<LintHint> lintHints(const PredictionRun &run, const LintSettings &se
         hint.notes = loopNotes(*module.input, kernel, sources);
       hint.properties = {
           {"kernel", kernel.name},
-          {"predictor", run.predictor},
-          {"gpu", run.folder.card.clocks.gpu},
-          {"chosen", pointJson(run.points.grid[finding.decision.point])},
-          {"default", pointJson(run.points.grid[run.points.defaultIndex])},
+          {"predictor", run.model->predictor},
+          {"gpu", run.model->folder.card.clocks.gpu},
+          {"chosen", pointJson(run.model->points.grid[finding.decision.point])},
+          {"default", pointJson(run.model->points.grid[run.model->points.defaultIndex])},
           {"vs_default", ratiosJson(finding.decision.vsDefault)},
           {"confidence", model::toString(finding.decision.confidence)},
           {"energy_uncertainty_percent", finding.decision.energyUncertaintyPercent}};

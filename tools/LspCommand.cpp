@@ -15,10 +15,10 @@ namespace ptxdvfs::tools {
 namespace {
 
 int runLsp(const lsp::AnalysisSettings &settings) {
-  PredictionRun model;
+  std::shared_ptr<const LoadedModel> model;
   if (int status = loadPredictionModel(settings.prediction.model, model); status != kExitSuccess)
     return status;
-  spdlog::info("language server ready: predictor {} of {}", model.predictor, model.modelDir);
+  spdlog::info("language server ready: predictor {} of {}", model->predictor, model->modelDir);
   lsp::MessageWriter writer(std::cout);
   lsp::LanguageServer server(model, settings, writer);
   while (true) {

@@ -57,7 +57,7 @@ void printSurface(std::ostream &out, const PredictionRun &run, const std::string
   out << "  f_mem  f_core   time             power            energy\n";
   char line[160];
   for (std::size_t p = 0; p < surface.mean.size(); ++p) {
-    const embeddings::VfPoint &point = run.points.grid[p];
+    const embeddings::VfPoint &point = run.model->points.grid[p];
     std::string cells;
     for (std::size_t m = 0; m < 3; ++m) {
       if (prediction.hasSpread)
@@ -74,9 +74,9 @@ void printSurface(std::ostream &out, const PredictionRun &run, const std::string
 }
 
 void printText(const PredictionRun &run) {
-  const embeddings::VfPoint &reference = run.folder.card.reference;
+  const embeddings::VfPoint &reference = run.model->folder.card.reference;
   std::cout << "Scaling factors relative to " << pointText(reference)
-            << " MHz (memory/core); predictor " << run.predictor << " of " << run.modelDir << '\n';
+            << " MHz (memory/core); predictor " << run.model->predictor << " of " << run.model->modelDir << '\n';
   std::cout << "*: least energy   p: Pareto-optimal (no point is both faster and uses less energy)\n";
   for (const ModulePrediction &module : run.modules) {
     for (const KernelPrediction &kernel : module.kernels)
@@ -93,7 +93,7 @@ nlohmann::json surfaceJson(const PredictionRun &run, const model::ApplicationPre
   nlohmann::json points = nlohmann::json::array();
   std::vector<std::size_t> pareto = model::paretoPoints(prediction.surface.mean);
   for (std::size_t p = 0; p < prediction.surface.mean.size(); ++p) {
-    nlohmann::json row = pointJson(run.points.grid[p]);
+    nlohmann::json row = pointJson(run.model->points.grid[p]);
     for (std::size_t m = 0; m < 3; ++m) {
       row[kMetricNames[m]] = prediction.surface.mean[p][m];
       row[std::string(kMetricNames[m]) + "_spread"] =
@@ -103,7 +103,7 @@ nlohmann::json surfaceJson(const PredictionRun &run, const model::ApplicationPre
     points.push_back(std::move(row));
   }
   return {{"points", points},
-          {"min_energy", pointJson(run.points.grid[prediction.minEnergyPoint])},
+          {"min_energy", pointJson(run.model->points.grid[prediction.minEnergyPoint])},
           {"nearest_training_programs", prediction.neighbours},
           {"neighbour_distances", prediction.neighbourDistances},
           {"training_mean_weight", prediction.trainingMeanWeight}};
@@ -123,12 +123,12 @@ void printJson(const PredictionRun &run) {
     entry["all_kernels"] = module.whole ? surfaceJson(run, *module.whole) : nlohmann::json();
     modules.push_back(std::move(entry));
   }
-  nlohmann::json out = {{"model", run.modelDir},
-                        {"gpu", run.folder.card.clocks.gpu},
-                        {"predictor", run.predictor},
-                        {"reference", pointJson(run.folder.card.reference)},
-                        {"default", pointJson(run.points.grid[run.points.defaultIndex])},
-                        {"fmax", pointJson(run.points.grid[run.points.fmaxIndex])},
+  nlohmann::json out = {{"model", run.model->modelDir},
+                        {"gpu", run.model->folder.card.clocks.gpu},
+                        {"predictor", run.model->predictor},
+                        {"reference", pointJson(run.model->folder.card.reference)},
+                        {"default", pointJson(run.model->points.grid[run.model->points.defaultIndex])},
+                        {"fmax", pointJson(run.model->points.grid[run.model->points.fmaxIndex])},
                         {"modules", modules}};
   std::cout << out.dump(2) << '\n';
 }
@@ -146,8 +146,8 @@ void printCsvRows(const PredictionRun &run, const std::string &input, const std:
                   const model::ApplicationPrediction &prediction) {
   std::vector<std::size_t> pareto = model::paretoPoints(prediction.surface.mean);
   for (std::size_t p = 0; p < prediction.surface.mean.size(); ++p) {
-    std::cout << csvField(input) << ',' << csvField(kernel) << ',' << run.points.grid[p].memoryMHz
-              << ',' << run.points.grid[p].coreMHz;
+    std::cout << csvField(input) << ',' << csvField(kernel) << ',' << run.model->points.grid[p].memoryMHz
+              << ',' << run.model->points.grid[p].coreMHz;
     for (std::size_t m = 0; m < 3; ++m)
       std::cout << ',' << prediction.surface.mean[p][m];
     for (std::size_t m = 0; m < 3; ++m) {
@@ -184,9 +184,9 @@ int plot(const PredictionRun &run, const std::string &path) {
   std::string what = module.whole ? "all " + std::to_string(module.kernels.size()) + " kernels"
                                   : "kernel " + demangle(module.kernels.front().name);
   PlotRequest request{module.input->input + ": " + what,
-                      "predicted by " + run.predictor + " of " + run.modelDir + " for " +
-                          run.folder.card.clocks.gpu + "; factors against the default clocks",
-                      &prediction, &run.points, prediction.minEnergyPoint};
+                      "predicted by " + run.model->predictor + " of " + run.model->modelDir + " for " +
+                          run.model->folder.card.clocks.gpu + "; factors against the default clocks",
+                      &prediction, &run.model->points, prediction.minEnergyPoint};
   if (std::string error = writeSurfacePlot(request, path); !error.empty()) {
     spdlog::error("{}", error);
     return kExitInputError;

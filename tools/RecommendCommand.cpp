@@ -37,13 +37,13 @@ std::string ratiosText(const model::Ratios &ratios) {
 
 void printDecision(const PredictionRun &run, const RecommendOptions &options,
                    const std::string &title, const model::ApplicationPrediction &prediction) {
-  model::Decision decision = model::decide(prediction, options.objective, run.points, run.risk);
-  const embeddings::VfPoint &chosen = run.points.grid[decision.point];
+  model::Decision decision = model::decide(prediction, options.objective, run.model->points, run.model->risk);
+  const embeddings::VfPoint &chosen = run.model->points.grid[decision.point];
   std::cout << title << ": run at memory " << chosen.memoryMHz << " MHz, core " << chosen.coreMHz
             << " MHz\n";
-  std::cout << "  vs default (" << pointText(run.points.grid[run.points.defaultIndex])
+  std::cout << "  vs default (" << pointText(run.model->points.grid[run.model->points.defaultIndex])
             << "): " << ratiosText(decision.vsDefault) << '\n';
-  std::cout << "  vs Fmax    (" << pointText(run.points.grid[run.points.fmaxIndex])
+  std::cout << "  vs Fmax    (" << pointText(run.model->points.grid[run.model->points.fmaxIndex])
             << "): " << ratiosText(decision.vsFmax) << '\n';
   std::cout << "  confidence: " << model::toString(decision.confidence);
   if (decision.energyUncertaintyPercent > 0)
@@ -53,12 +53,12 @@ void printDecision(const PredictionRun &run, const RecommendOptions &options,
   if (options.objective.kind == model::ObjectiveKind::Pareto) {
     std::cout << "  Pareto set, fastest first (memory/core MHz: time, energy vs default):\n";
     for (std::size_t p : decision.pareto) {
-      model::Ratios ratios = model::ratiosAt(prediction.surface.mean, p, run.points.defaultIndex);
-      std::cout << "    " << pointText(run.points.grid[p]) << ": time " << percentChange(ratios.time)
+      model::Ratios ratios = model::ratiosAt(prediction.surface.mean, p, run.model->points.defaultIndex);
+      std::cout << "    " << pointText(run.model->points.grid[p]) << ": time " << percentChange(ratios.time)
                 << ", energy " << percentChange(ratios.energy) << '\n';
     }
   }
-  if (decision.point != run.points.defaultIndex) {
+  if (decision.point != run.model->points.defaultIndex) {
     std::cout << "  apply: " << applyCommand(chosen) << '\n';
     std::cout << "  undo:  " << kUndoCommand << '\n';
   }
@@ -66,22 +66,22 @@ void printDecision(const PredictionRun &run, const RecommendOptions &options,
 
 nlohmann::json decisionJson(const PredictionRun &run, const RecommendOptions &options,
                             const model::ApplicationPrediction &prediction) {
-  model::Decision decision = model::decide(prediction, options.objective, run.points, run.risk);
+  model::Decision decision = model::decide(prediction, options.objective, run.model->points, run.model->risk);
   nlohmann::json pareto = nlohmann::json::array();
   for (std::size_t p : decision.pareto) {
-    nlohmann::json point = pointJson(run.points.grid[p]);
-    point["vs_default"] = ratiosJson(model::ratiosAt(prediction.surface.mean, p, run.points.defaultIndex));
+    nlohmann::json point = pointJson(run.model->points.grid[p]);
+    point["vs_default"] = ratiosJson(model::ratiosAt(prediction.surface.mean, p, run.model->points.defaultIndex));
     pareto.push_back(std::move(point));
   }
-  bool changes = decision.point != run.points.defaultIndex;
-  return {{"chosen", pointJson(run.points.grid[decision.point])},
+  bool changes = decision.point != run.model->points.defaultIndex;
+  return {{"chosen", pointJson(run.model->points.grid[decision.point])},
           {"vs_default", ratiosJson(decision.vsDefault)},
           {"vs_fmax", ratiosJson(decision.vsFmax)},
           {"confidence", model::toString(decision.confidence)},
           {"energy_uncertainty_percent", prediction.hasSpread ? nlohmann::json(decision.energyUncertaintyPercent)
                                                               : nlohmann::json()},
           {"pareto", pareto},
-          {"apply", changes ? nlohmann::json(applyCommand(run.points.grid[decision.point])) : nlohmann::json()},
+          {"apply", changes ? nlohmann::json(applyCommand(run.model->points.grid[decision.point])) : nlohmann::json()},
           {"undo", changes ? nlohmann::json(kUndoCommand) : nlohmann::json()}};
 }
 
@@ -100,12 +100,12 @@ void printJson(const PredictionRun &run, const RecommendOptions &options) {
                        {"all_kernels", module.whole ? decisionJson(run, options, *module.whole)
                                                     : nlohmann::json()}});
   }
-  std::cout << nlohmann::json{{"model", run.modelDir},
-                              {"gpu", run.folder.card.clocks.gpu},
-                              {"predictor", run.predictor},
+  std::cout << nlohmann::json{{"model", run.model->modelDir},
+                              {"gpu", run.model->folder.card.clocks.gpu},
+                              {"predictor", run.model->predictor},
                               {"objective", model::toString(options.objective)},
-                              {"default", pointJson(run.points.grid[run.points.defaultIndex])},
-                              {"fmax", pointJson(run.points.grid[run.points.fmaxIndex])},
+                              {"default", pointJson(run.model->points.grid[run.model->points.defaultIndex])},
+                              {"fmax", pointJson(run.model->points.grid[run.model->points.fmaxIndex])},
                               {"modules", modules}}
                    .dump(2)
             << '\n';
@@ -159,7 +159,7 @@ void setupRecommendCommand(CLI::App &app, int &exitCode) {
       return;
     }
     std::cout << "Objective " << model::toString(options->objective) << ", predictor "
-              << run.predictor << ", GPU " << run.folder.card.clocks.gpu << '\n';
+              << run.model->predictor << ", GPU " << run.model->folder.card.clocks.gpu << '\n';
     for (const ModulePrediction &module : run.modules) {
       for (const KernelPrediction &kernel : module.kernels)
         printDecision(run, *options, "\n" + module.input->input + ": kernel " + demangle(kernel.name),

@@ -151,18 +151,12 @@ DocumentKind documentKind(const std::string &path) {
   return DocumentKind::Other;
 }
 
-DocumentAnalysis analyseDocument(const PredictionRun &model, const AnalysisSettings &settings,
-                                 const std::string &path, const std::string &text,
-                                 Cancellation *cancellation) {
+DocumentAnalysis analyseDocument(std::shared_ptr<const LoadedModel> model,
+                                 const AnalysisSettings &settings, const std::string &path,
+                                 const std::string &text, Cancellation *cancellation) {
   DocumentAnalysis result;
   PredictionRun run;
-  run.modelDir = model.modelDir;
-  run.folder = model.folder;
-  run.predictor = model.predictor;
-  run.points = model.points;
-  run.risk = model.risk;
-  run.surfaces = model.surfaces;
-  run.scheme = model.scheme;
+  run.model = std::move(model);
 
   DocumentKind kind = documentKind(path);
   if (kind == DocumentKind::Ptx) {

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -42,9 +43,10 @@ struct DocumentAnalysis {
 /// nvcc's errors become error diagnostics on their lines; each kernel's
 /// hint becomes a diagnostic on its name (the declaration in a `.cu`, the
 /// `.entry` in a `.ptx`), with the loops that drive it as related
-/// information. `model` is a run whose model half is loaded
-/// (loadPredictionModel).
-DocumentAnalysis analyseDocument(const PredictionRun &model, const AnalysisSettings &settings,
+/// information. `model` comes from loadPredictionModel(), shared by every
+/// document.
+DocumentAnalysis analyseDocument(std::shared_ptr<const LoadedModel> model,
+                                 const AnalysisSettings &settings,
                                  const std::string &path, const std::string &text,
                                  Cancellation *cancellation);
 

@@ -32,9 +32,9 @@ std::string identifierAt(const std::string &text, std::size_t line, std::size_t 
 
 } // namespace
 
-LanguageServer::LanguageServer(const PredictionRun &model, AnalysisSettings settings,
-                               MessageWriter &writer)
-    : model_(model), settings_(std::move(settings)), writer_(writer),
+LanguageServer::LanguageServer(std::shared_ptr<const LoadedModel> model,
+                               AnalysisSettings settings, MessageWriter &writer)
+    : model_(std::move(model)), settings_(std::move(settings)), writer_(writer),
       worker_([this] { work(); }) {}
 
 LanguageServer::~LanguageServer() { stopWorker(); }

@@ -20,9 +20,9 @@ namespace ptxdvfs::tools::lsp {
 /// before the first message.
 class LanguageServer {
 public:
-  /// `model`: a run whose model half is loaded (loadPredictionModel); it
-  /// must outlive the server and stay where it is (its predictor reads its card).
-  LanguageServer(const PredictionRun &model, AnalysisSettings settings, MessageWriter &writer);
+  /// `model`: from loadPredictionModel().
+  LanguageServer(std::shared_ptr<const LoadedModel> model, AnalysisSettings settings,
+                 MessageWriter &writer);
   ~LanguageServer();
   LanguageServer(const LanguageServer &) = delete;
   LanguageServer &operator=(const LanguageServer &) = delete;
@@ -54,7 +54,7 @@ private:
   void waitUntilIdle();
   void stopWorker();
 
-  const PredictionRun &model_;
+  std::shared_ptr<const LoadedModel> model_;
   AnalysisSettings settings_;
   MessageWriter &writer_;
   bool initialized_ = false;
