@@ -8,6 +8,7 @@
 
 #include <torch/torch.h>
 
+#include <map>
 #include <mutex>
 
 namespace ptxdvfs::model {
@@ -61,16 +62,15 @@ BaselineData baselineDataOf(const TensorDataset &data, const std::vector<std::si
 struct Baselines::Fitted {
   std::once_flag mlpFitted;
   torch::nn::Sequential mlp{nullptr};
-  std::unique_ptr<NearestNeighbours> neighbours;
-  std::unique_ptr<NearestNeighbours> towardMean;
+  std::map<std::string, std::unique_ptr<NearestNeighbours>> neighbours; // by baseline name
 };
 
 Baselines::Baselines(BaselineData data, torch::Tensor clocks)
     : data_(std::move(data)), clocks_(std::move(clocks)), fitted_(std::make_unique<Fitted>()) {
   mean_ = trainingMean(data_).mean;
-  fitted_->neighbours = std::make_unique<NearestNeighbours>(data_);
-  fitted_->towardMean = std::make_unique<NearestNeighbours>(
-      data_, NearestNeighbours::defaultCandidates(), NearestNeighbours::towardMeanPullCandidates());
+  for (const std::string &name : baselineNames())
+    if (auto fitted = fitNeighbourBaseline(data_, name))
+      fitted_->neighbours[name] = std::move(fitted);
 }
 
 void Baselines::fitMlp() const {
@@ -103,7 +103,7 @@ void Baselines::fitMlp() const {
   fitted_->mlp = mlp;
 }
 
-int Baselines::neighbourCount() const { return fitted_->neighbours->k(); }
+int Baselines::neighbourCount() const { return fitted_->neighbours.at("knn_log_histogram")->k(); }
 
 Baselines::~Baselines() = default;
 Baselines::Baselines(Baselines &&) noexcept = default;
@@ -113,10 +113,8 @@ Surface Baselines::predict(const std::string &baseline,
                            const InstructionHistogram &histogram) const {
   if (baseline == "training_mean")
     return mean_;
-  if (baseline == "knn_log_histogram")
-    return fitted_->neighbours->predict(histogram);
-  if (baseline == "knn_toward_mean")
-    return fitted_->towardMean->predict(histogram);
+  if (auto fitted = fitted_->neighbours.find(baseline); fitted != fitted_->neighbours.end())
+    return fitted->second->predict(histogram);
   if (baseline == "nearest_histogram")
     return data_.surfaces[nearestApplication(data_, histogram)];
   if (baseline == "histogram_mlp") {

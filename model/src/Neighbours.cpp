@@ -256,4 +256,14 @@ NearestNeighbours::neighbourhood(const InstructionHistogram &histogram) const {
   return result;
 }
 
+std::unique_ptr<NearestNeighbours> fitNeighbourBaseline(const BaselineData &data,
+                                                        const std::string &name) {
+  if (name == "knn_log_histogram")
+    return std::make_unique<NearestNeighbours>(data);
+  if (name == "knn_toward_mean")
+    return std::make_unique<NearestNeighbours>(data, NearestNeighbours::defaultCandidates(),
+                                               NearestNeighbours::towardMeanPullCandidates());
+  return nullptr;
+}
+
 } // namespace ptxdvfs::model

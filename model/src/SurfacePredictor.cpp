@@ -29,14 +29,10 @@ namespace {
 
 class CardPredictor : public SurfacePredictor {
 public:
-  CardPredictor(const ModelCard &card, std::string name) : card_(card), name_(std::move(name)) {
-    if (name_ == "knn_log_histogram")
-      neighbours_ = std::make_unique<NearestNeighbours>(card.baselines);
-    else if (name_ == "knn_toward_mean")
-      neighbours_ = std::make_unique<NearestNeighbours>(
-          card.baselines, NearestNeighbours::defaultCandidates(),
-          NearestNeighbours::towardMeanPullCandidates());
-    else if (name_ == "training_mean")
+  /// `neighbours`: fitted when `name` is a neighbour baseline, else null.
+  CardPredictor(const ModelCard &card, std::string name, std::unique_ptr<NearestNeighbours> neighbours)
+      : card_(card), name_(std::move(name)), neighbours_(std::move(neighbours)) {
+    if (name_ == "training_mean")
       mean_ = trainingMean(card.baselines);
   }
 
@@ -74,10 +70,11 @@ private:
 } // namespace
 
 std::unique_ptr<SurfacePredictor> makeCardPredictor(const ModelCard &card, const std::string &name) {
-  if (name != "training_mean" && name != "nearest_histogram" && name != "knn_log_histogram" &&
-      name != "knn_toward_mean")
-    return nullptr;
-  return std::make_unique<CardPredictor>(card, name);
+  if (name == "training_mean" || name == "nearest_histogram")
+    return std::make_unique<CardPredictor>(card, name, nullptr);
+  if (auto neighbours = fitNeighbourBaseline(card.baselines, name))
+    return std::make_unique<CardPredictor>(card, name, std::move(neighbours));
+  return nullptr;
 }
 
 } // namespace ptxdvfs::model

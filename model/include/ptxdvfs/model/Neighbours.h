@@ -6,6 +6,8 @@
 
 #include <limits>
 #include <map>
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace ptxdvfs::model {
@@ -105,5 +107,12 @@ private:
   int k_ = 1;
   double pullDistance_ = std::numeric_limits<double>::infinity();
 };
+
+/// The fitted neighbours of a neighbour baseline: `knn_log_histogram` (no
+/// pull) or `knn_toward_mean` (pull fitted with k); nullptr for any other
+/// name. The one place that says which is which, for Baselines (training,
+/// evaluate) and the card predictors (predict, lint).
+std::unique_ptr<NearestNeighbours> fitNeighbourBaseline(const BaselineData &data,
+                                                        const std::string &name);
 
 } // namespace ptxdvfs::model
