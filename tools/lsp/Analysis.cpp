@@ -6,6 +6,8 @@
 
 #include "ptxdvfs/ptx/Parser.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -151,9 +153,11 @@ DocumentKind documentKind(const std::string &path) {
   return DocumentKind::Other;
 }
 
-DocumentAnalysis analyseDocument(std::shared_ptr<const LoadedModel> model,
-                                 const AnalysisSettings &settings, const std::string &path,
-                                 const std::string &text, Cancellation *cancellation) {
+namespace {
+
+DocumentAnalysis analyse(std::shared_ptr<const LoadedModel> model, const AnalysisSettings &settings,
+                         const std::string &path, const std::string &text,
+                         Cancellation *cancellation) {
   DocumentAnalysis result;
   PredictionRun run;
   run.model = std::move(model);
@@ -231,6 +235,23 @@ DocumentAnalysis analyseDocument(std::shared_ptr<const LoadedModel> model,
     result.kernels.push_back({name, bare, hoverText(hint, *kernel, bare)});
   }
   return result;
+}
+
+} // namespace
+
+DocumentAnalysis analyseDocument(std::shared_ptr<const LoadedModel> model,
+                                 const AnalysisSettings &settings, const std::string &path,
+                                 const std::string &text, Cancellation *cancellation) {
+  try {
+    return analyse(std::move(model), settings, path, text, cancellation);
+  } catch (const std::exception &error) {
+    // The server outlives any one document: say what broke, where the user looks.
+    spdlog::error("{}: analysis failed: {}", path, error.what());
+    DocumentAnalysis failed;
+    failed.diagnostics.push_back(
+        diagnostic(range(0, 0, 0), kError, std::string("ptxdvfs failed: ") + error.what()));
+    return failed;
+  }
 }
 
 } // namespace ptxdvfs::tools::lsp

@@ -43,8 +43,9 @@ struct DocumentAnalysis {
 /// nvcc's errors become error diagnostics on their lines; each kernel's
 /// hint becomes a diagnostic on its name (the declaration in a `.cu`, the
 /// `.entry` in a `.ptx`), with the loops that drive it as related
-/// information. `model` comes from loadPredictionModel(), shared by every
-/// document.
+/// information. Never throws: a failure is one error diagnostic (and a
+/// line in the log). `model` comes from loadPredictionModel(), shared by
+/// every document.
 DocumentAnalysis analyseDocument(std::shared_ptr<const LoadedModel> model,
                                  const AnalysisSettings &settings,
                                  const std::string &path, const std::string &text,

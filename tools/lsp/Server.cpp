@@ -207,17 +207,8 @@ void LanguageServer::work() {
     cancellation_ = cancellation;
     lock.unlock();
 
-    DocumentAnalysis analysis;
-    try {
-      analysis = analyseDocument(model_, settings_, snapshot.path, snapshot.text, cancellation.get());
-    } catch (const std::exception &error) {
-      spdlog::error("{}: analysis failed: {}", snapshot.path, error.what());
-      analysis.diagnostics.push_back({{"range", {{"start", {{"line", 0}, {"character", 0}}},
-                                                 {"end", {{"line", 0}, {"character", 0}}}}},
-                                      {"severity", 1},
-                                      {"source", "ptxdvfs"},
-                                      {"message", std::string("ptxdvfs failed: ") + error.what()}});
-    }
+    DocumentAnalysis analysis =
+        analyseDocument(model_, settings_, snapshot.path, snapshot.text, cancellation.get());
 
     lock.lock();
     analysing_.clear();
