@@ -239,6 +239,17 @@ std::optional<Diagnostic> checkStatementLimits(const std::vector<LexedToken> &to
   return std::nullopt;
 }
 
+/// The most bytes of text parsed: the limit asked for, never 4 GiB or more
+/// (token offsets are 32-bit).
+std::uint64_t inputByteLimit(const ParseLimits &limits) {
+  return std::min<std::uint64_t>(limits.maxInputBytes, std::numeric_limits<std::uint32_t>::max() - 1);
+}
+
+std::string tooLarge(std::uint64_t size, const ParseLimits &limits) {
+  return "file too large (" + std::to_string(size) + " bytes; the limit is " +
+         std::to_string(inputByteLimit(limits)) + ": --max-input-mb)";
+}
+
 /// One error for text that is not PTX at all (binary data, UTF-16), instead
 /// of one per byte.
 std::optional<std::string> notPtxText(std::string_view text) {
@@ -260,12 +271,8 @@ ParseResult parseSource(std::shared_ptr<const std::string> source, const std::st
   result.module.source = std::move(source);
   std::size_t maxErrors = std::max<std::size_t>(options.maxErrors, 1);
   const ParseLimits &limits = options.limits;
-  std::uint64_t maxBytes = std::min<std::uint64_t>(limits.maxInputBytes, std::numeric_limits<std::uint32_t>::max() - 1);
-  if (text.size() > maxBytes) {
-    result.diagnostics.push_back({path, {}, Severity::Error,
-                                  "file too large (" + std::to_string(text.size()) +
-                                      " bytes; the limit is " + std::to_string(maxBytes) +
-                                      ": --max-input-mb)"});
+  if (text.size() > inputByteLimit(limits)) {
+    result.diagnostics.push_back({path, {}, Severity::Error, tooLarge(text.size(), limits)});
     return result;
   }
   if (auto reason = notPtxText(text)) {
@@ -275,14 +282,11 @@ ParseResult parseSource(std::shared_ptr<const std::string> source, const std::st
 
   LexResult lexed = lexPtx(text, path, maxErrors,
                            std::clamp<std::size_t>(limits.maxNesting, 1, kNestingCeiling));
-  if (auto exceeded = checkStatementLimits(lexed.tokens, path, limits)) {
-    result.diagnostics = std::move(lexed.diagnostics);
-    result.diagnostics.push_back(std::move(*exceeded));
-    std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), byLocation);
-    capErrors(result.diagnostics, path, maxErrors);
-    return result;
-  }
-  std::vector<Chunk> chunks = splitIntoChunks(lexed.tokens);
+  std::vector<Chunk> chunks; // none when a limit is exceeded: the parser never sees the tokens
+  if (auto exceeded = checkStatementLimits(lexed.tokens, path, limits))
+    lexed.diagnostics.push_back(std::move(*exceeded));
+  else
+    chunks = splitIntoChunks(lexed.tokens);
   std::vector<ChunkResult> parsed(chunks.size());
 
   unsigned threads = options.threads == 0 ? std::thread::hardware_concurrency() : options.threads;
@@ -338,10 +342,9 @@ Expected<Module> parseFile(const std::string &path, const ParseOptions &options)
   if (!in)
     return fail(std::string("cannot open file: ") + std::strerror(errno));
   auto source = std::make_shared<std::string>();
-  std::uint64_t maxBytes = options.limits.maxInputBytes;
+  std::uint64_t maxBytes = inputByteLimit(options.limits);
   if (S_ISREG(info.st_mode) && static_cast<std::uint64_t>(info.st_size) > maxBytes)
-    return fail("file too large (" + std::to_string(info.st_size) + " bytes; the limit is " +
-                std::to_string(maxBytes) + ": --max-input-mb)");
+    return fail(tooLarge(static_cast<std::uint64_t>(info.st_size), options.limits));
   if (S_ISREG(info.st_mode)) {
     source->resize(static_cast<std::size_t>(info.st_size));
     in.read(source->data(), static_cast<std::streamsize>(source->size()));
