@@ -67,8 +67,8 @@ embeddings::EncodeOptions readingOf(const model::ModelCard &description,
 
 } // namespace
 
-int loadPredictionModel(const ModelFlags &modelFlags, std::shared_ptr<const LoadedModel> &model) {
-  auto loaded = std::make_shared<LoadedModel>();
+int loadPredictionModel(const ModelFlags &modelFlags, std::shared_ptr<const PredictionModel> &model) {
+  auto loaded = std::make_shared<PredictionModel>();
   loaded->modelDir = modelFlags.model.empty() ? shippedModelDir() : modelFlags.model;
   auto folder = model::readModelFolder(loaded->modelDir);
   if (!folder) {
@@ -99,7 +99,7 @@ int loadPredictionModel(const ModelFlags &modelFlags, std::shared_ptr<const Load
 
 int predictInputs(const PredictionFlags &flags, PredictionRun &run) {
   const InputFlags &inputFlags = flags.inputs;
-  const LoadedModel &loaded = *run.model;
+  const PredictionModel &loaded = *run.model;
   const model::ModelCard &description = loaded.folder.card;
   run.modules.clear();
   for (const InputModule &input : run.inputs.modules) {

@@ -58,7 +58,7 @@ struct ModulePrediction {
 /// The model half of a run: the checked folder and what was opened from it.
 /// Loaded once and shared (the language server keeps one for every
 /// document); it never moves, so the predictor may keep reading `folder.card`.
-struct LoadedModel {
+struct PredictionModel {
   std::string modelDir;
   model::ModelFolderContents folder; ///< read and checked once; `folder.card` is what predictors read
   std::string predictor;
@@ -70,7 +70,7 @@ struct LoadedModel {
 
 /// Everything a prediction command answers from.
 struct PredictionRun {
-  std::shared_ptr<const LoadedModel> model;
+  std::shared_ptr<const PredictionModel> model;
   Inputs inputs;
   std::vector<ModulePrediction> modules;
 };
@@ -78,7 +78,7 @@ struct PredictionRun {
 /// Loads and checks the model folder and opens its predictor and encoding
 /// scheme into `model` (left empty on failure). Errors are printed; returns
 /// the exit status to use.
-int loadPredictionModel(const ModelFlags &flags, std::shared_ptr<const LoadedModel> &model);
+int loadPredictionModel(const ModelFlags &flags, std::shared_ptr<const PredictionModel> &model);
 
 /// Encodes every selected kernel of `run.inputs` the way the model reads
 /// (as executed, with the launch flags) and predicts each kernel and each

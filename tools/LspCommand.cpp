@@ -15,7 +15,7 @@ namespace ptxdvfs::tools {
 namespace {
 
 int runLsp(const lsp::AnalysisSettings &settings) {
-  std::shared_ptr<const LoadedModel> model;
+  std::shared_ptr<const PredictionModel> model;
   if (int status = loadPredictionModel(settings.prediction.model, model); status != kExitSuccess)
     return status;
   spdlog::info("language server ready: predictor {} of {}", model->predictor, model->modelDir);

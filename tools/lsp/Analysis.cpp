@@ -155,7 +155,7 @@ DocumentKind documentKind(const std::string &path) {
 
 namespace {
 
-DocumentAnalysis analyse(std::shared_ptr<const LoadedModel> model, const AnalysisSettings &settings,
+DocumentAnalysis analyse(std::shared_ptr<const PredictionModel> model, const AnalysisSettings &settings,
                          const std::string &path, const std::string &text,
                          Cancellation *cancellation) {
   DocumentAnalysis result;
@@ -239,7 +239,7 @@ DocumentAnalysis analyse(std::shared_ptr<const LoadedModel> model, const Analysi
 
 } // namespace
 
-DocumentAnalysis analyseDocument(std::shared_ptr<const LoadedModel> model,
+DocumentAnalysis analyseDocument(std::shared_ptr<const PredictionModel> model,
                                  const AnalysisSettings &settings, const std::string &path,
                                  const std::string &text, Cancellation *cancellation) {
   try {

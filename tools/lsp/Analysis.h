@@ -46,7 +46,7 @@ struct DocumentAnalysis {
 /// information. Never throws: a failure is one error diagnostic (and a
 /// line in the log). `model` comes from loadPredictionModel(), shared by
 /// every document.
-DocumentAnalysis analyseDocument(std::shared_ptr<const LoadedModel> model,
+DocumentAnalysis analyseDocument(std::shared_ptr<const PredictionModel> model,
                                  const AnalysisSettings &settings,
                                  const std::string &path, const std::string &text,
                                  Cancellation *cancellation);

@@ -32,7 +32,7 @@ std::string identifierAt(const std::string &text, std::size_t line, std::size_t 
 
 } // namespace
 
-LanguageServer::LanguageServer(std::shared_ptr<const LoadedModel> model,
+LanguageServer::LanguageServer(std::shared_ptr<const PredictionModel> model,
                                AnalysisSettings settings, MessageWriter &writer)
     : model_(std::move(model)), settings_(std::move(settings)), writer_(writer),
       worker_([this] { work(); }) {}

@@ -21,7 +21,7 @@ namespace ptxdvfs::tools::lsp {
 class LanguageServer {
 public:
   /// `model`: from loadPredictionModel().
-  LanguageServer(std::shared_ptr<const LoadedModel> model, AnalysisSettings settings,
+  LanguageServer(std::shared_ptr<const PredictionModel> model, AnalysisSettings settings,
                  MessageWriter &writer);
   ~LanguageServer();
   LanguageServer(const LanguageServer &) = delete;
@@ -54,7 +54,7 @@ private:
   void waitUntilIdle();
   void stopWorker();
 
-  std::shared_ptr<const LoadedModel> model_;
+  std::shared_ptr<const PredictionModel> model_;
   AnalysisSettings settings_;
   MessageWriter &writer_;
   bool initialized_ = false;
