@@ -259,7 +259,7 @@ int runEncodeCommand(const EncodeOptions &options) {
   embeddings::EncodeOptions encodeOptions;
   encodeOptions.asExecuted = options.asExecuted;
   if (options.asExecuted) {
-    if (std::string error = toAssumptions(options.launch, *module, encodeOptions.launch); !error.empty()) {
+    if (std::string error = toAssumptions(options.launch, *module, readCudaSources(*module), encodeOptions.launch); !error.empty()) {
       spdlog::error("{}", error);
       return kExitUsageError;
     }

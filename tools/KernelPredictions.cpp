@@ -104,12 +104,15 @@ int predictInputs(const PredictionFlags &flags, PredictionRun &run) {
   run.modules.clear();
   for (const InputModule &input : run.inputs.modules) {
     embeddings::EncodeOptions reading = readingOf(description, flags.launch);
-    if (std::string error = toAssumptions(flags.launch, input.module, reading.launch); !error.empty()) {
+    std::vector<CudaSourceFile> sources = readCudaSources(input.module);
+    if (std::string error = toAssumptions(flags.launch, input.module, sources, reading.launch);
+        !error.empty()) {
       spdlog::error("{}", error);
       return kExitUsageError;
     }
     ModulePrediction module;
     module.input = &input;
+    module.sources = std::move(sources);
     std::vector<embeddings::EncodedKernel> encoded = loaded.scheme->encode(input.module, reading);
     std::vector<const ptx::Function *> functions = input.module.kernels();
     std::vector<embeddings::EncodedKernel> selected;

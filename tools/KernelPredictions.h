@@ -49,6 +49,7 @@ struct KernelPrediction {
 
 struct ModulePrediction {
   const InputModule *input = nullptr;
+  std::vector<CudaSourceFile> sources;   ///< the CUDA sources its `.file` table names, read once
   std::vector<KernelPrediction> kernels; ///< the selected kernels, file order
   /// All selected kernels read as one application (as `evaluate` combines
   /// a benchmark's kernels); only when more than one is selected.

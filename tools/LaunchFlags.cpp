@@ -72,6 +72,7 @@ void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags) {
 }
 
 std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
+                          const std::vector<CudaSourceFile> &sources,
                           ptx::analysis::LaunchAssumptions &assumptions) {
   for (const std::string &item : flags.assume) {
     auto equals = item.find('=');
@@ -101,12 +102,12 @@ std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
     assumptions.block = dims;
   }
   // Parameter names come from the CUDA source, when the PTX names a readable one.
-  std::string sources;
-  for (const CudaSourceFile &file : readCudaSources(module))
-    sources += file.text + "\n";
-  if (!sources.empty())
+  std::string text;
+  for (const CudaSourceFile &file : sources)
+    text += file.text + "\n";
+  if (!text.empty())
     for (const ptx::Function &function : module.functions) {
-      auto names = cudaParameterNames(sources, baseNameOf(function.name));
+      auto names = cudaParameterNames(text, baseNameOf(function.name));
       if (names.size() == function.parameters.size())
         assumptions.sourceParameterNames[function.name] = std::move(names);
     }

@@ -1,6 +1,8 @@
 // LaunchFlags.h - the flags that tell the loop analysis what the PTX cannot: launch geometry, parameters.
 #pragma once
 
+#include "CudaSource.h"
+
 #include "ptxdvfs/ptx/Module.h"
 #include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
 
@@ -29,10 +31,11 @@ struct LaunchFlags {
 void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags = true);
 
 /// The assumptions the flags describe; an error message for a malformed
-/// value (empty when all is well). Reads the CUDA source named by the
-/// module's `.file` table, when it exists, for its kernels' parameter
-/// names, so `--assume n=1024` works with -lineinfo PTX.
+/// value (empty when all is well). `sources`, the module's readable CUDA
+/// sources (readCudaSources()), give its kernels' parameter names, so
+/// `--assume n=1024` works with -lineinfo PTX.
 std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
+                          const std::vector<CudaSourceFile> &sources,
                           ptx::analysis::LaunchAssumptions &assumptions);
 
 ptx::analysis::ExpansionOptions toExpansionOptions(const LaunchFlags &flags);

@@ -138,7 +138,7 @@ void addHintFlags(CLI::App &command, LintSettings &settings, const char *group) 
 std::vector<LintHint> lintHints(const PredictionRun &run, const LintSettings &settings) {
   std::vector<LintHint> hints;
   for (const ModulePrediction &module : run.modules) {
-    std::vector<CudaSourceFile> sources = readCudaSources(module.input->module);
+    const std::vector<CudaSourceFile> &sources = module.sources;
     for (const KernelPrediction &kernel : module.kernels) {
       model::LintFinding finding =
           model::classify(kernel.prediction, run.model->points, settings.thresholds, run.model->risk);

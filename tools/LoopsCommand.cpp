@@ -112,7 +112,7 @@ int runLoopsCommand(const LoopsOptions &options) {
   if (!module)
     return kExitInputError;
   analysis::LaunchAssumptions assumptions;
-  if (std::string error = toAssumptions(options.launch, *module, assumptions); !error.empty()) {
+  if (std::string error = toAssumptions(options.launch, *module, readCudaSources(*module), assumptions); !error.empty()) {
     spdlog::error("{}", error);
     return kExitUsageError;
   }
