@@ -3,7 +3,10 @@
 
 #include "PTXLexer.h"
 
+#include <algorithm>
 #include <array>
+#include <limits>
+#include <optional>
 #include <cstdio>
 #include <unordered_map>
 
@@ -104,15 +107,41 @@ public:
         std::size_t maxNesting)
       : text_(text), path_(path), maxErrors_(maxErrors), maxNesting_(maxNesting) {}
 
-  LexResult run() {
-    // PTX averages about one token per 4 bytes.
-    result_.tokens.reserve(text_.size() / 4 + 16);
-    while (!stopped_ && skipTrivia())
+  /// Lexes the next whole top-level items, at least `minTokens` tokens of
+  /// them unless the text ends first, into `out` (cleared), followed by an
+  /// end marker. False once the text, or the error budget, is spent.
+  bool nextChunk(std::vector<LexedToken> &out, std::size_t minTokens) {
+    out.clear();
+    if (carried_) {
+      out.push_back(*carried_);
+      carried_.reset();
+    } else if (finished_) {
+      return false;
+    }
+    out_ = &out;
+    cutAt_ = 0;
+    watchForItemEnd_ = false;
+    while (!stopped_ && skipTrivia()) {
       lexToken();
-    result_.tokens.push_back(
-        {kEofTokenType, static_cast<std::uint32_t>(pos_), 0, line_, column()});
-    return std::move(result_);
+      if (cutAt_ != 0) {
+        // The item ended before the last token: it opens the next chunk.
+        carried_ = out.back();
+        out.pop_back();
+        out.push_back(endMarker(carried_->offset, carried_->line, carried_->column));
+        emittedChunk_ = true;
+        return true;
+      }
+      if (out.size() >= minTokens)
+        watchForItemEnd_ = true;
+    }
+    finished_ = true;
+    out.push_back(endMarker(pos_, line_, column()));
+    bool first = !emittedChunk_;
+    emittedChunk_ = true;
+    return out.size() > 1 || first;
   }
+
+  Diagnostics takeDiagnostics() { return std::move(diagnostics_); }
 
 private:
   std::uint32_t column() const {
@@ -125,9 +154,13 @@ private:
   bool atEnd() const { return pos_ >= text_.size(); }
 
   void error(std::uint32_t line, std::uint32_t col, std::string message) {
-    result_.diagnostics.push_back({path_, {line, col}, Severity::Error, std::move(message)});
-    if (result_.diagnostics.size() >= maxErrors_)
+    diagnostics_.push_back({path_, {line, col}, Severity::Error, std::move(message)});
+    if (diagnostics_.size() >= maxErrors_)
       stopped_ = true;
+  }
+
+  static LexedToken endMarker(std::size_t offset, std::uint32_t line, std::uint32_t column) {
+    return {kEofTokenType, static_cast<std::uint32_t>(offset), 0, line, column};
   }
 
   void newline() {
@@ -173,8 +206,16 @@ private:
   }
 
   void emit(std::uint32_t type, std::size_t start, std::uint32_t line, std::uint32_t col) {
-    result_.tokens.push_back({type, static_cast<std::uint32_t>(start),
-                              static_cast<std::uint32_t>(pos_ - start), line, col});
+    // A top-level item ends after a `;` or `}` at depth 0, but a `}` that
+    // closes an initializer (`= {...};`) is followed by `;` or `,`: so the
+    // cut is decided one token later.
+    if (watchForItemEnd_ && previousEndsItem_ &&
+        !(previousType_ == PTXLexer::RBRACE && (type == PTXLexer::SEMI || type == PTXLexer::COMMA)))
+      cutAt_ = out_->size();
+    out_->push_back({type, static_cast<std::uint32_t>(start),
+                     static_cast<std::uint32_t>(pos_ - start), line, col});
+    previousType_ = type;
+    previousEndsItem_ = depth_ == 0 && (type == PTXLexer::SEMI || type == PTXLexer::RBRACE);
   }
 
   void skipFollow() {
@@ -318,14 +359,45 @@ private:
   std::uint32_t line_ = 1;
   std::size_t depth_ = 0;
   bool stopped_ = false;
-  LexResult result_;
+  Diagnostics diagnostics_;
+  // Chunking state.
+  std::vector<LexedToken> *out_ = nullptr;
+  std::optional<LexedToken> carried_;
+  bool finished_ = false;
+  bool emittedChunk_ = false;
+  bool watchForItemEnd_ = false;
+  bool previousEndsItem_ = false;
+  std::uint32_t previousType_ = 0;
+  std::size_t cutAt_ = 0;
 };
 
 } // namespace
 
+struct ChunkLexer::Impl : Lexer {
+  using Lexer::Lexer;
+};
+
+ChunkLexer::ChunkLexer(std::string_view text, const std::string &path, std::size_t maxErrors,
+                       std::size_t maxNesting)
+    : impl_(std::make_unique<Impl>(text, path, maxErrors == 0 ? 1 : maxErrors, maxNesting)) {}
+
+ChunkLexer::~ChunkLexer() = default;
+
+bool ChunkLexer::next(std::vector<LexedToken> &tokens, std::size_t minTokens) {
+  return impl_->nextChunk(tokens, std::max<std::size_t>(minTokens, 1));
+}
+
+Diagnostics ChunkLexer::takeDiagnostics() { return impl_->takeDiagnostics(); }
+
 LexResult lexPtx(std::string_view text, const std::string &path, std::size_t maxErrors,
                  std::size_t maxNesting) {
-  return Lexer(text, path, maxErrors == 0 ? 1 : maxErrors, maxNesting).run();
+  ChunkLexer lexer(text, path, maxErrors, maxNesting);
+  LexResult result;
+  // PTX averages about one token per 4 bytes.
+  result.tokens.reserve(text.size() / 4 + 16);
+  lexer.next(result.tokens, std::numeric_limits<std::size_t>::max());
+  result.diagnostics = lexer.takeDiagnostics();
+  return result;
 }
 
 } // namespace ptxdvfs::ptx

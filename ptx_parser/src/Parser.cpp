@@ -2,19 +2,18 @@
 #include "ptxdvfs/ptx/Parser.h"
 #include "ptxdvfs/ptx/WorkQueue.h"
 
-#include "AstBuilder.h"
+#include "GrammarCheck.h"
 #include "Lexer.h"
-#include "PTXParser.h"
-#include "TokenStream.h"
+#include "PTXLexer.h"
+#include "SyntaxParser.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <mutex>
 #include <optional>
-#include <sstream>
 #include <sys/stat.h>
 #include <thread>
 
@@ -22,137 +21,34 @@ namespace ptxdvfs::ptx {
 
 namespace {
 
-/// A chunk holds whole top-level items and about this many tokens: enough
-/// to amortise a parser's set-up, small enough to bound the memory of one
-/// parse tree and to give threads work to share.
+/// A chunk holds whole top-level items and about this many tokens: small
+/// enough to give threads work to share, and to bound what the ANTLR parser
+/// re-reads when a chunk has a syntax error.
 constexpr std::size_t kChunkTokens = 1 << 15;
-
-struct TooManyErrors {};
-
-/// Records syntax errors as diagnostics instead of printing them, and
-/// aborts the parse once the chunk's error budget is spent.
-class DiagnosticListener final : public antlr4::BaseErrorListener {
-public:
-  DiagnosticListener(const std::string &path, std::size_t maxErrors, Diagnostics &out)
-      : path_(path), maxErrors_(maxErrors), out_(out) {}
-
-  void syntaxError(antlr4::Recognizer *, antlr4::Token *, std::size_t line,
-                   std::size_t charPositionInLine, const std::string &message,
-                   std::exception_ptr) override {
-    out_.push_back({path_,
-                    {static_cast<std::uint32_t>(line),
-                     static_cast<std::uint32_t>(charPositionInLine + 1)},
-                    Severity::Error,
-                    message});
-    if (++errors_ >= maxErrors_)
-      throw TooManyErrors{};
-  }
-
-  std::size_t errors() const { return errors_; }
-
-private:
-  const std::string &path_;
-  std::size_t maxErrors_;
-  Diagnostics &out_;
-  std::size_t errors_ = 0;
-};
-
-struct Chunk {
-  std::size_t begin; ///< first token
-  std::size_t end;   ///< one past the last token (EOF not included)
-};
-
-/// Cuts the token list after a `;` or `}` at bracket depth 0, where one
-/// top-level item ends and the next begins.
-std::vector<Chunk> splitIntoChunks(const std::vector<LexedToken> &tokens) {
-  std::vector<Chunk> chunks;
-  std::size_t last = tokens.size() - 1; // the EOF
-  std::size_t begin = 0;
-  int depth = 0;
-  for (std::size_t i = 0; i < last; ++i) {
-    std::uint32_t type = tokens[i].type;
-    if (type == PTXParser::LBRACE || type == PTXParser::LPAREN || type == PTXParser::LBRACK)
-      ++depth;
-    else if (type == PTXParser::RBRACE || type == PTXParser::RPAREN || type == PTXParser::RBRACK)
-      depth = std::max(0, depth - 1);
-    // A `}` ends a function body, but not an initializer (`= {...};`),
-    // whose item goes on to its `;`.
-    bool closesInitializer = type == PTXParser::RBRACE && i + 1 < last &&
-                             (tokens[i + 1].type == PTXParser::SEMI || tokens[i + 1].type == PTXParser::COMMA);
-    bool endsItem = depth == 0 && (type == PTXParser::SEMI || (type == PTXParser::RBRACE && !closesInitializer));
-    if (endsItem && i + 1 - begin >= kChunkTokens) {
-      chunks.push_back({begin, i + 1});
-      begin = i + 1;
-    }
-  }
-  if (begin < last || chunks.empty())
-    chunks.push_back({begin, last});
-  return chunks;
-}
 
 struct ChunkResult {
   Module module;
   Diagnostics diagnostics;
 };
 
-/// Parses one chunk's tokens. `recover` selects the strategy: without it
-/// the parser bails out at the first error (ANTLR's BailErrorStrategy skips
-/// the per-loop `sync` work of error recovery); with it, every error is
-/// reported and recovered from. Returns nullptr when bailing out.
-PTXParser::ModuleContext *runParser(PTXParser &parser, DiagnosticListener &listener,
-                                    bool recover) {
-  parser.removeErrorListeners();
-  if (recover) {
-    parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
-    parser.addErrorListener(&listener);
-  } else {
-    parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
-  }
-  try {
-    return parser.module();
-  } catch (const antlr4::ParseCancellationException &) {
-    return nullptr;
-  }
-}
-
+/// Parses one chunk's tokens into an AST. Input that does not parse is
+/// parsed again by the generated ANTLR parser, whose error recovery reports
+/// every error with the grammar's "expecting" sets; the module keeps the
+/// items that did parse.
 ChunkResult parseChunk(std::string_view text, const std::string &path,
-                       const std::vector<LexedToken> &lexed, Chunk chunk,
-                       std::size_t maxErrors) {
+                       const std::vector<LexedToken> &chunk, std::size_t maxErrors) {
   ChunkResult result;
-  PtxTokenSource source(path);
-  std::vector<PtxToken> tokens;
-  tokens.reserve(chunk.end - chunk.begin + 1);
-  for (std::size_t i = chunk.begin; i < chunk.end; ++i)
-    tokens.emplace_back(lexed[i], text, tokens.size(), &source);
-  LexedToken eof = chunk.end < lexed.size() - 1 ? lexed[chunk.end] : lexed.back();
-  eof.type = kEofTokenType;
-  eof.length = 0;
-  tokens.emplace_back(eof, text, tokens.size(), &source);
-
-  PtxTokenStream stream(tokens, source);
-  PTXParser parser(&stream);
-  parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
-      antlr4::atn::PredictionMode::SLL);
-  DiagnosticListener listener(path, maxErrors, result.diagnostics);
-
-  PTXParser::ModuleContext *tree = nullptr;
-  try {
-    tree = runParser(parser, listener, /*recover=*/false);
-    if (!tree) { // a syntax error: parse again, this time to report it well
-      stream.seek(0);
-      parser.reset();
-      tree = runParser(parser, listener, /*recover=*/true);
-    }
-  } catch (const TooManyErrors &) {
+  std::size_t end = chunk.size() - 1; // the end marker
+  SyntaxParseResult parsed =
+      parseTokens(chunk, 0, end, text, path, result.module, result.diagnostics);
+  if (parsed.failedItems == 0)
     return result;
-  } catch (const std::exception &e) {
-    // ANTLR reports recognition problems through the listener; anything
-    // thrown is a runtime failure on strange input, still not a crash.
-    result.diagnostics.push_back({path, {}, Severity::Error,
-                                  std::string("parser failure: ") + e.what()});
-    return result;
-  }
-  buildAst(tree, text, path, listener.errors() > 0, result.module, result.diagnostics);
+  Diagnostics syntaxErrors = grammarDiagnostics(text, path, chunk, 0, end, maxErrors);
+  // Both parsers implement one grammar; should they ever disagree, the
+  // input is still refused, with this parser's own message.
+  if (syntaxErrors.empty() && parsed.firstError)
+    syntaxErrors.push_back(std::move(*parsed.firstError));
+  std::move(syntaxErrors.begin(), syntaxErrors.end(), std::back_inserter(result.diagnostics));
   return result;
 }
 
@@ -204,19 +100,19 @@ std::optional<Diagnostic> checkStatementLimits(const std::vector<LexedToken> &to
   for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
     std::uint32_t type = tokens[i].type;
     if (braces == 0) {
-      if (type == PTXParser::SECTION)
+      if (type == PTXLexer::SECTION)
         section = true;
-      if (type == PTXParser::LBRACE) {
+      if (type == PTXLexer::LBRACE) {
         braces = 1;
-        body = !section && !(i > 0 && tokens[i - 1].type == PTXParser::EQUAL);
+        body = !section && !(i > 0 && tokens[i - 1].type == PTXLexer::EQUAL);
         section = false;
         bodyStart = i;
         bodyStatements = statementTokens = 0;
       }
       continue;
     }
-    if (type == PTXParser::LBRACE || type == PTXParser::RBRACE) {
-      braces += type == PTXParser::LBRACE ? 1 : -1;
+    if (type == PTXLexer::LBRACE || type == PTXLexer::RBRACE) {
+      braces += type == PTXLexer::LBRACE ? 1 : -1;
       statementTokens = 0;
       continue;
     }
@@ -228,7 +124,7 @@ std::optional<Diagnostic> checkStatementLimits(const std::vector<LexedToken> &to
       return Diagnostic{path, at(statementStart), Severity::Error,
                         "a statement of more than " + std::to_string(limits.maxStatementTokens) +
                             " tokens starts here (limit: --max-statement-tokens)"};
-    if (type == PTXParser::SEMI) {
+    if (type == PTXLexer::SEMI) {
       statementTokens = 0;
       if (++bodyStatements > limits.maxFunctionStatements)
         return Diagnostic{path, at(bodyStart), Severity::Error,
@@ -280,21 +176,38 @@ ParseResult parseSource(std::shared_ptr<const std::string> source, const std::st
     return result;
   }
 
-  LexResult lexed = lexPtx(text, path, maxErrors,
-                           std::clamp<std::size_t>(limits.maxNesting, 1, kNestingCeiling));
-  std::vector<Chunk> chunks; // none when a limit is exceeded: the parser never sees the tokens
-  if (auto exceeded = checkStatementLimits(lexed.tokens, path, limits))
-    lexed.diagnostics.push_back(std::move(*exceeded));
-  else
-    chunks = splitIntoChunks(lexed.tokens);
-  std::vector<ChunkResult> parsed(chunks.size());
-
+  // Threads take turns at the lexer, then parse the chunk they lexed while
+  // the next one lexes: only a chunk of tokens per thread is ever held.
+  ChunkLexer lexer(text, path, maxErrors, std::clamp<std::size_t>(limits.maxNesting, 1, kNestingCeiling));
+  std::mutex lexerTurn;
+  std::vector<ChunkResult> parsed; // in chunk order
+  std::optional<Diagnostic> exceeded;
+  auto parseChunks = [&](std::size_t) {
+    std::vector<LexedToken> tokens;
+    for (;;) {
+      std::size_t index;
+      {
+        std::lock_guard<std::mutex> lock(lexerTurn);
+        if (exceeded || !lexer.next(tokens, kChunkTokens))
+          return;
+        // A limit stops the whole parse: the parser never sees such tokens.
+        if ((exceeded = checkStatementLimits(tokens, path, limits)))
+          return;
+        index = parsed.size();
+        parsed.emplace_back();
+      }
+      ChunkResult chunk = parseChunk(text, path, tokens, maxErrors);
+      std::lock_guard<std::mutex> lock(lexerTurn);
+      parsed[index] = std::move(chunk);
+    }
+  };
   unsigned threads = options.threads == 0 ? std::thread::hardware_concurrency() : options.threads;
-  runJobs(chunks.size(), threads, [&](std::size_t i) {
-    parsed[i] = parseChunk(text, path, lexed.tokens, chunks[i], maxErrors);
-  });
+  threads = std::max(1u, threads);
+  runJobs(threads, threads, parseChunks);
 
-  result.diagnostics = std::move(lexed.diagnostics);
+  result.diagnostics = lexer.takeDiagnostics();
+  if (exceeded)
+    result.diagnostics.push_back(std::move(*exceeded));
   for (ChunkResult &chunk : parsed) {
     std::move(chunk.diagnostics.begin(), chunk.diagnostics.end(),
               std::back_inserter(result.diagnostics));
