@@ -8,10 +8,16 @@ usage() {
 Usage: bench/parse-encode-speed.sh [PTXDVFS] [MEGABYTES]
 
 Concatenates the committed nvcc/clang fixtures (tests/fixtures/ptx) until the
-module holds at least MEGABYTES MB (default 12), then times, each once:
-  parse -j 1, parse -j 2, and encode -o DIR (gpuptxmodel-v1 as written)
+module holds at least MEGABYTES MB (default 12), then times, RUNS times each
+(default 3, PTXDVFS_SPEED_RUNS), the run with the median wall time shown:
+  parse -j 1, parse -j 2                 parse and check the module
+  encode > /dev/null                     parse + encode (gpuptxmodel-v1), table on stdout
+  encode -o DIR                          the same written as one file per kernel
 and prints wall time, user and system CPU, peak memory and MB/s for each.
-PTXDVFS defaults to build/ptxdvfs. Run it on an idle machine.
+The last line says how much of `encode -o` was creating files, from a
+plain shell loop creating as many.
+PTXDVFS defaults to build/ptxdvfs. Run it on an idle machine: the 2-core
+development VM varies by 20% between runs, and file creation there by 5x.
 TEXT
 }
 case "${1:-}" in -h|--help) usage; exit 0 ;; esac
@@ -29,11 +35,29 @@ done
 bytes=$(wc -c < "$module")
 echo "module: $bytes bytes of concatenated fixtures"
 
-measure() { # measure LABEL COMMAND...
+runs=${PTXDVFS_SPEED_RUNS:-3}
+echo "transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)"
+
+measure() { # measure LABEL COMMAND... ; "@OUT@" in COMMAND becomes a new folder each run
   label=$1; shift
-  /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" > /dev/null 2> "$work/stderr" ||
-    { echo "$label failed:"; cat "$work/stderr"; exit 1; }
-  read -r wall user system rss < "$work/time"
+  : > "$work/times"
+  run=0
+  while [ "$run" -lt "$runs" ]; do
+    # A new folder each run: ext4 creates files slowly right after many were deleted.
+    output="$work/encoded-$run"
+    for argument in "$@"; do
+      [ "$argument" = "@OUT@" ] && argument=$output
+      printf '%s\n' "$argument"
+    done > "$work/command"
+    # shellcheck disable=SC2046
+    (IFS='
+'; /usr/bin/time -f "%e %U %S %M" -o "$work/time" $(cat "$work/command")) \
+      > /dev/null 2> "$work/stderr" || { echo "$label failed:"; cat "$work/stderr"; exit 1; }
+    cat "$work/time" >> "$work/times"
+    run=$((run + 1))
+  done
+  sort -n "$work/times" | sed -n "$(( (runs + 1) / 2 ))p" > "$work/median"
+  read -r wall user system rss < "$work/median"
   awk -v l="$label" -v w="$wall" -v u="$user" -v s="$system" -v r="$rss" -v b="$bytes" \
     'BEGIN { printf "%-22s %6.2f s wall  %6.2f s user  %5.2f s sys  %5d MB peak  %6.1f MB/s\n",
              l, w, u, s, r / 1024, (w > 0 ? b / 1e6 / w : 0) }'
@@ -41,4 +65,15 @@ measure() { # measure LABEL COMMAND...
 
 measure "parse -j 1" "$program" parse -j 1 "$module"
 measure "parse -j 2" "$program" parse -j 2 "$module"
-measure "encode -o DIR" "$program" encode -o "$work/encoded" "$module"
+measure "encode > /dev/null" "$program" encode "$module"
+measure "encode -o DIR" "$program" encode -o @OUT@ "$module"
+
+# What creating that many files costs on this file system, without ptxdvfs.
+files=$(ls "$output" | wc -l)
+mkdir -p "$work/plain"
+start=$(date +%s.%N)
+i=0
+while [ "$i" -lt "$files" ]; do echo x > "$work/plain/f$i"; i=$((i + 1)); done
+end=$(date +%s.%N)
+awk -v n="$files" -v s="$start" -v e="$end" \
+  'BEGIN { printf "creating %d files with a shell loop: %.2f s\n", n, e - s }'

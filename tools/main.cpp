@@ -2,6 +2,7 @@
 #include "DatasetInfoCommand.h"
 #include "EncodeCommand.h"
 #include "ExitCodes.h"
+#include "HeapTuning.h"
 #include "Logging.h"
 #include "ModelCommands.h"
 #include "LintCommand.h"
@@ -31,7 +32,12 @@ int main(int argc, char **argv) {
   app.parse_complete_callback([&] {
     initLogging(logging);
     std::vector<CLI::App *> chosen = app.get_subcommands();
-    applyResourceLimits(limits, chosen.empty() ? "" : chosen.front()->get_name());
+    std::string subcommand = chosen.empty() ? "" : chosen.front()->get_name();
+    applyResourceLimits(limits, subcommand);
+    // An editor's server parses small documents for hours: 2 MiB pages
+    // would only raise its footprint.
+    if (subcommand != "lsp")
+      backHeapWithHugePages();
   });
 
   int exitCode = kExitSuccess;
