@@ -18,45 +18,66 @@ namespace ptxdvfs::tools {
 
 namespace {
 
-nlohmann::json describeFunction(const ptx::Function &function) {
+/// What `parse` reports of a function; kept instead of the function, so
+/// that a file of any size is read a piece at a time.
+struct FunctionSummary {
+  std::string name;
+  ptx::FunctionKind kind;
+  std::uint32_t line;
+  std::size_t instructions;
+  std::size_t parameters;
+  bool hasBody;
+};
+
+FunctionSummary summarize(const ptx::Function &function) {
+  return {function.name,
+          function.kind,
+          function.location.line,
+          function.instructionCount(),
+          function.parameters.size(),
+          function.hasBody};
+}
+
+nlohmann::json describeFunction(const FunctionSummary &function) {
   return {{"name", function.name},
           {"kind", std::string(ptx::toString(function.kind))},
-          {"line", function.location.line},
-          {"instructions", function.instructionCount()},
-          {"parameters", function.parameters.size()},
+          {"line", function.line},
+          {"instructions", function.instructions},
+          {"parameters", function.parameters},
           {"has_body", function.hasBody}};
 }
 
-nlohmann::json describeModule(const ptx::Module &module) {
+nlohmann::json describeModule(const ptx::Module &header, const std::vector<FunctionSummary> &functions) {
   nlohmann::json kernels = nlohmann::json::array();
-  nlohmann::json functions = nlohmann::json::array();
-  for (const ptx::Function &function : module.functions)
-    (function.kind == ptx::FunctionKind::Entry ? kernels : functions)
+  nlohmann::json others = nlohmann::json::array();
+  for (const FunctionSummary &function : functions)
+    (function.kind == ptx::FunctionKind::Entry ? kernels : others)
         .push_back(describeFunction(function));
-  return {{"version", module.version},
-          {"targets", module.targets},
-          {"address_size", module.addressSize},
+  return {{"version", header.version},
+          {"targets", header.targets},
+          {"address_size", header.addressSize},
           {"kernels", kernels},
-          {"functions", functions}};
+          {"functions", others}};
 }
 
-void printModule(const ptx::Module &module, std::ostream &out) {
-  out << module.path << ": PTX " << (module.version.empty() ? "?" : module.version);
-  for (std::size_t i = 0; i < module.targets.size(); ++i)
-    out << (i == 0 ? ", target " : ", ") << module.targets[i];
-  if (module.addressSize)
-    out << ", " << module.addressSize << "-bit addresses";
+void printModule(const ptx::Module &header, const std::vector<FunctionSummary> &functions,
+                 std::ostream &out) {
+  out << header.path << ": PTX " << (header.version.empty() ? "?" : header.version);
+  for (std::size_t i = 0; i < header.targets.size(); ++i)
+    out << (i == 0 ? ", target " : ", ") << header.targets[i];
+  if (header.addressSize)
+    out << ", " << header.addressSize << "-bit addresses";
   out << '\n';
-  if (module.functions.empty())
+  if (functions.empty())
     out << "  (no kernels or functions)\n";
-  for (const ptx::Function &function : module.functions) {
+  for (const FunctionSummary &function : functions) {
     out << "  " << (function.kind == ptx::FunctionKind::Entry ? "kernel   " : "function ")
         << function.name;
     if (function.hasBody)
-      out << "  " << function.instructionCount() << " instructions";
+      out << "  " << function.instructions << " instructions";
     else
       out << "  (declaration)";
-    out << "  (line " << function.location.line << ")\n";
+    out << "  (line " << function.line << ")\n";
   }
 }
 
@@ -88,18 +109,23 @@ int runParseCommand(const ParseOptions &options) {
   bool anyErrors = false;
   for (const std::string &path : options.files) {
     auto start = std::chrono::steady_clock::now();
-    ptx::Expected<ptx::Module> module = ptx::parseFile(path, parseOptions);
+    std::vector<FunctionSummary> functions;
+    ptx::ParseResult parsed = ptx::parseFileInPieces(path, parseOptions, [&](ptx::Module &piece) {
+      for (const ptx::Function &function : piece.functions)
+        functions.push_back(summarize(function));
+    });
     auto elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start);
     spdlog::debug("parsed {} in {:.3f} s", path, elapsed.count());
-    printDiagnostics(module.diagnostics(), std::cerr);
-    nlohmann::json entry = {{"path", path}, {"ok", module.hasValue()}};
-    entry["diagnostics"] = diagnosticsToJson(module.diagnostics());
-    if (!module) {
+    printDiagnostics(parsed.diagnostics, std::cerr);
+    bool ok = !ptx::hasErrors(parsed.diagnostics);
+    nlohmann::json entry = {{"path", path}, {"ok", ok}};
+    entry["diagnostics"] = diagnosticsToJson(parsed.diagnostics);
+    if (!ok) {
       anyErrors = true;
     } else if (options.json) {
-      entry.update(describeModule(*module));
+      entry.update(describeModule(parsed.module, functions));
     } else {
-      printModule(*module, std::cout);
+      printModule(parsed.module, functions, std::cout);
     }
     report.push_back(std::move(entry));
   }

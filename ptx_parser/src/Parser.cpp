@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <limits>
 #include <mutex>
@@ -52,19 +53,23 @@ ChunkResult parseChunk(std::string_view text, const std::string &path,
   return result;
 }
 
-void mergeInto(Module &into, ChunkResult &&chunk) {
-  Module &from = chunk.module;
-  if (into.version.empty())
-    into.version = std::move(from.version);
-  if (into.targets.empty())
-    into.targets = std::move(from.targets);
-  if (into.addressSize == 0)
-    into.addressSize = from.addressSize;
-  into.files.merge(from.files);
+/// Takes the header directives (`.version`, `.target`, `.address_size`,
+/// `.file`) a chunk declared; the first of each wins, as ptxas reads them.
+void mergeHeader(Module &header, Module &from) {
+  if (header.version.empty())
+    header.version = std::move(from.version);
+  if (header.targets.empty())
+    header.targets = std::move(from.targets);
+  if (header.addressSize == 0)
+    header.addressSize = from.addressSize;
+  header.files.merge(from.files);
+}
+
+/// Moves what a piece declares (variables, functions, directives) to the end of `into`.
+void appendBody(Module &into, Module &from) {
   std::move(from.globals.begin(), from.globals.end(), std::back_inserter(into.globals));
   std::move(from.functions.begin(), from.functions.end(), std::back_inserter(into.functions));
-  std::move(from.directives.begin(), from.directives.end(),
-            std::back_inserter(into.directives));
+  std::move(from.directives.begin(), from.directives.end(), std::back_inserter(into.directives));
 }
 
 bool byLocation(const Diagnostic &a, const Diagnostic &b) {
@@ -158,9 +163,66 @@ std::optional<std::string> notPtxText(std::string_view text) {
   return std::nullopt;
 }
 
-/// Parses a text the module will own: every view in the AST points into it.
-ParseResult parseSource(std::shared_ptr<const std::string> source, const std::string &path,
-                        const ParseOptions &options) {
+/// Hands parsed chunks to the consumer in file order, one at a time, from
+/// whichever parsing thread finds the next one ready.
+class PieceDelivery {
+public:
+  PieceDelivery(ParseResult &result, const PieceConsumer &consume)
+      : result_(result), consume_(consume) {}
+
+  /// A slot for the chunk about to be parsed; call under the lexer's turn,
+  /// so slots are numbered in file order.
+  std::size_t reserve() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    pending_.emplace_back();
+    return pending_.size() - 1;
+  }
+
+  void deliver(std::size_t slot, ChunkResult &&chunk) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    pending_[slot] = std::move(chunk);
+    if (delivering_)
+      return; // the thread delivering now will reach this slot
+    delivering_ = true;
+    while (next_ < pending_.size() && pending_[next_]) {
+      ChunkResult ready = std::move(*pending_[next_]);
+      pending_[next_++].reset();
+      lock.unlock();
+      hand(ready);
+      lock.lock();
+    }
+    delivering_ = false;
+  }
+
+private:
+  void hand(ChunkResult &ready) {
+    Module &header = result_.module;
+    mergeHeader(header, ready.module);
+    std::move(ready.diagnostics.begin(), ready.diagnostics.end(),
+              std::back_inserter(result_.diagnostics));
+    Module piece;
+    piece.path = header.path;
+    piece.source = header.source;
+    piece.version = header.version;
+    piece.targets = header.targets;
+    piece.addressSize = header.addressSize;
+    piece.files = header.files;
+    appendBody(piece, ready.module);
+    consume_(piece);
+  }
+
+  ParseResult &result_;
+  const PieceConsumer &consume_;
+  std::mutex mutex_;
+  std::deque<std::optional<ChunkResult>> pending_;
+  std::size_t next_ = 0;
+  bool delivering_ = false;
+};
+
+/// Parses a text every piece's views point into, handing the pieces to
+/// `consume`; returns the header and the diagnostics.
+ParseResult parseSourceInPieces(std::shared_ptr<const std::string> source, const std::string &path,
+                                const ParseOptions &options, const PieceConsumer &consume) {
   std::string_view text = *source;
   ParseResult result;
   result.module.path = path;
@@ -177,15 +239,16 @@ ParseResult parseSource(std::shared_ptr<const std::string> source, const std::st
   }
 
   // Threads take turns at the lexer, then parse the chunk they lexed while
-  // the next one lexes: only a chunk of tokens per thread is ever held.
+  // the next one lexes: only a chunk of tokens per thread is ever held, and
+  // a chunk's AST lives until its consumer returns.
   ChunkLexer lexer(text, path, maxErrors, std::clamp<std::size_t>(limits.maxNesting, 1, kNestingCeiling));
   std::mutex lexerTurn;
-  std::vector<ChunkResult> parsed; // in chunk order
+  PieceDelivery delivery(result, consume);
   std::optional<Diagnostic> exceeded;
   auto parseChunks = [&](std::size_t) {
     std::vector<LexedToken> tokens;
     for (;;) {
-      std::size_t index;
+      std::size_t slot;
       {
         std::lock_guard<std::mutex> lock(lexerTurn);
         if (exceeded || !lexer.next(tokens, kChunkTokens))
@@ -193,28 +256,31 @@ ParseResult parseSource(std::shared_ptr<const std::string> source, const std::st
         // A limit stops the whole parse: the parser never sees such tokens.
         if ((exceeded = checkStatementLimits(tokens, path, limits)))
           return;
-        index = parsed.size();
-        parsed.emplace_back();
+        slot = delivery.reserve();
       }
-      ChunkResult chunk = parseChunk(text, path, tokens, maxErrors);
-      std::lock_guard<std::mutex> lock(lexerTurn);
-      parsed[index] = std::move(chunk);
+      delivery.deliver(slot, parseChunk(text, path, tokens, maxErrors));
     }
   };
   unsigned threads = options.threads == 0 ? std::thread::hardware_concurrency() : options.threads;
   threads = std::max(1u, threads);
   runJobs(threads, threads, parseChunks);
 
-  result.diagnostics = lexer.takeDiagnostics();
+  Diagnostics lexing = lexer.takeDiagnostics();
+  std::move(lexing.begin(), lexing.end(), std::back_inserter(result.diagnostics));
   if (exceeded)
     result.diagnostics.push_back(std::move(*exceeded));
-  for (ChunkResult &chunk : parsed) {
-    std::move(chunk.diagnostics.begin(), chunk.diagnostics.end(),
-              std::back_inserter(result.diagnostics));
-    mergeInto(result.module, std::move(chunk));
-  }
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), byLocation);
   capErrors(result.diagnostics, path, maxErrors);
+  return result;
+}
+
+/// The whole module at once: every piece appended to one.
+ParseResult parseSource(std::shared_ptr<const std::string> source, const std::string &path,
+                        const ParseOptions &options) {
+  Module body;
+  ParseResult result = parseSourceInPieces(std::move(source), path, options,
+                                           [&](Module &piece) { appendBody(body, piece); });
+  appendBody(result.module, body);
   return result;
 }
 
@@ -242,9 +308,14 @@ Expected<Module> parseModule(std::string_view text, const std::string &path,
   return toExpected(parseForDiagnostics(text, path, options));
 }
 
-Expected<Module> parseFile(const std::string &path, const ParseOptions &options) {
+namespace {
+
+/// A file's text, read whole, or why it cannot be.
+Expected<std::shared_ptr<const std::string>> readSource(const std::string &path,
+                                                        const ParseOptions &options) {
   auto fail = [&](std::string message) {
-    return Expected<Module>::failure(Diagnostic{path, {}, Severity::Error, std::move(message)});
+    return Expected<std::shared_ptr<const std::string>>::failure(
+        Diagnostic{path, {}, Severity::Error, std::move(message)});
   };
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0)
@@ -275,7 +346,29 @@ Expected<Module> parseFile(const std::string &path, const ParseOptions &options)
   }
   if (in.bad())
     return fail("read error");
-  return toExpected(parseSource(std::move(source), path, options));
+  return Expected<std::shared_ptr<const std::string>>(std::move(source));
+}
+
+
+} // namespace
+
+Expected<Module> parseFile(const std::string &path, const ParseOptions &options) {
+  auto source = readSource(path, options);
+  if (!source)
+    return Expected<Module>::failure(source.diagnostics());
+  return toExpected(parseSource(std::move(*source), path, options));
+}
+
+ParseResult parseFileInPieces(const std::string &path, const ParseOptions &options,
+                              const PieceConsumer &consume) {
+  auto source = readSource(path, options);
+  if (!source) {
+    ParseResult result;
+    result.module.path = path;
+    result.diagnostics = source.diagnostics();
+    return result;
+  }
+  return parseSourceInPieces(std::move(*source), path, options, consume);
 }
 
 } // namespace ptxdvfs::ptx

@@ -5,6 +5,7 @@
 #include "ptxdvfs/ptx/Module.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -64,5 +65,26 @@ ParseResult parseForDiagnostics(std::string_view text, const std::string &path,
 /// Reads and parses a file. A file that cannot be read fails with a
 /// diagnostic at line 0 naming the reason.
 Expected<Module> parseFile(const std::string &path, const ParseOptions &options = {});
+
+/// Receives a file's module a piece at a time (parseFileInPieces).
+using PieceConsumer = std::function<void(Module &piece)>;
+
+/// Parses a file a piece at a time, for work that looks at one function at
+/// a time: memory then stays bounded by a piece (about 32k tokens of
+/// consecutive top-level items) however large the file.
+///
+/// Each piece holds the functions, module-scope variables and directives of
+/// its items, plus the file's `path`, `source` and the header directives
+/// seen so far (`.version`, `.target`, `.address_size`, `.file`). Pieces
+/// arrive in file order, one call at a time, from the calling thread or a
+/// parsing thread (ParseOptions::threads). A piece is freed when `consume`
+/// returns; what it moves out stays valid while `source` is shared.
+///
+/// Returns the header (a Module without functions) and every diagnostic,
+/// as parseForDiagnostics does. Pieces before a syntax error have been
+/// handed over by the time it is reported: check the diagnostics before
+/// trusting what was consumed.
+ParseResult parseFileInPieces(const std::string &path, const ParseOptions &options,
+                              const PieceConsumer &consume);
 
 } // namespace ptxdvfs::ptx
