@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <filesystem>
 #include <cstdio>
 #include <cstring>
 
@@ -82,6 +83,64 @@ std::string writeFilesAtomically(const std::vector<std::pair<std::string, std::s
         std::remove(written[j].c_str());
       return failure;
     }
+  return "";
+}
+
+std::string writeFolderAtomically(const std::string &dir,
+                                  const std::vector<std::pair<std::string, std::string>> &files,
+                                  bool &existed) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  existed = fs::exists(dir, error);
+  if (existed) {
+    std::vector<std::pair<std::string, std::string>> paths;
+    paths.reserve(files.size());
+    for (const auto &[name, content] : files)
+      paths.emplace_back(dir + "/" + name, content);
+    return writeFilesAtomically(paths);
+  }
+  fs::path parent = fs::path(dir).parent_path();
+  if (!parent.empty() && (fs::create_directories(parent, error), error))
+    return dir + ": cannot create its parent folder: " + error.message();
+  std::string building = temporaryOf(dir);
+  fs::remove_all(building, error);
+  if (!fs::create_directory(building, error))
+    return dir + ": cannot create a folder beside it: " + (error ? error.message() : "exists");
+  auto fail = [&](std::string message) {
+    fs::remove_all(building, error);
+    return message;
+  };
+  for (const auto &[name, content] : files) {
+    std::string path = building + "/" + name;
+    int file = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (file < 0)
+      return fail(dir + "/" + name + ": cannot write: " + std::strerror(errno));
+    std::size_t written = 0;
+    while (written < content.size()) {
+      ssize_t n = ::write(file, content.data() + written, content.size() - written);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0) {
+        int reason = errno;
+        ::close(file);
+        return fail(dir + "/" + name + ": cannot write: " + std::strerror(reason));
+      }
+      written += static_cast<std::size_t>(n);
+    }
+    if (::close(file) != 0)
+      return fail(dir + "/" + name + ": cannot write: " + std::strerror(errno));
+  }
+  // One flush of the file system, then the whole folder appears at once.
+  int folder = ::open(building.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  bool flushed = folder >= 0 && ::syncfs(folder) == 0;
+  int reason = errno;
+  if (folder >= 0)
+    ::close(folder);
+  if (!flushed)
+    return fail(dir + ": cannot flush to disk: " + std::strerror(reason));
+  if (std::rename(building.c_str(), dir.c_str()) != 0)
+    return fail(dir + ": cannot create: " + std::strerror(errno) +
+                " (did another run create it meanwhile?)");
   return "";
 }
 

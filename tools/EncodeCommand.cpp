@@ -147,13 +147,6 @@ nlohmann::json toJson(const std::vector<EncodedKernel> &kernels,
           {"kernels", list}};
 }
 
-std::string joinLines(const std::vector<std::string> &lines) {
-  std::string text;
-  for (const std::string &line : lines)
-    text += line + '\n';
-  return text;
-}
-
 /// Removes `kernel_<k>.codes`/`.readable` for every k >= `count`.
 void removeStaleKernelFiles(const std::string &dir, std::size_t count) {
   static const std::regex kernelFile(R"(kernel_(\d+)\.(codes|readable|weights))");
@@ -166,42 +159,47 @@ void removeStaleKernelFiles(const std::string &dir, std::size_t count) {
   }
 }
 
-/// Writes the conformance layout; removes kernel files a previous run with
-/// more kernels left behind, so the folder describes this file only.
+/// Appends `line` and a newline to `text`.
+void appendLine(std::string &text, std::string_view line) {
+  text.append(line);
+  text += '\n';
+}
+
+/// Writes the conformance layout; in a folder an earlier run wrote, removes
+/// the kernel files it left for kernels this file does not have, so the
+/// folder describes this file only.
 int writeOutput(const std::vector<EncodedKernel> &kernels, const embeddings::EncodingScheme &scheme,
                 bool asExecuted, const std::string &dir) {
-  std::error_code error;
-  fs::create_directories(dir, error);
-  if (error) {
-    spdlog::error("{}: cannot create output folder: {}", dir, error.message());
-    return kExitInputError;
-  }
-  std::vector<std::pair<std::string, std::string>> files; // path, content
-  std::vector<std::string> names;
+  std::vector<std::pair<std::string, std::string>> files; // name in dir, content
+  files.reserve(3 * kernels.size() + 1);
+  std::string names;
   for (std::size_t k = 0; k < kernels.size(); ++k) {
-    std::vector<std::string> codes, readable, weights;
+    std::string codes, readable, weights;
+    codes.reserve(10 * kernels[k].instructions.size());
     for (const InstructionRecord &record : kernels[k].instructions) {
-      codes.push_back(toCode(record));
-      readable.push_back(scheme.readable(record));
+      appendLine(codes, toCode(record));
+      appendLine(readable, scheme.readable(record));
       if (asExecuted) {
         std::ostringstream weight;
         weight << std::setprecision(17) << record.weight;
-        weights.push_back(weight.str());
+        appendLine(weights, weight.str());
       }
     }
-    std::string base = dir + "/kernel_" + std::to_string(k);
-    files.emplace_back(base + ".codes", joinLines(codes));
-    files.emplace_back(base + ".readable", joinLines(readable));
+    std::string base = "kernel_" + std::to_string(k);
+    files.emplace_back(base + ".codes", std::move(codes));
+    files.emplace_back(base + ".readable", std::move(readable));
     if (asExecuted)
-      files.emplace_back(base + ".weights", joinLines(weights));
-    names.push_back(kernels[k].name);
+      files.emplace_back(base + ".weights", std::move(weights));
+    appendLine(names, kernels[k].name);
   }
-  files.emplace_back(dir + "/kernel_names.txt", joinLines(names));
-  if (std::string failure = writeFilesAtomically(files); !failure.empty()) {
+  files.emplace_back("kernel_names.txt", std::move(names));
+  bool existed = false;
+  if (std::string failure = writeFolderAtomically(dir, files, existed); !failure.empty()) {
     spdlog::error("{}", failure);
     return kExitInputError;
   }
-  removeStaleKernelFiles(dir, kernels.size());
+  if (existed)
+    removeStaleKernelFiles(dir, kernels.size());
   spdlog::info("wrote {} kernel(s) to {}", kernels.size(), dir);
   return kExitSuccess;
 }
@@ -252,20 +250,37 @@ int runEncodeCommand(const EncodeOptions &options) {
     printDiagnostics(scheme.diagnostics(), std::cerr);
     return kExitUsageError;
   }
-  auto module = ptx::parseFile(options.file);
-  printDiagnostics(module.diagnostics(), std::cerr);
-  if (!module)
-    return kExitInputError;
-  embeddings::EncodeOptions encodeOptions;
-  encodeOptions.asExecuted = options.asExecuted;
+  // Read as written, a kernel needs nothing outside itself: the file is
+  // parsed and encoded a piece at a time, so memory stays bounded by a
+  // piece. Read as executed, calls reach functions anywhere in the file.
+  std::vector<EncodedKernel> kernels;
+  ptx::Module module;
   if (options.asExecuted) {
-    if (std::string error = toAssumptions(options.launch, *module, readCudaSources(*module), encodeOptions.launch); !error.empty()) {
+    auto parsed = ptx::parseFile(options.file);
+    printDiagnostics(parsed.diagnostics(), std::cerr);
+    if (!parsed)
+      return kExitInputError;
+    module = std::move(*parsed);
+    embeddings::EncodeOptions encodeOptions;
+    encodeOptions.asExecuted = true;
+    if (std::string error = toAssumptions(options.launch, module, readCudaSources(module), encodeOptions.launch); !error.empty()) {
       spdlog::error("{}", error);
       return kExitUsageError;
     }
     encodeOptions.expansion = toExpansionOptions(options.launch);
+    kernels = (*scheme)->encode(module, encodeOptions);
+  } else {
+    embeddings::EncodingScheme::PieceEncoder encoder(**scheme);
+    ptx::ParseResult parsed =
+        ptx::parseFileInPieces(options.file, ptx::ParseOptions{}, [&](ptx::Module &piece) {
+          for (EncodedKernel &kernel : encoder.encode(piece))
+            kernels.push_back(std::move(kernel));
+        });
+    printDiagnostics(parsed.diagnostics, std::cerr);
+    if (ptx::hasErrors(parsed.diagnostics))
+      return kExitInputError;
+    module = std::move(parsed.module); // the header: path, source and .file table
   }
-  std::vector<EncodedKernel> kernels = (*scheme)->encode(*module, encodeOptions);
   for (const EncodedKernel &kernel : kernels)
     printDiagnostics(kernel.warnings, std::cerr);
   if (kernels.empty())
@@ -273,9 +288,9 @@ int runEncodeCommand(const EncodeOptions &options) {
   if (!options.outputDir.empty())
     return writeOutput(kernels, **scheme, options.asExecuted, options.outputDir);
   if (options.json)
-    std::cout << toJson(kernels, **scheme, *module, options.asExecuted).dump(2) << '\n';
+    std::cout << toJson(kernels, **scheme, module, options.asExecuted).dump(2) << '\n';
   else
-    printTable(kernels, **scheme, *module, options.asExecuted, std::cout);
+    printTable(kernels, **scheme, module, options.asExecuted, std::cout);
   return kExitSuccess;
 }
 

@@ -35,21 +35,35 @@ std::vector<EncodedKernel> EncodingScheme::encode(const ptx::Module &module,
         previous = &step;
       }
     } else {
-      std::uint32_t lastLine = 0;
-      kernel->forEachInstruction([&](const ptx::Instruction &instruction) {
-        steps.steps.push_back({&instruction, 1.0, -1, instruction.location.line == lastLine});
-        lastLine = instruction.location.line;
-      });
+      steps = stepsAsWritten(*kernel);
     }
     kernels.push_back(std::move(steps));
   }
-  std::vector<EncodedKernel> encoded = encodeSteps(kernels);
+  std::vector<EncodedKernel> encoded = encodeSteps(kernels, *newCarriedState());
   for (std::size_t k = 0; k < executed.size() && k < encoded.size(); ++k) {
     encoded[k].loops = std::move(executed[k].loops);
     encoded[k].iterationsPerLoop = executed[k].iterationsPerLoop;
     encoded[k].warnings = std::move(executed[k].warnings);
   }
   return encoded;
+}
+
+EncodingScheme::KernelSteps EncodingScheme::stepsAsWritten(const ptx::Function &kernel) {
+  KernelSteps steps{kernel.name, {}};
+  steps.steps.reserve(kernel.instructionCount());
+  std::uint32_t lastLine = 0;
+  kernel.forEachInstruction([&](const ptx::Instruction &instruction) {
+    steps.steps.push_back({&instruction, 1.0, -1, instruction.location.line == lastLine});
+    lastLine = instruction.location.line;
+  });
+  return steps;
+}
+
+std::vector<EncodedKernel> EncodingScheme::PieceEncoder::encode(const ptx::Module &piece) {
+  std::vector<KernelSteps> kernels;
+  for (const ptx::Function *kernel : piece.kernels())
+    kernels.push_back(stepsAsWritten(*kernel));
+  return scheme_.encodeSteps(kernels, *state_);
 }
 
 std::string readingName(std::string_view scheme, bool asExecuted) {

@@ -205,12 +205,21 @@ std::optional<InstructionRecord> encodeLine(std::string_view lineText,
   return record;
 }
 
+// quirk: one window for the whole file, never reset between kernels.
+struct WindowThroughFile : EncodingScheme::CarriedState {
+  DependencyWindow window;
+};
+
 } // namespace
 
-std::vector<EncodedKernel> GpuPtxModelV1::encodeSteps(const std::vector<KernelSteps> &kernels) const {
+std::unique_ptr<EncodingScheme::CarriedState> GpuPtxModelV1::newCarriedState() const {
+  return std::make_unique<WindowThroughFile>();
+}
+
+std::vector<EncodedKernel> GpuPtxModelV1::encodeSteps(const std::vector<KernelSteps> &kernels,
+                                                      CarriedState &state) const {
   std::vector<EncodedKernel> encoded;
-  // quirk: one window for the whole file, never reset between kernels.
-  DependencyWindow window;
+  DependencyWindow &window = static_cast<WindowThroughFile &>(state).window;
   for (const KernelSteps &kernel : kernels) {
     EncodedKernel out(kernel.name, {});
     for (const Step &step : kernel.steps) {

@@ -18,7 +18,9 @@ public:
   std::string_view name() const override { return kGpuPtxModelV1; }
 
 protected:
-  std::vector<EncodedKernel> encodeSteps(const std::vector<KernelSteps> &kernels) const override;
+  std::unique_ptr<CarriedState> newCarriedState() const override;
+  std::vector<EncodedKernel> encodeSteps(const std::vector<KernelSteps> &kernels,
+                                         CarriedState &state) const override;
 };
 
 } // namespace ptxdvfs::embeddings

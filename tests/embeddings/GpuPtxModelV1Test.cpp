@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 using namespace ptxdvfs;
 using embeddings::DependencyKind;
 using embeddings::EncodedKernel;
@@ -240,4 +243,42 @@ TEST(GpuPtxModelV1Test, KernelWithoutInstructionsEncodesEmpty) {
   auto kernels = encode(".version 8.0\n.target sm_80\n.entry k() { ret; }\n");
   ASSERT_EQ(kernels.size(), 1u);
   EXPECT_TRUE(kernels[0].instructions.empty());
+}
+
+TEST(GpuPtxModelV1Test, EncodingPiecesGivesTheCodesOfTheWholeModule) {
+  // Many pieces of 32k tokens, and each kernel's first instruction depends
+  // on the last one of the kernel before it: v1 never resets its dependency
+  // window, so the window must cross from one piece to the next too.
+  std::string text = ".version 8.0\n.target sm_80\n.address_size 64\n";
+  for (int k = 0; k < 6000; ++k)
+    text += ".visible .entry k" + std::to_string(k) +
+            "()\n{\n.reg .b32 %r<3>;\nadd.s32 %r1, %r1, %r2;\nmul.lo.s32 %r2, %r1, 3;\nret;\n}\n";
+  std::string path = (std::filesystem::temp_directory_path() / "ptxdvfs_encode_pieces.ptx").string();
+  std::ofstream(path) << text;
+  auto encoder = scheme();
+  auto whole = ptx::parseFile(path);
+  ASSERT_TRUE(whole.hasValue());
+  std::vector<EncodedKernel> expected = encoder->encode(*whole);
+
+  embeddings::EncodingScheme::PieceEncoder pieces(*encoder);
+  std::vector<EncodedKernel> encoded;
+  std::size_t pieceCount = 0;
+  ptx::ParseResult result = ptx::parseFileInPieces(path, {}, [&](ptx::Module &piece) {
+    ++pieceCount;
+    for (EncodedKernel &kernel : pieces.encode(piece))
+      encoded.push_back(std::move(kernel));
+  });
+  std::filesystem::remove(path);
+  ASSERT_FALSE(hasErrors(result.diagnostics));
+  EXPECT_GT(pieceCount, 3u);
+  // The premise: a kernel's first record depends on the kernel before it.
+  ASSERT_NE(expected.at(1).instructions.at(0).dependencyDistance, 0);
+  ASSERT_EQ(encoded.size(), expected.size());
+  for (std::size_t k = 0; k < expected.size(); ++k) {
+    ASSERT_EQ(encoded[k].name, expected[k].name);
+    ASSERT_EQ(encoded[k].instructions.size(), expected[k].instructions.size()) << k;
+    for (std::size_t i = 0; i < expected[k].instructions.size(); ++i)
+      ASSERT_EQ(toCode(encoded[k].instructions[i]), toCode(expected[k].instructions[i]))
+          << "kernel " << k << ", instruction " << i;
+  }
 }

@@ -37,6 +37,28 @@ public:
   /// One EncodedKernel per kernel (`.entry` with a body), in file order.
   std::vector<EncodedKernel> encode(const ptx::Module &module, const EncodeOptions &options = {}) const;
 
+  /// What a scheme carries from one kernel to the next within a file
+  /// (v1's dependency window); opaque outside the scheme.
+  struct CarriedState {
+    virtual ~CarriedState() = default;
+  };
+
+  /// Encodes a file that arrives in pieces (ptx::parseFileInPieces) as
+  /// encode() encodes the whole module, so memory stays bounded by a piece.
+  /// Reads kernels as written only: reading as executed inlines calls to
+  /// functions that may sit anywhere in the file.
+  class PieceEncoder {
+  public:
+    explicit PieceEncoder(const EncodingScheme &scheme)
+        : scheme_(scheme), state_(scheme.newCarriedState()) {}
+    /// One EncodedKernel per kernel of `piece`; pieces must come in file order.
+    std::vector<EncodedKernel> encode(const ptx::Module &piece);
+
+  private:
+    const EncodingScheme &scheme_;
+    std::unique_ptr<CarriedState> state_;
+  };
+
   /// The human-readable form of a record: `opcode[.space][.type]`.
   std::string readable(const InstructionRecord &record) const;
 
@@ -56,9 +78,13 @@ protected:
     std::string name;
     std::vector<Step> steps;
   };
-  /// Encodes every kernel's steps; state a scheme keeps across kernels
-  /// (v1's dependency window) runs through them in order.
-  virtual std::vector<EncodedKernel> encodeSteps(const std::vector<KernelSteps> &kernels) const = 0;
+  /// The state at the start of a file.
+  virtual std::unique_ptr<CarriedState> newCarriedState() const = 0;
+  /// Encodes every kernel's steps, in order, carrying `state` through them.
+  virtual std::vector<EncodedKernel> encodeSteps(const std::vector<KernelSteps> &kernels,
+                                                 CarriedState &state) const = 0;
+  /// The steps of a kernel read as written: each instruction once, in order.
+  static KernelSteps stepsAsWritten(const ptx::Function &kernel);
 
 private:
   Vocabulary vocabulary_;
