@@ -43,6 +43,7 @@ const char *kindName(DependencyKind kind) {
 std::vector<std::string_view> sourceLines(const ptx::Module &module) {
   std::vector<std::string_view> lines;
   std::string_view text = *module.source;
+  lines.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
   for (std::size_t start = 0; start <= text.size();) {
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos)

@@ -35,6 +35,7 @@ std::string_view strip(std::string_view text) {
 /// Python's str.split() with no argument: runs of whitespace separate.
 std::vector<std::string_view> splitWhitespace(std::string_view text) {
   std::vector<std::string_view> tokens;
+  tokens.reserve(8); // an instruction line: mnemonic and a few operands
   std::size_t i = 0;
   while (i < text.size()) {
     while (i < text.size() && isSpace(text[i]))
@@ -50,6 +51,7 @@ std::vector<std::string_view> splitWhitespace(std::string_view text) {
 
 std::vector<std::string_view> split(std::string_view text, char separator) {
   std::vector<std::string_view> parts;
+  parts.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), separator)) + 1);
   std::size_t start = 0;
   for (std::size_t at; (at = text.find(separator, start)) != std::string_view::npos;
        start = at + 1)
