@@ -41,7 +41,7 @@ void SyntaxParser::statement(std::vector<Statement> &out) {
     std::string_view predicate = reader_.text(expect(Tok::IDENT, "a predicate"));
     Instruction instruction = startInstruction(expect(Tok::IDENT, "an opcode"), first);
     instruction.guard = Guard{std::string(predicate), negated};
-    operandsUntilSemicolon(instruction.operands);
+    operandsUntil(instruction.operands, Tok::SEMI, "';' or ','");
     out.push_back({std::move(instruction)});
     return;
   }
@@ -52,7 +52,7 @@ void SyntaxParser::statement(std::vector<Statement> &out) {
       return;
     }
     Instruction instruction = startInstruction(first, first);
-    operandsUntilSemicolon(instruction.operands);
+    operandsUntil(instruction.operands, Tok::SEMI, "';' or ','");
     out.push_back({std::move(instruction)});
     return;
   }
@@ -144,11 +144,12 @@ Instruction SyntaxParser::startInstruction(const LexedToken &mnemonic, const Lex
   return instruction;
 }
 
-/// (operand (COMMA operand)*)? SEMI
-void SyntaxParser::operandsUntilSemicolon(std::vector<Operand> &out) {
-  if (!accept(Tok::SEMI)) {
+/// (operand (COMMA operand)*)? CLOSE: an instruction's operands before its
+/// `;`, or the elements of a vector `{...}` or argument list `(...)`.
+void SyntaxParser::operandsUntil(std::vector<Operand> &out, std::uint32_t close, const char *what) {
+  if (!accept(close)) {
     operandList(out);
-    expect(Tok::SEMI, "';' or ','");
+    expect(close, what);
   }
 }
 
@@ -199,19 +200,13 @@ Operand SyntaxParser::operand() {
   }
   case Tok::LBRACE: {
     VectorPack vector;
-    if (!accept(Tok::RBRACE)) {
-      operandList(vector.elements);
-      expect(Tok::RBRACE, "'}' or ','");
-    }
+    operandsUntil(vector.elements, Tok::RBRACE, "'}' or ','");
     operand.value = std::move(vector);
     return operand;
   }
   case Tok::LPAREN: {
     ArgumentList arguments;
-    if (!accept(Tok::RPAREN)) {
-      operandList(arguments.elements);
-      expect(Tok::RPAREN, "')' or ','");
-    }
+    operandsUntil(arguments.elements, Tok::RPAREN, "')' or ','");
     operand.value = std::move(arguments);
     return operand;
   }

@@ -119,7 +119,7 @@ private:
   Directive callPrototype();
   void loc();
   Instruction startInstruction(const LexedToken &mnemonic, const LexedToken &first);
-  void operandsUntilSemicolon(std::vector<Operand> &out);
+  void operandsUntil(std::vector<Operand> &out, std::uint32_t close, const char *what);
   void operandList(std::vector<Operand> &out);
   std::size_t operandsAhead() const;
   Operand operand();
