@@ -123,6 +123,7 @@ void SyntaxParser::moduleItem() {
 
 /// linkage* (functionDecl | variableDecl)
 void SyntaxParser::declaration() {
+  const LexedToken &first = tokens_[position_];
   Linkage linkage = Linkage::None;
   for (;; take()) {
     if (at(Tok::VISIBLE)) linkage = Linkage::Visible;
@@ -133,6 +134,9 @@ void SyntaxParser::declaration() {
   }
   if (at(Tok::ENTRY) || at(Tok::FUNC)) {
     functionDecl(linkage);
+    Function &function = module_.functions.back();
+    function.sourceBegin = first.offset;
+    function.sourceEnd = previous().offset + previous().length;
   } else if (isStateSpace(peek())) {
     std::vector<VariableDecl> globals;
     variableDecl(globals);

@@ -396,3 +396,17 @@ $L__info: .b32 $L__end-$L__start
   EXPECT_EQ(module.directives[0].text, ".debug_abbrev");
   EXPECT_EQ(module.directives[0].location.line, 3u);
 }
+
+TEST(ParserTest, KnowsEachFunctionsSourceBytes) {
+  std::string text = ".version 8.0\n.target sm_80\n"
+                     ".func (.param .b32 r) f(.param .b32 a);\n"
+                     "// a comment\n"
+                     ".visible .entry k(.param .u64 p)\n{\n\tret;\n}\n";
+  ptx::Module module = test::parseOk(text);
+  ASSERT_EQ(module.functions.size(), 2u);
+  auto bytesOf = [&](const ptx::Function &function) {
+    return text.substr(function.sourceBegin, function.sourceEnd - function.sourceBegin);
+  };
+  EXPECT_EQ(bytesOf(module.functions[0]), ".func (.param .b32 r) f(.param .b32 a);");
+  EXPECT_EQ(bytesOf(module.functions[1]), ".visible .entry k(.param .u64 p)\n{\n\tret;\n}");
+}

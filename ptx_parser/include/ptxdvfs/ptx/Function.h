@@ -25,6 +25,11 @@ struct Function {
   bool hasBody = false;                 ///< false for prototypes and `.extern` declarations
   std::vector<Statement> body;
   SourceLocation location;              ///< the `.entry`/`.func` keyword
+  /// Byte offsets into Module::source of the whole declaration, from its
+  /// first linkage keyword (or `.entry`/`.func`) to its closing `}` or `;`
+  /// inclusive: `source.substr(sourceBegin, sourceEnd - sourceBegin)`.
+  std::uint32_t sourceBegin = 0;
+  std::uint32_t sourceEnd = 0;
 
   /// Instructions in the body, nested blocks included, in source order.
   std::size_t instructionCount() const;
