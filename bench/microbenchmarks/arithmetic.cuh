@@ -32,25 +32,33 @@ struct GridStride {
   size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
 };
 
-/// Reads an element, applies OPS dependent FMAs to it, writes it: OPS = 0
-/// is a pure copy (DRAM bound), OPS = 256 is compute bound on any GPU. The
-/// FMA loop is unrolled by 4 only, as real code is.
-template <typename T, int OPS>
-__device__ __forceinline__ void intensity(void *out_, const void *in_, unsigned long long bytes,
-                                          int repeats) {
+/// For each of the `bytes / sizeof(T)` elements, `repeats` times over:
+/// out[i] = f(in[i]). The shape of most kernels of the suite.
+template <typename T, typename F>
+__device__ __forceinline__ void mapElements(void *out_, const void *in_, unsigned long long bytes,
+                                            int repeats, F f) {
   const T *in = static_cast<const T *>(in_);
   T *out = static_cast<T *>(out_);
   size_t n = bytes / sizeof(T);
   GridStride grid;
   for (int r = 0; r < repeats; ++r)
-    for (size_t i = grid.first; i < n; i += grid.stride) {
-      T x = in[i];
-      T acc = x;
+    for (size_t i = grid.first; i < n; i += grid.stride)
+      out[i] = f(in[i]);
+}
+
+/// Reads an element, applies OPS dependent FMAs to it, writes it: OPS = 0
+/// is a pure copy (DRAM bound), OPS = 256 is compute bound on any GPU. The
+/// FMA loop is unrolled by 4 only, as real code is.
+template <typename T, int OPS>
+__device__ __forceinline__ void intensity(void *out, const void *in, unsigned long long bytes,
+                                          int repeats) {
+  mapElements<T>(out, in, bytes, repeats, [](T x) {
+    T acc = x;
 #pragma unroll 4
-      for (int k = 0; k < OPS; ++k)
-        acc = fmaOp(acc, x, acc);
-      out[i] = acc;
-    }
+    for (int k = 0; k < OPS; ++k)
+      acc = fmaOp(acc, x, acc);
+    return acc;
+  });
 }
 
 enum class Special { FastSin, Sin, Exp, Log, Rsqrt, Sqrt, Div, SqrtF64, DivF64, ExpF64 };
@@ -99,22 +107,16 @@ template <> struct SpecialOp<Special::ExpF64> {
 
 /// OPS dependent special-function calls per element.
 template <Special S, int OPS>
-__device__ __forceinline__ void special(void *out_, const void *in_, unsigned long long bytes,
+__device__ __forceinline__ void special(void *out, const void *in, unsigned long long bytes,
                                         int repeats) {
   using T = typename SpecialOp<S>::T;
-  const T *in = static_cast<const T *>(in_);
-  T *out = static_cast<T *>(out_);
-  size_t n = bytes / sizeof(T);
-  GridStride grid;
-  for (int r = 0; r < repeats; ++r)
-    for (size_t i = grid.first; i < n; i += grid.stride) {
-      T x = in[i];
-      T acc = x;
+  mapElements<T>(out, in, bytes, repeats, [](T x) {
+    T acc = x;
 #pragma unroll 4
-      for (int k = 0; k < OPS; ++k)
-        acc = SpecialOp<S>::apply(acc, x);
-      out[i] = acc;
-    }
+    for (int k = 0; k < OPS; ++k)
+      acc = SpecialOp<S>::apply(acc, x);
+    return acc;
+  });
 }
 
 /// Two units at once: OPS float FMAs interleaved with OPS operations of the
@@ -122,30 +124,24 @@ __device__ __forceinline__ void special(void *out_, const void *in_, unsigned lo
 enum class Mix { FloatInt, FloatDouble, FloatSpecial };
 
 template <Mix M, int OPS>
-__device__ __forceinline__ void mix(void *out_, const void *in_, unsigned long long bytes,
+__device__ __forceinline__ void mix(void *out, const void *in, unsigned long long bytes,
                                     int repeats) {
-  const float *in = static_cast<const float *>(in_);
-  float *out = static_cast<float *>(out_);
-  size_t n = bytes / sizeof(float);
-  GridStride grid;
-  for (int r = 0; r < repeats; ++r)
-    for (size_t i = grid.first; i < n; i += grid.stride) {
-      float x = in[i];
-      float f = x;
-      int a = __float_as_int(x);
-      double d = x;
+  mapElements<float>(out, in, bytes, repeats, [](float x) {
+    float f = x;
+    int a = __float_as_int(x);
+    double d = x;
 #pragma unroll 4
-      for (int k = 0; k < OPS; ++k) {
-        f = fmaf(f, x, f);
-        if (M == Mix::FloatInt)
-          a = a * 3 + k;
-        else if (M == Mix::FloatDouble)
-          d = fma(d, 1.000001, d);
-        else
-          f = __sinf(f);
-      }
-      out[i] = f + static_cast<float>(a) + static_cast<float>(d);
+    for (int k = 0; k < OPS; ++k) {
+      f = fmaf(f, x, f);
+      if (M == Mix::FloatInt)
+        a = a * 3 + k;
+      else if (M == Mix::FloatDouble)
+        d = fma(d, 1.000001, d);
+      else
+        f = __sinf(f);
     }
+    return f + static_cast<float>(a) + static_cast<float>(d);
+  });
 }
 
 } // namespace microbenchmarks

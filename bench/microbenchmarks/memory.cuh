@@ -128,34 +128,28 @@ enum class Flow { Divergent, Uniform, DataDependentLoop, EarlyExit };
 /// blocks on one path (Uniform), a loop whose trip count comes from the
 /// data, and threads leaving early.
 template <Flow F>
-__device__ __forceinline__ void controlFlow(void *out_, const void *in_, unsigned long long bytes,
+__device__ __forceinline__ void controlFlow(void *out, const void *in, unsigned long long bytes,
                                             int repeats) {
-  const float *in = static_cast<const float *>(in_);
-  float *out = static_cast<float *>(out_);
-  size_t n = bytes / sizeof(float);
-  GridStride grid;
-  for (int r = 0; r < repeats; ++r)
-    for (size_t i = grid.first; i < n; i += grid.stride) {
-      float x = in[i];
-      bool other = F == Flow::Divergent ? (threadIdx.x & 1) != 0 : (blockIdx.x & 1) != 0;
-      if (F == Flow::DataDependentLoop) {
-        unsigned trips = __float_as_uint(x) & 31u;
-        for (unsigned k = 0; k < trips; ++k)
-          x = fmaf(x, 0.999f, 0.5f);
-      } else if (F == Flow::EarlyExit) {
-        if (x > 0.5f)
-          continue;
-        for (int k = 0; k < 16; ++k)
-          x = fmaf(x, x, 0.25f);
-      } else if (other) {
-        for (int k = 0; k < 16; ++k)
-          x = __sinf(x);
-      } else {
-        for (int k = 0; k < 16; ++k)
-          x = fmaf(x, 1.0001f, 1.0f);
-      }
-      out[i] = x;
+  mapElements<float>(out, in, bytes, repeats, [](float x) {
+    bool other = F == Flow::Divergent ? (threadIdx.x & 1) != 0 : (blockIdx.x & 1) != 0;
+    if (F == Flow::DataDependentLoop) {
+      unsigned trips = __float_as_uint(x) & 31u;
+      for (unsigned k = 0; k < trips; ++k)
+        x = fmaf(x, 0.999f, 0.5f);
+    } else if (F == Flow::EarlyExit) {
+      if (x > 0.5f)
+        return x;
+      for (int k = 0; k < 16; ++k)
+        x = fmaf(x, x, 0.25f);
+    } else if (other) {
+      for (int k = 0; k < 16; ++k)
+        x = __sinf(x);
+    } else {
+      for (int k = 0; k < 16; ++k)
+        x = fmaf(x, 1.0001f, 1.0f);
     }
+    return x;
+  });
 }
 
 /// Tensor cores: each warp multiplies 16x16x16 half tiles K times into a
