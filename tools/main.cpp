@@ -1,4 +1,5 @@
 // main.cpp - the ptxdvfs command line: wires subcommands, maps errors to exit codes.
+#include "CollectCommand.h"
 #include "DatasetInfoCommand.h"
 #include "EncodeCommand.h"
 #include "ExitCodes.h"
@@ -50,6 +51,7 @@ int main(int argc, char **argv) {
   setupEncodeCommand(app, exitCode);
   setupLoopsCommand(app, exitCode);
   setupDatasetCommands(app, exitCode);
+  setupCollectCommand(app, exitCode);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,23 @@
+// DatasetWriter.h - a collection's measurements in the layout `ptxdvfs train --dataset` reads.
+#pragma once
+
+#include "CollectPlan.h"
+#include "ProgressLog.h"
+
+#include <string>
+
+namespace ptxdvfs::tools::collect {
+
+/// Writes into `dir`:
+///   aggregated_dataset_<gpu>.csv   a block per benchmark measured at every
+///                                  point: its name, then `fmem,fcore,time_ms,
+///                                  power_w,energy_mj` rows in grid order
+///   gpu_info/clks_mem_<gpu>.txt,   the clock tables (the default last)
+///   gpu_info/clks_core_<gpu>_<fmem>.txt
+///   <benchmark>/<benchmark>.ptx    its kernel, for `train --ptx`-less reading
+/// Benchmarks missing a point are left out (`complete` counts the others).
+/// Every file is replaced atomically. Returns an error message, empty on success.
+std::string writeDataset(const std::string &dir, const CollectPlan &plan, const ProgressLog &log,
+                         std::size_t &complete);
+
+} // namespace ptxdvfs::tools::collect
