@@ -11,8 +11,9 @@ Concatenates the committed nvcc/clang fixtures (tests/fixtures/ptx) until the
 module holds at least MEGABYTES MB (default 12), then times, RUNS times each
 (default 3, PTXDVFS_SPEED_RUNS), the run with the median wall time shown:
   parse -j 1, parse -j 2                 parse and check the module
-  encode > /dev/null                     parse + encode (gpuptxmodel-v1), table on stdout
-  encode -o DIR                          the same written as one file per kernel
+  encode -j 1, -j 2 > /dev/null          parse + encode (gpuptxmodel-v1), table on stdout
+  encode -j 2 -o DIR                     the same written as one file per kernel
+  encode -j 2 -o tmpfs                   the same into /dev/shm: without the disk
 and prints wall time, user and system CPU, peak memory and MB/s for each.
 The last line says how much of `encode -o` was creating files, from a
 plain shell loop creating as many.
@@ -47,6 +48,7 @@ measure() { # measure LABEL COMMAND... ; "@OUT@" in COMMAND becomes a new folder
     output="$work/encoded-$run"
     for argument in "$@"; do
       [ "$argument" = "@OUT@" ] && argument=$output
+      [ "$argument" = "@SHM@" ] && argument=$shm/encoded-$run
       printf '%s\n' "$argument"
     done > "$work/command"
     # shellcheck disable=SC2046
@@ -59,17 +61,23 @@ measure() { # measure LABEL COMMAND... ; "@OUT@" in COMMAND becomes a new folder
   sort -n "$work/times" | sed -n "$(( (runs + 1) / 2 ))p" > "$work/median"
   read -r wall user system rss < "$work/median"
   awk -v l="$label" -v w="$wall" -v u="$user" -v s="$system" -v r="$rss" -v b="$bytes" \
-    'BEGIN { printf "%-22s %6.2f s wall  %6.2f s user  %5.2f s sys  %5d MB peak  %6.1f MB/s\n",
+    'BEGIN { printf "%-24s %6.2f s wall  %6.2f s user  %5.2f s sys  %5d MB peak  %6.1f MB/s\n",
              l, w, u, s, r / 1024, (w > 0 ? b / 1e6 / w : 0) }'
 }
 
 measure "parse -j 1" "$program" parse -j 1 "$module"
 measure "parse -j 2" "$program" parse -j 2 "$module"
-measure "encode > /dev/null" "$program" encode "$module"
-measure "encode -o DIR" "$program" encode -o @OUT@ "$module"
+measure "encode -j 1 > /dev/null" "$program" encode -j 1 "$module"
+measure "encode -j 2 > /dev/null" "$program" encode -j 2 "$module"
+measure "encode -j 2 -o DIR" "$program" encode -j 2 -o @OUT@ "$module"
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then # the same without the disk's file system
+  shm=$(mktemp -d /dev/shm/ptxdvfs-speed-XXXXXX)
+  measure "encode -j 2 -o tmpfs" "$program" encode -j 2 -o @SHM@ "$module"
+  rm -rf "$shm"
+fi
 
 # What creating that many files costs on this file system, without ptxdvfs.
-files=$(ls "$output" | wc -l)
+files=$(ls "$work/encoded-0" | wc -l)
 mkdir -p "$work/plain"
 start=$(date +%s.%N)
 i=0

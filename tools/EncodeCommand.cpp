@@ -67,6 +67,14 @@ std::string trimmedLine(const std::vector<std::string_view> &lines, std::uint32_
   return trimmed;
 }
 
+/// `text` left-aligned in a column of `width` characters (as std::left and
+/// std::setw: never cut).
+void appendPadded(std::string &row, std::string_view text, std::size_t width) {
+  row.append(text);
+  if (text.size() < width)
+    row.append(width - text.size(), ' ');
+}
+
 void printTable(const std::vector<EncodedKernel> &kernels, const embeddings::EncodingScheme &scheme,
                 const ptx::Module &module, bool asExecuted, std::ostream &out) {
   auto lines = sourceLines(module);
@@ -82,22 +90,29 @@ void printTable(const std::vector<EncodedKernel> &kernels, const embeddings::Enc
     if (asExecuted)
       out << std::setw(14) << "loop (line)" << std::setw(9) << "weight";
     out << "PTX\n";
+    std::string row; // built by hand: iostream padding was a fifth of a large table's time
     for (const InstructionRecord &record : kernels[k].instructions) {
-      std::string dependency = record.dependencyDistance == 0
-                                   ? "-"
-                                   : std::to_string(record.dependencyDistance) + " back, " +
-                                         kindName(record.dependencyKind);
-      out << "  " << std::setw(6) << record.location.line << std::setw(11) << toCode(record)
-          << std::setw(20) << scheme.readable(record) << std::setw(16) << dependency;
+      row.assign("  ");
+      appendPadded(row, std::to_string(record.location.line), 6);
+      appendPadded(row, toCode(record), 11);
+      appendPadded(row, scheme.readable(record), 20);
+      appendPadded(row, record.dependencyDistance == 0
+                            ? std::string("-")
+                            : std::to_string(record.dependencyDistance) + " back, " +
+                                  kindName(record.dependencyKind),
+                   16);
       if (asExecuted) {
         std::string loop = record.loop < 0 ? "-"
             : std::to_string(record.loop) + " (" +
                   std::to_string(kernels[k].loops[static_cast<std::size_t>(record.loop)].location.line) + ")";
         std::ostringstream weight;
         weight << std::setprecision(4) << record.weight;
-        out << std::setw(14) << loop << std::setw(9) << weight.str();
+        appendPadded(row, loop, 14);
+        appendPadded(row, weight.str(), 9);
       }
-      out << trimmedLine(lines, record.location.line) << '\n';
+      row += trimmedLine(lines, record.location.line);
+      row += '\n';
+      out.write(row.data(), static_cast<std::streamsize>(row.size()));
     }
   }
 }
@@ -236,6 +251,9 @@ void setupEncodeCommand(CLI::App &app, int &exitCode) {
   command->add_flag("--as-executed", options->asExecuted,
                     "Read each kernel as one thread executes it: loops repeated by their trip "
                     "counts, calls inlined; each record carries its weight (see 'ptxdvfs loops')");
+  command->add_option("-j,--jobs", options->jobs,
+                      "Threads that parse the file; read as written, each piece is encoded while "
+                      "the next is parsed (default: all cores)");
   addLaunchFlags(*command, options->launch);
   command->callback([options, &exitCode] { exitCode = runEncodeCommand(*options); });
 }
@@ -256,8 +274,10 @@ int runEncodeCommand(const EncodeOptions &options) {
   // piece. Read as executed, calls reach functions anywhere in the file.
   std::vector<EncodedKernel> kernels;
   ptx::Module module;
+  ptx::ParseOptions parseOptions;
+  parseOptions.threads = options.jobs;
   if (options.asExecuted) {
-    auto parsed = ptx::parseFile(options.file);
+    auto parsed = ptx::parseFile(options.file, parseOptions);
     printDiagnostics(parsed.diagnostics(), std::cerr);
     if (!parsed)
       return kExitInputError;
@@ -273,7 +293,7 @@ int runEncodeCommand(const EncodeOptions &options) {
   } else {
     embeddings::EncodingScheme::PieceEncoder encoder(**scheme);
     ptx::ParseResult parsed =
-        ptx::parseFileInPieces(options.file, ptx::ParseOptions{}, [&](ptx::Module &piece) {
+        ptx::parseFileInPieces(options.file, parseOptions, [&](ptx::Module &piece) {
           for (EncodedKernel &kernel : encoder.encode(piece))
             kernels.push_back(std::move(kernel));
         });

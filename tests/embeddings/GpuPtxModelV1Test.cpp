@@ -260,25 +260,31 @@ TEST(GpuPtxModelV1Test, EncodingPiecesGivesTheCodesOfTheWholeModule) {
   ASSERT_TRUE(whole.hasValue());
   std::vector<EncodedKernel> expected = encoder->encode(*whole);
 
-  embeddings::EncodingScheme::PieceEncoder pieces(*encoder);
-  std::vector<EncodedKernel> encoded;
-  std::size_t pieceCount = 0;
-  ptx::ParseResult result = ptx::parseFileInPieces(path, {}, [&](ptx::Module &piece) {
-    ++pieceCount;
-    for (EncodedKernel &kernel : pieces.encode(piece))
-      encoded.push_back(std::move(kernel));
-  });
-  std::filesystem::remove(path);
-  ASSERT_FALSE(hasErrors(result.diagnostics));
-  EXPECT_GT(pieceCount, 3u);
-  // The premise: a kernel's first record depends on the kernel before it.
-  ASSERT_NE(expected.at(1).instructions.at(0).dependencyDistance, 0);
-  ASSERT_EQ(encoded.size(), expected.size());
-  for (std::size_t k = 0; k < expected.size(); ++k) {
-    ASSERT_EQ(encoded[k].name, expected[k].name);
-    ASSERT_EQ(encoded[k].instructions.size(), expected[k].instructions.size()) << k;
-    for (std::size_t i = 0; i < expected[k].instructions.size(); ++i)
-      ASSERT_EQ(toCode(encoded[k].instructions[i]), toCode(expected[k].instructions[i]))
-          << "kernel " << k << ", instruction " << i;
+  // With two threads, pieces are parsed side by side but still handed over
+  // one at a time, in file order.
+  for (unsigned threads : {1u, 2u}) {
+    embeddings::EncodingScheme::PieceEncoder pieces(*encoder);
+    std::vector<EncodedKernel> encoded;
+    std::size_t pieceCount = 0;
+    ptx::ParseOptions options;
+    options.threads = threads;
+    ptx::ParseResult result = ptx::parseFileInPieces(path, options, [&](ptx::Module &piece) {
+      ++pieceCount;
+      for (EncodedKernel &kernel : pieces.encode(piece))
+        encoded.push_back(std::move(kernel));
+    });
+    ASSERT_FALSE(hasErrors(result.diagnostics));
+    EXPECT_GT(pieceCount, 3u);
+    // The premise: a kernel's first record depends on the kernel before it.
+    ASSERT_NE(expected.at(1).instructions.at(0).dependencyDistance, 0);
+    ASSERT_EQ(encoded.size(), expected.size());
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+      ASSERT_EQ(encoded[k].name, expected[k].name);
+      ASSERT_EQ(encoded[k].instructions.size(), expected[k].instructions.size()) << k;
+      for (std::size_t i = 0; i < expected[k].instructions.size(); ++i)
+        ASSERT_EQ(toCode(encoded[k].instructions[i]), toCode(expected[k].instructions[i]))
+            << threads << " thread(s), kernel " << k << ", instruction " << i;
+    }
   }
+  std::filesystem::remove(path);
 }
