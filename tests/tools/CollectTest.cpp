@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -247,4 +248,20 @@ TEST_F(CollectTest, AMalformedRowIsAnErrorNamingItsLine) {
   auto log = ProgressLog::read(dir + "/data/collect_progress.csv");
   ASSERT_FALSE(log.hasValue());
   EXPECT_EQ(log.diagnostics()[0].location.line, 3u);
+}
+
+TEST_F(CollectTest, ItsDatasetTrainsAModel) {
+  SimulatedGpu gpu;
+  CollectPlan plan = planFor(gpu);
+  ProgressLog log = readLog();
+  ASSERT_TRUE(runCollection(gpu, plan, log, true, stop).error.empty());
+  std::size_t complete = 0;
+  ASSERT_EQ(writeDataset(dir + "/data", plan, log, complete), "");
+  // What docs/retraining.md tells a lab to run, on one tiny epoch.
+  std::string command = std::string(PTXDVFS_PROGRAM) + " train -q --dataset " + dir + "/data --ptx " + dir +
+                         "/data --config " + PTXDVFS_ONE_EPOCH_CONFIG + " --out " + dir + "/model > " + dir +
+                         "/train.log 2>&1";
+  int status = std::system(command.c_str());
+  EXPECT_EQ(status, 0) << test::readFile(dir + "/train.log");
+  EXPECT_TRUE(std::filesystem::exists(dir + "/model/manifest.json")) << test::readFile(dir + "/train.log");
 }
