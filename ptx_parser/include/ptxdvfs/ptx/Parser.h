@@ -77,8 +77,9 @@ using PieceConsumer = std::function<void(Module &piece)>;
 /// its items, plus the file's `path`, `source` and the header directives
 /// seen so far (`.version`, `.target`, `.address_size`, `.file`). Pieces
 /// arrive in file order, one call at a time, from the calling thread or a
-/// parsing thread (ParseOptions::threads). A piece is freed when `consume`
-/// returns; what it moves out stays valid while `source` is shared.
+/// parsing thread (ParseOptions::threads), so `consume` must not throw. A
+/// piece is freed when `consume` returns; what it moves out stays valid
+/// while `source` is shared.
 ///
 /// Returns the header (a Module without functions) and every diagnostic,
 /// as parseForDiagnostics does. Pieces before a syntax error have been
