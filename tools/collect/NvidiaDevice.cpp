@@ -255,10 +255,17 @@ public:
     cuda_.check(cuda_.eventElapsed(&milliseconds, start_, stop_), "cuEventElapsedTime");
     KernelRun run;
     run.milliseconds = milliseconds;
-    if (counter && nvml_.energy(nvmlDevice_, &energyAfter) == kNvmlSuccess)
+    double watts = sampler.meanWatts();
+    if (counter && nvml_.energy(nvmlDevice_, &energyAfter) == kNvmlSuccess && energyAfter > energyBefore) {
       run.joules = static_cast<double>(energyAfter - energyBefore) / 1000.0;
-    else
-      run.joules = sampler.meanWatts() * milliseconds / 1000.0;
+      return run;
+    }
+    // No counter, or a run shorter than its update interval: sampled power,
+    // or at least one reading now.
+    unsigned milliwatts = 0;
+    if (watts == 0 && nvml_.power(nvmlDevice_, &milliwatts) == kNvmlSuccess)
+      watts = milliwatts / 1000.0;
+    run.joules = watts * milliseconds / 1000.0;
     return run;
   }
 

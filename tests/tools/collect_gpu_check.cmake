@@ -1,0 +1,37 @@
+# collect_gpu_check.cmake - `ptxdvfs collect --current-clocks` on a real GPU: three small kernels,
+# a dataset of one V-F point. Never changes clocks (--current-clocks), so it may run on shared
+# GPU machines. Skips, saying why, where the NVIDIA driver or a GPU is missing.
+# Inputs: PROGRAM, SUITE, WORK_DIR.
+file(REMOVE_RECURSE ${WORK_DIR})
+execute_process(COMMAND ${PROGRAM} collect --suite ${SUITE} -o ${WORK_DIR} --current-clocks
+                        --seconds-per-run 0.05 --runs 2 --warmups 0
+                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(err MATCHES "cannot open lib(cuda|nvidia-ml)\\.so\\.1")
+  message("skipped: no NVIDIA driver on this machine")
+  return()
+endif()
+if(err MATCHES "(cuInit|cuDeviceGet): ")
+  message("skipped: the NVIDIA driver finds no usable GPU: ${err}")
+  return()
+endif()
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "collect failed (${status}):\n${out}\n${err}")
+endif()
+file(GLOB csv ${WORK_DIR}/aggregated_dataset_*.csv)
+list(LENGTH csv files)
+if(NOT files EQUAL 1)
+  message(FATAL_ERROR "expected one aggregated_dataset_*.csv in ${WORK_DIR}, found '${csv}'")
+endif()
+file(STRINGS ${csv} lines)
+foreach(kernel mb_compute mb_memory mb_mixed)
+  list(FIND lines ${kernel} at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "${kernel} is not in ${csv}:\n${lines}")
+  endif()
+  math(EXPR row "${at} + 1")
+  list(GET lines ${row} measured)
+  if(NOT measured MATCHES "^[0-9]+,[0-9]+,[0-9.]+,[0-9.]+,[0-9.]+$")
+    message(FATAL_ERROR "${kernel}: not a measurement row: '${measured}'")
+  endif()
+endforeach()
+message(STATUS "measured on the GPU:\n${lines}")
