@@ -42,6 +42,51 @@ std::string replace(const std::string &path, const std::string &temporary) {
   return path + ": cannot replace: " + std::strerror(error);
 }
 
+/// One flush of the file system holding `anyPath`; an error message naming
+/// `target`, or empty.
+std::string flushFileSystem(const std::string &anyPath, const std::string &target) {
+  int handle = ::open(anyPath.c_str(), O_RDONLY | O_CLOEXEC);
+  bool flushed = handle >= 0 && ::syncfs(handle) == 0;
+  int error = errno;
+  if (handle >= 0)
+    ::close(handle);
+  return flushed ? "" : target + ": cannot flush to disk: " + std::strerror(error);
+}
+
+/// Every file's temporary first, one flush, then the renames: `prefix` +
+/// name is each target (an empty prefix: names are paths).
+std::string writeThenReplace(const std::string &prefix,
+                             const std::vector<std::pair<std::string, std::string>> &files) {
+  std::vector<std::string> written;
+  auto removeWritten = [&] {
+    for (const std::string &temporary : written)
+      std::remove(temporary.c_str());
+  };
+  for (const auto &[name, content] : files) {
+    std::string path = prefix + name;
+    std::string temporary = temporaryOf(path);
+    if (std::string failure = writeTemporary(path, temporary, content, /*flush=*/false); !failure.empty()) {
+      removeWritten();
+      return failure;
+    }
+    written.push_back(temporary);
+  }
+  if (!files.empty()) {
+    // Before any target changes.
+    if (std::string failure = flushFileSystem(written.front(), prefix + files.front().first); !failure.empty()) {
+      removeWritten();
+      return failure;
+    }
+  }
+  for (std::size_t i = 0; i < files.size(); ++i)
+    if (std::string failure = replace(prefix + files[i].first, written[i]); !failure.empty()) {
+      for (std::size_t j = i + 1; j < written.size(); ++j)
+        std::remove(written[j].c_str());
+      return failure;
+    }
+  return "";
+}
+
 } // namespace
 
 std::string writeFileAtomically(const std::string &path, const std::string &content) {
@@ -52,38 +97,7 @@ std::string writeFileAtomically(const std::string &path, const std::string &cont
 }
 
 std::string writeFilesAtomically(const std::vector<std::pair<std::string, std::string>> &files) {
-  std::vector<std::string> written;
-  auto removeWritten = [&] {
-    for (const std::string &temporary : written)
-      std::remove(temporary.c_str());
-  };
-  for (const auto &[path, content] : files) {
-    std::string temporary = temporaryOf(path);
-    if (std::string failure = writeTemporary(path, temporary, content, /*flush=*/false); !failure.empty()) {
-      removeWritten();
-      return failure;
-    }
-    written.push_back(temporary);
-  }
-  if (!files.empty()) {
-    // One flush of the file system holding them, before any target changes.
-    int folder = ::open(written.front().c_str(), O_RDONLY);
-    bool flushed = folder >= 0 && ::syncfs(folder) == 0;
-    int error = errno;
-    if (folder >= 0)
-      ::close(folder);
-    if (!flushed) {
-      removeWritten();
-      return files.front().first + ": cannot flush to disk: " + std::strerror(error);
-    }
-  }
-  for (std::size_t i = 0; i < files.size(); ++i)
-    if (std::string failure = replace(files[i].first, written[i]); !failure.empty()) {
-      for (std::size_t j = i + 1; j < written.size(); ++j)
-        std::remove(written[j].c_str());
-      return failure;
-    }
-  return "";
+  return writeThenReplace("", files);
 }
 
 std::string writeFolderAtomically(const std::string &dir,
@@ -92,13 +106,8 @@ std::string writeFolderAtomically(const std::string &dir,
   namespace fs = std::filesystem;
   std::error_code error;
   existed = fs::exists(dir, error);
-  if (existed) {
-    std::vector<std::pair<std::string, std::string>> paths;
-    paths.reserve(files.size());
-    for (const auto &[name, content] : files)
-      paths.emplace_back(dir + "/" + name, content);
-    return writeFilesAtomically(paths);
-  }
+  if (existed)
+    return writeThenReplace(dir + "/", files);
   fs::path parent = fs::path(dir).parent_path();
   if (!parent.empty() && (fs::create_directories(parent, error), error))
     return dir + ": cannot create its parent folder: " + error.message();
@@ -110,34 +119,14 @@ std::string writeFolderAtomically(const std::string &dir,
     fs::remove_all(building, error);
     return message;
   };
-  for (const auto &[name, content] : files) {
-    std::string path = building + "/" + name;
-    int file = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (file < 0)
-      return fail(dir + "/" + name + ": cannot write: " + std::strerror(errno));
-    std::size_t written = 0;
-    while (written < content.size()) {
-      ssize_t n = ::write(file, content.data() + written, content.size() - written);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0) {
-        int reason = errno;
-        ::close(file);
-        return fail(dir + "/" + name + ": cannot write: " + std::strerror(reason));
-      }
-      written += static_cast<std::size_t>(n);
-    }
-    if (::close(file) != 0)
-      return fail(dir + "/" + name + ": cannot write: " + std::strerror(errno));
-  }
+  // The folder is new: its files need no temporaries of their own.
+  for (const auto &[name, content] : files)
+    if (std::string failure = writeTemporary(dir + "/" + name, building + "/" + name, content, /*flush=*/false);
+        !failure.empty())
+      return fail(failure);
   // One flush of the file system, then the whole folder appears at once.
-  int folder = ::open(building.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  bool flushed = folder >= 0 && ::syncfs(folder) == 0;
-  int reason = errno;
-  if (folder >= 0)
-    ::close(folder);
-  if (!flushed)
-    return fail(dir + ": cannot flush to disk: " + std::strerror(reason));
+  if (std::string failure = flushFileSystem(building, dir); !failure.empty())
+    return fail(failure);
   if (std::rename(building.c_str(), dir.c_str()) != 0)
     return fail(dir + ": cannot create: " + std::strerror(errno) +
                 " (did another run create it meanwhile?)");
