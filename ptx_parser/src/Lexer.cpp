@@ -119,11 +119,11 @@ public:
       return false;
     }
     out_ = &out;
-    cutAt_ = 0;
+    itemEndedBeforeLast_ = false;
     watchForItemEnd_ = false;
     while (!stopped_ && skipTrivia()) {
       lexToken();
-      if (cutAt_ != 0) {
+      if (itemEndedBeforeLast_) {
         // The item ended before the last token: it opens the next chunk.
         carried_ = out.back();
         out.pop_back();
@@ -211,7 +211,7 @@ private:
     // cut is decided one token later.
     if (watchForItemEnd_ && previousEndsItem_ &&
         !(previousType_ == PTXLexer::RBRACE && (type == PTXLexer::SEMI || type == PTXLexer::COMMA)))
-      cutAt_ = out_->size();
+      itemEndedBeforeLast_ = true;
     out_->push_back({type, static_cast<std::uint32_t>(start),
                      static_cast<std::uint32_t>(pos_ - start), line, col});
     previousType_ = type;
@@ -368,7 +368,7 @@ private:
   bool watchForItemEnd_ = false;
   bool previousEndsItem_ = false;
   std::uint32_t previousType_ = 0;
-  std::size_t cutAt_ = 0;
+  bool itemEndedBeforeLast_ = false;
 };
 
 } // namespace

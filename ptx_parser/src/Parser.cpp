@@ -167,7 +167,7 @@ std::optional<std::string> notPtxText(std::string_view text) {
 /// thread that parsed a chunk hands it over, waiting for its turn if an
 /// earlier chunk is still being parsed: so each piece is freed by the
 /// thread (and malloc arena) that built it, and at most one chunk per
-/// thread is alive. Freeing across threads had made -j 2 slower than -j 1.
+/// thread is alive.
 class PieceDelivery {
 public:
   PieceDelivery(ParseResult &result, const PieceConsumer &consume)
