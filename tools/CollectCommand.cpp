@@ -152,11 +152,7 @@ int runCollectCommand(const CollectOptions &options) {
   printDiagnostics(log.diagnostics(), std::cerr);
   if (!log)
     return kExitInputError;
-  std::size_t done = 0;
-  for (const auto &point : plan.points)
-    for (const auto &benchmark : plan.benchmarks)
-      done += log->has(benchmark.name, point);
-  collect::printPlan(plan, done, std::cout);
+  collect::printPlan(plan, collect::measuredPairs(plan, *log), std::cout);
   if (options.dryRun)
     return kExitSuccess;
 

@@ -47,14 +47,20 @@ int calibrate(GpuDevice &device, const std::string &kernel, const MeasurementSet
 
 } // namespace
 
+std::size_t measuredPairs(const CollectPlan &plan, const ProgressLog &log) {
+  std::size_t measured = 0;
+  for (const embeddings::VfPoint &point : plan.points)
+    for (const PlannedBenchmark &benchmark : plan.benchmarks)
+      measured += log.has(benchmark.name, point);
+  return measured;
+}
+
 CollectOutcome runCollection(GpuDevice &device, const CollectPlan &plan, ProgressLog &log,
                              bool changeClocks, const std::atomic<bool> &stop,
                              const CollectProgress &progress) {
   CollectOutcome outcome;
   std::size_t total = plan.points.size() * plan.benchmarks.size();
-  for (const embeddings::VfPoint &point : plan.points)
-    for (const PlannedBenchmark &benchmark : plan.benchmarks)
-      outcome.alreadyDone += log.has(benchmark.name, point);
+  outcome.alreadyDone = measuredPairs(plan, log);
   const MeasurementSettings &settings = plan.settings;
   ClockGuard clocks(device);
   try {

@@ -18,6 +18,9 @@ struct CollectOutcome {
   std::string error;           ///< a device or log failure; empty if none
 };
 
+/// How many of the plan's (benchmark, point) pairs the log already has.
+std::size_t measuredPairs(const CollectPlan &plan, const ProgressLog &log);
+
 /// Called after each pair with what was measured and how many pairs are left.
 using CollectProgress = std::function<void(const MeasuredPoint &, std::size_t remaining)>;
 
