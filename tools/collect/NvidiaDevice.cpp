@@ -30,7 +30,7 @@ constexpr int kMultiprocessorCount = 16; // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_C
 using nvmlReturn_t = int;
 using nvmlDevice_t = struct nvmlDev *;
 constexpr int kNvmlClockGraphics = 0, kNvmlClockMemory = 2;
-constexpr nvmlReturn_t kNvmlSuccess = 0;
+constexpr nvmlReturn_t kNvmlSuccess = 0, kNvmlNotSupported = 3, kNvmlNoPermission = 4;
 
 /// The library handle and its functions; dlclose'd at the end.
 class Library {
@@ -45,10 +45,16 @@ public:
   bool loaded() const { return handle_ != nullptr; }
   /// The first of `names` the library exports (newer ABI versions first).
   template <typename Function> Function get(std::initializer_list<const char *> names) const {
+    if (auto function = find<Function>(names))
+      return function;
+    throw DeviceError(std::string(name_) + " has no " + *names.begin());
+  }
+  /// The same, or null where this driver version has none of them.
+  template <typename Function> Function find(std::initializer_list<const char *> names) const {
     for (const char *symbol : names)
       if (void *address = dlsym(handle_, symbol))
         return reinterpret_cast<Function>(address);
-    throw DeviceError(std::string(name_) + " has no " + *names.begin());
+    return nullptr;
   }
 
 private:
@@ -118,10 +124,12 @@ struct Nvml {
         coreClocks(lib.get<nvmlReturn_t (*)(nvmlDevice_t, unsigned, unsigned *, unsigned *)>({"nvmlDeviceGetSupportedGraphicsClocks"})),
         clockInfo(lib.get<nvmlReturn_t (*)(nvmlDevice_t, int, unsigned *)>({"nvmlDeviceGetClockInfo"})),
         defaultClock(lib.get<nvmlReturn_t (*)(nvmlDevice_t, int, unsigned *)>({"nvmlDeviceGetDefaultApplicationsClock"})),
-        lockCore(lib.get<nvmlReturn_t (*)(nvmlDevice_t, unsigned, unsigned)>({"nvmlDeviceSetGpuLockedClocks"})),
-        resetCore(lib.get<nvmlReturn_t (*)(nvmlDevice_t)>({"nvmlDeviceResetGpuLockedClocks"})),
-        lockMemory(lib.get<nvmlReturn_t (*)(nvmlDevice_t, unsigned, unsigned)>({"nvmlDeviceSetMemoryLockedClocks"})),
-        resetMemory(lib.get<nvmlReturn_t (*)(nvmlDevice_t)>({"nvmlDeviceResetMemoryLockedClocks"})),
+        lockCore(lib.find<nvmlReturn_t (*)(nvmlDevice_t, unsigned, unsigned)>({"nvmlDeviceSetGpuLockedClocks"})),
+        resetCore(lib.find<nvmlReturn_t (*)(nvmlDevice_t)>({"nvmlDeviceResetGpuLockedClocks"})),
+        lockMemory(lib.find<nvmlReturn_t (*)(nvmlDevice_t, unsigned, unsigned)>({"nvmlDeviceSetMemoryLockedClocks"})),
+        resetMemory(lib.find<nvmlReturn_t (*)(nvmlDevice_t)>({"nvmlDeviceResetMemoryLockedClocks"})),
+        setApplicationClocks(lib.get<nvmlReturn_t (*)(nvmlDevice_t, unsigned, unsigned)>({"nvmlDeviceSetApplicationsClocks"})),
+        resetApplicationClocks(lib.get<nvmlReturn_t (*)(nvmlDevice_t)>({"nvmlDeviceResetApplicationsClocks"})),
         energy(lib.get<nvmlReturn_t (*)(nvmlDevice_t, unsigned long long *)>({"nvmlDeviceGetTotalEnergyConsumption"})),
         power(lib.get<nvmlReturn_t (*)(nvmlDevice_t, unsigned *)>({"nvmlDeviceGetPowerUsage"})),
         errorString(lib.get<const char *(*)(nvmlReturn_t)>({"nvmlErrorString"})) {}
@@ -137,11 +145,16 @@ struct Nvml {
   nvmlReturn_t (*resetCore)(nvmlDevice_t);
   nvmlReturn_t (*lockMemory)(nvmlDevice_t, unsigned, unsigned);
   nvmlReturn_t (*resetMemory)(nvmlDevice_t);
+  nvmlReturn_t (*setApplicationClocks)(nvmlDevice_t, unsigned, unsigned);
+  nvmlReturn_t (*resetApplicationClocks)(nvmlDevice_t);
   nvmlReturn_t (*energy)(nvmlDevice_t, unsigned long long *);
   nvmlReturn_t (*power)(nvmlDevice_t, unsigned *);
   const char *(*errorString)(nvmlReturn_t);
 
   void check(nvmlReturn_t result, const char *call) const {
+    if (result == kNvmlNoPermission)
+      throw DeviceError(std::string(call) + ": " + errorString(result) +
+                        " (changing clocks needs root; --current-clocks measures without changing them)");
     if (result != kNvmlSuccess)
       throw DeviceError(std::string(call) + ": " + errorString(result));
   }
@@ -221,15 +234,32 @@ public:
     return {memory, core};
   }
 
+  // Locked clocks where the GPU has them (memory locks: Ampere and newer); else application
+  // clocks, the older interface (the only one of the GTX Titan X the paper measured).
   void lockClocks(embeddings::VfPoint point) override {
-    nvml_.check(nvml_.lockMemory(nvmlDevice_, point.memoryMHz, point.memoryMHz), "nvmlDeviceSetMemoryLockedClocks");
-    nvml_.check(nvml_.lockCore(nvmlDevice_, point.coreMHz, point.coreMHz), "nvmlDeviceSetGpuLockedClocks");
+    nvmlReturn_t memory = nvml_.lockMemory && nvml_.lockCore
+                              ? nvml_.lockMemory(nvmlDevice_, point.memoryMHz, point.memoryMHz)
+                              : kNvmlNotSupported;
+    if (memory == kNvmlNotSupported) {
+      applicationClocksSet_ = true;
+      nvml_.check(nvml_.setApplicationClocks(nvmlDevice_, point.memoryMHz, point.coreMHz),
+                  "nvmlDeviceSetApplicationsClocks");
+    } else {
+      lockedClocksSet_ = true;
+      nvml_.check(memory, "nvmlDeviceSetMemoryLockedClocks");
+      nvml_.check(nvml_.lockCore(nvmlDevice_, point.coreMHz, point.coreMHz), "nvmlDeviceSetGpuLockedClocks");
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(500)); // let the clocks settle
   }
 
   void resetClocks() noexcept override {
-    nvml_.resetCore(nvmlDevice_);
-    nvml_.resetMemory(nvmlDevice_);
+    if (lockedClocksSet_) {
+      nvml_.resetCore(nvmlDevice_);
+      nvml_.resetMemory(nvmlDevice_);
+    }
+    if (applicationClocksSet_)
+      nvml_.resetApplicationClocks(nvmlDevice_);
+    lockedClocksSet_ = applicationClocksSet_ = false;
   }
 
   void loadModule(const std::string &ptx) override {
@@ -346,6 +376,7 @@ private:
   CUevent start_ = nullptr, stop_ = nullptr;
   CUdeviceptr in_ = 0, out_ = 0;
   unsigned long long bufferBytes_ = 0;
+  bool lockedClocksSet_ = false, applicationClocksSet_ = false;
 };
 
 } // namespace
