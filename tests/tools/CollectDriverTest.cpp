@@ -1,0 +1,177 @@
+// CollectDriverTest.cpp - `ptxdvfs collect` as a whole program, through its real CUDA and NVML code
+// (NvidiaDevice: dlopen, dlsym, each call's arguments), on the stand-in driver of fake-driver/.
+// What a real GPU adds (JIT of the PTX, real timings) is cli.collect_on_gpu_at_current_clocks.
+#include "TestPaths.h"
+#include "ptx_parser/ParseHelpers.h"
+
+#include "collect/ProgressLog.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+
+using namespace ptxdvfs;
+using namespace ptxdvfs::tools::collect;
+
+namespace {
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<std::string> linesOf(const std::string &text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(line);
+  return lines;
+}
+
+class CollectDriverTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir = (std::filesystem::temp_directory_path() /
+           ("ptxdvfs_driver_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name())))
+              .string();
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir); }
+
+  /// Runs collect with the fake driver in `driverDir` and `environment`
+  /// (VAR=VALUE ...); returns its exit status, with its output in `output`
+  /// and the driver's call log in `calls`.
+  int collect(const std::string &arguments, const std::string &environment = "",
+              const std::string &driverDir = PTXDVFS_FAKE_DRIVER_DIR "/both") {
+    std::string command = "env LD_LIBRARY_PATH=" + driverDir + " FAKE_DRIVER_LOG=" + dir + "/calls.log " +
+                          environment + " " PTXDVFS_PROGRAM " collect --suite " + test::fixtureDir() +
+                          "/collect/suite.ptx -o " + dir + "/data --seconds-per-run 0.01 --runs 3 " +
+                          arguments + " > " + dir + "/output.txt 2>&1";
+    int status = std::system(command.c_str());
+    output = readFile(dir + "/output.txt");
+    calls = linesOf(readFile(dir + "/calls.log"));
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+
+  std::vector<MeasuredPoint> measured() {
+    auto log = ProgressLog::read(dir + "/data/collect_progress.csv");
+    EXPECT_TRUE(log.hasValue()) << test::describe(log.diagnostics());
+    return log ? log->rows() : std::vector<MeasuredPoint>{};
+  }
+
+  std::size_t countCalls(const std::string &prefix) const {
+    std::size_t count = 0;
+    for (const std::string &call : calls)
+      count += call.rfind(prefix, 0) == 0;
+    return count;
+  }
+
+  const MeasuredPoint *find(const std::vector<MeasuredPoint> &rows, const std::string &benchmark,
+                            unsigned memoryMHz, unsigned coreMHz) {
+    for (const MeasuredPoint &row : rows)
+      if (row.benchmark == benchmark && row.point.memoryMHz == memoryMHz && row.point.coreMHz == coreMHz)
+        return &row;
+    ADD_FAILURE() << benchmark << " not measured at " << memoryMHz << "/" << coreMHz;
+    return nullptr;
+  }
+
+  std::string dir, output;
+  std::vector<std::string> calls;
+};
+
+} // namespace
+
+TEST_F(CollectDriverTest, LocksEveryPointMeasuresThereAndResetsAtTheEnd) {
+  ASSERT_EQ(collect("--max-core-clocks 2 --gpu fake"), 0) << output;
+  // 2 core clocks at each of 2 memory clocks, plus the default 3000/1200.
+  std::vector<MeasuredPoint> rows = measured();
+  EXPECT_EQ(rows.size(), 5u * 3u) << output;
+  // The fake's compute kernel runs 5x longer at 300 than at 1500 MHz core,
+  // its memory kernel 3x longer at 1000 than at 3000 MHz memory: each row
+  // was measured at the clocks it names, with the same work (repeats).
+  const MeasuredPoint *fast = find(rows, "mb_compute", 3000, 1500), *slow = find(rows, "mb_compute", 3000, 300);
+  const MeasuredPoint *wide = find(rows, "mb_memory", 3000, 1500), *narrow = find(rows, "mb_memory", 1000, 900);
+  ASSERT_TRUE(fast && slow && wide && narrow);
+  EXPECT_EQ(fast->repeats, slow->repeats);
+  EXPECT_NEAR(slow->milliseconds / fast->milliseconds, 5.0, 0.01);
+  EXPECT_NEAR(narrow->milliseconds / wide->milliseconds, 3.0, 0.01);
+  // Power from the energy counter: 50 W + core/10.
+  EXPECT_NEAR(fast->watts, 200.0, 1.0);
+  EXPECT_NEAR(slow->watts, 80.0, 1.0);
+  EXPECT_GE(fast->milliseconds, 10.0) << "calibrated to --seconds-per-run";
+
+  // Launches: a grid of 8 blocks per multiprocessor (the fake has 4), 256 threads.
+    for (const std::string &call : calls) {
+    if (call.rfind("launch ", 0) == 0) {
+      EXPECT_NE(call.find(" grid=32 block=256 "), std::string::npos) << call;
+    }
+  }
+  EXPECT_EQ(countCalls("lock memory "), 5u);
+  EXPECT_EQ(countCalls("lock core "), 5u);
+  ASSERT_GE(calls.size(), 2u);
+  EXPECT_EQ(calls[calls.size() - 2], "reset core");
+  EXPECT_EQ(calls.back(), "reset memory");
+  EXPECT_TRUE(std::filesystem::exists(dir + "/data/aggregated_dataset_fake.csv"));
+}
+
+TEST_F(CollectDriverTest, CurrentClocksNeverTouchesTheClocks) {
+  ASSERT_EQ(collect("--current-clocks"), 0) << output;
+  std::vector<MeasuredPoint> rows = measured();
+  ASSERT_EQ(rows.size(), 3u);
+  for (const MeasuredPoint &row : rows) {
+    EXPECT_EQ(row.point.memoryMHz, 3000u);
+    EXPECT_EQ(row.point.coreMHz, 1500u);
+  }
+  EXPECT_GT(countCalls("launch "), 0u);
+  for (const std::string &call : calls)
+    EXPECT_EQ(call.rfind("launch ", 0), 0u) << "a clock call under --current-clocks: " << call;
+  // The GPU's name, made a file name, names the dataset.
+  EXPECT_TRUE(std::filesystem::exists(dir + "/data/aggregated_dataset_fakegpu4sm.csv")) << output;
+}
+
+TEST_F(CollectDriverTest, ApplicationClocksWhereLockedClocksAreNotSupported) {
+  ASSERT_EQ(collect("--max-core-clocks 2", "FAKE_DRIVER_NO_LOCKED_CLOCKS=1"), 0) << output;
+  EXPECT_EQ(measured().size(), 15u);
+  EXPECT_EQ(countCalls("lock "), 0u);
+  EXPECT_EQ(countCalls("application clocks "), 5u);
+  EXPECT_EQ(countCalls("reset core"), 0u);
+  EXPECT_EQ(calls.back(), "reset application clocks");
+}
+
+TEST_F(CollectDriverTest, PowerReadingsWhereThereIsNoEnergyCounter) {
+  ASSERT_EQ(collect("--current-clocks", "FAKE_DRIVER_NO_ENERGY=1"), 0) << output;
+  std::vector<MeasuredPoint> rows = measured();
+  ASSERT_EQ(rows.size(), 3u);
+  for (const MeasuredPoint &row : rows)
+    EXPECT_NEAR(row.watts, 200.0, 1.0) << row.benchmark; // the fake reads 50 W + core/10
+}
+
+TEST_F(CollectDriverTest, ADriverErrorNamesTheCallAndResetsTheClocks) {
+  EXPECT_EQ(collect("--max-core-clocks 2", "FAKE_DRIVER_FAIL=cuLaunchKernel"), 1);
+  EXPECT_NE(output.find("cuLaunchKernel: fake CUDA error 719"), std::string::npos) << output;
+  EXPECT_NE(output.find("clocks were reset; run the same command to resume"), std::string::npos) << output;
+  ASSERT_EQ(calls.size(), 4u) << "lock memory, lock core, reset core, reset memory";
+  EXPECT_EQ(calls[2], "reset core");
+  EXPECT_EQ(calls[3], "reset memory");
+  EXPECT_TRUE(measured().empty());
+}
+
+TEST_F(CollectDriverTest, AnUnusableDeviceIsReportedBeforeAnythingIsWritten) {
+  EXPECT_EQ(collect("--current-clocks", "FAKE_DRIVER_FAIL=cuInit"), 1);
+  EXPECT_NE(output.find("cuInit: fake CUDA error 100"), std::string::npos) << output;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/data")) << "nothing written when the device cannot open";
+}
+
+TEST_F(CollectDriverTest, AMissingNvmlIsOneClearError) {
+  EXPECT_EQ(collect("--current-clocks", "", PTXDVFS_FAKE_DRIVER_DIR "/cuda-only"), 1);
+  EXPECT_NE(output.find("cannot open libnvidia-ml.so.1 (NVML, part of the NVIDIA driver)"), std::string::npos)
+      << output;
+  EXPECT_TRUE(calls.empty());
+}
