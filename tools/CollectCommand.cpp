@@ -153,6 +153,7 @@ int runCollectCommand(const CollectOptions &options) {
   if (!log)
     return kExitInputError;
   collect::printPlan(plan, collect::measuredPairs(plan, *log), std::cout);
+  std::cout.flush(); // the plan before the progress lines (stderr), also into a pipe
   if (options.dryRun)
     return kExitSuccess;
 
