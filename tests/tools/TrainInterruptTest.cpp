@@ -1,14 +1,13 @@
 // TrainInterruptTest.cpp - `ptxdvfs train` killed midway (SIGKILL, no chance to clean up) and
 // resumed from its checkpoints ends with the same weights as a run straight through, and the
 // kill leaves the previous model folder as it was.
+#include "ChildProcess.h"
 #include "TestPaths.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <fcntl.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -22,28 +21,6 @@ using namespace ptxdvfs::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-pid_t start(const std::vector<std::string> &arguments) {
-  pid_t child = fork();
-  if (child == 0) {
-    std::vector<char *> args;
-    for (const std::string &argument : arguments)
-      args.push_back(const_cast<char *>(argument.c_str()));
-    args.push_back(nullptr);
-    int quiet = open("/dev/null", O_WRONLY);
-    dup2(quiet, STDOUT_FILENO);
-    dup2(quiet, STDERR_FILENO);
-    execv(args[0], args.data());
-    _exit(127);
-  }
-  return child;
-}
-
-int finish(pid_t child) {
-  int status = 0;
-  waitpid(child, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
 
 std::vector<std::string> trainCommand(const fs::path &out, const fs::path &checkpoints) {
   return {PTXDVFS_PROGRAM, "train", "--dataset", fixtureDir() + "/toy_dataset", "--out", out.string(),
@@ -63,13 +40,13 @@ TEST(TrainInterruptTest, KilledMidwayAndResumedEndsWithTheSameWeights) {
   fs::remove_all(root);
   fs::create_directories(root);
 
-  ASSERT_EQ(finish(start(trainCommand(root / "straight", root / "straight-checkpoints"))), 0);
+  ASSERT_EQ(waitForExit(startProgram(trainCommand(root / "straight", root / "straight-checkpoints"))), 0);
   std::string straight = memberHash(root / "straight");
 
   // The folder the interrupted run will replace: an earlier, finished model.
   fs::copy(root / "straight", root / "resumed", fs::copy_options::recursive);
   std::ofstream(root / "resumed" / "README.md") << "an earlier model\n";
-  pid_t run = start(trainCommand(root / "resumed", root / "checkpoints"));
+  pid_t run = startProgram(trainCommand(root / "resumed", root / "checkpoints"));
   fs::path checkpoint = root / "checkpoints" / "member-0" / "checkpoint.pt";
   bool checkpointed = false;
   for (int wait = 0; wait < 6000 && !checkpointed; ++wait) {
@@ -82,7 +59,7 @@ TEST(TrainInterruptTest, KilledMidwayAndResumedEndsWithTheSameWeights) {
   ASSERT_EQ(kill(run, SIGKILL), 0);
   // 120 epochs, each writing a 2 MB checkpoint, outlast the 50 ms by far:
   // a run that ended on its own would test nothing, so it fails the test.
-  ASSERT_EQ(finish(run), 128 + SIGKILL) << "training ended before it could be killed";
+  ASSERT_EQ(waitForExit(run), 128 + SIGKILL) << "training ended before it could be killed";
 
   // The earlier model is untouched: same weights, its own README.
   EXPECT_EQ(memberHash(root / "resumed"), straight);
@@ -93,7 +70,7 @@ TEST(TrainInterruptTest, KilledMidwayAndResumedEndsWithTheSameWeights) {
 
   std::vector<std::string> resume = trainCommand(root / "resumed", root / "checkpoints");
   resume.push_back("--resume");
-  ASSERT_EQ(finish(start(resume)), 0);
+  ASSERT_EQ(waitForExit(startProgram(resume)), 0);
   EXPECT_EQ(memberHash(root / "resumed"), straight);
   fs::remove_all(root);
 }
