@@ -1,6 +1,7 @@
 // CollectDriverTest.cpp - `ptxdvfs collect` as a whole program, through its real CUDA and NVML code
 // (NvidiaDevice: dlopen, dlsym, each call's arguments), on the stand-in driver of fake-driver/.
 // What a real GPU adds (JIT of the PTX, real timings) is cli.collect_on_gpu_at_current_clocks.
+#include "ChildProcess.h"
 #include "TestPaths.h"
 #include "ptx_parser/ParseHelpers.h"
 
@@ -12,7 +13,10 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <sys/wait.h>
+#include <signal.h>
+
+#include <chrono>
+#include <thread>
 
 using namespace ptxdvfs;
 using namespace ptxdvfs::tools::collect;
@@ -45,19 +49,33 @@ protected:
   }
   void TearDown() override { std::filesystem::remove_all(dir); }
 
-  /// Runs collect with the fake driver in `driverDir` and `environment`
-  /// (VAR=VALUE ...); returns its exit status, with its output in `output`
-  /// and the driver's call log in `calls`.
-  int collect(const std::string &arguments, const std::string &environment = "",
+  using Environment = std::vector<std::pair<std::string, std::string>>;
+
+  /// Starts collect with the fake driver in `driverDir`, `arguments` added
+  /// and `environment` set; its output goes to output.txt, the driver's
+  /// calls to calls.log.
+  pid_t startCollect(const std::vector<std::string> &arguments, Environment environment = {},
+                     const std::string &driverDir = PTXDVFS_FAKE_DRIVER_DIR "/both") {
+    std::vector<std::string> command{PTXDVFS_PROGRAM,    "collect", "--suite", test::fixtureDir() + "/collect/suite.ptx",
+                                     "-o",               dir + "/data", "--seconds-per-run", "0.01",
+                                     "--runs",           "3"};
+    command.insert(command.end(), arguments.begin(), arguments.end());
+    environment.emplace_back("LD_LIBRARY_PATH", driverDir);
+    environment.emplace_back("FAKE_DRIVER_LOG", dir + "/calls.log");
+    return test::startProgram(command, environment, dir + "/output.txt");
+  }
+
+  /// Runs collect to its end: its exit status, with `output` and `calls` read.
+  int collect(const std::vector<std::string> &arguments, Environment environment = {},
               const std::string &driverDir = PTXDVFS_FAKE_DRIVER_DIR "/both") {
-    std::string command = "env LD_LIBRARY_PATH=" + driverDir + " FAKE_DRIVER_LOG=" + dir + "/calls.log " +
-                          environment + " " PTXDVFS_PROGRAM " collect --suite " + test::fixtureDir() +
-                          "/collect/suite.ptx -o " + dir + "/data --seconds-per-run 0.01 --runs 3 " +
-                          arguments + " > " + dir + "/output.txt 2>&1";
-    int status = std::system(command.c_str());
+    int status = test::waitForExit(startCollect(arguments, std::move(environment), driverDir));
+    readResults();
+    return status;
+  }
+
+  void readResults() {
     output = readFile(dir + "/output.txt");
     calls = linesOf(readFile(dir + "/calls.log"));
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
 
   std::vector<MeasuredPoint> measured() {
@@ -89,7 +107,7 @@ protected:
 } // namespace
 
 TEST_F(CollectDriverTest, LocksEveryPointMeasuresThereAndResetsAtTheEnd) {
-  ASSERT_EQ(collect("--max-core-clocks 2 --gpu fake"), 0) << output;
+  ASSERT_EQ(collect({"--max-core-clocks", "2", "--gpu", "fake"}), 0) << output;
   // 2 core clocks at each of 2 memory clocks, plus the default 3000/1200.
   std::vector<MeasuredPoint> rows = measured();
   EXPECT_EQ(rows.size(), 5u * 3u) << output;
@@ -122,7 +140,7 @@ TEST_F(CollectDriverTest, LocksEveryPointMeasuresThereAndResetsAtTheEnd) {
 }
 
 TEST_F(CollectDriverTest, CurrentClocksNeverTouchesTheClocks) {
-  ASSERT_EQ(collect("--current-clocks"), 0) << output;
+  ASSERT_EQ(collect({"--current-clocks"}), 0) << output;
   std::vector<MeasuredPoint> rows = measured();
   ASSERT_EQ(rows.size(), 3u);
   for (const MeasuredPoint &row : rows) {
@@ -137,7 +155,7 @@ TEST_F(CollectDriverTest, CurrentClocksNeverTouchesTheClocks) {
 }
 
 TEST_F(CollectDriverTest, ApplicationClocksWhereLockedClocksAreNotSupported) {
-  ASSERT_EQ(collect("--max-core-clocks 2", "FAKE_DRIVER_NO_LOCKED_CLOCKS=1"), 0) << output;
+  ASSERT_EQ(collect({"--max-core-clocks", "2"}, {{"FAKE_DRIVER_NO_LOCKED_CLOCKS", "1"}}), 0) << output;
   EXPECT_EQ(measured().size(), 15u);
   EXPECT_EQ(countCalls("lock "), 0u);
   EXPECT_EQ(countCalls("application clocks "), 5u);
@@ -146,7 +164,7 @@ TEST_F(CollectDriverTest, ApplicationClocksWhereLockedClocksAreNotSupported) {
 }
 
 TEST_F(CollectDriverTest, PowerReadingsWhereThereIsNoEnergyCounter) {
-  ASSERT_EQ(collect("--current-clocks", "FAKE_DRIVER_NO_ENERGY=1"), 0) << output;
+  ASSERT_EQ(collect({"--current-clocks"}, {{"FAKE_DRIVER_NO_ENERGY", "1"}}), 0) << output;
   std::vector<MeasuredPoint> rows = measured();
   ASSERT_EQ(rows.size(), 3u);
   for (const MeasuredPoint &row : rows)
@@ -154,7 +172,7 @@ TEST_F(CollectDriverTest, PowerReadingsWhereThereIsNoEnergyCounter) {
 }
 
 TEST_F(CollectDriverTest, ADriverErrorNamesTheCallAndResetsTheClocks) {
-  EXPECT_EQ(collect("--max-core-clocks 2", "FAKE_DRIVER_FAIL=cuLaunchKernel"), 1);
+  EXPECT_EQ(collect({"--max-core-clocks", "2"}, {{"FAKE_DRIVER_FAIL", "cuLaunchKernel"}}), 1);
   EXPECT_NE(output.find("cuLaunchKernel: fake CUDA error 719"), std::string::npos) << output;
   EXPECT_NE(output.find("clocks were reset; run the same command to resume"), std::string::npos) << output;
   ASSERT_EQ(calls.size(), 4u) << "lock memory, lock core, reset core, reset memory";
@@ -164,14 +182,38 @@ TEST_F(CollectDriverTest, ADriverErrorNamesTheCallAndResetsTheClocks) {
 }
 
 TEST_F(CollectDriverTest, AnUnusableDeviceIsReportedBeforeAnythingIsWritten) {
-  EXPECT_EQ(collect("--current-clocks", "FAKE_DRIVER_FAIL=cuInit"), 1);
+  EXPECT_EQ(collect({"--current-clocks"}, {{"FAKE_DRIVER_FAIL", "cuInit"}}), 1);
   EXPECT_NE(output.find("cuInit: fake CUDA error 100"), std::string::npos) << output;
   EXPECT_FALSE(std::filesystem::exists(dir + "/data")) << "nothing written when the device cannot open";
 }
 
 TEST_F(CollectDriverTest, AMissingNvmlIsOneClearError) {
-  EXPECT_EQ(collect("--current-clocks", "", PTXDVFS_FAKE_DRIVER_DIR "/cuda-only"), 1);
+  EXPECT_EQ(collect({"--current-clocks"}, {}, PTXDVFS_FAKE_DRIVER_DIR "/cuda-only"), 1);
   EXPECT_NE(output.find("cannot open libnvidia-ml.so.1 (NVML, part of the NVIDIA driver)"), std::string::npos)
       << output;
   EXPECT_TRUE(calls.empty());
+}
+
+TEST_F(CollectDriverTest, CtrlCStopsAfterTheCurrentRunResetsTheClocksAndResumes) {
+  // Each launch takes 20 ms of real time, so the collection is still running when interrupted.
+  pid_t run = startCollect({"--max-core-clocks", "2"}, {{"FAKE_DRIVER_LAUNCH_MS", "20"}});
+  bool launched = false;
+  for (int wait = 0; wait < 6000 && !launched; ++wait) {
+    readResults();
+    launched = countCalls("launch ") > 0; // the signal handlers are set before the first launch
+    if (!launched)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_TRUE(launched) << "no launch within 30 s";
+  ASSERT_EQ(kill(run, SIGINT), 0);
+  ASSERT_EQ(test::waitForExit(run), 1) << "a Ctrl-C that kills collect leaves the clocks locked";
+  readResults();
+  EXPECT_NE(output.find("stopped; clocks were reset; run the same command to resume"), std::string::npos) << output;
+  EXPECT_EQ(calls.back(), "reset memory");
+  std::size_t before = measured().size();
+  EXPECT_LT(before, 15u) << "collect ended before the Ctrl-C: this test tested nothing";
+
+  ASSERT_EQ(collect({"--max-core-clocks", "2"}), 0) << output;
+  EXPECT_NE(output.find(std::to_string(before) + " already done"), std::string::npos) << output;
+  EXPECT_EQ(measured().size(), 15u);
 }

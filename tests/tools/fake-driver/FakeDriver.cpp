@@ -13,8 +13,10 @@
 // Environment:
 //   FAKE_DRIVER_LOG=FILE           appends one line per clock change and kernel launch;
 //   FAKE_DRIVER_FAIL=CALL          that call fails (e.g. cuLaunchKernel);
+//   FAKE_DRIVER_LAUNCH_MS=N        each launch also takes N ms of real time;
 //   FAKE_DRIVER_NO_ENERGY=1        no energy counter (a GPU before Volta);
 //   FAKE_DRIVER_NO_LOCKED_CLOCKS=1 locked clocks not supported, application clocks are.
+#include <chrono>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -23,6 +25,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -194,6 +197,8 @@ int cuLaunchKernel(void *function, unsigned gridX, unsigned gridY, unsigned grid
   double msPerRepeat = compute ? 1500.0 / gpu().coreMHz * 1e-3 : 3000.0 / gpu().memoryMHz * 1e-3;
   gpu().pendingKernelMs = msPerRepeat * repeats;
   gpu().energyMilliJoules += (50.0 + gpu().coreMHz / 10.0) * gpu().pendingKernelMs;
+  if (const char *wait = std::getenv("FAKE_DRIVER_LAUNCH_MS"))
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(wait)));
   log("launch %s grid=%u block=%u bytes=%llu repeats=%d at %u/%u", name.c_str(), gridX, blockX, bytes,
       repeats, gpu().memoryMHz, gpu().coreMHz);
   return kCudaSuccess;
