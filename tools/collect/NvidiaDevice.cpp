@@ -11,6 +11,7 @@
 #include <chrono>
 #include <random>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace ptxdvfs::tools::collect {
@@ -79,7 +80,9 @@ struct Cuda {
         copyToDevice(lib.get<CUresult (*)(CUdeviceptr, const void *, size_t)>({"cuMemcpyHtoD_v2"})),
         launch(lib.get<CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                                     unsigned, CUstream, void **, void **)>({"cuLaunchKernel"})),
+        unloadModule(lib.get<CUresult (*)(CUmodule)>({"cuModuleUnload"})),
         eventCreate(lib.get<CUresult (*)(CUevent *, unsigned)>({"cuEventCreate"})),
+        eventDestroy(lib.get<CUresult (*)(CUevent)>({"cuEventDestroy_v2"})),
         eventRecord(lib.get<CUresult (*)(CUevent, CUstream)>({"cuEventRecord"})),
         eventSynchronize(lib.get<CUresult (*)(CUevent)>({"cuEventSynchronize"})),
         eventElapsed(lib.get<CUresult (*)(float *, CUevent, CUevent)>({"cuEventElapsedTime_v2", "cuEventElapsedTime"})),
@@ -100,7 +103,9 @@ struct Cuda {
   CUresult (*copyToDevice)(CUdeviceptr, const void *, size_t);
   CUresult (*launch)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                      CUstream, void **, void **);
+  CUresult (*unloadModule)(CUmodule);
   CUresult (*eventCreate)(CUevent *, unsigned);
+  CUresult (*eventDestroy)(CUevent);
   CUresult (*eventRecord)(CUevent, CUstream);
   CUresult (*eventSynchronize)(CUevent);
   CUresult (*eventElapsed)(float *, CUevent, CUevent);
@@ -179,6 +184,12 @@ public:
   }
 
   ~NvidiaDevice() override {
+    if (module_)
+      cuda_.unloadModule(module_);
+    if (start_)
+      cuda_.eventDestroy(start_);
+    if (stop_)
+      cuda_.eventDestroy(stop_);
     if (in_)
       cuda_.free(in_);
     if (out_)
@@ -263,6 +274,8 @@ public:
   }
 
   void loadModule(const std::string &ptx) override {
+    if (module_)
+      cuda_.unloadModule(std::exchange(module_, nullptr));
     cuda_.check(cuda_.loadData(&module_, ptx.c_str()), "cuModuleLoadData");
   }
 

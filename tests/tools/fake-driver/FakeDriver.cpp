@@ -207,6 +207,19 @@ int cuEventCreate(void **event, unsigned) {
   *event = new double(0);
   return kCudaSuccess;
 }
+int cuEventDestroy_v2(void *event) {
+  delete static_cast<double *>(event);
+  log("destroy event");
+  return kCudaSuccess;
+}
+int cuModuleUnload(void *module) {
+  std::lock_guard lock(gpu().mutex);
+  if (module != &gpu().module)
+    return kCudaInvalidValue;
+  gpu().module.clear();
+  log("unload module");
+  return kCudaSuccess;
+}
 int cuEventRecord(void *event, void *) {
   std::lock_guard lock(gpu().mutex);
   gpu().nowMs += gpu().pendingKernelMs;
