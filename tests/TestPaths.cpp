@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+
+#include <gtest/gtest.h>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -40,6 +42,14 @@ std::vector<std::string> fixturePtxFiles() { return listFiles(fixtureDir() + "/p
 
 std::vector<std::string> conformancePtxFiles() {
   return listFiles(sharedDir() + "/conformance", "/input.ptx");
+}
+
+std::string freshScratchDir(const std::string &prefix) {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                              (prefix + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
 }
 
 } // namespace ptxdvfs::test

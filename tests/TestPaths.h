@@ -15,6 +15,9 @@ std::string sharedDir();
 bool sharedDirAvailable();
 
 std::string readFile(const std::string &path);
+/// An empty folder in the temporary directory named `prefix` + the running
+/// test's name (ctest runs a file's tests at the same time, each its own).
+std::string freshScratchDir(const std::string &prefix);
 /// Files under `dir` whose names end with `suffix`, sorted.
 std::vector<std::string> listFiles(const std::string &dir, const std::string &suffix);
 /// The committed nvcc/clang PTX fixtures.

@@ -11,7 +11,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <signal.h>
 
@@ -22,13 +21,6 @@ using namespace ptxdvfs;
 using namespace ptxdvfs::tools::collect;
 
 namespace {
-
-std::string readFile(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::vector<std::string> linesOf(const std::string &text) {
   std::vector<std::string> lines;
@@ -41,11 +33,7 @@ std::vector<std::string> linesOf(const std::string &text) {
 class CollectDriverTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    dir = (std::filesystem::temp_directory_path() /
-           ("ptxdvfs_driver_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name())))
-              .string();
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
+    dir = test::freshScratchDir("ptxdvfs_driver_");
   }
   void TearDown() override { std::filesystem::remove_all(dir); }
 
@@ -74,8 +62,8 @@ protected:
   }
 
   void readResults() {
-    output = readFile(dir + "/output.txt");
-    calls = linesOf(readFile(dir + "/calls.log"));
+    output = test::readFile(dir + "/output.txt");
+    calls = linesOf(test::readFile(dir + "/calls.log"));
   }
 
   std::vector<MeasuredPoint> measured() {

@@ -64,10 +64,7 @@ public:
 class CollectTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    dir = (std::filesystem::temp_directory_path() /
-           ("ptxdvfs_collect_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name())))
-              .string();
-    std::filesystem::remove_all(dir);
+    dir = test::freshScratchDir("ptxdvfs_collect_");
     std::filesystem::create_directories(dir + "/data");
     // Three kernels with the suite's signature and a device function.
     suite = test::fixtureDir() + "/collect/suite.ptx";
