@@ -248,9 +248,9 @@ public:
   // Locked clocks where the GPU has them (memory locks: Ampere and newer); else application
   // clocks, the older interface (the only one of the GTX Titan X the paper measured).
   void lockClocks(embeddings::VfPoint point) override {
-    nvmlReturn_t memory = nvml_.lockMemory && nvml_.lockCore
-                              ? nvml_.lockMemory(nvmlDevice_, point.memoryMHz, point.memoryMHz)
-                              : kNvmlNotSupported;
+    bool locks = nvml_.lockMemory && nvml_.lockCore && nvml_.resetMemory && nvml_.resetCore;
+    nvmlReturn_t memory =
+        locks ? nvml_.lockMemory(nvmlDevice_, point.memoryMHz, point.memoryMHz) : kNvmlNotSupported;
     if (memory == kNvmlNotSupported) {
       applicationClocksSet_ = true;
       nvml_.check(nvml_.setApplicationClocks(nvmlDevice_, point.memoryMHz, point.coreMHz),
