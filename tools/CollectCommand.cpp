@@ -103,13 +103,13 @@ void setupCollectCommand(CLI::App &app, int &exitCode) {
 }
 
 int runCollectCommand(const CollectOptions &options) {
-  auto benchmarks = collect::benchmarksOf(options.suite);
-  if (!benchmarks) {
-    printDiagnostics(benchmarks.diagnostics(), std::cerr);
+  auto suite = collect::readSuite(options.suite);
+  if (!suite) {
+    printDiagnostics(suite.diagnostics(), std::cerr);
     return kExitInputError;
   }
   collect::CollectPlan plan;
-  plan.benchmarks = std::move(*benchmarks);
+  plan.benchmarks = std::move(suite->benchmarks);
   plan.settings = options.settings;
 
   std::unique_ptr<collect::GpuDevice> device;
@@ -134,6 +134,12 @@ int runCollectCommand(const CollectOptions &options) {
     }
     device = std::move(*opened);
     try {
+      // Before any plan: the driver's own error for PTX newer than the GPU is a bare "invalid PTX".
+      if (std::string mismatch = collect::targetMismatch(suite->target, device->computeCapability());
+          !mismatch.empty()) {
+        spdlog::error("{}: {}", options.suite, mismatch);
+        return kExitInputError;
+      }
       plan.gpu = options.gpu.empty() ? collect::fileNameOfGpu(device->name()) : options.gpu;
       plan.clocks = options.currentClocks
                         ? collect::currentClocksOnly(device->currentClocks(), plan.gpu)

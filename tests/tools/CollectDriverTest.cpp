@@ -11,6 +11,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <signal.h>
 
@@ -44,9 +45,8 @@ protected:
   /// calls to calls.log.
   pid_t startCollect(const std::vector<std::string> &arguments, Environment environment = {},
                      const std::string &driverDir = PTXDVFS_FAKE_DRIVER_DIR "/both") {
-    std::vector<std::string> command{PTXDVFS_PROGRAM,    "collect", "--suite", test::fixtureDir() + "/collect/suite.ptx",
-                                     "-o",               dir + "/data", "--seconds-per-run", "0.01",
-                                     "--runs",           "3"};
+    std::vector<std::string> command{PTXDVFS_PROGRAM, "collect", "--suite", suite, "-o", dir + "/data",
+                                     "--seconds-per-run", "0.01", "--runs", "3"};
     command.insert(command.end(), arguments.begin(), arguments.end());
     environment.emplace_back("LD_LIBRARY_PATH", driverDir);
     environment.emplace_back("FAKE_DRIVER_LOG", dir + "/calls.log");
@@ -97,7 +97,7 @@ protected:
     return nullptr;
   }
 
-  std::string dir, output;
+  std::string dir, output, suite = test::fixtureDir() + "/collect/suite.ptx"; // for sm_80
   std::vector<std::string> calls;
 };
 
@@ -215,4 +215,17 @@ TEST_F(CollectDriverTest, CtrlCStopsAfterTheCurrentRunResetsTheClocksAndResumes)
   ASSERT_EQ(collect({"--max-core-clocks", "2"}), 0) << output;
   EXPECT_NE(output.find(std::to_string(before) + " already done"), std::string::npos) << output;
   EXPECT_EQ(measured().size(), 15u);
+}
+
+TEST_F(CollectDriverTest, ASuiteForANewerGpuIsRefusedBeforeAnythingRuns) {
+  std::string text = test::readFile(suite);
+  std::size_t at = text.find(".target sm_80");
+  ASSERT_NE(at, std::string::npos);
+  suite = dir + "/suite_sm90.ptx";
+  std::ofstream(suite) << text.replace(at, 13, ".target sm_90");
+  EXPECT_EQ(collect({"--current-clocks"}), 1);
+  EXPECT_NE(output.find("suite_sm90.ptx: the suite is compiled for sm_90 and this GPU is sm_80"), std::string::npos)
+      << output;
+  EXPECT_EQ(countCalls("launch "), 0u);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/data"));
 }

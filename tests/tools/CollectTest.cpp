@@ -26,6 +26,7 @@ namespace {
 class SimulatedGpu final : public GpuDevice {
 public:
   std::string name() override { return "NVIDIA Simulated 100"; }
+  unsigned computeCapability() override { return 80; }
   embeddings::GpuClocks clockTable() override {
     embeddings::GpuClocks clocks;
     clocks.memoryMHz = {800, 1600};
@@ -73,9 +74,9 @@ protected:
 
   CollectPlan planFor(GpuDevice &device) {
     CollectPlan plan;
-    auto benchmarks = benchmarksOf(suite);
-    EXPECT_TRUE(benchmarks.hasValue()) << test::describe(benchmarks.diagnostics());
-    plan.benchmarks = *benchmarks;
+    auto read = readSuite(suite);
+    EXPECT_TRUE(read.hasValue()) << test::describe(read.diagnostics());
+    plan.benchmarks = read->benchmarks;
     plan.gpu = fileNameOfGpu(device.name());
     plan.clocks = device.clockTable();
     plan.clocks.gpu = plan.gpu;
@@ -99,10 +100,11 @@ protected:
 } // namespace
 
 TEST_F(CollectTest, EachBenchmarkKeepsItsKernelAndTheSharedParts) {
-  auto benchmarks = benchmarksOf(suite);
-  ASSERT_TRUE(benchmarks.hasValue()) << test::describe(benchmarks.diagnostics());
-  ASSERT_EQ(benchmarks->size(), 3u);
-  for (const PlannedBenchmark &benchmark : *benchmarks) {
+  auto read = readSuite(suite);
+  ASSERT_TRUE(read.hasValue()) << test::describe(read.diagnostics());
+  EXPECT_EQ(read->target, "sm_80");
+  ASSERT_EQ(read->benchmarks.size(), 3u);
+  for (const PlannedBenchmark &benchmark : read->benchmarks) {
     ptx::Module module = test::parseOk(benchmark.ptx, benchmark.name + ".ptx");
     ASSERT_EQ(module.kernels().size(), 1u) << benchmark.name;
     EXPECT_EQ(module.kernels()[0]->name, benchmark.name);
@@ -123,6 +125,18 @@ TEST_F(CollectTest, ThinsCoreClocksKeepingEndsAndDefault) {
   EXPECT_NE(std::find(cores.begin(), cores.end(), 700u), cores.end());
   EXPECT_EQ(thinned.coreMHz.at(800), all.coreMHz.at(800)); // already few enough
   EXPECT_EQ(fileNameOfGpu("NVIDIA H100 80GB HBM3"), "h10080gbhbm3");
+}
+
+TEST_F(CollectTest, ASuiteRunsOnItsTargetAndNewerGpusOnly) {
+  EXPECT_EQ(targetMismatch("sm_80", 80), "");
+  EXPECT_EQ(targetMismatch("sm_75", 90), "");
+  EXPECT_EQ(targetMismatch("sm_90a", 90), "");
+  EXPECT_EQ(targetMismatch("", 75), "") << "no target named: the driver judges";
+  EXPECT_EQ(targetMismatch("sm_90", 80),
+            "the suite is compiled for sm_90 and this GPU is sm_80: PTX runs only on its target architecture or "
+            "newer; use build/microbenchmarks/suite_sm80.ptx (build it with -DPTXDVFS_MICROBENCHMARK_ARCHS=80)");
+  EXPECT_NE(targetMismatch("sm_90a", 100), "") << "an arch-specific target runs on its own GPU only";
+  EXPECT_NE(targetMismatch("sm_120", 90), "");
 }
 
 TEST_F(CollectTest, WritesADatasetThatTrainingReads) {
@@ -159,6 +173,14 @@ TEST_F(CollectTest, WritesADatasetThatTrainingReads) {
   const auto &compute = dataset->benchmarks[0];
   ASSERT_EQ(compute.name, "mb_compute");
   EXPECT_NEAR(compute.measurements[0].time / compute.measurements[2].time, 2.0, 1e-6);
+
+  // Read without a PTX scheme (a forgotten --ptx): each benchmark says how to read it.
+  auto withoutPtx = embeddings::importDataset(dir + "/data", embeddings::ImportOptions{});
+  ASSERT_TRUE(withoutPtx.hasValue());
+  EXPECT_TRUE(withoutPtx->benchmarks.empty());
+  ASSERT_EQ(withoutPtx.diagnostics().size(), 3u);
+  EXPECT_NE(withoutPtx.diagnostics()[0].message.find("(it holds PTX: read it with --ptx DIR)"), std::string::npos)
+      << withoutPtx.diagnostics()[0].message;
 }
 
 TEST_F(CollectTest, ResumesAfterAFailureAndResetsTheClocks) {

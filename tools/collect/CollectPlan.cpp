@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <iomanip>
 #include <ostream>
 #include <set>
@@ -49,16 +50,19 @@ embeddings::GpuClocks currentClocksOnly(const embeddings::VfPoint &current, cons
   return clocks;
 }
 
-ptx::Expected<std::vector<PlannedBenchmark>> benchmarksOf(const std::string &suitePath) {
+ptx::Expected<Suite> readSuite(const std::string &suitePath) {
   auto module = ptx::parseFile(suitePath);
   if (!module)
-    return ptx::Expected<std::vector<PlannedBenchmark>>::failure(module.diagnostics());
+    return ptx::Expected<Suite>::failure(module.diagnostics());
   const std::string &text = *module->source;
   std::vector<const ptx::Function *> kernels = module->kernels();
   if (kernels.empty())
-    return ptx::Expected<std::vector<PlannedBenchmark>>::failure(
+    return ptx::Expected<Suite>::failure(
         ptx::Diagnostic{suitePath, {}, ptx::Severity::Error, "no kernel (.entry) to measure"});
-  std::vector<PlannedBenchmark> benchmarks;
+  Suite suite;
+  for (const std::string &target : module->targets)
+    if (target.rfind("sm_", 0) == 0)
+      suite.target = target;
   for (const ptx::Function *kept : kernels) {
     // The whole module but the other kernels: their device functions and
     // variables stay, so every kernel still finds what it uses.
@@ -71,9 +75,24 @@ ptx::Expected<std::vector<PlannedBenchmark>> benchmarksOf(const std::string &sui
       from = other->sourceEnd;
     }
     ptx.append(text, from, std::string::npos);
-    benchmarks.push_back({kept->name, std::move(ptx)});
+    suite.benchmarks.push_back({kept->name, std::move(ptx)});
   }
-  return benchmarks;
+  return suite;
+}
+
+std::string targetMismatch(const std::string &target, unsigned computeCapability) {
+  unsigned architecture = 0;
+  char suffix = 0;
+  if (std::sscanf(target.c_str(), "sm_%u%c", &architecture, &suffix) < 1 || architecture == 0)
+    return ""; // no sm_ target named: let the driver judge
+  std::string gpu = "sm_" + std::to_string(computeCapability);
+  bool runs = suffix == 'a' ? architecture == computeCapability : architecture <= computeCapability;
+  if (runs)
+    return "";
+  return "the suite is compiled for " + target + " and this GPU is " + gpu +
+         ": PTX runs only on its target architecture" + (suffix == 'a' ? "" : " or newer") +
+         "; use build/microbenchmarks/suite_sm" + std::to_string(computeCapability) + ".ptx (build it with -DPTXDVFS_MICROBENCHMARK_ARCHS=" +
+         std::to_string(computeCapability) + ")";
 }
 
 std::string fileNameOfGpu(const std::string &productName) {

@@ -45,10 +45,22 @@ embeddings::GpuClocks thinClocks(const embeddings::GpuClocks &all, std::size_t m
 /// cannot be changed (shared machines).
 embeddings::GpuClocks currentClocksOnly(const embeddings::VfPoint &current, const std::string &gpu);
 
-/// The kernels of a suite PTX file (`ptxdvfs collect --suite`), each cut
-/// out with the module's header, variables and device functions. Fails
-/// with the file's syntax errors, or when it has no kernel.
-ptx::Expected<std::vector<PlannedBenchmark>> benchmarksOf(const std::string &suitePath);
+/// A suite PTX file (`ptxdvfs collect --suite`).
+struct Suite {
+  std::string target;                        ///< its `.target` architecture, e.g. `sm_90`; may be empty
+  std::vector<PlannedBenchmark> benchmarks;  ///< its kernels, in file order
+};
+
+/// The kernels of a suite PTX file, each cut out with the module's header,
+/// variables and device functions. Fails with the file's syntax errors, or
+/// when it has no kernel.
+ptx::Expected<Suite> readSuite(const std::string &suitePath);
+
+/// Why PTX compiled for `target` (`sm_80`, `sm_90a`) cannot run on a GPU of
+/// compute capability `computeCapability` (10 x major + minor: 90 for 9.0),
+/// naming the suite file to use instead; empty when it can. PTX runs on its
+/// target and newer GPUs; an `a` target (`sm_90a`) only on its own.
+std::string targetMismatch(const std::string &target, unsigned computeCapability);
 
 /// A GPU's product name in the form dataset files use: lower-case letters
 /// and digits, without the vendor (`NVIDIA H100 80GB HBM3` -> `h10080gbhbm3`).

@@ -26,6 +26,8 @@ public:
 
   /// The product name, e.g. "NVIDIA H100 80GB HBM3".
   virtual std::string name() = 0;
+  /// 10 x major + minor compute capability: 90 for an H100 (9.0).
+  virtual unsigned computeCapability() = 0;
   /// The supported memory clocks and, for each, the core clocks (MHz);
   /// `defaultPoint` is where the GPU runs unless told otherwise.
   virtual embeddings::GpuClocks clockTable() = 0;

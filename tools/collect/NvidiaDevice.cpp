@@ -27,6 +27,7 @@ using CUfunction = struct CUfunc *;
 using CUevent = struct CUevt *;
 using CUstream = struct CUstr *;
 constexpr int kMultiprocessorCount = 16; // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+constexpr int kComputeCapabilityMajor = 75, kComputeCapabilityMinor = 76;
 
 using nvmlReturn_t = int;
 using nvmlDevice_t = struct nvmlDev *;
@@ -202,6 +203,13 @@ public:
     char text[256] = {};
     cuda_.check(cuda_.deviceName(text, sizeof text, device_), "cuDeviceGetName");
     return text;
+  }
+
+  unsigned computeCapability() override {
+    int major = 0, minor = 0;
+    cuda_.check(cuda_.attribute(&major, kComputeCapabilityMajor, device_), "cuDeviceGetAttribute");
+    cuda_.check(cuda_.attribute(&minor, kComputeCapabilityMinor, device_), "cuDeviceGetAttribute");
+    return static_cast<unsigned>(10 * major + minor);
   }
 
   embeddings::GpuClocks clockTable() override {

@@ -7,7 +7,7 @@
 // cuda.h and nvml.h declare, with those headers' types spelled out.
 //
 // The GPU it pretends to be: 2 memory clocks (1000, 3000 MHz), core clocks 300-1500 MHz, 4
-// multiprocessors, running now at 3000/1500 MHz. A kernel named *compute* takes time in
+// multiprocessors, compute capability 8.0, running now at 3000/1500 MHz. A kernel named *compute* takes time in
 // proportion to 1/core clock, any other kernel to 1/memory clock; power is 50 W + core/10.
 //
 // Environment:
@@ -126,10 +126,12 @@ int cuDeviceGetPCIBusId(char *busId, int length, int) {
   return kCudaSuccess;
 }
 int cuDeviceGetAttribute(int *value, int attribute, int) {
-  if (attribute != 16) // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
-    return kCudaInvalidValue;
-  *value = kMultiprocessors;
-  return kCudaSuccess;
+  switch (attribute) {
+  case 16: *value = kMultiprocessors; return kCudaSuccess; // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+  case 75: *value = 8; return kCudaSuccess;                // ..._COMPUTE_CAPABILITY_MAJOR
+  case 76: *value = 0; return kCudaSuccess;                // ..._COMPUTE_CAPABILITY_MINOR
+  default: return kCudaInvalidValue;
+  }
 }
 int cuDevicePrimaryCtxRetain(void **context, int) {
   static int primary;
