@@ -190,16 +190,20 @@ std::optional<std::vector<EncodedKernel>> readSequences(const fs::path &folder,
                                                         Report &report) {
   static const std::regex sequenceFile(std::string(kSequencePrefix) + R"((\d+)\.csv)");
   std::vector<std::pair<std::size_t, std::string>> files; // kernel index, file name
+  bool hasPtx = false;
   for (const auto &entry : fs::directory_iterator(folder)) {
     std::smatch match;
     std::string name = entry.path().filename().string();
     if (std::regex_match(name, match, sequenceFile))
       files.emplace_back(std::stoull(match[1]), name);
+    hasPtx |= entry.path().extension() == ".ptx";
   }
   std::string benchmark = folder.filename().string();
   if (files.empty()) {
+    // A PTX dataset (what `ptxdvfs collect` writes) read without --ptx.
+    std::string hint = hasPtx ? " (it holds PTX: read it with --ptx DIR)" : "";
     report.warn(folder.string(), 0,
-                "benchmark '" + benchmark + "' has no " + kSequencePrefix + "<k>.csv; left out");
+                "benchmark '" + benchmark + "' has no " + kSequencePrefix + "<k>.csv" + hint + "; left out");
     return std::nullopt;
   }
   std::sort(files.begin(), files.end());
