@@ -58,10 +58,12 @@ void setupCollectCommand(CLI::App &app, int &exitCode) {
   CLI::App *command = app.add_subcommand(
       "collect", "Measure the microbenchmark suite at this GPU's clocks and write a training dataset");
   command->footer(
-      "Builds a dataset for `ptxdvfs train --dataset DIR` on a new GPU. The suite is\n"
-      "bench/microbenchmarks, built with `cmake --build build --target microbenchmarks`.\n"
+      "Builds a dataset for `ptxdvfs train --dataset DIR --ptx DIR` on a new GPU. The suite\n"
+      "is bench/microbenchmarks, built with `cmake --build build --target microbenchmarks`\n"
+      "into suite_sm<arch>.ptx: pick the GPU's own architecture (or the newest below it).\n"
       "Needs the NVIDIA driver (libcuda.so.1, libnvidia-ml.so.1, opened at run time) and, to\n"
-      "lock clocks, root. Clocks are reset when collect ends, also on Ctrl-C or an error.\n"
+      "change clocks, root. Locked clocks where the GPU has them, else application clocks;\n"
+      "they are reset when collect ends, also on Ctrl-C or an error.\n"
       "Results are appended to DIR/collect_progress.csv as they come: run the same command\n"
       "again to resume after an interruption.\n\n"
       "Examples:\n"
