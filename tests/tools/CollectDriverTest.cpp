@@ -9,13 +9,12 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <signal.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 using namespace ptxdvfs;
@@ -33,9 +32,7 @@ std::vector<std::string> linesOf(const std::string &text) {
 
 class CollectDriverTest : public ::testing::Test {
 protected:
-  void SetUp() override {
-    dir = test::freshScratchDir("ptxdvfs_driver_");
-  }
+  void SetUp() override { dir = test::freshScratchDir("ptxdvfs_driver_"); }
   void TearDown() override { std::filesystem::remove_all(dir); }
 
   using Environment = std::vector<std::pair<std::string, std::string>>;
