@@ -175,6 +175,8 @@ int runCollectCommand(const CollectOptions &options) {
   {
     StopOnSignals signals;
     try {
+      spdlog::info("{}: loading {} kernel(s); the driver compiles their PTX first, which can take a while", options.suite,
+                   plan.benchmarks.size());
       device->loadModule(readText(options.suite));
     } catch (const collect::DeviceError &failure) {
       spdlog::error("{}: {}", options.suite, failure.what());
