@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <csignal>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -45,11 +44,6 @@ private:
 };
 
 std::string progressPath(const std::string &output) { return output + "/collect_progress.csv"; }
-
-std::string readText(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
 
 } // namespace
 
@@ -177,7 +171,7 @@ int runCollectCommand(const CollectOptions &options) {
     try {
       spdlog::info("{}: loading {} kernel(s); the driver compiles their PTX first, which can take a while", options.suite,
                    plan.benchmarks.size());
-      device->loadModule(readText(options.suite));
+      device->loadModule(*suite->text);
     } catch (const collect::DeviceError &failure) {
       spdlog::error("{}: {}", options.suite, failure.what());
       return kExitInputError;

@@ -60,6 +60,7 @@ ptx::Expected<Suite> readSuite(const std::string &suitePath) {
     return ptx::Expected<Suite>::failure(
         ptx::Diagnostic{suitePath, {}, ptx::Severity::Error, "no kernel (.entry) to measure"});
   Suite suite;
+  suite.text = module->source;
   for (const std::string &target : module->targets)
     if (target.rfind("sm_", 0) == 0)
       suite.target = target;

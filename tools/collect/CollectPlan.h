@@ -5,6 +5,7 @@
 #include "ptxdvfs/ptx/Expected.h"
 
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,7 @@ embeddings::GpuClocks currentClocksOnly(const embeddings::VfPoint &current, cons
 
 /// A suite PTX file (`ptxdvfs collect --suite`).
 struct Suite {
+  std::shared_ptr<const std::string> text;   ///< the file as read, what the driver loads
   std::string target;                        ///< its `.target` architecture, e.g. `sm_90`; may be empty
   std::vector<PlannedBenchmark> benchmarks;  ///< its kernels, in file order
 };
