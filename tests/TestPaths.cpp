@@ -1,11 +1,11 @@
 // TestPaths.cpp - test input discovery.
 #include "TestPaths.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -45,10 +45,10 @@ std::vector<std::string> conformancePtxFiles() {
 }
 
 std::string freshScratchDir(const std::string &prefix) {
-  std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                              (prefix + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
+  fs::path dir =
+      fs::temp_directory_path() / (prefix + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  fs::remove_all(dir);
+  fs::create_directories(dir);
   return dir.string();
 }
 
