@@ -243,4 +243,71 @@ bool DominatorTree::dominates(std::uint32_t a, std::uint32_t b) const {
   }
 }
 
+PostDominatorTree::PostDominatorTree(const ControlFlowGraph &graph)
+    : ipdom_(graph.blocks.size(), kNoBlock) {
+  std::size_t count = graph.blocks.size();
+  if (count == 0 || count > kMaxBlocks)
+    return;
+  // pdom[b]: the blocks on every path from b to the end, b included. Blocks
+  // that never reach the end keep "all", the start of the iteration.
+  std::size_t words = (count + 63) / 64;
+  std::vector<std::vector<std::uint64_t>> pdom(count, std::vector<std::uint64_t>(words, ~0ULL));
+  auto only = [&](std::uint32_t b) {
+    std::vector<std::uint64_t> set(words, 0);
+    set[b / 64] |= 1ULL << (b % 64);
+    return set;
+  };
+  for (std::uint32_t b = 0; b < count; ++b)
+    if (graph.blocks[b].successors.empty())
+      pdom[b] = only(b);
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (std::uint32_t b = static_cast<std::uint32_t>(count); b-- > 0;) {
+      if (graph.blocks[b].successors.empty())
+        continue;
+      std::vector<std::uint64_t> meet(words, ~0ULL);
+      for (std::uint32_t s : graph.blocks[b].successors)
+        for (std::size_t w = 0; w < words; ++w)
+          meet[w] &= pdom[s][w];
+      meet[b / 64] |= 1ULL << (b % 64);
+      if (meet != pdom[b]) {
+        pdom[b] = std::move(meet);
+        changed = true;
+      }
+    }
+  }
+  auto size = [](const std::vector<std::uint64_t> &set) {
+    std::size_t total = 0;
+    for (std::uint64_t word : set)
+      total += static_cast<std::size_t>(__builtin_popcountll(word));
+    return total;
+  };
+  std::vector<bool> reachesEnd(count, false);
+  std::vector<std::uint32_t> work;
+  for (std::uint32_t b = 0; b < count; ++b)
+    if (graph.blocks[b].successors.empty())
+      work.push_back(b);
+  while (!work.empty()) {
+    std::uint32_t b = work.back();
+    work.pop_back();
+    if (reachesEnd[b])
+      continue;
+    reachesEnd[b] = true;
+    for (std::uint32_t p : graph.blocks[b].predecessors)
+      work.push_back(p);
+  }
+  for (std::uint32_t b = 0; b < count; ++b) {
+    if (!reachesEnd[b])
+      continue;
+    std::size_t own = size(pdom[b]);
+    // The strict post-dominators form a chain; the nearest has all but b.
+    for (std::uint32_t p = 0; p < count; ++p)
+      if (p != b && (pdom[b][p / 64] >> (p % 64) & 1) && size(pdom[p]) == own - 1) {
+        ipdom_[b] = p;
+        break;
+      }
+  }
+}
+
 } // namespace ptxdvfs::ptx::analysis

@@ -68,4 +68,22 @@ private:
   std::vector<std::uint32_t> order_;
 };
 
+/// Immediate post-dominators: the nearest block through which every path
+/// from a block to the function's end passes (where the lanes of a warp
+/// that diverged at the block run together again). Computed on bit sets;
+/// a function of more than kMaxBlocks blocks gets none (every block's
+/// immediate post-dominator is kNoBlock, the function's end).
+class PostDominatorTree {
+public:
+  static constexpr std::uint32_t kMaxBlocks = 4096;
+  explicit PostDominatorTree(const ControlFlowGraph &graph);
+
+  /// kNoBlock when only the function's end post-dominates `block`, or when
+  /// `block` cannot reach the end (an endless loop).
+  std::uint32_t immediate(std::uint32_t block) const { return ipdom_[block]; }
+
+private:
+  std::vector<std::uint32_t> ipdom_;
+};
+
 } // namespace ptxdvfs::ptx::analysis
