@@ -41,6 +41,7 @@ ptx::Expected<embeddings::Dataset> loadDataset(const DatasetSource &source,
   import.ptxScheme = scheme->get();
   import.ptxDir = source.ptxDir;
   import.encode.asExecuted = source.asExecuted;
+  import.encode.broadcastLoadsAsConstant = source.broadcastLoadsAsConstant;
   import.encode.expansion.defaultTripCount = source.defaultTripCount;
   if (maxLength > 0)
     import.encode.expansion.budget = static_cast<std::size_t>(maxLength);

@@ -20,6 +20,7 @@ struct DatasetSource {
   std::string ptxDir;  ///< benchmark folders with .ptx; empty: stored sequences
   bool asExecuted = false;
   std::uint64_t defaultTripCount = 16;
+  bool broadcastLoadsAsConstant = false; ///< as executed (EncodeOptions)
 };
 
 /// Adds --ptx DIR to `command` (--dataset and --gpu-info stay with each
@@ -28,7 +29,7 @@ void addPtxFlag(CLI::App &command, std::string &ptxDir);
 
 /// Imports `source` with the settings of `import` (reference point,
 /// strictness, kernel selection; its sequence source is set here). PTX is encoded by the scheme of
-/// `readingName` (gpuptxmodel-v1, optionally `+executed`) over
+/// `readingName` (gpuptxmodel-v1, optionally `+executed[+broadcast]`) over
 /// `vocabularyDir`; as executed, each kernel is written out within
 /// `maxLength` instructions (so that the model reads all of it). Errors
 /// name the folder or file.

@@ -251,6 +251,11 @@ void setupEncodeCommand(CLI::App &app, int &exitCode) {
   command->add_flag("--as-executed", options->asExecuted,
                     "Read each kernel as one thread executes it: loops repeated by their trip "
                     "counts, calls inlined; each record carries its weight (see 'ptxdvfs loops')");
+  command->add_flag("--broadcast-loads-as-constant", options->broadcastLoads,
+                    "With --as-executed: show a global load whose address is the same in every lane "
+                    "of a warp as ld.const (a broadcast, not DRAM traffic), as models trained with "
+                    "that setting read it")
+      ->needs("--as-executed");
   command->add_option("-j,--jobs", options->jobs,
                       "Threads that parse the file; read as written, each piece is encoded while "
                       "the next is parsed (default: all cores)");
@@ -284,6 +289,7 @@ int runEncodeCommand(const EncodeOptions &options) {
     module = std::move(*parsed);
     embeddings::EncodeOptions encodeOptions;
     encodeOptions.asExecuted = true;
+    encodeOptions.broadcastLoadsAsConstant = options.broadcastLoads;
     if (std::string error = toAssumptions(options.launch, module, readCudaSources(module), encodeOptions.launch); !error.empty()) {
       spdlog::error("{}", error);
       return kExitUsageError;

@@ -18,6 +18,7 @@ struct EncodeOptions {
   std::string outputDir; ///< empty: print a table (or JSON) instead
   bool json = false;
   bool asExecuted = false; ///< read each kernel as one thread executes it
+  bool broadcastLoads = false; ///< with asExecuted: warp-uniform global loads as .const
   unsigned jobs = 0;       ///< threads that parse (as written: and encode alongside); 0 = all cores
   LaunchFlags launch;      ///< what the loop analysis needs (with asExecuted)
 };

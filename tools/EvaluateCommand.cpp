@@ -48,7 +48,8 @@ int runEvaluateCommand(const EvaluateCommandOptions &options) {
   const model::ModelDescription &description = loaded->description;
   // PTX is read the way the model was trained to read it (its scheme name says).
   DatasetSource source{options.dataset, options.gpuInfo, options.ptxDir,
-                       embeddings::readsAsExecuted(description.scheme), options.defaultTripCount};
+                       embeddings::readsAsExecuted(description.scheme), options.defaultTripCount,
+                       embeddings::readsBroadcastLoadsAsConstant(description.scheme)};
   if (source.asExecuted && source.ptxDir.empty()) {
     spdlog::error("{}: the model reads kernels as executed ({}): give the benchmarks' PTX with --ptx DIR",
                   options.model, description.scheme);

@@ -54,8 +54,7 @@ namespace {
 
 embeddings::EncodeOptions readingOf(const model::ModelCard &description,
                                     const LaunchFlags &launch) {
-  embeddings::EncodeOptions options;
-  options.asExecuted = embeddings::readsAsExecuted(description.scheme);
+  embeddings::EncodeOptions options = embeddings::readingOptions(description.scheme);
   options.expansion.defaultTripCount =
       launch.defaultTripCount > 0 ? launch.defaultTripCount
                                   : description.training.value("default_trip_count",

@@ -99,7 +99,7 @@ int runTrain(const TrainCommandOptions &options, const TrainSettings &settings) 
     return kExitUsageError;
   }
   DatasetSource source{options.dataset, options.gpuInfo, options.ptxDir, settings.asExecuted,
-                       static_cast<std::uint64_t>(settings.defaultTripCount)};
+                       static_cast<std::uint64_t>(settings.defaultTripCount), settings.broadcastLoads};
   auto dataset = loadDataset(source,
                              withReference(settings.reference == "fmax" ? embeddings::ReferenceKind::Fmax
                                                                         : embeddings::ReferenceKind::Default),
@@ -328,6 +328,9 @@ void setupTrainCommand(CLI::App &app, int &exitCode) {
       ->check(CLI::NonNegativeNumber);
   flag("--as-executed", &TrainSettings::asExecuted,
        "With --ptx: read each kernel as one thread executes it (loops repeated, calls inlined)");
+  flag("--broadcast-loads-as-constant,!--no-broadcast-loads-as-constant", &TrainSettings::broadcastLoads,
+       "As executed: read a global load whose address is the same in every lane of a warp as .const "
+       "(a broadcast, not DRAM traffic)");
   flag("--default-trip-count", &TrainSettings::defaultTripCount,
        "As executed: iterations of a loop whose count cannot be found")
       ->check(CLI::PositiveNumber);

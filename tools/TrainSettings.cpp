@@ -72,6 +72,8 @@ std::string TrainSettings::check() const {
     return "time_max_overlap must be at least 1";
   if (defaultTripCount < 1)
     return "default_trip_count must be at least 1";
+  if (broadcastLoads && !asExecuted)
+    return "broadcast_loads_as_constant reads kernels as executed: set as_executed too";
   if (maxLength < 0 || risk < 0 || mixDim < 0 || clipNorm < 0)
     return "max_length, mix_dim, clip_norm and risk must not be negative";
   return "";

@@ -44,6 +44,7 @@ struct TrainSettings {
   int64_t maxLength = 2000;               ///< instructions read per application (0: all)
   bool asExecuted = false;                ///< with --ptx: read kernels as executed (docs/loops.md)
   int64_t defaultTripCount = 16;          ///< as executed: loops whose count is unknown
+  bool broadcastLoads = false;            ///< as executed: warp-uniform global loads read as .const
   int64_t ensemble = 5;                   ///< members, differing in seed
   bool balanceClasses = false;            ///< weigh best-memory-clock classes equally
   std::string energy = "head";            ///< head | time_x_power
@@ -80,6 +81,7 @@ struct TrainSettings {
     visit("max_length", self.maxLength);
     visit("as_executed", self.asExecuted);
     visit("default_trip_count", self.defaultTripCount);
+    visit("broadcast_loads_as_constant", self.broadcastLoads);
     visit("ensemble", self.ensemble);
     visit("balance_classes", self.balanceClasses);
     visit("energy", self.energy);

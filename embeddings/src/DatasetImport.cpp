@@ -320,7 +320,7 @@ ptx::Expected<Dataset> importDataset(const std::string &dir, const ImportOptions
   Dataset dataset;
   dataset.directory = dir;
   dataset.scheme = options.ptxScheme
-                       ? readingName(options.ptxScheme->name(), options.encode.asExecuted)
+                       ? readingName(options.ptxScheme->name(), options.encode)
                        : std::string(kGpuPtxModelV1);
   dataset.clocks = std::move(*clocks);
   dataset.reference = options.reference == ReferenceKind::Fmax ? dataset.clocks.fmax

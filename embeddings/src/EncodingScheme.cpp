@@ -2,6 +2,12 @@
 #include "ptxdvfs/embeddings/EncodingScheme.h"
 
 #include "GpuPtxModelV1.h"
+#include "ptxdvfs/ptx/analysis/WarpUniformity.h"
+
+#include <map>
+#include <memory>
+#include <set>
+#include <utility>
 
 namespace ptxdvfs::embeddings {
 
@@ -17,6 +23,40 @@ std::string EncodingScheme::readable(const InstructionRecord &record) const {
     text += "." + entryOrMark(vocabulary_.types, record.type - 1u);
   return text;
 }
+
+namespace {
+
+/// Records the warp-uniform global loads among `executed`'s instructions
+/// in the `.const` space (EncodeOptions::broadcastLoadsAsConstant). Records
+/// know their instruction by its place in the file.
+void recordBroadcastLoadsAsConstant(const std::vector<ptx::analysis::ExecutedKernel> &executed,
+                                    const Vocabulary &vocabulary, std::vector<EncodedKernel> &encoded) {
+  auto spaceDigit = [&](std::string_view name) -> std::uint8_t {
+    auto index = Vocabulary::indexIn(vocabulary.stateSpaces, name);
+    return index ? static_cast<std::uint8_t>(*index + 1) : 0;
+  };
+  std::uint8_t global = spaceDigit("global"), constant = spaceDigit("const");
+  if (global == 0 || constant == 0)
+    return;
+  std::set<std::pair<std::uint32_t, std::uint32_t>> broadcasts;
+  std::set<const ptx::Function *> analysed;
+  for (const ptx::analysis::ExecutedKernel &kernel : executed)
+    for (const ptx::analysis::ExecutedInstruction &step : kernel.sequence) {
+      if (!analysed.insert(step.function).second)
+        continue;
+      ptx::analysis::ControlFlowGraph graph = ptx::analysis::buildControlFlowGraph(*step.function);
+      ptx::analysis::WarpUniformity uniformity(graph);
+      for (const ptx::Instruction *instruction : graph.instructions)
+        if (uniformity.isWarpUniformGlobalLoad(*instruction))
+          broadcasts.insert({instruction->location.line, instruction->location.column});
+    }
+  for (EncodedKernel &kernel : encoded)
+    for (InstructionRecord &record : kernel.instructions)
+      if (record.stateSpace == global && broadcasts.count({record.location.line, record.location.column}))
+        record.stateSpace = constant;
+}
+
+} // namespace
 
 std::vector<EncodedKernel> EncodingScheme::encode(const ptx::Module &module,
                                                   const EncodeOptions &options) const {
@@ -40,6 +80,8 @@ std::vector<EncodedKernel> EncodingScheme::encode(const ptx::Module &module,
     kernels.push_back(std::move(steps));
   }
   std::vector<EncodedKernel> encoded = encodeSteps(kernels, *newCarriedState());
+  if (options.asExecuted && options.broadcastLoadsAsConstant)
+    recordBroadcastLoadsAsConstant(executed, vocabulary_, encoded);
   for (std::size_t k = 0; k < executed.size() && k < encoded.size(); ++k) {
     encoded[k].loops = std::move(executed[k].loops);
     encoded[k].iterationsPerLoop = executed[k].iterationsPerLoop;
@@ -66,18 +108,32 @@ std::vector<EncodedKernel> EncodingScheme::PieceEncoder::encode(const ptx::Modul
   return scheme_.encodeSteps(kernels, *state_);
 }
 
-std::string readingName(std::string_view scheme, bool asExecuted) {
-  return std::string(scheme) + (asExecuted ? std::string(kAsExecutedSuffix) : "");
+std::string readingName(std::string_view scheme, const EncodeOptions &options) {
+  std::string name(scheme);
+  if (options.asExecuted) {
+    name += kAsExecutedSuffix;
+    if (options.broadcastLoadsAsConstant)
+      name += kBroadcastSuffix;
+  }
+  return name;
 }
 
 bool readsAsExecuted(std::string_view name) {
-  return name.size() > kAsExecutedSuffix.size() &&
-         name.substr(name.size() - kAsExecutedSuffix.size()) == kAsExecutedSuffix;
+  return name.find(kAsExecutedSuffix) != std::string_view::npos;
 }
 
-std::string_view baseScheme(std::string_view name) {
-  return readsAsExecuted(name) ? name.substr(0, name.size() - kAsExecutedSuffix.size()) : name;
+bool readsBroadcastLoadsAsConstant(std::string_view name) {
+  return readsAsExecuted(name) && name.find(kBroadcastSuffix) != std::string_view::npos;
 }
+
+EncodeOptions readingOptions(std::string_view name) {
+  EncodeOptions options;
+  options.asExecuted = readsAsExecuted(name);
+  options.broadcastLoadsAsConstant = readsBroadcastLoadsAsConstant(name);
+  return options;
+}
+
+std::string_view baseScheme(std::string_view name) { return name.substr(0, name.find('+')); }
 
 std::vector<std::string_view> schemeNames() { return {kGpuPtxModelV1}; }
 

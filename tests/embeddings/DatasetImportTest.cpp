@@ -285,10 +285,23 @@ TEST(DatasetImportTest, ReadsKernelsFromPtxAsWrittenOrAsExecuted) {
 }
 
 TEST(DatasetImportTest, ReadingNamesRoundTrip) {
-  EXPECT_EQ(embeddings::readingName("gpuptxmodel-v1", true), "gpuptxmodel-v1+executed");
+  embeddings::EncodeOptions reading;
+  EXPECT_EQ(embeddings::readingName("gpuptxmodel-v1", reading), "gpuptxmodel-v1");
+  reading.broadcastLoadsAsConstant = true; // only read as executed
+  EXPECT_EQ(embeddings::readingName("gpuptxmodel-v1", reading), "gpuptxmodel-v1");
+  reading.broadcastLoadsAsConstant = false;
+  reading.asExecuted = true;
+  EXPECT_EQ(embeddings::readingName("gpuptxmodel-v1", reading), "gpuptxmodel-v1+executed");
+  reading.broadcastLoadsAsConstant = true;
+  EXPECT_EQ(embeddings::readingName("gpuptxmodel-v1", reading), "gpuptxmodel-v1+executed+broadcast");
   EXPECT_TRUE(embeddings::readsAsExecuted("gpuptxmodel-v1+executed"));
   EXPECT_FALSE(embeddings::readsAsExecuted("gpuptxmodel-v1"));
+  EXPECT_FALSE(embeddings::readsBroadcastLoadsAsConstant("gpuptxmodel-v1+executed"));
+  embeddings::EncodeOptions back = embeddings::readingOptions("gpuptxmodel-v1+executed+broadcast");
+  EXPECT_TRUE(back.asExecuted);
+  EXPECT_TRUE(back.broadcastLoadsAsConstant);
   EXPECT_EQ(embeddings::baseScheme("gpuptxmodel-v1+executed"), "gpuptxmodel-v1");
+  EXPECT_EQ(embeddings::baseScheme("gpuptxmodel-v1+executed+broadcast"), "gpuptxmodel-v1");
   auto vocabulary = embeddings::loadVocabulary(test::vocabularyDir());
   ASSERT_TRUE(vocabulary.hasValue());
   EXPECT_TRUE(embeddings::makeScheme("gpuptxmodel-v1+executed", *vocabulary).hasValue());

@@ -288,3 +288,28 @@ TEST(GpuPtxModelV1Test, EncodingPiecesGivesTheCodesOfTheWholeModule) {
   }
   std::filesystem::remove(path);
 }
+
+// examples/polynomial.ptx: Horner's rule, nvcc's full unrolling of 64 steps.
+// Each step loads coefficients[k], the same address in every lane; x[i] is
+// the one load per lane. Read as executed with broadcast loads as .const,
+// only x[i] stays a global load; the other readings leave all 65 global.
+TEST(GpuPtxModelV1Test, BroadcastLoadsReadAsConstantOnlyWhenAskedAndOnlyAsExecuted) {
+  ptx::Module module = test::parseOk(test::readFile(test::fixtureDir() + "/../../examples/polynomial.ptx"));
+  auto encoder = scheme();
+  auto count = [&](const embeddings::EncodeOptions &options, const std::string &readable) {
+    int found = 0;
+    for (const auto &record : encoder->encode(module, options).at(0).instructions)
+      found += encoder->readable(record) == readable;
+    return found;
+  };
+  embeddings::EncodeOptions options;
+  options.broadcastLoadsAsConstant = true; // ignored as written
+  EXPECT_EQ(count(options, "ld.global.f32"), 65);
+  options.asExecuted = true;
+  EXPECT_EQ(count(options, "ld.global.f32"), 1);
+  EXPECT_EQ(count(options, "ld.const.f32"), 64);
+  EXPECT_EQ(count(options, "st.global.f32"), 1);
+  options.broadcastLoadsAsConstant = false;
+  EXPECT_EQ(count(options, "ld.global.f32"), 65);
+  EXPECT_EQ(count(options, "ld.const.f32"), 0);
+}

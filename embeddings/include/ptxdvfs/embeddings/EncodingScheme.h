@@ -20,6 +20,12 @@ namespace ptxdvfs::embeddings {
 /// record weighted by the executions it stands for.
 struct EncodeOptions {
   bool asExecuted = false;
+  /// As executed only: a `ld.global` whose address is the same for every
+  /// lane of a warp (ptx/analysis/WarpUniformity.h) is recorded in the
+  /// `.const` state space, the space made for such broadcasts, so that
+  /// neither the mix nor the sequence counts it as DRAM traffic: one such
+  /// load moves one address per warp where a streaming load moves 32.
+  bool broadcastLoadsAsConstant = false;
   ptx::analysis::LaunchAssumptions launch;
   ptx::analysis::ExpansionOptions expansion;
 };
@@ -94,11 +100,17 @@ private:
 inline constexpr std::string_view kGpuPtxModelV1 = "gpuptxmodel-v1";
 
 /// A scheme read as executed is named `<scheme>+executed` wherever a name
-/// records how data was encoded (datasets, model folders), so a model
-/// trained on one reading refuses data made by the other.
+/// records how data was encoded (datasets, model folders), and
+/// `<scheme>+executed+broadcast` with broadcast loads read as `.const`, so
+/// a model trained on one reading refuses data made by another.
 inline constexpr std::string_view kAsExecutedSuffix = "+executed";
-std::string readingName(std::string_view scheme, bool asExecuted);
+inline constexpr std::string_view kBroadcastSuffix = "+broadcast";
+std::string readingName(std::string_view scheme, const EncodeOptions &options);
 bool readsAsExecuted(std::string_view readingName);
+bool readsBroadcastLoadsAsConstant(std::string_view readingName);
+/// The reading a name records (asExecuted, broadcastLoadsAsConstant); the
+/// launch and the expansion are left at their defaults.
+EncodeOptions readingOptions(std::string_view readingName);
 /// The scheme part of a reading name (`gpuptxmodel-v1+executed` -> `gpuptxmodel-v1`).
 std::string_view baseScheme(std::string_view readingName);
 
