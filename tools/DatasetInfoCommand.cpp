@@ -151,6 +151,10 @@ void setupDatasetCommands(CLI::App &app, int &exitCode) {
   addPtxFlag(*info, options->ptxDir);
   info->add_flag("--as-executed", options->asExecuted,
                  "With --ptx: read each kernel as one thread executes it (see `ptxdvfs loops`)");
+  info->add_flag("--broadcast-loads-as-constant", options->broadcastLoads,
+                 "As executed: read a global load of one address per warp as .const, as models "
+                 "trained with that setting do")
+      ->needs("--as-executed");
   info->add_option("--default-trip-count", options->defaultTripCount,
                    "As executed: iterations of a loop whose count cannot be found")
       ->check(CLI::PositiveNumber)
@@ -171,7 +175,7 @@ int runDatasetInfoCommand(const DatasetInfoOptions &options) {
                                           : embeddings::KernelSelection::AllKernels;
   import.strict = options.strict;
   DatasetSource source{options.dir, options.gpuInfoDir, options.ptxDir, options.asExecuted,
-                       options.defaultTripCount};
+                       options.defaultTripCount, options.broadcastLoads};
   auto dataset = loadDataset(source, import, shippedVocabularyDir(), options.maxLength);
   if (!dataset) {
     printDiagnostics(dataset.diagnostics(), std::cerr);

@@ -19,6 +19,7 @@ struct DatasetInfoOptions {
   bool json = false;
   std::string ptxDir;       ///< benchmark folders with .ptx; empty: stored sequences
   bool asExecuted = false;
+  bool broadcastLoads = false;
   std::uint64_t defaultTripCount = 16;
   std::int64_t maxLength = 2000; ///< as executed: the written budget per kernel
 };
