@@ -88,34 +88,29 @@ TEST(WarpUniformityTest, TidYAndCtaidAreUniformButTidXAndLaneidVary) {
   EXPECT_EQ(uniformGlobalLoads(module), (std::vector<bool>{false, true, false, true}));
 }
 
+/// r2 is 0, or 1 where the branch on r1 == 0 falls through, and then
+/// addresses a load: `conditionSource` says where r1 comes from.
+std::string branchThenLoad(const std::string &conditionSource) {
+  return kernelWith("ld.param.u64 %rd1, [k_param_0];\n" + conditionSource +
+                    "setp.eq.s32 %p1, %r1, 0;\n"
+                    "mov.u32 %r2, 0;\n"
+                    "@%p1 bra $L_join;\n"
+                    "mov.u32 %r2, 1;\n"
+                    "$L_join:\n"
+                    "mul.wide.u32 %rd2, %r2, 4;\n"
+                    "add.s64 %rd3, %rd1, %rd2;\n"
+                    "ld.global.f32 %f1, [%rd3];\n"
+                    "ret;\n");
+}
+
 TEST(WarpUniformityTest, AValueChosenOnADivergentBranchVariesWhereTheLanesMeet) {
-  // r2 is 0 or 1 by lane, though each definition alone is a constant.
-  ptx::Module module = parseOk(kernelWith("ld.param.u64 %rd1, [k_param_0];\n"
-                                          "mov.u32 %r1, %tid.x;\n"
-                                          "setp.eq.s32 %p1, %r1, 0;\n"
-                                          "mov.u32 %r2, 0;\n"
-                                          "@%p1 bra $L_join;\n"
-                                          "mov.u32 %r2, 1;\n"
-                                          "$L_join:\n"
-                                          "mul.wide.u32 %rd2, %r2, 4;\n"
-                                          "add.s64 %rd3, %rd1, %rd2;\n"
-                                          "ld.global.f32 %f1, [%rd3];\n"
-                                          "ret;\n"));
+  // r2 differs by lane, though each definition alone is a constant.
+  ptx::Module module = parseOk(branchThenLoad("mov.u32 %r1, %tid.x;\n"));
   EXPECT_EQ(uniformGlobalLoads(module), (std::vector<bool>{false, false}));
 }
 
 TEST(WarpUniformityTest, TheSameShapeOnAUniformBranchStaysUniform) {
-  ptx::Module module = parseOk(kernelWith("ld.param.u64 %rd1, [k_param_0];\n"
-                                          "ld.param.u32 %r1, [k_param_1];\n"
-                                          "setp.eq.s32 %p1, %r1, 0;\n"
-                                          "mov.u32 %r2, 0;\n"
-                                          "@%p1 bra $L_join;\n"
-                                          "mov.u32 %r2, 1;\n"
-                                          "$L_join:\n"
-                                          "mul.wide.u32 %rd2, %r2, 4;\n"
-                                          "add.s64 %rd3, %rd1, %rd2;\n"
-                                          "ld.global.f32 %f1, [%rd3];\n"
-                                          "ret;\n"));
+  ptx::Module module = parseOk(branchThenLoad("ld.param.u32 %r1, [k_param_1];\n"));
   EXPECT_EQ(uniformGlobalLoads(module), (std::vector<bool>{false, false, true}));
 }
 
