@@ -59,11 +59,11 @@ void addRegisterNames(const Operand &operand, std::vector<std::string_view> &nam
 }
 
 /// Registers an instruction reads: its guard and every operand but the destination.
-std::vector<std::string_view> sourceRegisters(const Instruction &instruction) {
+std::vector<std::string_view> sourceRegisters(const Instruction &instruction, bool hasDestination) {
   std::vector<std::string_view> names;
   if (instruction.guard)
     names.push_back(instruction.guard->predicate);
-  std::size_t first = destinationRegisters(instruction).empty() ? 0 : 1;
+  std::size_t first = hasDestination ? 1 : 0;
   for (std::size_t i = first; i < instruction.operands.size(); ++i)
     addRegisterNames(instruction.operands[i], names);
   return names;
@@ -71,17 +71,21 @@ std::vector<std::string_view> sourceRegisters(const Instruction &instruction) {
 
 } // namespace
 
-WarpUniformity::WarpUniformity(const ControlFlowGraph &graph)
-    : graph_(graph), postDominators_(graph) {
-  LaunchAssumptions launch; // reaching definitions only; no value is evaluated
-  ValueEvaluator values(graph, launch);
+WarpUniformity::WarpUniformity(const ControlFlowGraph &graph) : graph_(graph) {
+  destinations_.reserve(graph.instructions.size());
+  for (const Instruction *instruction : graph.instructions)
+    destinations_.push_back(destinationRegisters(*instruction));
+  // Reaching definitions and post-dominators serve divergent branches only:
+  // built at the first one.
+  LaunchAssumptions launch; // no value is evaluated
+  std::optional<ValueEvaluator> values;
   std::set<std::uint32_t> handledBranches;
   bool changed = true;
   while (changed) {
     changed = false;
-    for (const Instruction *instruction : graph.instructions)
-      changed = markDestinations(*instruction) || changed;
-    changed = markDivergentJoins(values, handledBranches) || changed;
+    for (std::uint32_t i = 0; i < graph.instructions.size(); ++i)
+      changed = markDestinations(i) || changed;
+    changed = markDivergentJoins(launch, values, handledBranches) || changed;
   }
 }
 
@@ -139,17 +143,18 @@ bool WarpUniformity::resultVaries(const Instruction &instruction) const {
   return false;
 }
 
-bool WarpUniformity::markDestinations(const Instruction &instruction) {
-  std::vector<std::string> destinations = destinationRegisters(instruction);
-  if (destinations.empty() || !resultVaries(instruction))
+bool WarpUniformity::markDestinations(std::uint32_t index) {
+  const std::vector<std::string> &destinations = destinations_[index];
+  if (destinations.empty() || !resultVaries(*graph_.instructions[index]))
     return false;
   bool changed = false;
-  for (std::string &name : destinations)
-    changed = varying_.insert(std::move(name)).second || changed;
+  for (const std::string &name : destinations)
+    changed = varying_.insert(name).second || changed;
   return changed;
 }
 
-bool WarpUniformity::markDivergentJoins(const ValueEvaluator &values,
+bool WarpUniformity::markDivergentJoins(const LaunchAssumptions &launch,
+                                        std::optional<ValueEvaluator> &values,
                                         std::set<std::uint32_t> &handled) {
   bool changed = false;
   auto mark = [&](const std::string &name) { changed = varying_.insert(name).second || changed; };
@@ -159,10 +164,14 @@ bool WarpUniformity::markDivergentJoins(const ValueEvaluator &values,
     if (!branch || branch->opcode != "bra" || !branch->guard || block.successors.size() < 2 ||
         !varies(branch->guard->predicate) || !handled.insert(b).second)
       continue;
+    if (!values) {
+      values.emplace(graph_, launch);
+      postDominators_.emplace(graph_);
+    }
     // The lanes part here and meet again at the immediate post-dominator
     // (kNoBlock: only at the function's end); what lies between is the
     // divergent region, and a join in it meets lanes from both sides.
-    std::uint32_t meet = postDominators_.immediate(b);
+    std::uint32_t meet = postDominators_->immediate(b);
     std::vector<bool> taken = reachableWithin(graph_, block.successors[0], meet);
     std::vector<bool> fallen = reachableWithin(graph_, block.successors[1], meet);
     if (taken[b] || fallen[b]) {
@@ -174,7 +183,7 @@ bool WarpUniformity::markDivergentJoins(const ValueEvaluator &values,
       for (std::uint32_t region = 0; region < graph_.blocks.size(); ++region)
         if (taken[region] || fallen[region])
           for (std::uint32_t i = graph_.blocks[region].first; i < graph_.blocks[region].end; ++i)
-            for (const std::string &name : destinationRegisters(*graph_.instructions[i]))
+            for (const std::string &name : destinations_[i])
               if (readAfter.count(name))
                 mark(name);
       continue;
@@ -188,7 +197,7 @@ bool WarpUniformity::markDivergentJoins(const ValueEvaluator &values,
       // the two sides holds different values in the lanes that meet.
       std::set<std::string_view> readLater = registersRead(reachableWithin(graph_, join, kNoBlock));
       for (std::string_view name : readLater)
-        if (!varies(name) && values.reachingDefinitions(name, candidate.first).size() > 1)
+        if (!varies(name) && values->reachingDefinitions(name, candidate.first).size() > 1)
           mark(std::string(name));
     }
   }
@@ -200,7 +209,7 @@ std::set<std::string_view> WarpUniformity::registersRead(const std::vector<bool>
   for (std::uint32_t b = 0; b < graph_.blocks.size(); ++b)
     if (blocks[b])
       for (std::uint32_t i = graph_.blocks[b].first; i < graph_.blocks[b].end; ++i)
-        for (std::string_view name : sourceRegisters(*graph_.instructions[i]))
+        for (std::string_view name : sourceRegisters(*graph_.instructions[i], !destinations_[i].empty()))
           names.insert(name);
   return names;
 }

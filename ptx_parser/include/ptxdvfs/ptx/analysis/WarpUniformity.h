@@ -3,9 +3,11 @@
 
 #include "ptxdvfs/ptx/analysis/Values.h"
 
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ptxdvfs::ptx::analysis {
 
@@ -59,13 +61,15 @@ public:
 private:
   bool operandVaries(const Operand &operand) const;
   bool resultVaries(const Instruction &instruction) const;
-  bool markDestinations(const Instruction &instruction);
-  bool markDivergentJoins(const ValueEvaluator &values, std::set<std::uint32_t> &handled);
+  bool markDestinations(std::uint32_t index);
+  bool markDivergentJoins(const LaunchAssumptions &launch, std::optional<ValueEvaluator> &values,
+                          std::set<std::uint32_t> &handled);
   /// Registers read in the marked blocks.
   std::set<std::string_view> registersRead(const std::vector<bool> &blocks) const;
 
   const ControlFlowGraph &graph_;
-  PostDominatorTree postDominators_;
+  std::optional<PostDominatorTree> postDominators_;
+  std::vector<std::vector<std::string>> destinations_; ///< per instruction of the graph
   std::set<std::string, std::less<>> varying_;
 };
 
