@@ -298,7 +298,8 @@ TEST(GpuPtxModelV1Test, BroadcastLoadsReadAsConstantOnlyWhenAskedAndOnlyAsExecut
   auto encoder = scheme();
   auto count = [&](const embeddings::EncodeOptions &options, const std::string &readable) {
     int found = 0;
-    for (const auto &record : encoder->encode(module, options).at(0).instructions)
+    std::vector<EncodedKernel> kernels = encoder->encode(module, options);
+    for (const auto &record : kernels.at(0).instructions)
       found += encoder->readable(record) == readable;
     return found;
   };
