@@ -25,16 +25,17 @@ ptx::Expected<embeddings::Dataset> loadDataset(const DatasetSource &source,
                                                const std::string &vocabularyDir,
                                                std::int64_t maxLength) {
   import.gpuInfoDir = source.gpuInfo;
-  if (source.ptxDir.empty()) {
-    if (source.asExecuted)
-      return ptx::Expected<embeddings::Dataset>::failure(ptx::Diagnostic{
-          source.dataset, {}, ptx::Severity::Error,
-          "reading as executed needs the benchmarks' PTX: add --ptx DIR"});
-    return embeddings::importDataset(source.dataset, import);
-  }
+  if (source.ptxDir.empty() && source.asExecuted)
+    return ptx::Expected<embeddings::Dataset>::failure(ptx::Diagnostic{
+        source.dataset, {}, ptx::Severity::Error,
+        "reading as executed needs the benchmarks' PTX: add --ptx DIR"});
   auto vocabulary = embeddings::loadVocabulary(vocabularyDir);
   if (!vocabulary)
     return ptx::Expected<embeddings::Dataset>::failure(vocabulary.takeDiagnostics());
+  if (source.ptxDir.empty()) {
+    import.vocabulary = &*vocabulary;
+    return embeddings::importDataset(source.dataset, import);
+  }
   auto scheme = embeddings::makeScheme(embeddings::kGpuPtxModelV1, std::move(*vocabulary));
   if (!scheme)
     return ptx::Expected<embeddings::Dataset>::failure(scheme.takeDiagnostics());

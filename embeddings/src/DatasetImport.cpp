@@ -353,6 +353,12 @@ ptx::Expected<Dataset> importDataset(const std::string &dir, const ImportOptions
   });
   for (Report &folderReport : reports)
     report.append(folderReport);
+  if (!options.ptxScheme && options.vocabulary) {
+    ExecutionUnitTable units(*options.vocabulary);
+    for (auto &kernels : read)
+      if (kernels)
+        units.assign(*kernels);
+  }
 
   std::map<std::string, bool> hasSequences;
   for (std::size_t i = 0; i < folders.size(); ++i) {

@@ -82,6 +82,7 @@ std::vector<EncodedKernel> EncodingScheme::encode(const ptx::Module &module,
   std::vector<EncodedKernel> encoded = encodeSteps(kernels, *newCarriedState());
   if (options.asExecuted && options.broadcastLoadsAsConstant)
     recordBroadcastLoadsAsConstant(executed, vocabulary_, encoded);
+  units_.assign(encoded); // after the space rewrite: a broadcast load is constant memory
   for (std::size_t k = 0; k < executed.size() && k < encoded.size(); ++k) {
     encoded[k].loops = std::move(executed[k].loops);
     encoded[k].iterationsPerLoop = executed[k].iterationsPerLoop;
@@ -105,7 +106,9 @@ std::vector<EncodedKernel> EncodingScheme::PieceEncoder::encode(const ptx::Modul
   std::vector<KernelSteps> kernels;
   for (const ptx::Function *kernel : piece.kernels())
     kernels.push_back(stepsAsWritten(*kernel));
-  return scheme_.encodeSteps(kernels, *state_);
+  std::vector<EncodedKernel> encoded = scheme_.encodeSteps(kernels, *state_);
+  scheme_.units_.assign(encoded);
+  return encoded;
 }
 
 std::string readingName(std::string_view scheme, const EncodeOptions &options) {

@@ -129,6 +129,27 @@ TEST(DatasetImportTest, ReadsKernelsInNumericOrderOrOnlyTheLastFileByName) {
   EXPECT_EQ(original->benchmarks.at(0).kernels[0].name, "kernel_9"); // `_9` sorts after `_10`
 }
 
+TEST(DatasetImportTest, StoredCodesGetTheirExecutionUnitsThroughTheVocabularyOnly) {
+  ToyDataset toy;
+  toy.write("data/aggregated_dataset_toy.csv", ToyDataset::block("app"));
+  // ld.global.f32, fma.f32, bra: codes IIISTTNDK over the shipped vocabulary.
+  toy.sequence("app", 0, "054415200\n030015300\n066000100\n");
+  auto vocabulary = embeddings::loadVocabulary(test::vocabularyDir());
+  ASSERT_TRUE(vocabulary.hasValue());
+  ImportOptions options;
+  auto without = embeddings::importDataset(toy.dir(), options);
+  options.vocabulary = &*vocabulary;
+  auto with = embeddings::importDataset(toy.dir(), options);
+  ASSERT_TRUE(without.hasValue() && with.hasValue()) << test::describe(with.diagnostics());
+  const auto &records = with->benchmarks.at(0).kernels.at(0).instructions;
+  ASSERT_EQ(records.size(), 3u);
+  EXPECT_EQ(records[0].unit, embeddings::ExecutionUnit::GlobalMemory);
+  EXPECT_EQ(records[1].unit, embeddings::ExecutionUnit::Fp32);
+  EXPECT_EQ(records[2].unit, embeddings::ExecutionUnit::Control);
+  for (const auto &record : without->benchmarks.at(0).kernels.at(0).instructions)
+    EXPECT_EQ(record.unit, embeddings::ExecutionUnit::Unknown);
+}
+
 TEST(DatasetImportTest, ComputesScalingFactorsAgainstTheChosenReference) {
   ToyDataset toy;
   toy.write("data/aggregated_dataset_toy.csv", ToyDataset::block("app"));

@@ -52,6 +52,10 @@ struct ImportOptions {
   /// folder's own benchmark folders (the layout the harness writes).
   std::string ptxDir;
   EncodeOptions encode;
+  /// The vocabulary stored sequences' codes index: with it each record gets
+  /// its ExecutionUnit; without it, Unknown. (With `ptxScheme`, the
+  /// scheme's vocabulary does this.)
+  const Vocabulary *vocabulary = nullptr;
   /// Threads that parse and encode PTX files (0: hardware concurrency).
   unsigned threads = 0;
 };

@@ -1,6 +1,7 @@
 // EncodingScheme.h - named rules that turn a parsed PTX module into instruction records.
 #pragma once
 
+#include "ptxdvfs/embeddings/ExecutionUnit.h"
 #include "ptxdvfs/embeddings/InstructionRecord.h"
 #include "ptxdvfs/embeddings/Vocabulary.h"
 #include "ptxdvfs/ptx/Module.h"
@@ -69,7 +70,8 @@ public:
   std::string readable(const InstructionRecord &record) const;
 
 protected:
-  explicit EncodingScheme(Vocabulary vocabulary) : vocabulary_(std::move(vocabulary)) {}
+  explicit EncodingScheme(Vocabulary vocabulary)
+      : vocabulary_(std::move(vocabulary)), units_(vocabulary_) {}
 
   /// One instruction in the order the scheme is to read it.
   struct Step {
@@ -94,6 +96,7 @@ protected:
 
 private:
   Vocabulary vocabulary_;
+  ExecutionUnitTable units_; // of vocabulary_: records leave encode() with their unit set
 };
 
 /// `gpuptxmodel-v1`: the encoding of the public GTX Titan X data.

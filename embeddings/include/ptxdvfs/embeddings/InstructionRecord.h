@@ -1,6 +1,7 @@
 // InstructionRecord.h - one encoded instruction: its fields, and where it came from.
 #pragma once
 
+#include "ptxdvfs/embeddings/ExecutionUnit.h"
 #include "ptxdvfs/ptx/Diagnostic.h"
 #include "ptxdvfs/ptx/Expected.h"
 #include "ptxdvfs/ptx/Instruction.h"
@@ -41,6 +42,10 @@ struct InstructionRecord {
   /// Innermost loop (index in EncodedKernel::loops), -1 outside any loop or
   /// when the kernel was read as written.
   int loop = -1;
+  /// What the instruction keeps busy, from its opcode, space and type
+  /// through the vocabulary (ExecutionUnitTable); Unknown where the record
+  /// was read without one. Not part of the code.
+  ExecutionUnit unit = ExecutionUnit::Unknown;
 
   friend bool operator==(const InstructionRecord &a, const InstructionRecord &b) {
     return a.opcode == b.opcode && a.stateSpace == b.stateSpace && a.type == b.type &&
