@@ -133,7 +133,8 @@ nlohmann::json toJson(const std::vector<EncodedKernel> &kernels,
                               {"type", record.type},
                               {"operands", record.operandCount},
                               {"dependency_distance", record.dependencyDistance},
-                              {"dependency_kind", kindName(record.dependencyKind)}};
+                              {"dependency_kind", kindName(record.dependencyKind)},
+                              {"unit", std::string(embeddings::executionUnitName(record.unit))}};
       if (asExecuted) {
         entry["weight"] = record.weight;
         entry["loop"] = record.loop;
