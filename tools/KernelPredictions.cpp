@@ -28,7 +28,7 @@ void addPredictionFlags(CLI::App &command, PredictionFlags &flags, bool files) {
   command.add_option("--predictor", flags.model.predictor,
                      "Which of the folder's predictors answers: " + names +
                          ". Default: the one the folder names, chosen by its cross-validation "
-                         "(knn_log_histogram for the shipped model)")
+                         "(knn_unit_mix for the shipped model)")
       ->group(group);
   addLaunchFlags(command, flags.launch, /*readingFlags=*/false);
 }
@@ -77,7 +77,7 @@ int loadPredictionModel(const ModelFlags &modelFlags, std::shared_ptr<const Pred
   loaded->folder = std::move(*folder);
   const model::ModelCard &description = loaded->folder.card;
   loaded->predictor = modelFlags.predictor.empty() ? description.defaultPredictor : modelFlags.predictor;
-  if (std::string error = model::checkPredictorName(loaded->predictor); !error.empty()) {
+  if (std::string error = model::checkPredictorName(loaded->predictor, description); !error.empty()) {
     spdlog::error("{}: {}", loaded->modelDir, error);
     return kExitUsageError;
   }

@@ -3,6 +3,7 @@
 
 #include "ptxdvfs/model/Neighbours.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -11,6 +12,12 @@ namespace ptxdvfs::model {
 
 double histogramDistance(const InstructionHistogram &a, const InstructionHistogram &b) {
   return mixL1Distance(a, b) / 6.0; // three blocks, each at most 2 apart
+}
+
+bool hasUnitBlocks(const BaselineData &data) {
+  return !data.histograms.empty() &&
+         std::all_of(data.histograms.begin(), data.histograms.end(),
+                     [](const InstructionHistogram &histogram) { return hasUnitBlock(histogram); });
 }
 
 nlohmann::json toJson(const BaselineData &data) {
@@ -33,7 +40,7 @@ BaselineData baselineDataFrom(const nlohmann::json &json) {
     InstructionHistogram histogram;
     for (const auto &[feature, share] : application.at("histogram").items()) {
       int64_t index = std::stoll(feature);
-      if (index < 0 || index >= histogramWidth())
+      if (index < 0 || index >= kHistogramFeatures)
         throw std::out_of_range("histogram feature " + feature + " out of range");
       histogram[index] = share.get<float>();
     }

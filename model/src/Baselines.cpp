@@ -19,7 +19,8 @@ torch::Tensor denseFeatures(const InstructionHistogram &histogram) {
   torch::Tensor row = torch::zeros({histogramWidth()});
   auto values = row.accessor<float, 1>();
   for (const auto &[feature, share] : histogram)
-    values[feature] = share;
+    if (feature < histogramWidth()) // the unit block repeats what the three blocks hold
+      values[feature] = share;
   return row;
 }
 
@@ -40,7 +41,8 @@ InstructionHistogram histogramOf(const torch::Tensor &fields) {
   InstructionHistogram histogram;
   if (fields.size(0) == 0)
     return histogram;
-  torch::Tensor mix = instructionMix(fields.unsqueeze(0), torch::tensor({fields.size(0)}))[0];
+  torch::Tensor mix =
+      instructionMix(fields.unsqueeze(0), torch::tensor({fields.size(0)}), /*withUnits=*/true)[0];
   torch::Tensor present = mix.nonzero().view(-1);
   auto features = present.accessor<int64_t, 1>();
   auto shares = mix.accessor<float, 1>();
@@ -103,6 +105,10 @@ void Baselines::fitMlp() const {
   fitted_->mlp = mlp;
 }
 
+bool Baselines::offers(const std::string &baseline) const {
+  return baseline != "knn_unit_mix" || fitted_->neighbours.count(baseline) > 0;
+}
+
 int Baselines::neighbourCount() const { return fitted_->neighbours.at("knn_log_histogram")->k(); }
 
 Baselines::~Baselines() = default;
@@ -141,7 +147,8 @@ std::map<std::string, PredictedChoices> predictBaselines(const Baselines &baseli
   for (std::size_t i : items) {
     InstructionHistogram mix = histogramOf(data.items[i].fields);
     for (const std::string &name : baselineNames())
-      predictions[name].add(baselines.predict(name, mix));
+      if (baselines.offers(name))
+        predictions[name].add(baselines.predict(name, mix));
   }
   return predictions;
 }

@@ -11,7 +11,7 @@ InstructionHistogram mixOf(const std::vector<embeddings::EncodedKernel> &kernels
                            KernelCombination combination, int64_t maxLength) {
   // Rows as fieldsTensor() makes them: feature indices and the stored weight.
   struct Row {
-    std::array<int64_t, 3> features;
+    std::array<int64_t, 4> features;
     double weight;
   };
   std::vector<Row> rows;
@@ -20,7 +20,8 @@ InstructionHistogram mixOf(const std::vector<embeddings::EncodedKernel> &kernels
       auto stored = std::max<int64_t>(1, static_cast<int64_t>(std::llround(record.weight * kWeightScale)));
       rows.push_back({{std::min<int64_t>(record.opcode + 1, kOpcodeRows - 1),
                        kOpcodeRows + std::min<int64_t>(record.stateSpace, kSpaceRows - 1),
-                       kOpcodeRows + kSpaceRows + std::min<int64_t>(record.type, kTypeRows - 1)},
+                       kOpcodeRows + kSpaceRows + std::min<int64_t>(record.type, kTypeRows - 1),
+                       kMixWidth + static_cast<int64_t>(record.unit)},
                       static_cast<double>(static_cast<float>(stored) / static_cast<float>(kWeightScale))});
     }
   };
@@ -30,7 +31,7 @@ InstructionHistogram mixOf(const std::vector<embeddings::EncodedKernel> &kernels
     for (const embeddings::EncodedKernel &kernel : kernels)
       add(kernel);
   if (rows.empty()) // the all-zero row of an empty application, counted once
-    rows.push_back({{0, kOpcodeRows, kOpcodeRows + kSpaceRows}, 1.0});
+    rows.push_back({{0, kOpcodeRows, kOpcodeRows + kSpaceRows, kMixWidth}, 1.0});
   auto length = static_cast<int64_t>(rows.size());
   if (maxLength > 0 && length > maxLength) {
     int64_t head = maxLength / 2;
@@ -47,6 +48,10 @@ InstructionHistogram mixOf(const std::vector<embeddings::EncodedKernel> &kernels
   for (const auto &[feature, count] : counts)
     mix[feature] = static_cast<float>(count / std::max(total, 1e-6));
   return mix;
+}
+
+bool hasUnitBlock(const InstructionHistogram &histogram) {
+  return histogram.lower_bound(kMixWidth) != histogram.end();
 }
 
 } // namespace ptxdvfs::model

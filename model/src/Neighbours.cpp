@@ -19,14 +19,19 @@ InstructionHistogram logScaled(const InstructionHistogram &histogram) {
   return scaled;
 }
 
-double mixL1Distance(const InstructionHistogram &a, const InstructionHistogram &b) {
+namespace {
+
+/// L1 distance of the features [first, last) of two mixes.
+double l1Distance(const InstructionHistogram &a, const InstructionHistogram &b, int64_t first,
+                  int64_t last) {
   double total = 0;
-  auto i = a.begin(), j = b.begin();
-  while (i != a.end() || j != b.end()) {
-    if (j == b.end() || (i != a.end() && i->first < j->first)) {
+  auto i = a.lower_bound(first), j = b.lower_bound(first);
+  auto aEnd = a.lower_bound(last), bEnd = b.lower_bound(last);
+  while (i != aEnd || j != bEnd) {
+    if (j == bEnd || (i != aEnd && i->first < j->first)) {
       total += std::fabs(i->second);
       ++i;
-    } else if (i == a.end() || j->first < i->first) {
+    } else if (i == aEnd || j->first < i->first) {
       total += std::fabs(j->second);
       ++j;
     } else {
@@ -36,6 +41,16 @@ double mixL1Distance(const InstructionHistogram &a, const InstructionHistogram &
     }
   }
   return total;
+}
+
+} // namespace
+
+double mixL1Distance(const InstructionHistogram &a, const InstructionHistogram &b) {
+  return l1Distance(a, b, 0, kMixWidth);
+}
+
+double unitMixL1Distance(const InstructionHistogram &a, const InstructionHistogram &b) {
+  return l1Distance(a, b, kMixWidth, kHistogramFeatures);
 }
 
 const std::vector<int> &NearestNeighbours::defaultCandidates() {
@@ -109,8 +124,9 @@ double meanDistance(const std::vector<std::pair<double, std::size_t>> &order, st
 } // namespace
 
 NearestNeighbours::NearestNeighbours(const BaselineData &data, const std::vector<int> &candidates,
-                                     const std::vector<double> &pullCandidates)
-    : surfaces_(data.surfaces) {
+                                     const std::vector<double> &pullCandidates,
+                                     NeighbourFeatures features)
+    : surfaces_(data.surfaces), features_(features) {
   for (const InstructionHistogram &histogram : data.histograms)
     logHistograms_.push_back(logScaled(histogram));
   std::vector<std::size_t> everyone(surfaces_.size());
@@ -207,7 +223,10 @@ NearestNeighbours::nearest(const InstructionHistogram &logHistogram, std::size_t
   std::vector<std::pair<double, std::size_t>> ranked;
   for (std::size_t b = 0; b < logHistograms_.size(); ++b)
     if (hidden.empty() || !hidden[b])
-      ranked.emplace_back(mixL1Distance(logHistogram, logHistograms_[b]), b);
+      ranked.emplace_back(features_ == NeighbourFeatures::ExecutionUnits
+                              ? unitMixL1Distance(logHistogram, logHistograms_[b])
+                              : mixL1Distance(logHistogram, logHistograms_[b]),
+                          b);
   count = std::min(count, ranked.size());
   std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(count),
                     ranked.end());
@@ -263,6 +282,10 @@ std::unique_ptr<NearestNeighbours> fitNeighbourBaseline(const BaselineData &data
   if (name == "knn_toward_mean")
     return std::make_unique<NearestNeighbours>(data, NearestNeighbours::defaultCandidates(),
                                                NearestNeighbours::towardMeanPullCandidates());
+  if (name == "knn_unit_mix" && hasUnitBlocks(data))
+    return std::make_unique<NearestNeighbours>(data, NearestNeighbours::defaultCandidates(),
+                                               NearestNeighbours::defaultPullCandidates(),
+                                               NeighbourFeatures::ExecutionUnits);
   return nullptr;
 }
 

@@ -7,7 +7,7 @@ namespace ptxdvfs::model {
 
 ptx::Expected<std::unique_ptr<FolderPredictor>> FolderPredictor::create(LoadedModel &model,
                                                                         const std::string &name) {
-  if (std::string error = checkPredictorName(name); !error.empty())
+  if (std::string error = checkPredictorName(name, model.description); !error.empty())
     return ptx::Expected<std::unique_ptr<FolderPredictor>>::failure(
         ptx::Diagnostic{"", {}, ptx::Severity::Error, error});
   return std::unique_ptr<FolderPredictor>(new FolderPredictor(model, name));

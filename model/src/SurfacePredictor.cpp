@@ -25,6 +25,15 @@ std::string checkPredictorName(const std::string &name) {
   return "unknown predictor '" + name + "' (the model folder holds: " + choices + ")";
 }
 
+std::string checkPredictorName(const std::string &name, const ModelCard &card) {
+  if (std::string error = checkPredictorName(name); !error.empty())
+    return error;
+  if (name == "knn_unit_mix" && !hasUnitBlocks(card.baselines))
+    return "predictor 'knn_unit_mix' needs the execution-unit mix, which this model folder's "
+           "baselines.json predates: retrain the model (ptxdvfs train) or choose another predictor";
+  return "";
+}
+
 namespace {
 
 class CardPredictor : public SurfacePredictor {

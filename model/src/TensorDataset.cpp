@@ -33,6 +33,7 @@ torch::Tensor fieldsTensor(const std::vector<embeddings::EncodedKernel> &kernels
       rows[row][kKindColumn] = static_cast<int64_t>(record.dependencyKind);
       rows[row][kWeightColumn] =
           std::max<int64_t>(1, static_cast<int64_t>(std::llround(record.weight * kWeightScale)));
+      rows[row][kUnitColumn] = static_cast<int64_t>(record.unit);
       ++row;
     }
   }
@@ -102,16 +103,19 @@ bool prefersHighMemoryClock(const TensorDataset &data, std::size_t item) {
   return data.clocks[best][0].item<float>() >= data.clocks.select(1, 0).max().item<float>();
 }
 
-torch::Tensor instructionMix(const torch::Tensor &fields, const torch::Tensor &lengths) {
+torch::Tensor instructionMix(const torch::Tensor &fields, const torch::Tensor &lengths,
+                             bool withUnits) {
   int64_t batch = fields.size(0), longest = fields.size(1);
   torch::Tensor real = (torch::arange(longest, lengths.options()).unsqueeze(0) < lengths.unsqueeze(1))
                            .to(torch::kFloat);
   torch::Tensor stored = fields.select(2, kWeightColumn).to(torch::kFloat) / kWeightScale;
   torch::Tensor weights = real * torch::where(stored > 0, stored, torch::ones_like(stored));
-  torch::Tensor counts = torch::zeros({batch, kMixWidth});
+  torch::Tensor counts = torch::zeros({batch, withUnits ? kHistogramFeatures : kMixWidth});
   for (auto [column, offset] : {std::pair{kOpcodeColumn, int64_t{0}}, {kSpaceColumn, kOpcodeRows},
                                 {kTypeColumn, kOpcodeRows + kSpaceRows}})
     counts.scatter_add_(1, fields.select(2, column) + offset, weights);
+  if (withUnits)
+    counts.scatter_add_(1, fields.select(2, kUnitColumn) + kMixWidth, weights);
   return counts / weights.sum(1).clamp_min(1e-6).unsqueeze(1);
 }
 

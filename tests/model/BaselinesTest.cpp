@@ -29,7 +29,7 @@ double energyMape(const Surface &predicted, const Surface &truth) {
 
 } // namespace
 
-TEST(BaselinesTest, HistogramHasThreeBlocksThatEachSumToOne) {
+TEST(BaselinesTest, HistogramHasFourBlocksThatEachSumToOne) {
   // Three loads from global (opcode 54, space 4) and one add (30, space 0).
   embeddings::EncodedKernel kernel{"k", {record(54, 4, 1), record(54, 4, 1), record(54, 4, 1),
                                          record(30, 0, 2)}};
@@ -38,6 +38,9 @@ TEST(BaselinesTest, HistogramHasThreeBlocksThatEachSumToOne) {
   EXPECT_NEAR(blockSum(histogram, 0, kOpcodeRows), 1.0, 1e-6);
   EXPECT_NEAR(blockSum(histogram, kOpcodeRows, kOpcodeRows + kSpaceRows), 1.0, 1e-6);
   EXPECT_NEAR(blockSum(histogram, kOpcodeRows + kSpaceRows, histogramWidth()), 1.0, 1e-6);
+  EXPECT_NEAR(blockSum(histogram, kMixWidth, kHistogramFeatures), 1.0, 1e-6);
+  EXPECT_NEAR(histogram.at(kMixWidth + static_cast<int64_t>(embeddings::ExecutionUnit::GlobalMemory)),
+              0.75, 1e-6);
   // Opcodes are shifted by one in the fields tensor (0 is padding).
   EXPECT_NEAR(histogram.at(55), 0.75, 1e-6);
   EXPECT_NEAR(histogram.at(31), 0.25, 1e-6);
@@ -93,8 +96,10 @@ TEST(BaselinesTest, DataRoundTripsThroughJsonAndRejectsMalformedDocuments) {
   EXPECT_EQ(back.histograms, original.histograms);
   EXPECT_EQ(back.surfaces, original.surfaces);
 
+  EXPECT_TRUE(hasUnitBlocks(back));
+
   nlohmann::json outOfRange = toJson(original);
-  outOfRange["applications"][0]["histogram"]["99999"] = 0.5;
+  outOfRange["applications"][0]["histogram"][std::to_string(kHistogramFeatures)] = 0.5;
   EXPECT_THROW(baselineDataFrom(outOfRange), std::out_of_range);
   nlohmann::json ragged = toJson(original);
   ragged["applications"][1]["surface"].erase(0);
@@ -148,7 +153,7 @@ TEST(BaselinesTest, CardPredictorsAgreeWithTheBaselines) {
   Baselines baselines(card.baselines, data.clocks);
   embeddings::EncodedKernel kernel{"k", {record(54, 4, 1), record(30, 0, 2), record(30, 0, 2)}};
   InstructionHistogram mix = histogramOf(fieldsTensor({kernel}, KernelCombination::Concatenate));
-  for (const char *name : {"training_mean", "nearest_histogram", "knn_log_histogram"}) {
+  for (const char *name : {"training_mean", "nearest_histogram", "knn_log_histogram", "knn_unit_mix"}) {
     auto predictor = makeCardPredictor(card, name);
     ASSERT_NE(predictor, nullptr) << name;
     ApplicationPrediction prediction = predictor->predict({kernel});

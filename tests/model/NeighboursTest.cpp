@@ -4,6 +4,7 @@
 
 #include "ptxdvfs/model/Baselines.h"
 #include "ptxdvfs/model/Neighbours.h"
+#include "ptxdvfs/model/SurfacePredictor.h"
 #include "ptxdvfs/model/TensorDataset.h"
 
 #include <gtest/gtest.h>
@@ -25,6 +26,12 @@ InstructionHistogram mixOf(int64_t opcode, float share = 1.0f) {
   mix[opcode] = share;
   if (share < 1.0f)
     mix[900] = 1.0f - share;
+  return mix;
+}
+
+/// `mix` with its execution-unit block: all of it `unit`.
+InstructionHistogram withUnit(InstructionHistogram mix, embeddings::ExecutionUnit unit) {
+  mix[kMixWidth + static_cast<int64_t>(unit)] = 1.0f;
   return mix;
 }
 
@@ -114,6 +121,51 @@ TEST(NeighboursTest, ASingleFamilyLeavesNothingToScoreAndKeepsTheMiddleCandidate
   EXPECT_EQ(neighbours.k(), 3);
   // Fewer applications than k: the mean of all of them.
   EXPECT_NEAR(neighbours.predict(mixOf(10))[0][kTime], std::sqrt(2.0), 1e-9);
+}
+
+TEST(NeighboursTest, UnitMixFindsNeighboursByWhatIsBusyNotByOpcode) {
+  // The query uses b's opcode but keeps a's unit busy (say integer shifts
+  // where a did integer adds, against b's global loads).
+  using embeddings::ExecutionUnit;
+  BaselineData data;
+  data.names = {"a_1", "b_1"};
+  data.histograms = {withUnit(mixOf(10), ExecutionUnit::Integer), withUnit(mixOf(20), ExecutionUnit::GlobalMemory)};
+  data.surfaces = {flat(1.0), flat(4.0)};
+  InstructionHistogram query = withUnit(mixOf(20), ExecutionUnit::Integer);
+  auto byOpcode = fitNeighbourBaseline(data, "knn_log_histogram");
+  auto byUnit = fitNeighbourBaseline(data, "knn_unit_mix");
+  ASSERT_NE(byUnit, nullptr);
+  EXPECT_EQ(byOpcode->neighbourhood(query).applications.front(), 1u);
+  EXPECT_EQ(byUnit->neighbourhood(query).applications.front(), 0u);
+  EXPECT_DOUBLE_EQ(byUnit->neighbourhood(query).distances.front(), 0.0);
+  // Each distance reads its own blocks only.
+  EXPECT_DOUBLE_EQ(unitMixL1Distance(query, data.histograms[0]), 0.0);
+  EXPECT_DOUBLE_EQ(mixL1Distance(query, data.histograms[1]), 0.0);
+  EXPECT_DOUBLE_EQ(unitMixL1Distance(query, data.histograms[1]), 2.0);
+}
+
+TEST(NeighboursTest, MixesWithoutTheUnitBlockOfferNoUnitMixPredictor) {
+  // What a model folder written before the unit block holds.
+  BaselineData data;
+  data.names = {"a_1", "b_1"};
+  data.histograms = {mixOf(10), mixOf(20)};
+  data.surfaces = {flat(1.0), flat(4.0)};
+  EXPECT_FALSE(hasUnitBlocks(data));
+  EXPECT_EQ(fitNeighbourBaseline(data, "knn_unit_mix"), nullptr);
+  EXPECT_NE(fitNeighbourBaseline(data, "knn_log_histogram"), nullptr);
+  Baselines baselines(data, torch::zeros({4, 2}));
+  EXPECT_FALSE(baselines.offers("knn_unit_mix"));
+  EXPECT_TRUE(baselines.offers("knn_log_histogram"));
+
+  ModelCard card;
+  card.baselines = data;
+  EXPECT_EQ(makeCardPredictor(card, "knn_unit_mix"), nullptr);
+  EXPECT_NE(checkPredictorName("knn_unit_mix", card).find("retrain"), std::string::npos);
+  EXPECT_EQ(checkPredictorName("knn_log_histogram", card), "");
+  card.baselines.histograms[1] = withUnit(mixOf(20), embeddings::ExecutionUnit::Fp32);
+  EXPECT_FALSE(hasUnitBlocks(card.baselines)); // every application needs one
+  card.baselines.histograms[0] = withUnit(mixOf(10), embeddings::ExecutionUnit::Fp32);
+  EXPECT_EQ(checkPredictorName("knn_unit_mix", card), "");
 }
 
 TEST(NeighboursTest, BaselineUsesTheFittedNeighboursAndRejectsNonPositiveFactors) {

@@ -25,6 +25,10 @@ inline embeddings::InstructionRecord record(int opcode, int space, int distance)
   r.operandCount = 3;
   r.dependencyDistance = static_cast<std::uint8_t>(distance);
   r.dependencyKind = embeddings::DependencyKind::Memory;
+  // What the shipped vocabulary's table gives the two kinds the toys use:
+  // opcode 54 in space 4 is ld.global; the others are s32 (type 7) arithmetic.
+  r.unit = opcode == 54 && space == 4 ? embeddings::ExecutionUnit::GlobalMemory
+                                      : embeddings::ExecutionUnit::Integer;
   return r;
 }
 

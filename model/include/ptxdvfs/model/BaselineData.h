@@ -28,11 +28,16 @@ BaselineData baselineDataFrom(const nlohmann::json &json);
 inline const std::vector<std::string> &baselineNames() {
   static const std::vector<std::string> names = {"training_mean", "histogram_mlp",
                                                  "nearest_histogram", "knn_log_histogram",
-                                                 "knn_toward_mean"};
+                                                 "knn_toward_mean", "knn_unit_mix"};
   return names;
 }
 
-/// Half the L1 distance of two mixes averaged over the three blocks:
+/// Whether every application's mix has the execution-unit block (a model
+/// folder written before it has none, and cannot offer `knn_unit_mix`).
+bool hasUnitBlocks(const BaselineData &data);
+
+/// Half the L1 distance of two mixes averaged over the opcode, space and
+/// type blocks:
 /// 0 for the same mix, 1 for disjoint ones.
 double histogramDistance(const InstructionHistogram &a, const InstructionHistogram &b);
 

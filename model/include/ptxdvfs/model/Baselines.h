@@ -32,7 +32,9 @@ BaselineData baselineDataOf(const TensorDataset &data, const std::vector<std::si
 ///   leave-one-family-out (NearestNeighbours);
 /// - `knn_toward_mean`: the same, pulled towards the geometric mean of the
 ///   training surfaces by the distance to the neighbours, the pull fitted
-///   with k.
+///   with k;
+/// - `knn_unit_mix`: as `knn_log_histogram`, with neighbours found by the
+///   log-scaled execution-unit mix alone (absent where the mixes lack it).
 /// Fitting is deterministic (seeded), so evaluating a folder twice gives
 /// the same numbers. The MLP is fitted on its first prediction (a second
 /// or so), so predicting with the others costs none of it.
@@ -47,7 +49,11 @@ public:
   /// The k that `knn_log_histogram` fitted on the training applications.
   int neighbourCount() const;
 
-  /// Predicts `baseline` (one of baselineNames()) for an application.
+  /// Whether `baseline` can be predicted: every one of baselineNames()
+  /// but `knn_unit_mix` on mixes without the execution-unit block.
+  bool offers(const std::string &baseline) const;
+
+  /// Predicts `baseline` (one of baselineNames() it offers()) for an application.
   Surface predict(const std::string &baseline, const InstructionHistogram &histogram) const;
 
 private:
@@ -60,7 +66,7 @@ private:
   void fitMlp() const;
 };
 
-/// Every baseline's predictions for applications `items` of `data`, keyed
+/// Every offered baseline's predictions for applications `items` of `data`, keyed
 /// by name (each choosing its surface's plain argmin); each application's
 /// mix is computed once for all of them.
 std::map<std::string, PredictedChoices> predictBaselines(const Baselines &baselines,

@@ -16,6 +16,11 @@ inline constexpr int64_t kOpcodeRows = 1001, kSpaceRows = 10, kTypeRows = 100,
 /// Width of an instruction mix: the opcode, state-space and type blocks.
 inline constexpr int64_t kMixWidth = kOpcodeRows + kSpaceRows + kTypeRows;
 
+/// The execution-unit block follows them (embeddings/ExecutionUnit.h): one
+/// share per unit, Unknown included, at kMixWidth + unit.
+inline constexpr int64_t kUnitRows = static_cast<int64_t>(embeddings::kExecutionUnitCount);
+inline constexpr int64_t kHistogramFeatures = kMixWidth + kUnitRows;
+
 /// Records' weights are stored in 1/kWeightScale units (see TensorDataset.h).
 inline constexpr double kWeightScale = 1000.0;
 
@@ -31,14 +36,20 @@ enum class KernelCombination {
 };
 
 /// Instruction mix of an application: the share of its instructions with
-/// each opcode, state space and type value (three blocks that each sum to 1),
-/// stored sparsely by feature index (opcode + 1, kOpcodeRows + space,
-/// kOpcodeRows + kSpaceRows + type). Order-free, so it cannot tell a loop
-/// body from straight-line code; a loop shows only through the weights.
+/// each opcode, state space and type value, and with each execution unit
+/// (four blocks that each sum to 1), stored sparsely by feature index
+/// (opcode + 1, kOpcodeRows + space, kOpcodeRows + kSpaceRows + type,
+/// kMixWidth + unit). Order-free, so it cannot tell a loop body from
+/// straight-line code; a loop shows only through the weights. A mix read
+/// from a model folder written before the unit block has only three.
 using InstructionHistogram = std::map<int64_t, float>;
 
-/// Features of the opcode, space and type blocks, in that order.
+/// Features of the opcode, space and type blocks, in that order (what the
+/// histogram MLP and the LSTM's mix projection read; not the unit block).
 inline int64_t histogramWidth() { return kMixWidth; }
+
+/// Whether `histogram` has the execution-unit block.
+bool hasUnitBlock(const InstructionHistogram &histogram);
 
 /// The mix of the instructions the model reads of `kernels`: combined by
 /// `combination`, cut to `maxLength` as fieldsTensor() cuts them, each

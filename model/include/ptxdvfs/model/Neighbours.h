@@ -20,8 +20,24 @@ namespace ptxdvfs::model {
 /// bandwidth-bound.
 InstructionHistogram logScaled(const InstructionHistogram &histogram);
 
-/// L1 distance of two (log-scaled) mixes, summed over all three blocks.
+/// L1 distance of two (log-scaled) mixes, summed over the opcode, space
+/// and type blocks.
 double mixL1Distance(const InstructionHistogram &a, const InstructionHistogram &b);
+
+/// L1 distance of the execution-unit blocks of two (log-scaled) mixes.
+double unitMixL1Distance(const InstructionHistogram &a, const InstructionHistogram &b);
+
+/// Which part of the mix neighbours are found by.
+enum class NeighbourFeatures {
+  /// The opcode, space and type blocks (`knn_log_histogram`).
+  InstructionMix,
+  /// The execution-unit block only (`knn_unit_mix`): programs that keep
+  /// the same units equally busy are neighbours whatever opcodes they do
+  /// it with. In grouped CV on the microbenchmarks it beat the opcode mix
+  /// (docs/model.md), and a real kernel's integer and control opcodes no
+  /// longer make it unlike every microbenchmark.
+  ExecutionUnits,
+};
 
 /// k-nearest-neighbour surfaces: an application's predicted surface is the
 /// geometric mean (scaling factors are ratios) of the measured surfaces of
@@ -58,7 +74,8 @@ public:
 
   explicit NearestNeighbours(const BaselineData &data,
                              const std::vector<int> &candidates = defaultCandidates(),
-                             const std::vector<double> &pullCandidates = defaultPullCandidates());
+                             const std::vector<double> &pullCandidates = defaultPullCandidates(),
+                             NeighbourFeatures features = NeighbourFeatures::InstructionMix);
 
   /// The fitted number of neighbours.
   int k() const { return k_; }
@@ -104,13 +121,15 @@ private:
   std::vector<Surface> surfaces_;
   Surface logMean_; // the mean of every training surface's logarithm
   std::map<int, double> scores_;
+  NeighbourFeatures features_;
   int k_ = 1;
   double pullDistance_ = std::numeric_limits<double>::infinity();
 };
 
 /// The fitted neighbours of a neighbour baseline: `knn_log_histogram` (no
-/// pull) or `knn_toward_mean` (pull fitted with k); nullptr for any other
-/// name. The one place that says which is which, for Baselines (training,
+/// pull), `knn_toward_mean` (pull fitted with k) or `knn_unit_mix` (no
+/// pull, by execution units; nullptr when a mix lacks the unit block, as in
+/// folders written before it); nullptr for any other name. The one place that says which is which, for Baselines (training,
 /// evaluate) and the card predictors (predict, lint).
 std::unique_ptr<NearestNeighbours> fitNeighbourBaseline(const BaselineData &data,
                                                         const std::string &name);

@@ -66,10 +66,15 @@ std::vector<std::string> predictorNames();
 /// Empty when `name` is one of predictorNames(), else a message listing them.
 std::string checkPredictorName(const std::string &name);
 
+/// Empty when `card`'s folder can compute `name`, else why not: an unknown
+/// name, or `knn_unit_mix` from a folder written before the execution-unit
+/// mix (its baselines.json has none; retraining writes it).
+std::string checkPredictorName(const std::string &name, const ModelCard &card);
+
 /// The predictors computed from the card alone, without LibTorch:
 /// `training_mean`, `nearest_histogram`, `knn_log_histogram`,
-/// `knn_toward_mean`. nullptr for
-/// any other name. `card` must outlive the predictor.
+/// `knn_toward_mean`, `knn_unit_mix`. nullptr for any other name, and for
+/// one the card cannot compute (checkPredictorName()). `card` must outlive the predictor.
 std::unique_ptr<SurfacePredictor> makeCardPredictor(const ModelCard &card, const std::string &name);
 
 } // namespace ptxdvfs::model

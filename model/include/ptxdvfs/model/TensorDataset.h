@@ -25,6 +25,8 @@ enum FieldColumn : int64_t {
   /// weight) in 1/kWeightScale units, at least 1 unit for a real row; 0 on
   /// padding. Only the instruction mix reads it.
   kWeightColumn,
+  /// Not embedded: the record's ExecutionUnit. Only the mix reads it.
+  kUnitColumn,
   kFieldCount
 };
 
@@ -87,8 +89,10 @@ Batch collate(const TensorDataset &dataset, const std::vector<std::size_t> &indi
 /// executions (rows weighted by kWeightColumn; a row without a weight
 /// counts once) of the first lengths[b] instructions with each opcode,
 /// state space and type (three blocks that each sum to 1). Padding is not
-/// counted. Order-free: a loop shows only through the weights.
-torch::Tensor instructionMix(const torch::Tensor &fields, const torch::Tensor &lengths);
+/// counted. Order-free: a loop shows only through the weights. With
+/// `withUnits`, [B, kHistogramFeatures]: the execution-unit block follows.
+torch::Tensor instructionMix(const torch::Tensor &fields, const torch::Tensor &lengths,
+                             bool withUnits = false);
 
 /// Splits `subset` into batches of at most `batchSize` applications of
 /// similar length (sorted by length), so little padding is processed.
