@@ -132,7 +132,8 @@ void setupEvaluateCommand(CLI::App &app, int &exitCode) {
       "time, power and energy; the energy at the predicted minimum-energy point against\n"
       "the true minimum, Fmax and the reference point; Pareto-set precision and recall;\n"
       "the same for the baselines stored in the model folder (training_mean,\n"
-      "histogram_mlp, nearest_histogram, knn_log_histogram) and the LSTM blended with\n"
+      "histogram_mlp, nearest_histogram, knn_log_histogram, knn_toward_mean, knn_unit_mix;\n"
+      "knn_unit_mix only from folders trained since it exists) and the LSTM blended with\n"
       "the nearest-neighbour ones; and all of it per class of the measured best\n"
       "memory clock. The dataset must use the model's encoding scheme and V-F grid.");
   command->add_option("--model", options->model, "Model folder (see `train`)")->required();

@@ -209,15 +209,16 @@ void setupPredictCommand(CLI::App &app, int &exitCode) {
       "  ptxdvfs predict --plot saxpy.svg examples/saxpy.ptx\n"
       "Factors are relative to the model's reference clocks (the GPU's default): time 1.10 is\n"
       "10% slower, energy 0.85 uses 15% less. '+-' is the predictor's spread: the ensemble\n"
-      "members' disagreement (lstm), the nearest training programs' (knn_log_histogram).\n"
+      "members' disagreement (lstm), the nearest training programs' (knn_*).\n"
       "The LSTM's factor at the reference point is its prediction, not forced to 1 (it is\n"
       "what `evaluate` scores); recommend and lint compare points of one surface.\n"
       "A file with several kernels is also predicted as a whole, as `evaluate` reads a\n"
       "benchmark. Kernels are read as they execute: give loop bounds the PTX cannot tell\n"
       "with --assume, --grid and --block (see `ptxdvfs loops`).\n"
-      "The shipped model's default predictor is knn_log_histogram: in cross-validation it\n"
-      "beats the LSTM, and on real applications its clock choice saved energy where the\n"
-      "LSTM's did not (docs/model.md). Choose another with --predictor.");
+      "The shipped model's default predictor is knn_unit_mix: the training programs that\n"
+      "give each execution unit (DRAM, shared memory, FP32, integer, ...) the same share\n"
+      "of the work. In cross-validation it beats the LSTM and knn_log_histogram, the\n"
+      "neighbours by opcode (docs/model.md). Choose another with --predictor.");
   addPredictionFlags(*command, options->prediction);
   auto *json = command->add_flag("--json", options->json, "Print JSON on stdout");
   command->add_flag("--csv", options->csv,

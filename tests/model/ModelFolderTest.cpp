@@ -314,6 +314,9 @@ TEST(ShippedModelTest, TheGtxTitanXModelLoadsWithItsCrossValidation) {
   EXPECT_EQ(cv.at("folds"), 5);
   EXPECT_EQ(cv.at("benchmarks"), 140);
   EXPECT_EQ(cv.at("per_benchmark").at("lstm").size(), 140u);
-  for (const char *baseline : {"training_mean", "histogram_mlp", "nearest_histogram"})
+  for (const char *baseline : {"training_mean", "histogram_mlp", "nearest_histogram", "knn_unit_mix"})
     EXPECT_TRUE(cv.at("baselines").contains(baseline)) << baseline;
+  // Every training program's mix has its execution-unit block, which
+  // knn_unit_mix finds neighbours by.
+  EXPECT_TRUE(hasUnitBlocks(d.baselines));
 }
