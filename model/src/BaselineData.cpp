@@ -20,6 +20,10 @@ bool hasUnitBlocks(const BaselineData &data) {
                      [](const InstructionHistogram &histogram) { return hasUnitBlock(histogram); });
 }
 
+bool offersBaseline(const BaselineData &data, const std::string &name) {
+  return name != "knn_unit_mix" || hasUnitBlocks(data);
+}
+
 nlohmann::json toJson(const BaselineData &data) {
   nlohmann::json applications = nlohmann::json::array();
   for (std::size_t a = 0; a < data.names.size(); ++a) {

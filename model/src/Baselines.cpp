@@ -106,7 +106,7 @@ void Baselines::fitMlp() const {
 }
 
 bool Baselines::offers(const std::string &baseline) const {
-  return baseline != "knn_unit_mix" || fitted_->neighbours.count(baseline) > 0;
+  return offersBaseline(data_, baseline);
 }
 
 int Baselines::neighbourCount() const { return fitted_->neighbours.at("knn_log_histogram")->k(); }
@@ -144,11 +144,14 @@ std::map<std::string, PredictedChoices> predictBaselines(const Baselines &baseli
                                                          const TensorDataset &data,
                                                          const std::vector<std::size_t> &items) {
   std::map<std::string, PredictedChoices> predictions;
+  std::vector<std::string> offered;
+  for (const std::string &name : baselineNames())
+    if (baselines.offers(name))
+      offered.push_back(name);
   for (std::size_t i : items) {
     InstructionHistogram mix = histogramOf(data.items[i].fields);
-    for (const std::string &name : baselineNames())
-      if (baselines.offers(name))
-        predictions[name].add(baselines.predict(name, mix));
+    for (const std::string &name : offered)
+      predictions[name].add(baselines.predict(name, mix));
   }
   return predictions;
 }

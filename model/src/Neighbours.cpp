@@ -282,7 +282,7 @@ std::unique_ptr<NearestNeighbours> fitNeighbourBaseline(const BaselineData &data
   if (name == "knn_toward_mean")
     return std::make_unique<NearestNeighbours>(data, NearestNeighbours::defaultCandidates(),
                                                NearestNeighbours::towardMeanPullCandidates());
-  if (name == "knn_unit_mix" && hasUnitBlocks(data))
+  if (name == "knn_unit_mix" && offersBaseline(data, name))
     return std::make_unique<NearestNeighbours>(data, NearestNeighbours::defaultCandidates(),
                                                NearestNeighbours::defaultPullCandidates(),
                                                NeighbourFeatures::ExecutionUnits);

@@ -28,8 +28,8 @@ std::string checkPredictorName(const std::string &name) {
 std::string checkPredictorName(const std::string &name, const ModelCard &card) {
   if (std::string error = checkPredictorName(name); !error.empty())
     return error;
-  if (name == "knn_unit_mix" && !hasUnitBlocks(card.baselines))
-    return "predictor 'knn_unit_mix' needs the execution-unit mix, which this model folder's "
+  if (!offersBaseline(card.baselines, name))
+    return "predictor '" + name + "' needs the execution-unit mix, which this model folder's "
            "baselines.json predates: retrain the model (ptxdvfs train) or choose another predictor";
   return "";
 }

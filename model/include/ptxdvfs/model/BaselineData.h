@@ -36,6 +36,11 @@ inline const std::vector<std::string> &baselineNames() {
 /// folder written before it has none, and cannot offer `knn_unit_mix`).
 bool hasUnitBlocks(const BaselineData &data);
 
+/// Whether baseline `name` can be fitted on `data`: every one of
+/// baselineNames() but `knn_unit_mix` on mixes without the unit block.
+/// The one place that says so, for fitting, evaluate and predictor checks.
+bool offersBaseline(const BaselineData &data, const std::string &name);
+
 /// Half the L1 distance of two mixes averaged over the opcode, space and
 /// type blocks:
 /// 0 for the same mix, 1 for disjoint ones.

@@ -49,8 +49,7 @@ public:
   /// The k that `knn_log_histogram` fitted on the training applications.
   int neighbourCount() const;
 
-  /// Whether `baseline` can be predicted: every one of baselineNames()
-  /// but `knn_unit_mix` on mixes without the execution-unit block.
+  /// Whether `baseline` can be predicted (offersBaseline() on the training data).
   bool offers(const std::string &baseline) const;
 
   /// Predicts `baseline` (one of baselineNames() it offers()) for an application.

@@ -128,9 +128,9 @@ private:
 
 /// The fitted neighbours of a neighbour baseline: `knn_log_histogram` (no
 /// pull), `knn_toward_mean` (pull fitted with k) or `knn_unit_mix` (no
-/// pull, by execution units; nullptr when a mix lacks the unit block, as in
-/// folders written before it); nullptr for any other name. The one place that says which is which, for Baselines (training,
-/// evaluate) and the card predictors (predict, lint).
+/// pull, by execution units; nullptr where offersBaseline() says no); nullptr
+/// for any other name. The one place that says which is which, for
+/// Baselines (training, evaluate) and the card predictors (predict, lint).
 std::unique_ptr<NearestNeighbours> fitNeighbourBaseline(const BaselineData &data,
                                                         const std::string &name);
 

@@ -74,7 +74,8 @@ std::string checkPredictorName(const std::string &name, const ModelCard &card);
 /// The predictors computed from the card alone, without LibTorch:
 /// `training_mean`, `nearest_histogram`, `knn_log_histogram`,
 /// `knn_toward_mean`, `knn_unit_mix`. nullptr for any other name, and for
-/// one the card cannot compute (checkPredictorName()). `card` must outlive the predictor.
+/// one the card cannot compute (checkPredictorName()). `card` must outlive
+/// the predictor.
 std::unique_ptr<SurfacePredictor> makeCardPredictor(const ModelCard &card, const std::string &name);
 
 } // namespace ptxdvfs::model
