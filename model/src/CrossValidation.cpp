@@ -158,7 +158,8 @@ crossValidate(const TensorDataset &data, const DvfsModelOptions &modelOptions,
   addBlendVariants(collected);
   for (const auto &[name, predictions] : collected)
     result.predictors[name] = evaluateByClass(data, predictions.surfaces, predictions.chosen, order);
-  std::vector<std::string> detailed = {"lstm"};
+  // The default is what users get; the others are what it was chosen against.
+  std::vector<std::string> detailed = {"lstm", chooseDefaultPredictor(result.predictors)};
   for (const BlendVariant &blend : kBlendVariants) {
     detailed.push_back(blend.baseline);
     detailed.push_back(blend.name);

@@ -69,8 +69,9 @@ struct CrossValidationResult {
   std::vector<std::string> names; ///< applications, in dataset order
   std::vector<int> fold;          ///< fold of each application
   std::vector<int64_t> bestEpochs; ///< of every trained member
-  /// "lstm", the nearest-neighbour baselines and the blend variants per
-  /// held-out application.
+  /// "lstm", the default predictor (chooseDefaultPredictor), the
+  /// nearest-neighbour baselines and the blend variants per held-out
+  /// application.
   std::map<std::string, std::vector<BenchmarkScore>> perBenchmark;
 };
 
