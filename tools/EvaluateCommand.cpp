@@ -104,15 +104,17 @@ int runEvaluateCommand(const EvaluateCommandOptions &options) {
     scores = model::scoreBenchmarks(data, lstm.surfaces, lstm.chosen, all);
   if (options.json) {
     nlohmann::json json = evaluationJson(results);
-    json["baselines"]["knn_log_histogram"]["neighbours"] = baselines.neighbourCount();
+    for (const auto &[name, k] : baselines.neighbourCounts())
+      json["baselines"][name]["neighbours"] = k;
     json["default_predictor"] = description.defaultPredictor;
     if (options.perBenchmark)
       json["per_benchmark"] = model::toJson(scores);
     std::cout << json.dump(2) << '\n';
   } else {
     printEvaluationTable(std::cout, results);
-    std::cout << "knn_log_histogram averages the " << baselines.neighbourCount()
-              << " nearest training applications (k fitted by leave-one-family-out).\n"
+    for (const auto &[name, k] : baselines.neighbourCounts())
+      std::cout << name << " averages the " << k << " nearest training applications\n";
+    std::cout << "(each k fitted by leave-one-family-out).\n"
               << "The model's default predictor (chosen by its cross-validation): "
               << description.defaultPredictor << '\n';
     if (options.perBenchmark)

@@ -109,7 +109,12 @@ bool Baselines::offers(const std::string &baseline) const {
   return offersBaseline(data_, baseline);
 }
 
-int Baselines::neighbourCount() const { return fitted_->neighbours.at("knn_log_histogram")->k(); }
+std::map<std::string, int> Baselines::neighbourCounts() const {
+  std::map<std::string, int> counts;
+  for (const auto &[name, neighbours] : fitted_->neighbours)
+    counts[name] = neighbours->k();
+  return counts;
+}
 
 Baselines::~Baselines() = default;
 Baselines::Baselines(Baselines &&) noexcept = default;

@@ -173,7 +173,11 @@ TEST(NeighboursTest, BaselineUsesTheFittedNeighboursAndRejectsNonPositiveFactors
   BaselineData training = baselineDataOf(data, range(0, 12));
   Baselines baselines(training, data.clocks);
   NearestNeighbours neighbours(training);
-  EXPECT_EQ(baselines.neighbourCount(), neighbours.k());
+  EXPECT_EQ(baselines.neighbourCounts().at("knn_log_histogram"), neighbours.k());
+  NearestNeighbours byUnits(training, NearestNeighbours::defaultCandidates(),
+                            NearestNeighbours::defaultPullCandidates(), NeighbourFeatures::ExecutionUnits);
+  EXPECT_EQ(baselines.neighbourCounts().at("knn_unit_mix"), byUnits.k());
+  EXPECT_EQ(baselines.neighbourCounts().size(), 3u); // and knn_toward_mean
   InstructionHistogram mix = histogramOf(data.items[3].fields);
   EXPECT_EQ(baselines.predict("knn_log_histogram", mix), neighbours.predict(mix));
 

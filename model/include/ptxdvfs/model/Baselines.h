@@ -46,8 +46,10 @@ public:
   Baselines(Baselines &&) noexcept;
   Baselines &operator=(Baselines &&) noexcept;
 
-  /// The k that `knn_log_histogram` fitted on the training applications.
-  int neighbourCount() const;
+  /// The k that each offered nearest-neighbour baseline (`knn_log_histogram`,
+  /// `knn_toward_mean`, `knn_unit_mix`) fitted on the training applications,
+  /// by name.
+  std::map<std::string, int> neighbourCounts() const;
 
   /// Whether `baseline` can be predicted (offersBaseline() on the training data).
   bool offers(const std::string &baseline) const;
