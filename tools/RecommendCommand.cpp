@@ -46,7 +46,9 @@ void printDecision(const PredictionRun &run, const RecommendOptions &options,
   std::cout << "  vs Fmax    (" << pointText(run.model->points.grid[run.model->points.fmaxIndex])
             << "): " << ratiosText(decision.vsFmax) << '\n';
   std::cout << "  confidence: " << model::toString(decision.confidence);
-  if (decision.energyUncertaintyPercent > 0)
+  if (decision.confidence == model::Confidence::None)
+    std::cout << " needed (nothing to change: the default clocks are the choice)";
+  else if (decision.energyUncertaintyPercent > 0)
     std::cout << " (energy change uncertain by +-" << std::lround(decision.energyUncertaintyPercent)
               << "% of the default's)";
   std::cout << '\n';
