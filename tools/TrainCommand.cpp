@@ -123,7 +123,7 @@ int runTrain(const TrainCommandOptions &options, const TrainSettings &settings) 
   std::string defaultPredictor = "lstm"; // without cross-validation, nothing to choose by
   if (settings.folds > 0) {
     int folds = static_cast<int>(settings.folds);
-    spdlog::info("cross-validating: {} folds of whole benchmark families, {} member(s) each",
+    spdlog::info("cross-validating: {} folds of whole benchmark families (with their twins), {} member(s) each",
                  folds, members);
     ProgressLine progress;
     auto cvOptions = model::CrossValidationOptions()
@@ -141,7 +141,11 @@ int runTrain(const TrainCommandOptions &options, const TrainSettings &settings) 
           progress.show(report, runLabel(fold, folds, member, members));
         });
     if (!result) {
-      printDiagnostics(result.diagnostics(), std::cerr);
+      ptx::Diagnostics errors = result.takeDiagnostics();
+      for (ptx::Diagnostic &error : errors)
+        if (error.path.empty()) // a property of the dataset as a whole
+          error.path = options.dataset;
+      printDiagnostics(errors, std::cerr);
       return kExitInputError;
     }
     const auto &predictors = result->predictors;
@@ -152,7 +156,7 @@ int runTrain(const TrainCommandOptions &options, const TrainSettings &settings) 
     for (const auto &[name, scores] : result->perBenchmark)
       summary["cross_validation"]["per_benchmark"][name] = model::toJson(scores);
     if (!options.json) {
-      std::cout << "Cross-validation (" << folds << " folds, whole families held out):\n";
+      std::cout << "Cross-validation (" << folds << " folds, whole families held out with their twins):\n";
       printEvaluationTable(std::cout, predictors);
       std::cout << "Default predictor (lowest energy MAPE + min-energy excess): "
                 << defaultPredictor << '\n';
@@ -251,7 +255,9 @@ void setupTrainCommand(CLI::App &app, int &exitCode) {
       "                --ptx ../shared/datasets/gpuptxmodel-gtxtitanx/ptx --as-executed --out my-model\n"
       "  ptxdvfs train --dataset DIR --folds 5 --cv-only --head-shape physical --json\n"
       "With --folds K the benchmarks are first split into K folds of whole families\n"
-      "(family: the name up to its first numeric part, e.g. fadd_dram_10_90 -> fadd_dram);\n"
+      "(family: the name up to its first numeric part, e.g. fadd_dram_10_90 -> fadd_dram),\n"
+      "each held out with its twins (benchmarks of other families whose instruction mix\n"
+      "is near-identical, which real programs never have; fewer groups than K is an error);\n"
       "each fold is predicted by models trained on the others, and the LSTM and the\n"
       "baselines are scored on the same folds. The final model, trained on everything,\n"
       "records those numbers in its manifest.\n"

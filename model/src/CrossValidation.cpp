@@ -2,12 +2,15 @@
 #include "ptxdvfs/model/CrossValidation.h"
 
 #include "ptxdvfs/model/Baselines.h"
+#include "ptxdvfs/model/Neighbours.h"
 #include "ptxdvfs/model/Splits.h"
 
 #include <torch/torch.h>
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
+#include <set>
 
 namespace ptxdvfs::model {
 
@@ -82,7 +85,19 @@ crossValidate(const TensorDataset &data, const DvfsModelOptions &modelOptions,
     result.names.push_back(data.items[i].name);
     high.push_back(prefersHighMemoryClock(data, i));
   }
-  result.fold = groupedFolds(result.names, high, options.folds(), trainOptions.seed());
+  std::vector<std::size_t> everyone(data.items.size());
+  std::iota(everyone.begin(), everyone.end(), 0);
+  // Twins in other families go to the same fold: real programs have none.
+  std::vector<std::string> groups = heldOutGroups(baselineDataOf(data, everyone));
+  std::size_t groupCount = std::set<std::string>(groups.begin(), groups.end()).size();
+  if (groupCount < static_cast<std::size_t>(options.folds()))
+    return ptx::Expected<CrossValidationResult>::failure(ptx::Diagnostic{
+        "", {}, ptx::Severity::Error,
+        std::to_string(options.folds()) + " folds need as many groups of benchmarks to hold out, and " +
+            "there are " + std::to_string(groupCount) +
+            " (a family is held out with every benchmark whose instruction mix is near-identical to " +
+            "one of its own); ask for fewer folds"});
+  result.fold = groupedFolds(groups, high, options.folds(), trainOptions.seed());
 
   const PredictionOptions &configured = options.prediction();
   // Variants that reuse the trained members: only the read-out differs.

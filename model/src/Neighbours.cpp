@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
+#include <set>
 #include <string>
 
 namespace ptxdvfs::model {
@@ -51,6 +53,40 @@ double mixL1Distance(const InstructionHistogram &a, const InstructionHistogram &
 
 double unitMixL1Distance(const InstructionHistogram &a, const InstructionHistogram &b) {
   return l1Distance(a, b, kMixWidth, kHistogramFeatures);
+}
+
+std::vector<std::string> heldOutGroups(const BaselineData &data) {
+  std::size_t count = data.names.size();
+  std::vector<std::size_t> parent(count);
+  std::iota(parent.begin(), parent.end(), 0);
+  auto root = [&](std::size_t a) {
+    while (parent[a] != a)
+      a = parent[a] = parent[parent[a]];
+    return a;
+  };
+  std::vector<std::string> families;
+  std::vector<InstructionHistogram> logMixes;
+  for (std::size_t a = 0; a < count; ++a) {
+    families.push_back(familyOf(data.names[a]));
+    logMixes.push_back(logScaled(data.histograms[a]));
+  }
+  bool units = hasUnitBlocks(data);
+  for (std::size_t a = 0; a < count; ++a)
+    for (std::size_t b = a + 1; b < count; ++b)
+      if (families[a] == families[b] || mixL1Distance(logMixes[a], logMixes[b]) < kTwinDistance ||
+          (units && unitMixL1Distance(logMixes[a], logMixes[b]) < kTwinDistance))
+        parent[root(a)] = root(b);
+  std::map<std::size_t, std::set<std::string>> members;
+  for (std::size_t a = 0; a < count; ++a)
+    members[root(a)].insert(families[a]);
+  std::vector<std::string> groups;
+  for (std::size_t a = 0; a < count; ++a) {
+    std::string label;
+    for (const std::string &family : members[root(a)])
+      label += (label.empty() ? "" : "+") + family;
+    groups.push_back(std::move(label));
+  }
+  return groups;
 }
 
 const std::vector<int> &NearestNeighbours::defaultCandidates() {
@@ -144,11 +180,9 @@ void NearestNeighbours::fit(const BaselineData &data, const std::vector<int> &ca
   k_ = candidates[candidates.size() / 2];
   std::size_t count = surfaces_.size();
   std::map<std::string, std::vector<std::size_t>> members;
-  std::vector<std::string> families;
-  for (std::size_t a = 0; a < count; ++a) {
-    families.push_back(familyOf(data.names[a]));
-    members[families.back()].push_back(a);
-  }
+  std::vector<std::string> families = heldOutGroups(data);
+  for (std::size_t a = 0; a < count; ++a)
+    members[families[a]].push_back(a);
   std::map<std::string, Surface> familyLogSums;
   for (const auto &[family, which] : members)
     familyLogSums[family] = logSum(surfaces_, which);
@@ -157,8 +191,8 @@ void NearestNeighbours::fit(const BaselineData &data, const std::vector<int> &ca
     for (double &value : point)
       value *= static_cast<double>(count);
 
-  // Each application seen with its family hidden: its neighbours and the
-  // mean of the other families' surfaces.
+  // Each application seen with its group hidden: its neighbours and the
+  // mean of the other groups' surfaces.
   struct LeftOut {
     std::size_t application;
     std::vector<std::pair<double, std::size_t>> order;

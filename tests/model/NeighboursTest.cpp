@@ -4,6 +4,7 @@
 
 #include "ptxdvfs/model/Baselines.h"
 #include "ptxdvfs/model/Neighbours.h"
+#include "ptxdvfs/model/Splits.h"
 #include "ptxdvfs/model/SurfacePredictor.h"
 #include "ptxdvfs/model/TensorDataset.h"
 
@@ -77,12 +78,13 @@ TEST(NeighboursTest, LeaveOneFamilyOutPicksOneNeighbourWhenOnlyTheNearestIsAlike
   BaselineData data;
   for (const char *name : {"fa_1", "fa_2", "ga_1", "ga_2", "ha_1", "ia_1"}) {
     data.names.push_back(name);
-    data.histograms.push_back(mixOf(10, 0.5f + 0.01f * static_cast<float>(data.names.size())));
+    // Shares 0.1 apart: no two families are twins (heldOutGroups).
+    data.histograms.push_back(mixOf(10, 0.1f * static_cast<float>(data.names.size())));
     data.surfaces.push_back(flat(1.0));
   }
   for (const char *name : {"jb_1", "kb_1"}) {
     data.names.push_back(name);
-    data.histograms.push_back(mixOf(20, 0.5f + 0.01f * static_cast<float>(data.names.size())));
+    data.histograms.push_back(mixOf(20, 0.1f * static_cast<float>(data.names.size())));
     data.surfaces.push_back(flat(3.0));
   }
   NearestNeighbours neighbours(data);
@@ -103,12 +105,34 @@ TEST(NeighboursTest, LeaveOneFamilyOutAveragesWhenSurfacesAreNoisy) {
       data.names.push_back("fam" + std::string(1, static_cast<char>('a' + f)) + "_" +
                            std::to_string(sibling));
       data.histograms.push_back(
-          mixOf(10, 0.3f + 0.05f * static_cast<float>(f) + 0.001f * static_cast<float>(sibling)));
+          mixOf(10, 0.05f + 0.1f * static_cast<float>(f) + 0.001f * static_cast<float>(sibling)));
       data.surfaces.push_back(flat(f % 2 == 0 ? 2.6 : 1.4));
     }
   NearestNeighbours neighbours(data);
   EXPECT_GT(neighbours.k(), 1);
   EXPECT_LT(neighbours.selectionScores().at(neighbours.k()), neighbours.selectionScores().at(1));
+}
+
+TEST(NeighboursTest, TwinsInOtherFamiliesAreHeldOutWithTheFamily) {
+  using embeddings::ExecutionUnit;
+  BaselineData data;
+  // a_1/a_2 one family; b_1 an opcode twin of a_2 (0.001 apart in share);
+  // c_1 a unit twin of b_1 (another opcode, the same unit); d_1 alone.
+  data.names = {"a_1", "a_2", "b_1", "c_1", "d_1"};
+  data.histograms = {withUnit(mixOf(10, 0.2f), ExecutionUnit::Fp32),
+                     withUnit(mixOf(10, 0.6f), ExecutionUnit::Fp32),
+                     withUnit(mixOf(10, 0.601f), ExecutionUnit::Integer),
+                     withUnit(mixOf(30), ExecutionUnit::Integer),
+                     withUnit(mixOf(40), ExecutionUnit::GlobalMemory)};
+  data.surfaces = std::vector<Surface>(5, flat(1.0));
+  std::vector<std::string> groups = heldOutGroups(data);
+  EXPECT_EQ(groups, (std::vector<std::string>{"a+b+c", "a+b+c", "a+b+c", "a+b+c", "d"}));
+  EXPECT_EQ(familyOf(groups[0]), groups[0]); // folds can take labels for names
+
+  // Without unit blocks only the opcode twin joins.
+  for (InstructionHistogram &mix : data.histograms)
+    mix.erase(mix.lower_bound(kMixWidth), mix.end());
+  EXPECT_EQ(heldOutGroups(data), (std::vector<std::string>{"a+b", "a+b", "a+b", "c", "d"}));
 }
 
 TEST(NeighboursTest, ASingleFamilyLeavesNothingToScoreAndKeepsTheMiddleCandidate) {

@@ -23,7 +23,8 @@ struct Split {
 Split groupedSplit(const std::vector<std::string> &names, double fraction, std::uint64_t seed);
 
 /// Grouped k-fold: the fold (0..folds-1) of each of `names`. Whole
-/// families go to one fold. Families holding members of the rare class
+/// families go to one fold (`names` may be group labels, heldOutGroups(),
+/// which are their own family). Families holding members of the rare class
 /// (`rare[i]`, e.g. "best memory clock is high") are dealt out first, to
 /// the fold with the fewest rare members, then the rest to the fold with
 /// the fewest members, so every fold sees both classes and has a similar
