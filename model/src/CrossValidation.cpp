@@ -20,7 +20,15 @@ std::string chooseDefaultPredictor(const std::map<std::string, ClassedEvaluation
   for (const auto &[name, result] : predictors) {
     if (name.rfind("lstm_risk", 0) == 0 || result.all.benchmarks == 0)
       continue;
-    double score = result.all.energy.mape + result.all.minEnergy.excessVsOracle;
+    double total = 0;
+    int classes = 0;
+    for (const EvaluationResult *byClass : {&result.highMemory, &result.lowMemory})
+      if (byClass->benchmarks > 0) {
+        total += byClass->energy.mape + byClass->minEnergy.excessVsOracle;
+        ++classes;
+      }
+    double score = classes > 0 ? total / classes
+                               : result.all.energy.mape + result.all.minEnergy.excessVsOracle;
     if (score < bestScore) {
       bestScore = score;
       best = name;
