@@ -28,7 +28,7 @@ void addPredictionFlags(CLI::App &command, PredictionFlags &flags, bool files) {
   command.add_option("--predictor", flags.model.predictor,
                      "Which of the folder's predictors answers: " + names +
                          ". Default: the one the folder names, chosen by its cross-validation "
-                         "(knn_unit_mix for the shipped model)")
+                         "(knn_log_histogram for the shipped model)")
       ->group(group);
   addLaunchFlags(command, flags.launch, /*readingFlags=*/false);
 }

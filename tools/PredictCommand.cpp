@@ -215,10 +215,11 @@ void setupPredictCommand(CLI::App &app, int &exitCode) {
       "A file with several kernels is also predicted as a whole, as `evaluate` reads a\n"
       "benchmark. Kernels are read as they execute: give loop bounds the PTX cannot tell\n"
       "with --assume, --grid and --block (see `ptxdvfs loops`).\n"
-      "The shipped model's default predictor is knn_unit_mix: the training programs that\n"
-      "give each execution unit (DRAM, shared memory, FP32, integer, ...) the same share\n"
-      "of the work. In cross-validation it beats the LSTM and knn_log_histogram, the\n"
-      "neighbours by opcode (docs/model.md). Choose another with --predictor.");
+      "The shipped model's default predictor is knn_log_histogram: the training programs\n"
+      "whose log-scaled instruction mix is closest. In cross-validation that holds out each\n"
+      "family with its twins it beats the LSTM, the blends and knn_unit_mix (the neighbours\n"
+      "by execution unit) on both memory classes (docs/model.md). Choose another with\n"
+      "--predictor.");
   addPredictionFlags(*command, options->prediction);
   auto *json = command->add_flag("--json", options->json, "Print JSON on stdout");
   command->add_flag("--csv", options->csv,

@@ -158,7 +158,7 @@ int runTrain(const TrainCommandOptions &options, const TrainSettings &settings) 
     if (!options.json) {
       std::cout << "Cross-validation (" << folds << " folds, whole families held out with their twins):\n";
       printEvaluationTable(std::cout, predictors);
-      std::cout << "Default predictor (lowest energy MAPE + min-energy excess): "
+      std::cout << "Default predictor (lowest energy MAPE + min-energy excess, mean of the two memory classes): "
                 << defaultPredictor << '\n';
     }
   }
