@@ -180,12 +180,12 @@ void NearestNeighbours::fit(const BaselineData &data, const std::vector<int> &ca
   k_ = candidates[candidates.size() / 2];
   std::size_t count = surfaces_.size();
   std::map<std::string, std::vector<std::size_t>> members;
-  std::vector<std::string> families = heldOutGroups(data);
+  std::vector<std::string> groups = heldOutGroups(data);
   for (std::size_t a = 0; a < count; ++a)
-    members[families[a]].push_back(a);
-  std::map<std::string, Surface> familyLogSums;
-  for (const auto &[family, which] : members)
-    familyLogSums[family] = logSum(surfaces_, which);
+    members[groups[a]].push_back(a);
+  std::map<std::string, Surface> groupLogSums;
+  for (const auto &[group, which] : members)
+    groupLogSums[group] = logSum(surfaces_, which);
   Surface totalLogSum = logMean_;
   for (auto &point : totalLogSum)
     for (double &value : point)
@@ -203,15 +203,15 @@ void NearestNeighbours::fit(const BaselineData &data, const std::vector<int> &ca
   for (std::size_t a = 0; a < count; ++a) {
     std::vector<bool> hidden(count);
     for (std::size_t b = 0; b < count; ++b)
-      hidden[b] = families[b] == families[a];
+      hidden[b] = groups[b] == groups[a];
     auto order = nearest(logHistograms_[a], static_cast<std::size_t>(largest), hidden);
     if (order.empty())
       continue;
-    double others = static_cast<double>(count - members[families[a]].size());
+    double others = static_cast<double>(count - members[groups[a]].size());
     Surface logMean = totalLogSum;
     for (std::size_t p = 0; p < logMean.size(); ++p)
       for (std::size_t m = 0; m < 3; ++m)
-        logMean[p][m] = (logMean[p][m] - familyLogSums[families[a]][p][m]) / others;
+        logMean[p][m] = (logMean[p][m] - groupLogSums[groups[a]][p][m]) / others;
     leftOut.push_back({a, std::move(order), std::move(logMean)});
   }
   if (leftOut.empty())
