@@ -225,5 +225,37 @@ TEST_F(RealisticLoopsTest, AccumulatorsReadAfterTheLoopAreDataNotControl) {
   EXPECT_DOUBLE_EQ(executed(saxpy, "mul.wide.s32"), 0);
 }
 
+TEST(LoopSourceLineTest, ARotatedHeaderOpeningOnLineZeroIsShownAtItsFirstRealLine) {
+  // nvcc opens the header of a rotated loop with `.loc 1 0 N` (compiler-made
+  // code); an editor hint on line 0 would be lost, so the loop takes line 42.
+  const char *text = R"(.version 8.0
+.target sm_80
+.address_size 64
+.file 1 "/src/kernel.cu"
+.visible .entry k(.param .u32 n)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .loc 1 40 3
+  mov.u32 %r1, 0;
+$L__header:
+  .loc 1 0 5
+  add.s32 %r2, %r1, 7;
+  .loc 1 42 5
+  add.s32 %r1, %r1, 1;
+  setp.lt.u32 %p1, %r1, 10;
+  @%p1 bra $L__header;
+  ret;
+}
+)";
+  ptx::Module module = parseOk(text, "line_zero.ptx");
+  ExecutedKernel kernel = expandKernel(module, *module.kernels().front(), LaunchAssumptions{}, ExpansionOptions{});
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  EXPECT_EQ(kernel.loops[0].maxTripCount, 10u);
+  ASSERT_TRUE(kernel.loops[0].source.has_value());
+  EXPECT_EQ(kernel.loops[0].source->line, 42u);
+  EXPECT_EQ(module.sourcePath(*kernel.loops[0].source), "/src/kernel.cu");
+}
+
 } // namespace
 } // namespace ptxdvfs::test

@@ -27,6 +27,31 @@ struct FunctionFacts {
 /// Thrown to stop a trial expansion as soon as it outgrows the budget.
 struct OverBudget {};
 
+/// The CUDA line a loop is shown at: the first `.loc` with a real line in the
+/// header, else in the loop's other blocks. nvcc often opens a rotated loop's
+/// header with `.loc 1 0 N` (line 0: compiler-made code, DWARF's "no line"),
+/// and an editor cannot put a hint on line 0.
+std::optional<DebugLocation> sourceLineOf(const ControlFlowGraph &graph, const Loop &loop) {
+  std::optional<DebugLocation> fallback;
+  auto search = [&](std::uint32_t block) -> std::optional<DebugLocation> {
+    for (std::uint32_t i = graph.blocks[block].first; i < graph.blocks[block].end; ++i) {
+      const auto &location = graph.instructions[i]->debugLocation;
+      if (location && location->line != 0)
+        return location;
+      if (location && !fallback)
+        fallback = location;
+    }
+    return std::nullopt;
+  };
+  if (auto found = search(loop.header))
+    return found;
+  for (std::uint32_t block : loop.blocks)
+    if (block != loop.header)
+      if (auto found = search(block))
+        return found;
+  return fallback;
+}
+
 class Expander {
 public:
   Expander(const Module &module, const LaunchAssumptions &assumptions,
@@ -219,7 +244,7 @@ private:
     if (header.first < header.end) {
       const Instruction &first = *facts.graph.instructions[header.first];
       report.location = first.location;
-      report.source = first.debugLocation;
+      report.source = sourceLineOf(facts.graph, theLoop);
     }
     report.depth = parentReport >= 0 ? result_.loops[static_cast<std::size_t>(parentReport)].depth + 1 : 1;
     report.parent = parentReport;

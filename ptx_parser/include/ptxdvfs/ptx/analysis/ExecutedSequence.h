@@ -47,7 +47,7 @@ struct ExecutedInstruction {
 struct LoopReport {
   const Function *function = nullptr;
   SourceLocation location;                  ///< the loop header's first instruction
-  std::optional<DebugLocation> source;      ///< its CUDA line, with -lineinfo
+  std::optional<DebugLocation> source;      ///< its CUDA line, with -lineinfo (never line 0 if the loop has a real one)
   unsigned depth = 1;
   int parent = -1;                          ///< index in ExecutedKernel::loops
   double meanTripCount = 0;                 ///< header runs per entry, weighted by entries
