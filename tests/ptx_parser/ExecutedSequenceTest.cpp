@@ -257,5 +257,63 @@ $L__header:
   EXPECT_EQ(module.sourcePath(*kernel.loops[0].source), "/src/kernel.cu");
 }
 
+TEST(LoopReasonTest, ABoundReReadEveryIterationIsToldApartFromDataTheLoopChases) {
+  // rereads: `for (i = 0; i < *n; i++) out[i] = 0;` where the store may alias *n,
+  // so nvcc loads the bound again each iteration. chase: `while (p >= 0) p = next[p];`.
+  const char *text = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry rereads(.param .u64 n, .param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [n];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, 0;
+$L__loop:
+  st.global.u32 [%rd2], %r1;
+  add.s64 %rd2, %rd2, 4;
+  add.s32 %r1, %r1, 1;
+  ld.global.u32 %r2, [%rd1];
+  setp.lt.s32 %p1, %r1, %r2;
+  @%p1 bra $L__loop;
+  ret;
+}
+.visible .entry chase(.param .u64 next)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [next];
+  mov.u32 %r1, 0;
+$L__loop:
+  mul.wide.s32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.u32 %r1, [%rd3];
+  setp.gt.s32 %p1, %r1, -1;
+  @%p1 bra $L__loop;
+  ret;
+}
+)";
+  ptx::Module module = parseOk(text, "reasons.ptx");
+  auto reasonOf = [&](std::size_t kernel) {
+    ExecutedKernel expanded =
+        expandKernel(module, *module.kernels()[kernel], LaunchAssumptions{}, ExpansionOptions{});
+    EXPECT_EQ(expanded.loops.size(), 1u);
+    EXPECT_TRUE(!expanded.loops.empty() && expanded.loops[0].usedDefault);
+    std::string joined;
+    for (const LoopReport &loop : expanded.loops)
+      for (const std::string &reason : loop.why)
+        joined += reason + "\n";
+    return joined;
+  };
+  std::string rereads = reasonOf(0), chase = reasonOf(1);
+  EXPECT_NE(rereads.find("re-read from the same address"), std::string::npos) << rereads;
+  EXPECT_NE(rereads.find("__restrict__"), std::string::npos) << rereads;
+  EXPECT_NE(chase.find("depends on data loaded in the loop"), std::string::npos) << chase;
+  EXPECT_EQ(chase.find("re-read"), std::string::npos) << chase;
+}
+
 } // namespace
 } // namespace ptxdvfs::test

@@ -77,6 +77,51 @@ bool TripCountAnalysis::insideLoop(std::uint32_t loop, std::uint32_t instruction
          forest_.loops[loop].contains(graph_.blockOf[instruction]);
 }
 
+std::string TripCountAnalysis::whyNotInduction(std::uint32_t loop, const std::string &reg, std::uint32_t at) const {
+  auto changesInside = [&](const std::string &name, std::uint32_t readAt) {
+    auto defs = values_.reachingDefinitions(name, readAt);
+    return std::any_of(defs.begin(), defs.end(), [&](std::uint32_t def) { return insideLoop(loop, def); });
+  };
+  constexpr std::size_t kMaxDefinitions = 64; // a bound's chain is short; stop rather than walk a whole body
+  std::vector<std::pair<std::string, std::uint32_t>> pending{{reg, at}};
+  std::vector<std::uint32_t> seen;
+  bool loadsData = false;
+  while (!pending.empty() && seen.size() < kMaxDefinitions) {
+    auto [name, readAt] = pending.back();
+    pending.pop_back();
+    for (std::uint32_t def : values_.reachingDefinitions(name, readAt)) {
+      if (!insideLoop(loop, def) || std::find(seen.begin(), seen.end(), def) != seen.end())
+        continue;
+      seen.push_back(def);
+      const Instruction &instruction = *graph_.instructions[def];
+      if (instruction.opcode == "ld" || instruction.opcode == "ldu") {
+        bool sameAddress = true;
+        if (instruction.operands.size() > 1)
+          if (const auto *address = instruction.operands[1].getIf<Address>())
+            for (const Operand &part : address->parts) {
+              const auto *base = part.getIf<Register>();
+              const auto *offset = part.getIf<RegisterOffset>();
+              if ((base && changesInside(base->name, def)) || (offset && changesInside(offset->base, def)))
+                sameAddress = false;
+            }
+        if (sameAddress)
+          return "the exit test's " + reg +
+                 " is re-read from the same address in every iteration (nvcc cannot prove the loop's "
+                 "stores leave it alone; a local copy of the bound or __restrict__ pointers let it be "
+                 "read once)";
+        loadsData = true;
+        continue;
+      }
+      for (std::size_t i = 1; i < instruction.operands.size(); ++i)
+        if (const auto *source = instruction.operands[i].getIf<Register>())
+          pending.emplace_back(source->name, def);
+    }
+  }
+  if (loadsData)
+    return "the exit test's " + reg + " depends on data loaded in the loop (a count only a run can tell)";
+  return "register " + reg + " in the exit test is not an induction variable";
+}
+
 std::optional<InductionVariable> TripCountAnalysis::asInduction(std::uint32_t loop,
                                                                 const std::string &reg,
                                                                 const Bindings &outer) const {
@@ -283,7 +328,7 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
       }
       side.induction = asInduction(loop, base, outer);
       if (!side.induction) {
-        problem = "register " + reg->name + " in the exit test is not an induction variable";
+        problem = whyNotInduction(loop, reg->name, test);
         return std::nullopt;
       }
       if (!side.induction->initial.known()) {
