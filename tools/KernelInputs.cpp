@@ -45,7 +45,11 @@ void addInputFlags(CLI::App &command, InputFlags &flags, bool files) {
                      "Pass a flag to nvcc for .cu files, e.g. --nvcc-flag=-DN=1024 (repeatable)")
       ->allow_extra_args(false)
       ->group(group);
-  command.add_option("--kernel", flags.kernels,
+  addKernelOption(command, flags.kernels, group);
+}
+
+void addKernelOption(CLI::App &command, std::vector<std::string> &patterns, const std::string &group) {
+  command.add_option("--kernel", patterns,
                      "Only kernels whose name (mangled, or demangled with or without its "
                      "parameters) matches this glob, e.g. 'saxpy' or '*stencil*' (repeatable)")
       ->allow_extra_args(false)

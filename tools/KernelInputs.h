@@ -27,6 +27,9 @@ struct InputFlags {
 /// the editor) only the last three.
 void addInputFlags(CLI::App &command, InputFlags &flags, bool files = true);
 
+/// Adds --kernel GLOB (repeatable) to `command`, in `group`: see kernelSelected().
+void addKernelOption(CLI::App &command, std::vector<std::string> &patterns, const std::string &group);
+
 /// One PTX module read from an input.
 struct InputModule {
   std::string input; ///< the file as the user named it

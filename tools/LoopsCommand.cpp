@@ -3,6 +3,7 @@
 
 #include "DiagnosticPrinter.h"
 #include "ExitCodes.h"
+#include "KernelInputs.h"
 #include "LaunchFlags.h"
 
 #include "ptxdvfs/ptx/Parser.h"
@@ -27,6 +28,7 @@ namespace analysis = ptx::analysis;
 struct LoopsOptions {
   std::string file;
   LaunchFlags launch;
+  std::vector<std::string> kernels; ///< --kernel globs; empty: every kernel
   bool json = false;
 };
 
@@ -118,7 +120,11 @@ int runLoopsCommand(const LoopsOptions &options) {
   }
   analysis::ExpansionOptions expansion = toExpansionOptions(options.launch);
   nlohmann::json kernels = nlohmann::json::array();
+  std::size_t selected = 0;
   for (const ptx::Function *kernel : module->kernels()) {
+    if (!kernelSelected(kernel->name, options.kernels))
+      continue;
+    ++selected;
     analysis::ExecutedKernel executed = analysis::expandKernel(*module, *kernel, assumptions, expansion);
     printDiagnostics(executed.warnings, std::cerr);
     if (options.json)
@@ -130,6 +136,10 @@ int runLoopsCommand(const LoopsOptions &options) {
     std::cout << nlohmann::json{{"path", module->path}, {"kernels", kernels}}.dump(2) << '\n';
   else if (module->kernels().empty())
     spdlog::warn("{}: no kernel (.entry) to analyse", options.file);
+  if (selected == 0 && !options.kernels.empty() && !module->kernels().empty()) {
+    spdlog::error("{}: no kernel (.entry) matches --kernel", options.file);
+    return kExitInputError;
+  }
   return kExitSuccess;
 }
 
@@ -144,12 +154,14 @@ void setupLoopsCommand(CLI::App &app, int &exitCode) {
       "  ptxdvfs loops kernel.ptx\n"
       "  ptxdvfs loops --grid 4096 --block 256 --assume n=1048576 kernel.ptx\n"
       "  ptxdvfs loops --json kernel.ptx\n"
+      "  ptxdvfs loops --kernel '*stencil*' kernel.ptx\n"
       "A count is 'constant' when it follows from the PTX alone, 'assumed' when it uses\n"
       "--assume/--grid/--block, 'default' when it uses a default (launch geometry, or\n"
       "--default-trip-count for a bound read from memory or an unset parameter).\n"
       "The thread analysed is thread 0 of block 0. See docs/loops.md.");
   command->add_option("file", options->file, "PTX file")->required()->check(CLI::ExistingFile);
   addLaunchFlags(*command, options->launch);
+  addKernelOption(*command, options->kernels, "Input");
   command->add_flag("--json", options->json, "Print the loops as JSON on stdout");
   command->callback([options, &exitCode] { exitCode = runLoopsCommand(*options); });
 }
