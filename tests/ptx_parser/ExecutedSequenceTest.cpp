@@ -315,5 +315,33 @@ $L__loop:
   EXPECT_EQ(chase.find("re-read"), std::string::npos) << chase;
 }
 
+TEST(LoopReasonTest, ANegatedExitTestIsStillSolved) {
+  // nvcc -G: `not.pred` (and `mov.pred`) between the comparison and the branch leaving the loop.
+  const char *text = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k()
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<4>;
+  mov.u32 %r1, 0;
+$L__header:
+  setp.lt.s32 %p1, %r1, 12;
+  not.pred %p2, %p1;
+  mov.pred %p3, %p2;
+  @%p3 bra $L__exit;
+  add.s32 %r1, %r1, 3;
+  bra.uni $L__header;
+$L__exit:
+  ret;
+}
+)";
+  ptx::Module module = parseOk(text, "negated.ptx");
+  ExecutedKernel kernel = expandKernel(module, *module.kernels().front(), LaunchAssumptions{}, ExpansionOptions{});
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  EXPECT_FALSE(kernel.loops[0].usedDefault);
+  EXPECT_EQ(kernel.loops[0].maxTripCount, 5u); // the header runs for 0, 3, 6, 9 and leaves at 12
+}
+
 } // namespace
 } // namespace ptxdvfs::test

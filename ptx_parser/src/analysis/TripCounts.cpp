@@ -260,9 +260,22 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
     if (takenInside == theLoop.contains(successors[1]))
       continue;
     bool stayWhen = takenInside != branch->guard->negated;
-    const std::string &predicate = branch->guard->predicate;
+    std::string predicate = branch->guard->predicate;
     auto branchIndex = graph_.blocks[block].end - 1;
     auto defs = values_.reachingDefinitions(predicate, branchIndex);
+    // Unoptimised code (nvcc -G) negates or copies the comparison first:
+    // `not.pred %p8, %p7; @%p8 bra`.
+    for (int hops = 0; hops < 4 && defs.size() == 1 && insideLoop(loop, defs[0]); ++hops) {
+      const Instruction &copy = *graph_.instructions[defs[0]];
+      const auto *from = copy.operands.size() == 2 ? copy.operands[1].getIf<Register>() : nullptr;
+      if (!from || from->negated || (copy.opcode != "not" && copy.opcode != "mov") ||
+          copy.details.types.empty() || copy.details.types.back() != ScalarType::Pred)
+        break;
+      if (copy.opcode == "not")
+        stayWhen = !stayWhen;
+      predicate = from->name;
+      defs = values_.reachingDefinitions(predicate, defs[0]);
+    }
     if (defs.size() != 1 || !insideLoop(loop, defs[0])) {
       fail("the exit test of the loop is not a comparison made in the loop");
       continue;
