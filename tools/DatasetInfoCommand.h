@@ -1,6 +1,8 @@
 // DatasetInfoCommand.h - `ptxdvfs dataset info`: what a measurement dataset holds.
 #pragma once
 
+#include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
+
 #include <cstdint>
 #include <string>
 
@@ -20,7 +22,7 @@ struct DatasetInfoOptions {
   std::string ptxDir;       ///< benchmark folders with .ptx; empty: stored sequences
   bool asExecuted = false;
   bool broadcastLoads = false;
-  std::uint64_t defaultTripCount = 16;
+  std::uint64_t defaultTripCount = ptx::analysis::ExpansionOptions{}.defaultTripCount;
   std::int64_t maxLength = 2000; ///< as executed: the written budget per kernel
 };
 

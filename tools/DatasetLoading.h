@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ptxdvfs/embeddings/Dataset.h"
+#include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
 
 #include <cstdint>
 #include <string>
@@ -19,7 +20,7 @@ struct DatasetSource {
   std::string gpuInfo; ///< clock tables; empty: beside the dataset
   std::string ptxDir;  ///< benchmark folders with .ptx; empty: stored sequences
   bool asExecuted = false;
-  std::uint64_t defaultTripCount = 16;
+  std::uint64_t defaultTripCount = ptx::analysis::ExpansionOptions{}.defaultTripCount;
   bool broadcastLoadsAsConstant = false; ///< as executed (EncodeOptions)
 };
 

@@ -47,8 +47,11 @@ int runEvaluateCommand(const EvaluateCommandOptions &options) {
   }
   const model::ModelDescription &description = loaded->description;
   // PTX is read the way the model was trained to read it (its scheme name says).
+  // ... and with the default trip count it was trained with, unless told.
+  std::uint64_t defaultTripCount =
+      options.defaultTripCount > 0 ? options.defaultTripCount : description.defaultTripCount();
   DatasetSource source{options.dataset, options.gpuInfo, options.ptxDir,
-                       embeddings::readsAsExecuted(description.scheme), options.defaultTripCount,
+                       embeddings::readsAsExecuted(description.scheme), defaultTripCount,
                        embeddings::readsBroadcastLoadsAsConstant(description.scheme)};
   if (source.asExecuted && source.ptxDir.empty()) {
     spdlog::error("{}: the model reads kernels as executed ({}): give the benchmarks' PTX with --ptx DIR",
@@ -107,6 +110,9 @@ int runEvaluateCommand(const EvaluateCommandOptions &options) {
     for (const auto &[name, k] : baselines.neighbourCounts())
       json["baselines"][name]["neighbours"] = k;
     json["default_predictor"] = description.defaultPredictor;
+    json["reading"] = {{"scheme", description.scheme}};
+    if (source.asExecuted)
+      json["reading"]["default_trip_count"] = source.defaultTripCount;
     if (options.perBenchmark)
       json["per_benchmark"] = model::toJson(scores);
     std::cout << json.dump(2) << '\n';
@@ -114,9 +120,12 @@ int runEvaluateCommand(const EvaluateCommandOptions &options) {
     printEvaluationTable(std::cout, results);
     for (const auto &[name, k] : baselines.neighbourCounts())
       std::cout << name << " averages the " << k << " nearest training applications\n";
-    std::cout << "(each k fitted by leave-one-family-out).\n"
+    std::cout << "(each k fitted leaving out each family with its twins).\n"
               << "The model's default predictor (chosen by its cross-validation): "
               << description.defaultPredictor << '\n';
+    if (source.asExecuted)
+      std::cout << "PTX read as executed; a loop of unknown count runs " << source.defaultTripCount
+                << " times.\n";
     if (options.perBenchmark)
       printBenchmarkTable(std::cout, scores);
   }
@@ -147,9 +156,8 @@ void setupEvaluateCommand(CLI::App &app, int &exitCode) {
   addPtxFlag(*command, options->ptxDir);
   command->add_option("--default-trip-count", options->defaultTripCount,
                       "For a model that reads kernels as executed: iterations of a loop whose "
-                      "count cannot be found")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
+                      "count cannot be found (default: the count the model was trained with)")
+      ->check(CLI::PositiveNumber);
   command->add_flag("--json", options->json, "Print the results as JSON on stdout");
   command->add_flag("--per-benchmark", options->perBenchmark,
                     "Also score the model on each application: its MAPEs, chosen and true "

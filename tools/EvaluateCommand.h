@@ -15,7 +15,7 @@ struct EvaluateCommandOptions {
   std::string dataset;
   std::string gpuInfo;
   std::string ptxDir; ///< benchmark folders with .ptx; empty: stored sequences
-  std::uint64_t defaultTripCount = 16;
+  std::uint64_t defaultTripCount = 0; ///< 0: the count the model was trained with
   bool json = false;
   bool perBenchmark = false;
 };

@@ -56,9 +56,7 @@ embeddings::EncodeOptions readingOf(const model::ModelCard &description,
                                     const LaunchFlags &launch) {
   embeddings::EncodeOptions options = embeddings::readingOptions(description.scheme);
   options.expansion.defaultTripCount =
-      launch.defaultTripCount > 0 ? launch.defaultTripCount
-                                  : description.training.value("default_trip_count",
-                                                               options.expansion.defaultTripCount);
+      launch.defaultTripCount > 0 ? launch.defaultTripCount : description.defaultTripCount();
   if (description.maxLength > 0)
     options.expansion.budget = static_cast<std::size_t>(description.maxLength);
   return options;

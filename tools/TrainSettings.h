@@ -6,6 +6,7 @@
 #include "ptxdvfs/model/Ensemble.h"
 #include "ptxdvfs/model/TensorDataset.h"
 #include "ptxdvfs/model/Training.h"
+#include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
 
 #include <nlohmann/json.hpp>
 
@@ -43,7 +44,8 @@ struct TrainSettings {
   bool lengthFeature = false;             ///< log sequence length beside z
   int64_t maxLength = 2000;               ///< instructions read per application (0: all)
   bool asExecuted = false;                ///< with --ptx: read kernels as executed (docs/loops.md)
-  int64_t defaultTripCount = 16;          ///< as executed: loops whose count is unknown
+  /// As executed: header runs of a loop whose count is unknown.
+  int64_t defaultTripCount = static_cast<int64_t>(ptx::analysis::ExpansionOptions{}.defaultTripCount);
   bool broadcastLoads = false;            ///< as executed: warp-uniform global loads read as .const
   int64_t ensemble = 5;                   ///< members, differing in seed
   bool balanceClasses = false;            ///< weigh best-memory-clock classes equally

@@ -5,6 +5,7 @@
 #include "Sha256.h"
 
 #include "ptxdvfs/embeddings/EncodingScheme.h"
+#include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
 
 #include <filesystem>
 #include <fstream>
@@ -145,6 +146,10 @@ ptx::Expected<ModelFolderContents> readModelFolder(const std::string &dir) {
         ptx::Diagnostic{(fs::path(dir) / kManifestFile).string(), {}, ptx::Severity::Error,
                         std::string("malformed model description: ") + e.what()});
   }
+}
+
+std::uint64_t ModelCard::defaultTripCount() const {
+  return training.value("default_trip_count", ptx::analysis::ExpansionOptions{}.defaultTripCount);
 }
 
 } // namespace ptxdvfs::model

@@ -37,6 +37,12 @@ struct ModelCard {
   /// blend variant), chosen by cross-validation (chooseDefaultPredictor);
   /// "lstm" for folders trained without it or written before it existed.
   std::string defaultPredictor = "lstm";
+
+  /// Header runs the model was trained to give a loop whose count the PTX
+  /// cannot tell (`default_trip_count` in `training`); PTX must be read
+  /// with the same count for its mixes to compare. ExpansionOptions'
+  /// default for folders that do not record one.
+  std::uint64_t defaultTripCount() const;
 };
 
 /// A model folder read without its weights: the card, and what only
