@@ -18,7 +18,9 @@ struct ExpansionOptions {
   /// out whole even when longer.
   std::size_t budget = 8192;
   /// Header runs of a loop whose count cannot be found (a bound read from
-  /// memory, a parameter without `--assume`): documented in docs/loops.md.
+  /// memory, a parameter without `--assume`): docs/loops.md. Larger counts
+  /// score better in cross-validation but send every looped memory-bound
+  /// kernel we know to the low memory clock (docs/model.md).
   std::uint64_t defaultTripCount = 16;
   /// `.func` bodies are inlined at their call sites up to this depth.
   unsigned maxCallDepth = 8;
