@@ -77,11 +77,12 @@ bool TripCountAnalysis::insideLoop(std::uint32_t loop, std::uint32_t instruction
          forest_.loops[loop].contains(graph_.blockOf[instruction]);
 }
 
+bool TripCountAnalysis::changesInside(std::uint32_t loop, const std::string &reg, std::uint32_t at) const {
+  auto defs = values_.reachingDefinitions(reg, at);
+  return std::any_of(defs.begin(), defs.end(), [&](std::uint32_t def) { return insideLoop(loop, def); });
+}
+
 std::string TripCountAnalysis::whyNotInduction(std::uint32_t loop, const std::string &reg, std::uint32_t at) const {
-  auto changesInside = [&](const std::string &name, std::uint32_t readAt) {
-    auto defs = values_.reachingDefinitions(name, readAt);
-    return std::any_of(defs.begin(), defs.end(), [&](std::uint32_t def) { return insideLoop(loop, def); });
-  };
   constexpr std::size_t kMaxDefinitions = 64; // a bound's chain is short; stop rather than walk a whole body
   std::vector<std::pair<std::string, std::uint32_t>> pending{{reg, at}};
   std::vector<std::uint32_t> seen;
@@ -101,7 +102,8 @@ std::string TripCountAnalysis::whyNotInduction(std::uint32_t loop, const std::st
             for (const Operand &part : address->parts) {
               const auto *base = part.getIf<Register>();
               const auto *offset = part.getIf<RegisterOffset>();
-              if ((base && changesInside(base->name, def)) || (offset && changesInside(offset->base, def)))
+              if ((base && changesInside(loop, base->name, def)) ||
+                  (offset && changesInside(loop, offset->base, def)))
                 sameAddress = false;
             }
         if (sameAddress)
@@ -164,10 +166,9 @@ std::optional<InductionVariable> TripCountAnalysis::asInduction(std::uint32_t lo
     stepOperand = &instruction->operands[1];
   if (!stepOperand)
     return std::nullopt;
-  if (const auto *stepRegister = stepOperand->getIf<Register>())
-    for (std::uint32_t def : values_.reachingDefinitions(stepRegister->name, arithmetic))
-      if (insideLoop(loop, def))
-        return std::nullopt; // the step changes inside the loop
+  if (const auto *stepRegister = stepOperand->getIf<Register>();
+      stepRegister && changesInside(loop, stepRegister->name, arithmetic))
+    return std::nullopt; // the step changes inside the loop
   Value step = values_.operandAt(*stepOperand, arithmetic, outer);
   if (!step.known())
     return std::nullopt;
@@ -320,12 +321,9 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
           const Operand &other = derived.operands[static_cast<std::size_t>(3 - ivSide)];
           if (!from || !asInduction(loop, from->name, outer))
             continue;
-          if (const auto *otherRegister = other.getIf<Register>()) {
-            auto otherDefs = values_.reachingDefinitions(otherRegister->name, at);
-            if (std::any_of(otherDefs.begin(), otherDefs.end(),
-                            [&](std::uint32_t def) { return insideLoop(loop, def); }))
-              continue;
-          }
+          if (const auto *otherRegister = other.getIf<Register>();
+              otherRegister && changesInside(loop, otherRegister->name, at))
+            continue;
           Value constant = values_.operandAt(other, at, outer);
           if (!constant.known()) {
             side.value = constant;

@@ -68,6 +68,9 @@ private:
   std::optional<InductionVariable> asInduction(std::uint32_t loop, const std::string &reg,
                                                const Bindings &outer) const;
   bool insideLoop(std::uint32_t loop, std::uint32_t instruction) const;
+  /// Whether some definition of `reg` that reaches instruction `at` lies
+  /// inside the loop (the value may change from one iteration to the next).
+  bool changesInside(std::uint32_t loop, const std::string &reg, std::uint32_t at) const;
   /// Why `reg`, read by the exit test at instruction `at`, changes inside
   /// the loop without being an induction variable, in terms a CUDA author
   /// can act on: a bound re-read from one address every iteration, data
