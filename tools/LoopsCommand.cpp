@@ -132,14 +132,14 @@ int runLoopsCommand(const LoopsOptions &options) {
     else
       printKernel(*module, executed, std::cout);
   }
+  if (selected == 0 && !options.kernels.empty() && !module->kernels().empty()) {
+    spdlog::error("{}: no kernel (.entry) matches --kernel", options.file);
+    return kExitInputError; // before --json prints an empty list that reads as success
+  }
   if (options.json)
     std::cout << nlohmann::json{{"path", module->path}, {"kernels", kernels}}.dump(2) << '\n';
   else if (module->kernels().empty())
     spdlog::warn("{}: no kernel (.entry) to analyse", options.file);
-  if (selected == 0 && !options.kernels.empty() && !module->kernels().empty()) {
-    spdlog::error("{}: no kernel (.entry) matches --kernel", options.file);
-    return kExitInputError;
-  }
   return kExitSuccess;
 }
 
