@@ -108,10 +108,16 @@ std::vector<RelatedLocation> loopNotes(const InputModule &input, const KernelPre
       position = *source;
     std::string origin = loop.usedDefault ? "default, not found in the code"
                                           : std::string(ptx::analysis::toString(loop.origin));
-    notes.push_back({position, "this loop runs " + std::to_string(std::llround(loop.meanTripCount)) +
-                                   " times per entry (" + origin + "): " +
-                                   percent(executed[l] / total) +
-                                   " of the instructions one thread executes"});
+    long long runs = std::llround(loop.meanTripCount);
+    std::string message = "this loop runs " + (runs == 1 ? std::string("once") : std::to_string(runs) + " times") +
+                          " per entry (" + origin + "): " + percent(executed[l] / total) +
+                          " of the instructions one thread executes";
+    // An editor user cannot see which values a count was read with; the
+    // reasons name the flag (--assume, --grid, --block) or the source change
+    // that would make it exact.
+    for (std::size_t r = 0; r < loop.why.size(); ++r)
+      message += (r == 0 ? "; the count rests on " : ", ") + loop.why[r];
+    notes.push_back({position, std::move(message)});
     if (notes.size() == 2)
       break;
   }
