@@ -77,6 +77,10 @@ bool kernelSelected(const std::string &name, const std::vector<std::string> &pat
   });
 }
 
+std::string noKernelSelected(const std::vector<std::string> &patterns, const std::string &purpose) {
+  return "no kernel (.entry) " + (patterns.empty() ? purpose : std::string("matches --kernel"));
+}
+
 namespace {
 
 bool isExecutable(const fs::path &path) {

@@ -84,6 +84,11 @@ CompiledCuda compileCudaFile(const std::string &file, const InputFlags &flags,
 /// `patterns` is empty.
 bool kernelSelected(const std::string &name, const std::vector<std::string> &patterns);
 
+/// The error for an input where nothing was selected: "no kernel (.entry)
+/// matches --kernel" when `patterns` filtered, else "no kernel (.entry) "
+/// followed by `purpose` ("to predict").
+std::string noKernelSelected(const std::vector<std::string> &patterns, const std::string &purpose);
+
 /// `_Z5saxpyifPKfPf` -> `saxpy(int, float, const float *, float *)`; the
 /// name itself when it is not mangled.
 std::string demangle(const std::string &name);

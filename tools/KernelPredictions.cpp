@@ -141,8 +141,7 @@ int runPredictions(const PredictionFlags &flags, PredictionRun &run) {
     std::string inputs;
     for (const std::string &file : flags.inputs.files)
       inputs += (inputs.empty() ? "" : ", ") + file;
-    spdlog::error("{}: no kernel (.entry) {}", inputs,
-                  flags.inputs.kernels.empty() ? "to predict" : "matches --kernel");
+    spdlog::error("{}: {}", inputs, noKernelSelected(flags.inputs.kernels, "to predict"));
     return kExitInputError;
   }
   return kExitSuccess;

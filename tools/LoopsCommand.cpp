@@ -133,13 +133,13 @@ int runLoopsCommand(const LoopsOptions &options) {
       printKernel(*module, executed, std::cout);
   }
   if (selected == 0 && !options.kernels.empty() && !module->kernels().empty()) {
-    spdlog::error("{}: no kernel (.entry) matches --kernel", options.file);
+    spdlog::error("{}: {}", options.file, noKernelSelected(options.kernels, "to analyse"));
     return kExitInputError; // before --json prints an empty list that reads as success
   }
   if (options.json)
     std::cout << nlohmann::json{{"path", module->path}, {"kernels", kernels}}.dump(2) << '\n';
   else if (module->kernels().empty())
-    spdlog::warn("{}: no kernel (.entry) to analyse", options.file);
+    spdlog::warn("{}: {}", options.file, noKernelSelected({}, "to analyse"));
   return kExitSuccess;
 }
 
