@@ -343,5 +343,58 @@ $L__exit:
   EXPECT_EQ(kernel.loops[0].maxTripCount, 5u); // the header runs for 0, 3, 6, 9 and leaves at 12
 }
 
+TEST(LoopControlTest, InlineAsmCopiesAreWorkWhereNvccCopiesAreControl) {
+  // A register rotation written in inline asm stays in the unrolled build
+  // (nvcc emits asm as written); nvcc's own copy carrying %f3 into the next
+  // iteration (`mov.f32 %f1, %f3`) would vanish, as would the counter.
+  const char *text = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<3>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<2>;
+  // begin inline asm
+  .reg .f64 %r112;
+  .reg .f64 %r113;
+  mov.f64 %r112, 1.5;
+  mov.f64 %r113, %r112;
+  // end inline asm
+  mov.f32 %f1, 0f00000000;
+  mov.u32 %r1, 0;
+$L__header:
+  // begin inline asm
+  mov.f64 %r113, %r112;
+  mov.f64 %r112, %r113;
+  // end inline asm
+  add.f32 %f3, %f1, 0f3F800000;
+  add.s32 %r1, %r1, 1;
+  setp.lt.u32 %p1, %r1, 10;
+  mov.f32 %f1, %f3;
+  @%p1 bra $L__header;
+  ld.param.u64 %rd1, [out];
+  st.global.f32 [%rd1], %f3;
+  ret;
+}
+)";
+  ptx::Module module = parseOk(text, "asm_rotation.ptx");
+  ExecutedKernel kernel = expandKernel(module, *module.kernels().front(), LaunchAssumptions{}, ExpansionOptions{});
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  ASSERT_EQ(kernel.loops[0].maxTripCount, 10u);
+  auto executed = [&](std::string_view mnemonic) {
+    double total = 0;
+    for (const ExecutedInstruction &step : kernel.sequence)
+      if (step.instruction->mnemonic == mnemonic)
+        total += step.weight;
+    return total;
+  };
+  EXPECT_DOUBLE_EQ(executed("mov.f64"), 2 + 2 * 10); // before the loop, then twice per iteration
+  EXPECT_DOUBLE_EQ(executed("add.f32"), 10);
+  EXPECT_DOUBLE_EQ(executed("mov.f32"), 0); // nvcc's copy and its seed
+  EXPECT_DOUBLE_EQ(executed("add.s32"), 0);
+}
+
 } // namespace
 } // namespace ptxdvfs::test

@@ -2,6 +2,7 @@
 #include "ptxdvfs/ptx/analysis/ControlFlow.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 
 namespace ptxdvfs::ptx::analysis {
@@ -308,6 +309,32 @@ PostDominatorTree::PostDominatorTree(const ControlFlowGraph &graph)
         break;
       }
   }
+}
+
+std::vector<bool> inlineAsmInstructions(const ControlFlowGraph &graph, std::string_view source) {
+  std::vector<bool> written(graph.instructions.size(), false);
+  const Function *function = graph.function;
+  if (!function || function->sourceEnd <= function->sourceBegin || function->sourceEnd > source.size())
+    return written;
+  // Byte offsets in `source` where an asm region opens (true) or closes (false).
+  std::vector<std::pair<std::size_t, bool>> markers;
+  std::string_view body = source.substr(function->sourceBegin, function->sourceEnd - function->sourceBegin);
+  for (auto [marker, opens] : {std::pair<std::string_view, bool>{"// begin inline asm", true},
+                               std::pair<std::string_view, bool>{"// end inline asm", false}})
+    for (std::size_t at = body.find(marker); at != std::string_view::npos; at = body.find(marker, at + 1))
+      markers.emplace_back(function->sourceBegin + at, opens);
+  if (markers.empty())
+    return written;
+  std::sort(markers.begin(), markers.end());
+  for (std::size_t i = 0; i < graph.instructions.size(); ++i) {
+    const char *text = graph.instructions[i]->lineText.data();
+    if (text < source.data() || text >= source.data() + source.size())
+      continue; // not parsed from this text
+    auto offset = static_cast<std::size_t>(text - source.data());
+    auto after = std::upper_bound(markers.begin(), markers.end(), std::pair<std::size_t, bool>{offset, true});
+    written[i] = after != markers.begin() && std::prev(after)->second;
+  }
+  return written;
 }
 
 } // namespace ptxdvfs::ptx::analysis

@@ -93,7 +93,9 @@ private:
       slot->dominators = std::make_unique<DominatorTree>(slot->graph);
       slot->forest = findLoops(slot->graph, *slot->dominators, module_.path);
       slot->values = std::make_unique<ValueEvaluator>(slot->graph, assumptions_);
-      slot->trips = std::make_unique<TripCountAnalysis>(slot->graph, slot->forest, *slot->values);
+      slot->trips = std::make_unique<TripCountAnalysis>(
+          slot->graph, slot->forest, *slot->values,
+          module_.source ? inlineAsmInstructions(slot->graph, *module_.source) : std::vector<bool>{});
     }
     return *slot;
   }

@@ -49,6 +49,7 @@ std::vector<std::uint32_t> TripCountAnalysis::loopControl(std::uint32_t loop) co
       for (std::uint32_t i = graph_.blocks[block].first; i < graph_.blocks[block].end; ++i)
         own.push_back(i);
   std::set<std::uint32_t> control;
+  auto authorWritten = [&](std::uint32_t i) { return i < inlineAsm_.size() && inlineAsm_[i]; };
   // Readers of each register among the loop's own instructions; a read
   // anywhere outside the loop (a result used after it) makes it data.
   std::map<std::string, std::vector<std::pair<std::uint32_t, bool>>, std::less<>> readers;
@@ -60,7 +61,7 @@ std::vector<std::uint32_t> TripCountAnalysis::loopControl(std::uint32_t loop) co
     const Instruction &instruction = *graph_.instructions[i];
     if (!isOwn[i] && theLoop.contains(graph_.blockOf[i]))
       continue; // inner loops: their own control is decided there
-    if (isOwn[i] && instruction.opcode == "bra")
+    if (isOwn[i] && instruction.opcode == "bra" && !authorWritten(i))
       control.insert(i);
     std::vector<std::pair<std::string, bool>> reads;
     auto destinations = destinationRegisters(instruction);
@@ -81,7 +82,7 @@ std::vector<std::uint32_t> TripCountAnalysis::loopControl(std::uint32_t loop) co
   for (std::uint32_t i : own) {
     const Instruction &instruction = *graph_.instructions[i];
     if (instruction.opcode != "mov" || instruction.operands.size() != 2 ||
-        !instruction.operands[1].is<Register>())
+        !instruction.operands[1].is<Register>() || authorWritten(i))
       continue;
     auto destinations = destinationRegisters(instruction);
     if (destinations.size() != 1)
@@ -96,7 +97,7 @@ std::vector<std::uint32_t> TripCountAnalysis::loopControl(std::uint32_t loop) co
     changed = false;
     for (std::uint32_t i : own) {
       const Instruction &instruction = *graph_.instructions[i];
-      if (control.count(i) || !isIntegerArithmetic(instruction))
+      if (control.count(i) || !isIntegerArithmetic(instruction) || authorWritten(i))
         continue;
       auto destinations = destinationRegisters(instruction);
       if (destinations.empty())
@@ -137,7 +138,7 @@ std::vector<std::uint32_t> TripCountAnalysis::loopControl(std::uint32_t loop) co
     if (!allInsideAreControl)
       continue;
     for (std::uint32_t def : defs)
-      if (!insideLoop(loop, def) && graph_.instructions[def]->opcode == "mov")
+      if (!insideLoop(loop, def) && graph_.instructions[def]->opcode == "mov" && !authorWritten(def))
         control.insert(def);
   }
   return {control.begin(), control.end()};

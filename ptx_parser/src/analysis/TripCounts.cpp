@@ -69,8 +69,8 @@ std::int64_t InductionVariable::atIteration(std::uint64_t k) const {
 }
 
 TripCountAnalysis::TripCountAnalysis(const ControlFlowGraph &graph, const LoopForest &forest,
-                                     const ValueEvaluator &values)
-    : graph_(graph), forest_(forest), values_(values) {}
+                                     const ValueEvaluator &values, std::vector<bool> inlineAsm)
+    : graph_(graph), forest_(forest), values_(values), inlineAsm_(std::move(inlineAsm)) {}
 
 bool TripCountAnalysis::insideLoop(std::uint32_t loop, std::uint32_t instruction) const {
   return instruction != ValueEvaluator::kNoDefinition &&

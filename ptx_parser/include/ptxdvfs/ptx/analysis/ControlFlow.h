@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ptxdvfs::ptx::analysis {
@@ -47,6 +48,13 @@ struct ControlFlowGraph {
 
 /// `path` only names the file in warnings.
 ControlFlowGraph buildControlFlowGraph(const Function &function, const std::string &path = {});
+
+/// Per instruction of `graph`: whether the CUDA author wrote it in inline
+/// asm, which nvcc brackets with `// begin inline asm` and `// end inline
+/// asm` lines and emits as written, so no unrolling removes it. `source` is
+/// the Module::source the function was parsed from; with any other text
+/// every entry is false.
+std::vector<bool> inlineAsmInstructions(const ControlFlowGraph &graph, std::string_view source);
 
 /// Immediate dominators (Cooper, Harvey & Kennedy, "A Simple, Fast
 /// Dominance Algorithm"). The entry is its own idom; a block unreachable

@@ -45,8 +45,10 @@ struct TripCount {
 /// bindings of the enclosing loops' induction variables.
 class TripCountAnalysis {
 public:
+  /// `inlineAsm` (inlineAsmInstructions; empty: none) marks instructions
+  /// the CUDA author wrote, which loopControl() never counts as control.
   TripCountAnalysis(const ControlFlowGraph &graph, const LoopForest &forest,
-                    const ValueEvaluator &values);
+                    const ValueEvaluator &values, std::vector<bool> inlineAsm = {});
 
   /// Induction variables of `loop` whose entry value is known under `outer`.
   std::vector<InductionVariable> inductionVariables(std::uint32_t loop, const Bindings &outer) const;
@@ -61,7 +63,8 @@ public:
   /// pointer and index updates), and copies that carry a value from one
   /// iteration to the next (`mov %fd13, %fd7` before the back edge).
   /// An accumulator whose value the loop uses for nothing else is kept:
-  /// unrolled code computes it too. Sorted instruction indices.
+  /// unrolled code computes it too, as it keeps inline asm (a register
+  /// rotation written as `mov`s is the work). Sorted instruction indices.
   std::vector<std::uint32_t> loopControl(std::uint32_t loop) const;
 
 private:
@@ -80,6 +83,7 @@ private:
   const ControlFlowGraph &graph_;
   const LoopForest &forest_;
   const ValueEvaluator &values_;
+  std::vector<bool> inlineAsm_;
 };
 
 } // namespace ptxdvfs::ptx::analysis
