@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ptxdvfs::test {
@@ -127,10 +128,15 @@ TEST_F(RealisticLoopsTest, BoundsReadFromMemoryFallBackToTheDefaultWithAReason) 
     ExecutedKernel kernel = expand(name, launch({}));
     ASSERT_FALSE(kernel.loops.empty()) << name;
     for (const LoopReport &loop : kernel.loops) {
-      EXPECT_TRUE(loop.usedDefault) << name;
-      EXPECT_EQ(loop.maxTripCount, ExpansionOptions{}.defaultTripCount) << name;
       EXPECT_FALSE(loop.why.empty()) << name;
+      if (loop.usedDefault)
+        EXPECT_EQ(loop.maxTripCount, ExpansionOptions{}.defaultTripCount) << name;
+      else // spmv's remainder loop: (end - start) & 3
+        EXPECT_EQ(loop.maxTripCount, 3u) << name;
     }
+    EXPECT_TRUE(std::any_of(kernel.loops.begin(), kernel.loops.end(),
+                            [](const LoopReport &loop) { return loop.usedDefault; }))
+        << name;
   }
   ExecutedKernel spmv = expand("spmv_csr", launch({}));
   bool mentionsMemory = false;
@@ -167,6 +173,22 @@ TEST_F(RealisticLoopsTest, UnrolledByFourWithRemainderCountsEveryElementOnce) {
   }
   ExecutedKernel none = expand("scale_unrolled4", launch({{"param_2", 0}}));
   EXPECT_DOUBLE_EQ(executed(none, "ld.global.f32"), 0); // the guard skips both loops
+}
+
+TEST_F(RealisticLoopsTest, AnUnknownRemainderRunsAtMostItsMaskNotTheDefault) {
+  // scale_unrolled4 without n: the loop unrolled by 4 takes the default, its
+  // remainder `r = n & 3; do ... while (--r)` at most 3, as the three
+  // guarded copies of an unrolled remainder are read.
+  ExecutedKernel kernel = expand("scale_unrolled4", launch({}));
+  ASSERT_EQ(kernel.loops.size(), 2u);
+  EXPECT_TRUE(kernel.loops[0].usedDefault);
+  EXPECT_EQ(kernel.loops[0].maxTripCount, ExpansionOptions{}.defaultTripCount);
+  EXPECT_FALSE(kernel.loops[1].usedDefault);
+  EXPECT_EQ(kernel.loops[1].maxTripCount, 3u);
+  bool saysWhy = false;
+  for (const std::string &reason : kernel.loops[1].why)
+    saysWhy = saysWhy || reason.find("at most at 3") != std::string::npos;
+  EXPECT_TRUE(saysWhy);
 }
 
 TEST_F(RealisticLoopsTest, ConstantBoundIsExactAndConstant) {

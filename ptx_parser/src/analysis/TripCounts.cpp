@@ -342,8 +342,20 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
         problem = whyNotInduction(loop, reg->name, test);
         return std::nullopt;
       }
-      if (!side.induction->initial.known()) {
-        side.value = side.induction->initial;
+      Value &initial = side.induction->initial;
+      if (!initial.known() && initial.atMost && side.induction->kind == InductionVariable::Update::Add &&
+          side.induction->step < 0) {
+        // A counter that starts at most at M and counts down (nvcc's
+        // remainder loop after unrolling by 4: `r = n & 3; do ... while
+        // (--r)`) runs at most M times: read as M, as the guarded copies of
+        // an unrolled remainder would be, and not as the default.
+        initial.number = *initial.atMost;
+        initial.origin = std::max(initial.origin, ValueOrigin::Defaulted);
+        initial.why.push_back(side.induction->reg + " starts at most at " + std::to_string(*initial.atMost) +
+                              " (a remainder): read as " + std::to_string(*initial.atMost));
+      }
+      if (!initial.known()) {
+        side.value = initial;
         return side;
       }
       side.afterUpdate = reaching.size() == 1 && reaching[0] == side.induction->update;

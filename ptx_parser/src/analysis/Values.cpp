@@ -387,6 +387,10 @@ Value ValueEvaluator::definedBy(std::uint32_t def, std::string_view reg, const B
   Value result = combine({&a, &b}, number);
   if (result.known())
     result.number = normalise(*result.number, resultType);
+  else if (op == "and" && (a.known() != b.known()) && *(a.known() ? a : b).number >= 0)
+    result.atMost = *(a.known() ? a : b).number; // nvcc's remainder count: n & 3
+  else if (op == "rem" && !type.isSigned && b.known() && *b.number > 0 && !a.known())
+    result.atMost = *b.number - 1;
   return result;
 }
 
