@@ -18,6 +18,20 @@ namespace {
 
 using namespace ptx::analysis;
 
+/// Executions per thread of the instructions written `mnemonic`.
+double executedCount(const ExecutedKernel &kernel, std::string_view mnemonic) {
+  double total = 0;
+  for (const ExecutedInstruction &step : kernel.sequence)
+    if (step.instruction->mnemonic == mnemonic)
+      total += step.weight;
+  return total;
+}
+
+/// The first kernel of `module` expanded with no assumptions and default options.
+ExecutedKernel expandFirstKernel(const ptx::Module &module) {
+  return expandKernel(module, *module.kernels().front(), LaunchAssumptions{}, ExpansionOptions{});
+}
+
 class RealisticLoopsTest : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
@@ -49,11 +63,7 @@ protected:
 
   /// Executions per thread of the instructions written `mnemonic`.
   static double executed(const ExecutedKernel &kernel, std::string_view mnemonic) {
-    double total = 0;
-    for (const ExecutedInstruction &step : kernel.sequence)
-      if (step.instruction->mnemonic == mnemonic)
-        total += step.weight;
-    return total;
+    return executedCount(kernel, mnemonic);
   }
 
   static std::vector<std::uint64_t> tripCounts(const ExecutedKernel &kernel) {
@@ -271,7 +281,7 @@ $L__header:
 }
 )";
   ptx::Module module = parseOk(text, "line_zero.ptx");
-  ExecutedKernel kernel = expandKernel(module, *module.kernels().front(), LaunchAssumptions{}, ExpansionOptions{});
+  ExecutedKernel kernel = expandFirstKernel(module);
   ASSERT_EQ(kernel.loops.size(), 1u);
   EXPECT_EQ(kernel.loops[0].maxTripCount, 10u);
   ASSERT_TRUE(kernel.loops[0].source.has_value());
@@ -359,7 +369,7 @@ $L__exit:
 }
 )";
   ptx::Module module = parseOk(text, "negated.ptx");
-  ExecutedKernel kernel = expandKernel(module, *module.kernels().front(), LaunchAssumptions{}, ExpansionOptions{});
+  ExecutedKernel kernel = expandFirstKernel(module);
   ASSERT_EQ(kernel.loops.size(), 1u);
   EXPECT_FALSE(kernel.loops[0].usedDefault);
   EXPECT_EQ(kernel.loops[0].maxTripCount, 5u); // the header runs for 0, 3, 6, 9 and leaves at 12
@@ -402,16 +412,10 @@ $L__header:
 }
 )";
   ptx::Module module = parseOk(text, "asm_rotation.ptx");
-  ExecutedKernel kernel = expandKernel(module, *module.kernels().front(), LaunchAssumptions{}, ExpansionOptions{});
+  ExecutedKernel kernel = expandFirstKernel(module);
   ASSERT_EQ(kernel.loops.size(), 1u);
   ASSERT_EQ(kernel.loops[0].maxTripCount, 10u);
-  auto executed = [&](std::string_view mnemonic) {
-    double total = 0;
-    for (const ExecutedInstruction &step : kernel.sequence)
-      if (step.instruction->mnemonic == mnemonic)
-        total += step.weight;
-    return total;
-  };
+  auto executed = [&](std::string_view mnemonic) { return executedCount(kernel, mnemonic); };
   EXPECT_DOUBLE_EQ(executed("mov.f64"), 2 + 2 * 10); // before the loop, then twice per iteration
   EXPECT_DOUBLE_EQ(executed("add.f32"), 10);
   EXPECT_DOUBLE_EQ(executed("mov.f32"), 0); // nvcc's copy and its seed
