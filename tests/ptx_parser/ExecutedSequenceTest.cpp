@@ -61,11 +61,6 @@ protected:
     return {};
   }
 
-  /// Executions per thread of the instructions written `mnemonic`.
-  static double executed(const ExecutedKernel &kernel, std::string_view mnemonic) {
-    return executedCount(kernel, mnemonic);
-  }
-
   static std::vector<std::uint64_t> tripCounts(const ExecutedKernel &kernel) {
     std::vector<std::uint64_t> counts;
     for (const LoopReport &loop : kernel.loops)
@@ -84,7 +79,7 @@ TEST_F(RealisticLoopsTest, GridStrideSaxpyRunsNOverTheWholeGrid) {
   ASSERT_EQ(tripCounts(kernel), (std::vector<std::uint64_t>{16}));
   EXPECT_EQ(kernel.loops[0].origin, ValueOrigin::Assumed);
   EXPECT_FALSE(kernel.loops[0].usedDefault);
-  EXPECT_DOUBLE_EQ(executed(kernel, "fma.rn.f32"), 16);
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "fma.rn.f32"), 16);
   ASSERT_TRUE(kernel.loops[0].source.has_value());
   EXPECT_EQ(kernel.loops[0].source->line, 9u);
 }
@@ -102,17 +97,17 @@ TEST_F(RealisticLoopsTest, TiledGemmRunsOneFmaPerElementOfTheRow) {
   // n = 256: 16 tiles, each 16 fma (the inner loop is unrolled by nvcc) and two barriers.
   ExecutedKernel kernel = expand("gemm_tiled", launch({{"param_3", 256}}));
   EXPECT_EQ(tripCounts(kernel), (std::vector<std::uint64_t>{16}));
-  EXPECT_DOUBLE_EQ(executed(kernel, "fma.rn.f32"), 256);
-  EXPECT_DOUBLE_EQ(executed(kernel, "bar.sync"), 32);
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "fma.rn.f32"), 256);
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "bar.sync"), 32);
 }
 
 TEST_F(RealisticLoopsTest, StencilMarchesAlongZUnrolledByFourWithARemainder) {
   // nz = 66: 64 planes; nvcc unrolled by 4, and 64 % 4 == 0 skips the remainder loop.
   ExecutedKernel kernel = expand("stencil_march_z", launch({{"param_4", 66}}));
-  EXPECT_DOUBLE_EQ(executed(kernel, "st.global.f32"), 64);
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "st.global.f32"), 64);
   // nz = 67: 65 planes, the remainder loop runs once.
   ExecutedKernel odd = expand("stencil_march_z", launch({{"param_4", 67}}));
-  EXPECT_DOUBLE_EQ(executed(odd, "st.global.f32"), 65);
+  EXPECT_DOUBLE_EQ(executedCount(odd, "st.global.f32"), 65);
   for (const LoopReport &loop : odd.loops)
     EXPECT_FALSE(loop.usedDefault);
 }
@@ -120,7 +115,7 @@ TEST_F(RealisticLoopsTest, StencilMarchesAlongZUnrolledByFourWithARemainder) {
 TEST_F(RealisticLoopsTest, ReductionHalvesItsStrideLog2BlockTimes) {
   ExecutedKernel kernel = expand("reduce_sum", launch({{"param_2", 1 << 20}}));
   EXPECT_EQ(tripCounts(kernel), (std::vector<std::uint64_t>{16, 8}));
-  EXPECT_DOUBLE_EQ(executed(kernel, "bar.sync"), 1 + 8);
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "bar.sync"), 1 + 8);
   EXPECT_NE(kernel.loops[1].rule.find(">>1"), std::string::npos) << kernel.loops[1].rule;
 }
 
@@ -159,7 +154,7 @@ TEST_F(RealisticLoopsTest, BoundsReadFromMemoryFallBackToTheDefaultWithAReason) 
 TEST_F(RealisticLoopsTest, TriangularNestCountsEveryInnerTripExactly) {
   // n = 64: the inner loop reads a[i][j] for j < i: 64 * 63 / 2 loads.
   ExecutedKernel kernel = expand("triangular", launch({{"param_2", 64}}));
-  EXPECT_DOUBLE_EQ(executed(kernel, "ld.global.f32"), 64 * 63 / 2);
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "ld.global.f32"), 64 * 63 / 2);
   EXPECT_EQ(kernel.iterationsPerLoop, 0u); // nothing sampled at this budget
   ASSERT_GE(kernel.loops.size(), 2u);
   EXPECT_EQ(kernel.loops[1].depth, 2u);
@@ -171,18 +166,18 @@ TEST_F(RealisticLoopsTest, SamplingKeepsTheBudgetAndTheCountsClose) {
   ExecutedKernel sampled = expand("triangular", launch({{"param_2", 256}}), 2000);
   EXPECT_LE(sampled.sequence.size(), 2000u);
   EXPECT_GT(sampled.iterationsPerLoop, 0u);
-  EXPECT_DOUBLE_EQ(executed(full, "ld.global.f32"), 256 * 255 / 2);
-  EXPECT_NEAR(executed(sampled, "ld.global.f32") / (256 * 255 / 2), 1.0, 0.10);
+  EXPECT_DOUBLE_EQ(executedCount(full, "ld.global.f32"), 256 * 255 / 2);
+  EXPECT_NEAR(executedCount(sampled, "ld.global.f32") / (256 * 255 / 2), 1.0, 0.10);
   EXPECT_NEAR(sampled.executedInstructions / full.executedInstructions, 1.0, 0.10);
 }
 
 TEST_F(RealisticLoopsTest, UnrolledByFourWithRemainderCountsEveryElementOnce) {
   for (std::int64_t n : {1, 3, 4, 10, 1024}) {
     ExecutedKernel kernel = expand("scale_unrolled4", launch({{"param_2", n}}));
-    EXPECT_DOUBLE_EQ(executed(kernel, "ld.global.f32"), static_cast<double>(n)) << "n = " << n;
+    EXPECT_DOUBLE_EQ(executedCount(kernel, "ld.global.f32"), static_cast<double>(n)) << "n = " << n;
   }
   ExecutedKernel none = expand("scale_unrolled4", launch({{"param_2", 0}}));
-  EXPECT_DOUBLE_EQ(executed(none, "ld.global.f32"), 0); // the guard skips both loops
+  EXPECT_DOUBLE_EQ(executedCount(none, "ld.global.f32"), 0); // the guard skips both loops
 }
 
 TEST_F(RealisticLoopsTest, AnUnknownRemainderRunsAtMostItsMaskNotTheDefault) {
@@ -206,7 +201,7 @@ TEST_F(RealisticLoopsTest, ConstantBoundIsExactAndConstant) {
   ASSERT_EQ(tripCounts(kernel), (std::vector<std::uint64_t>{100}));
   EXPECT_EQ(kernel.loops[0].origin, ValueOrigin::Constant);
   EXPECT_TRUE(kernel.loops[0].why.empty());
-  EXPECT_DOUBLE_EQ(executed(kernel, "fma.rn.f32"), 100);
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "fma.rn.f32"), 100);
 }
 
 TEST_F(RealisticLoopsTest, CalledFunctionsAreInlinedAtEveryCall) {
@@ -229,18 +224,18 @@ TEST_F(RealisticLoopsTest, WeightsAddUpToTheExecutedCount) {
   for (const ExecutedInstruction &step : kernel.sequence)
     total += step.weight;
   EXPECT_NEAR(total, kernel.executedInstructions, 1e-6 * total);
-  EXPECT_NEAR(executed(kernel, "fma.rn.f32"), 4096, 1e-6);
+  EXPECT_NEAR(executedCount(kernel, "fma.rn.f32"), 4096, 1e-6);
 }
 
 TEST_F(RealisticLoopsTest, LoopControlIsReadAsFullUnrollingWouldLeaveIt) {
   // constant_rolled: per iteration one fma, a counter add, the exit test and the branch.
   ExecutedKernel unrolled = expand("constant_rolled", launch({}));
   ExecutedKernel executed = expand("constant_rolled", launch({}), 1u << 20, true);
-  EXPECT_DOUBLE_EQ(this->executed(unrolled, "fma.rn.f32"), 100);
-  EXPECT_DOUBLE_EQ(this->executed(executed, "fma.rn.f32"), 100);
-  EXPECT_DOUBLE_EQ(this->executed(unrolled, "setp.ne.s32"), 0);
-  EXPECT_DOUBLE_EQ(this->executed(executed, "setp.ne.s32"), 100);
-  EXPECT_DOUBLE_EQ(this->executed(executed, "add.s32"), 100);
+  EXPECT_DOUBLE_EQ(executedCount(unrolled, "fma.rn.f32"), 100);
+  EXPECT_DOUBLE_EQ(executedCount(executed, "fma.rn.f32"), 100);
+  EXPECT_DOUBLE_EQ(executedCount(unrolled, "setp.ne.s32"), 0);
+  EXPECT_DOUBLE_EQ(executedCount(executed, "setp.ne.s32"), 100);
+  EXPECT_DOUBLE_EQ(executedCount(executed, "add.s32"), 100);
   EXPECT_LT(unrolled.executedInstructions, executed.executedInstructions - 250);
 }
 
@@ -248,13 +243,13 @@ TEST_F(RealisticLoopsTest, AccumulatorsReadAfterTheLoopAreDataNotControl) {
   // bit_count_shift: `bits += v & 1` is read after the loop; the shift feeds the exit test too.
   ExecutedKernel kernel = expand("bit_count_shift", launch({}));
   const double trips = static_cast<double>(ExpansionOptions{}.defaultTripCount);
-  EXPECT_DOUBLE_EQ(executed(kernel, "add.s32"), trips);
-  EXPECT_DOUBLE_EQ(executed(kernel, "and.b32"), trips);
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "add.s32"), trips);
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "and.b32"), trips);
   // Grid-stride SAXPY keeps its loads, fma and store; the index arithmetic goes.
   ExecutedKernel saxpy = expand("saxpy_grid_stride", launch({{"param_0", 1 << 20}}));
-  EXPECT_DOUBLE_EQ(executed(saxpy, "ld.global.f32"), 32);
-  EXPECT_DOUBLE_EQ(executed(saxpy, "st.global.f32"), 16);
-  EXPECT_DOUBLE_EQ(executed(saxpy, "mul.wide.s32"), 0);
+  EXPECT_DOUBLE_EQ(executedCount(saxpy, "ld.global.f32"), 32);
+  EXPECT_DOUBLE_EQ(executedCount(saxpy, "st.global.f32"), 16);
+  EXPECT_DOUBLE_EQ(executedCount(saxpy, "mul.wide.s32"), 0);
 }
 
 TEST(LoopSourceLineTest, ARotatedHeaderOpeningOnLineZeroIsShownAtItsFirstRealLine) {
@@ -415,11 +410,10 @@ $L__header:
   ExecutedKernel kernel = expandFirstKernel(module);
   ASSERT_EQ(kernel.loops.size(), 1u);
   ASSERT_EQ(kernel.loops[0].maxTripCount, 10u);
-  auto executed = [&](std::string_view mnemonic) { return executedCount(kernel, mnemonic); };
-  EXPECT_DOUBLE_EQ(executed("mov.f64"), 2 + 2 * 10); // before the loop, then twice per iteration
-  EXPECT_DOUBLE_EQ(executed("add.f32"), 10);
-  EXPECT_DOUBLE_EQ(executed("mov.f32"), 0); // nvcc's copy and its seed
-  EXPECT_DOUBLE_EQ(executed("add.s32"), 0);
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "mov.f64"), 2 + 2 * 10); // before the loop, then twice per iteration
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "add.f32"), 10);
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "mov.f32"), 0); // nvcc's copy and its seed
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "add.s32"), 0);
 }
 
 } // namespace

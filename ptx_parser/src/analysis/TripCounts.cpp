@@ -349,17 +349,18 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
         // remainder loop after unrolling by 4: `r = n & 3; do ... while
         // (--r)`) runs at most M times: read as M, as the guarded copies of
         // an unrolled remainder would be, and not as the default.
+        std::string bound = std::to_string(*initial.atMost);
         initial.number = *initial.atMost;
+        initial.atMost.reset(); // known now
         initial.origin = std::max(initial.origin, ValueOrigin::Defaulted);
-        initial.why.push_back(side.induction->reg + " starts at most at " + std::to_string(*initial.atMost) +
-                              " (a remainder): read as " + std::to_string(*initial.atMost));
+        initial.why.push_back(side.induction->reg + " starts at most at " + bound + " (a remainder): read as " + bound);
       }
       if (!initial.known()) {
         side.value = initial;
         return side;
       }
       side.afterUpdate = reaching.size() == 1 && reaching[0] == side.induction->update;
-      side.value = side.induction->initial;
+      side.value = initial;
       return side;
     };
     std::string problem;
