@@ -153,7 +153,8 @@ nlohmann::json toJson(const std::vector<EncodedKernel> &kernels,
         loops.push_back({{"line", loop.location.line},
                          {"depth", loop.depth},
                          {"trip_count", loop.meanTripCount},
-                         {"origin", loop.usedDefault ? "default" : std::string(ptx::analysis::toString(loop.origin))}});
+                         {"trip_count_is_upper_bound", loop.atMost},
+                         {"origin", std::string(ptx::analysis::originName(loop))}});
       entry["loops"] = std::move(loops);
     }
     list.push_back(std::move(entry));

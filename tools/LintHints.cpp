@@ -109,7 +109,8 @@ std::vector<RelatedLocation> loopNotes(const InputModule &input, const KernelPre
     std::string origin = loop.usedDefault ? "default, not found in the code"
                                           : std::string(ptx::analysis::toString(loop.origin));
     long long runs = std::llround(loop.meanTripCount);
-    std::string message = "this loop runs " + (runs == 1 ? std::string("once") : std::to_string(runs) + " times") +
+    std::string message = "this loop runs " + std::string(loop.atMost ? "at most " : "") +
+                          (runs == 1 ? std::string("once") : std::to_string(runs) + " times") +
                           " per entry (" + origin + "): " + percent(executed[l] / total) +
                           " of the instructions one thread executes";
     // An editor user cannot see which values a count was read with; the

@@ -41,18 +41,18 @@ std::string sourceLine(const ptx::Module &module, const std::optional<ptx::Debug
          std::to_string(source->line);
 }
 
+/// "128 iterations", "1 iteration", "at most 3 iterations", or a mean with
+/// its range where the count changes from one entry to the next.
 std::string tripText(const analysis::LoopReport &loop) {
   std::ostringstream text;
+  if (loop.atMost)
+    text << "at most ";
   if (loop.minTripCount == loop.maxTripCount)
-    text << loop.minTripCount;
+    text << loop.minTripCount << (loop.minTripCount == 1 ? " iteration" : " iterations");
   else
     text << std::fixed << std::setprecision(1) << loop.meanTripCount << " (" << loop.minTripCount
-         << ".." << loop.maxTripCount << ")";
+         << ".." << loop.maxTripCount << ") iterations";
   return text.str();
-}
-
-std::string originText(const analysis::LoopReport &loop) {
-  return loop.usedDefault ? "default" : std::string(analysis::toString(loop.origin));
 }
 
 nlohmann::json toJson(const ptx::Module &module, const analysis::ExecutedKernel &kernel) {
@@ -66,7 +66,8 @@ nlohmann::json toJson(const ptx::Module &module, const analysis::ExecutedKernel 
                             {"trip_count_min", loop.minTripCount},
                             {"trip_count_max", loop.maxTripCount},
                             {"entries_per_thread", loop.entries},
-                            {"origin", originText(loop)},
+                            {"trip_count_is_upper_bound", loop.atMost},
+                            {"origin", std::string(analysis::originName(loop))},
                             {"rule", loop.rule},
                             {"why", loop.why}};
     if (loop.source)
@@ -98,7 +99,7 @@ void printKernel(const ptx::Module &module, const analysis::ExecutedKernel &kern
       out << " (" << cuda << ")";
     if (loop.function != kernel.kernel)
       out << " in " << loop.function->name;
-    out << ": " << tripText(loop) << " iterations, " << originText(loop) << '\n';
+    out << ": " << tripText(loop) << ", " << analysis::originName(loop) << '\n';
     std::string indent(2 * loop.depth + 4, ' ');
     if (!loop.rule.empty())
       out << indent << loop.rule << '\n';

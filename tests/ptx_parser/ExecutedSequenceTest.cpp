@@ -190,6 +190,9 @@ TEST_F(RealisticLoopsTest, AnUnknownRemainderRunsAtMostItsMaskNotTheDefault) {
   EXPECT_EQ(kernel.loops[0].maxTripCount, ExpansionOptions{}.defaultTripCount);
   EXPECT_FALSE(kernel.loops[1].usedDefault);
   EXPECT_EQ(kernel.loops[1].maxTripCount, 3u);
+  EXPECT_FALSE(kernel.loops[0].atMost);
+  EXPECT_TRUE(kernel.loops[1].atMost); // a bound, which `loops` and lint say
+  EXPECT_FALSE(expand("scale_unrolled4", launch({{"param_2", 7}})).loops[1].atMost); // n = 7: exactly 3
   bool saysWhy = false;
   for (const std::string &reason : kernel.loops[1].why)
     saysWhy = saysWhy || reason.find("at most at 3") != std::string::npos;
@@ -368,6 +371,37 @@ $L__exit:
   ASSERT_EQ(kernel.loops.size(), 1u);
   EXPECT_FALSE(kernel.loops[0].usedDefault);
   EXPECT_EQ(kernel.loops[0].maxTripCount, 5u); // the header runs for 0, 3, 6, 9 and leaves at 12
+}
+
+TEST(LoopReasonTest, TheGlobalIndexOfBlockZeroDoesNotRestOnTheBlockSize) {
+  // corr-style `for (j2 = j1 + 1; j2 < 2048; ++j2)`, j1 the global thread
+  // index: for thread 0 of block 0, %ctaid.x * %ntid.x is 0 whatever the
+  // block size, so the count is exact and names no default.
+  const char *text = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k()
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<8>;
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %ntid.x;
+  mov.u32 %r3, %tid.x;
+  mad.lo.s32 %r4, %r1, %r2, %r3;
+  add.s32 %r5, %r4, 1;
+$L__header:
+  add.s32 %r5, %r5, 1;
+  setp.lt.s32 %p1, %r5, 2048;
+  @%p1 bra $L__header;
+  ret;
+}
+)";
+  ptx::Module module = parseOk(text, "global_index.ptx");
+  ExecutedKernel kernel = expandFirstKernel(module);
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  EXPECT_EQ(kernel.loops[0].maxTripCount, 2047u); // %r5 = 2 .. 2048
+  EXPECT_EQ(kernel.loops[0].origin, ValueOrigin::Constant);
+  EXPECT_TRUE(kernel.loops[0].why.empty()) << kernel.loops[0].why.front();
 }
 
 TEST(LoopControlTest, InlineAsmCopiesAreWorkWhereNvccCopiesAreControl) {

@@ -269,6 +269,7 @@ private:
     report.maxTripCount = std::max(report.maxTripCount, runs);
     report.origin = std::max(report.origin, count.origin);
     report.usedDefault = report.usedDefault || !count.headerRuns;
+    report.atMost = report.atMost || count.atMost;
     appendReasons(report.why, count.why);
     if (report.rule.empty())
       report.rule = count.rule;
@@ -317,6 +318,10 @@ private:
 };
 
 } // namespace
+
+std::string_view originName(const LoopReport &loop) {
+  return loop.usedDefault ? "default" : toString(loop.origin);
+}
 
 ExecutedKernel expandKernel(const Module &module, const Function &kernel,
                             const LaunchAssumptions &assumptions, const ExpansionOptions &options) {

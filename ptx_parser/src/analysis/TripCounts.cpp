@@ -21,6 +21,7 @@ struct Side {
   std::int64_t offset = 0;  ///< plus a loop-invariant (`add %r7, %iv, 1` then compared)
   Value value;              ///< the invariant value, or the variable's initial value
   Value offsetValue = Value::constant(0); ///< where `offset` came from
+  bool initialIsBound = false; ///< the variable's initial value is only its upper bound
 
   std::int64_t at(std::uint64_t k) const { // k: 1-based iteration
     if (!induction)
@@ -354,6 +355,7 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
         initial.atMost.reset(); // known now
         initial.origin = std::max(initial.origin, ValueOrigin::Defaulted);
         initial.why.push_back(side.induction->reg + " starts at most at " + bound + " (a remainder): read as " + bound);
+        side.initialIsBound = true;
       }
       if (!initial.known()) {
         side.value = initial;
@@ -391,9 +393,12 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
         return text + " (= " + std::to_string(*side.value.number) + ")";
       const InductionVariable &iv = *side.induction;
       const char *update[] = {"+", "<<", ">>", "*"};
-      return text + " (" + iv.reg + " from " + std::to_string(*iv.initial.number) + ", " +
-             update[static_cast<int>(iv.kind)] + std::to_string(iv.step) + " per iteration)";
+      bool down = iv.kind == InductionVariable::Update::Add && iv.step < 0;
+      std::string step = (down ? "" : update[static_cast<int>(iv.kind)]) + std::to_string(iv.step);
+      return text + " (" + iv.reg + " from " + std::to_string(*iv.initial.number) + ", " + step +
+             " per iteration)";
     };
+    count.atMost = left->initialIsBound || right->initialIsBound;
     count.rule = "stays while " + std::string(stayWhen ? "" : "not ") + describe(*left, setp.operands[1]) +
                  " " + std::string(comparison) + " " + describe(*right, setp.operands[2]);
 

@@ -339,6 +339,20 @@ Value ValueEvaluator::definedBy(std::uint32_t def, std::string_view reg, const B
   Value a = source(1), b = source(2);
   bool wide = hasModifier(instruction, "wide"), high = hasModifier(instruction, "hi");
   IntType resultType = wide ? IntType{type.bits * 2, type.isSigned, true} : type;
+  if ((op == "mul" || op == "mad") && !hasModifier(instruction, "cc")) {
+    // A known zero factor makes the other irrelevant: `mad %ctaid.x, %ntid.x,
+    // %tid.x` in block 0 does not rest on the block size, however it was set.
+    const Value *zero = a.known() && *a.number == 0 ? &a : b.known() && *b.number == 0 ? &b : nullptr;
+    if (zero && op == "mul")
+      return *zero;
+    if (zero) {
+      Value c = source(3);
+      Value result = combine({zero, &c}, c.number);
+      if (result.known())
+        result.number = normalise(*result.number, resultType);
+      return result;
+    }
+  }
   std::optional<std::int64_t> number;
   if (a.known() && b.known()) {
     std::int64_t x = normalise(*a.number, type), y = normalise(*b.number, type);

@@ -59,7 +59,12 @@ struct LoopReport {
   std::vector<std::string> why;
   std::string rule;                         ///< the recognised exit test, if any
   bool usedDefault = false;                 ///< some entry fell back to the default count
+  bool atMost = false;                      ///< some entry's count is only an upper bound (TripCount::atMost)
 };
+
+/// "default" where some entry fell back to the default count, else the
+/// name of the loop's origin ("constant", "assumed", "unknown").
+std::string_view originName(const LoopReport &loop);
 
 struct ExecutedKernel {
   const Function *kernel = nullptr;

@@ -36,6 +36,9 @@ struct TripCount {
   ValueOrigin origin = ValueOrigin::Unknown;
   std::vector<std::string> why;  ///< assumptions, defaults or unknowns it rests on
   std::string rule;              ///< e.g. "%r18 = 0, +1 per iteration, stays while %r18 < 128"
+  /// headerRuns is an upper bound, not the count: the counter starts at a
+  /// value known only to be at most some number (nvcc's remainder loop).
+  bool atMost = false;
   /// The block whose branch leaves the loop, kNoBlock when unknown. Blocks
   /// after it in an iteration run one time fewer than the header.
   std::uint32_t exitingBlock = kNoBlock;
