@@ -404,6 +404,53 @@ $L__header:
   EXPECT_TRUE(kernel.loops[0].why.empty()) << kernel.loops[0].why.front();
 }
 
+TEST(LoopReasonTest, ACounterCopiedBeforeItsUpdateIsStillACounter) {
+  // lud-style `for (i = 0; i < 15; i++) { ... for (j = 0; j < i; j++) ... }`:
+  // nvcc copies i (`mov %r1, %r5`) and updates the counter from the copy
+  // (`add %r5, %r1, 1`), so the counter's update never reads the counter.
+  const char *text = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<8>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<2>;
+  mov.u32 %r5, 0;
+  mov.f32 %f1, 0f00000000;
+$L__outer:
+  mov.u32 %r1, %r5;
+  add.s32 %r5, %r1, 1;
+  cvt.rn.f32.u32 %f2, %r1;
+  add.f32 %f1, %f1, %f2;
+  setp.eq.s32 %p2, %r1, 0;
+  @%p2 bra $L__next;
+  mov.u32 %r2, 0;
+$L__inner:
+  mul.f32 %f1, %f1, %f2;
+  add.s32 %r2, %r2, 1;
+  setp.lt.u32 %p3, %r2, %r1;
+  @%p3 bra $L__inner;
+$L__next:
+  setp.lt.u32 %p1, %r5, 15;
+  @%p1 bra $L__outer;
+  ld.param.u64 %rd1, [out];
+  st.global.f32 [%rd1], %f1;
+  ret;
+}
+)";
+  ptx::Module module = parseOk(text, "copied_counter.ptx");
+  ExecutedKernel kernel = expandFirstKernel(module);
+  ASSERT_EQ(kernel.loops.size(), 2u);
+  EXPECT_FALSE(kernel.loops[0].usedDefault);
+  EXPECT_EQ(kernel.loops[0].maxTripCount, 15u); // i = 0 .. 14
+  EXPECT_EQ(kernel.loops[0].origin, ValueOrigin::Constant);
+  EXPECT_FALSE(kernel.loops[1].usedDefault); // j < i, i bound through the copy
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "add.f32"), 15);
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "mul.f32"), 14 * 15 / 2); // 1 + 2 + ... + 14
+}
+
 TEST(LoopControlTest, InlineAsmCopiesAreWorkWhereNvccCopiesAreControl) {
   // A register rotation written in inline asm stays in the unrolled build
   // (nvcc emits asm as written); nvcc's own copy carrying %f3 into the next

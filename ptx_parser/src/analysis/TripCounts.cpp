@@ -160,10 +160,24 @@ std::optional<InductionVariable> TripCountAnalysis::asInduction(std::uint32_t lo
   const auto *left = instruction->operands[1].getIf<Register>();
   const auto *right = instruction->operands[2].getIf<Register>();
   bool commutes = op == "add" || op == "mul";
+  // `mov %t, %r` then `%r = %t op step`: nvcc copies the counter first when
+  // the body reads the old value (lud's `for (i = 0; i < 15; i++)` reading
+  // i after `++i`). The copy must be the only value of %t the update can
+  // read, so it runs before the update in every iteration.
+  auto copiesUpdated = [&](const Register *operand) {
+    if (!operand)
+      return false;
+    auto reaching = values_.reachingDefinitions(operand->name, arithmetic);
+    if (reaching.size() != 1 || reaching[0] == ValueEvaluator::kNoDefinition || !insideLoop(loop, reaching[0]))
+      return false;
+    const Instruction &copy = *graph_.instructions[reaching[0]];
+    const auto *source = copy.operands.size() == 2 ? copy.operands[1].getIf<Register>() : nullptr;
+    return copy.opcode == "mov" && source && source->name == updated && !source->negated;
+  };
   const Operand *stepOperand = nullptr;
-  if (left && left->name == updated)
+  if (left && (left->name == updated || copiesUpdated(left)))
     stepOperand = &instruction->operands[2];
-  else if (commutes && right && right->name == updated)
+  else if (commutes && right && (right->name == updated || copiesUpdated(right)))
     stepOperand = &instruction->operands[1];
   if (!stepOperand)
     return std::nullopt;
