@@ -199,6 +199,29 @@ TEST_F(RealisticLoopsTest, AnUnknownRemainderRunsAtMostItsMaskNotTheDefault) {
   EXPECT_TRUE(saysWhy);
 }
 
+TEST_F(RealisticLoopsTest, ACountDownLoopStartsWhereItsRemainderLeftTheCounter) {
+  // reverse_scale: the remainder loop (n & 3 passes) runs first and the loop
+  // unrolled by 4 starts from the counter's value after it.
+  for (std::int64_t n : {1, 3, 4, 1024, 1027}) {
+    ExecutedKernel kernel = expand("reverse_scale", launch({{"param_2", n}}));
+    EXPECT_DOUBLE_EQ(executedCount(kernel, "mul.f32"), static_cast<double>(n)) << "n = " << n;
+    for (const LoopReport &loop : kernel.loops)
+      EXPECT_FALSE(loop.usedDefault) << "n = " << n;
+  }
+}
+
+TEST_F(RealisticLoopsTest, ACounterCopiedOnBothPathsAroundASkippedRemainderIsKnown) {
+  // reverse_scale_unsigned: `mov %r30, n` before the guard and again before
+  // the remainder loop; with n a multiple of 4 the guard skips the remainder,
+  // and both copies agree with the counter's value after it. (Where the
+  // remainder runs, the copy on the path around it disagrees, and the
+  // value analysis, blind to which paths were taken, falls back.)
+  for (std::int64_t n : {4, 1000, 1024}) {
+    ExecutedKernel kernel = expand("reverse_scale_unsigned", launch({{"param_2", n}}));
+    EXPECT_DOUBLE_EQ(executedCount(kernel, "mul.f32"), static_cast<double>(n)) << "n = " << n;
+  }
+}
+
 TEST_F(RealisticLoopsTest, ConstantBoundIsExactAndConstant) {
   ExecutedKernel kernel = expand("constant_rolled", launch({}));
   ASSERT_EQ(tripCounts(kernel), (std::vector<std::uint64_t>{100}));

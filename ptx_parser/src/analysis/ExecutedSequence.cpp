@@ -172,18 +172,52 @@ private:
     const auto &blocks = loop < 0 ? allBlocks(facts) : facts.forest.loops[static_cast<std::size_t>(loop)].blocks;
     std::vector<bool> live = liveBlocks(facts, loop, bindings);
     std::vector<bool> done(facts.forest.loops.size(), false);
+    Bindings current = bindings; // and the counters of the loops written so far
     for (std::uint32_t block : blocks) {
-      if (!live[block] || skip[block])
+      if (skip[block])
         continue;
       int child = childHolding(facts.forest, loop, block);
-      if (child >= 0) {
-        if (!done[static_cast<std::size_t>(child)]) {
-          done[static_cast<std::size_t>(child)] = true;
-          emitLoop(facts, static_cast<std::uint32_t>(child), bindings, weight, report);
-        }
-        continue;
+      if (child >= 0 && !done[static_cast<std::size_t>(child)]) {
+        done[static_cast<std::size_t>(child)] = true;
+        auto childLoop = static_cast<std::uint32_t>(child);
+        if (live[block])
+          emitLoop(facts, childLoop, current, weight, report);
+        else // a guard skips it: its counters leave with the values they entered with
+          bindExitValues(facts, childLoop, facts.trips->inductionVariables(childLoop, current), nullptr, 0, current);
       }
+      if (child >= 0 || !live[block])
+        continue;
       emitBlock(facts, block, weight, report, iteration);
+    }
+  }
+
+  /// Binds each counter of `loop` to its value after `runs` header runs
+  /// (`count`: how they were found; null for a loop a guard skips), for the
+  /// code after the loop: nvcc starts a count-down loop's unrolled part where
+  /// its remainder loop left the counter.
+  void bindExitValues(FunctionFacts &facts, std::uint32_t loop, const std::vector<InductionVariable> &variables,
+                      const TripCount *count, std::uint64_t runs, Bindings &bindings) {
+    if (count && !count->headerRuns)
+      return; // a default count: what follows stays unknown rather than rest on a guess
+    const Loop &theLoop = facts.forest.loops[loop];
+    for (const InductionVariable &variable : variables) {
+      // An update outside the header and the exiting block may not run in every iteration.
+      std::uint32_t updateBlock = facts.graph.blockOf[variable.update];
+      if (count && updateBlock != theLoop.header && updateBlock != count->exitingBlock)
+        continue;
+      Binding exit{Value{variable.atIteration(runs), variable.initial.origin, variable.initial.why,
+                         variable.initial.perThread},
+                   facts.values->reachingDefinitions(variable.reg, facts.graph.blocks[theLoop.header].first)};
+      if (count) {
+        exit.value.origin = std::max(exit.value.origin, count->origin);
+        appendReasons(exit.value.why, count->why);
+      }
+      for (std::uint32_t def : facts.values->definitionsOf(variable.reg))
+        if (theLoop.contains(facts.graph.blockOf[def]))
+          exit.definitions.push_back(def);
+      std::sort(exit.definitions.begin(), exit.definitions.end());
+      exit.definitions.erase(std::unique(exit.definitions.begin(), exit.definitions.end()), exit.definitions.end());
+      bindings[variable.reg] = std::move(exit);
     }
   }
 
@@ -257,7 +291,8 @@ private:
     return id;
   }
 
-  void emitLoop(FunctionFacts &facts, std::uint32_t loop, const Bindings &bindings, double weight,
+  /// Writes `loop` out; then binds its counters' values after it into `bindings`.
+  void emitLoop(FunctionFacts &facts, std::uint32_t loop, Bindings &bindings, double weight,
                 int parentReport) {
     int id = reportFor(facts, loop, parentReport);
     TripCount count = facts.trips->tripCount(loop, bindings);
@@ -273,8 +308,10 @@ private:
     appendReasons(report.why, count.why);
     if (report.rule.empty())
       report.rule = count.rule;
-    if (runs == 0)
+    if (runs == 0) {
+      bindExitValues(facts, loop, facts.trips->inductionVariables(loop, bindings), &count, 0, bindings);
       return;
+    }
 
     std::uint64_t written = std::min(runs, cap_);
     sampled_ = sampled_ || written < runs;
@@ -296,12 +333,13 @@ private:
                     variable.initial.why, variable.initial.perThread};
         for (const std::string &reason : count.why)
           value.why.push_back(reason);
-        inner[variable.reg] = std::move(value);
+        inner[variable.reg] = Binding{std::move(value), {}};
       }
       bool last = iteration + 1 == runs;
       emitRegion(facts, static_cast<int>(loop), inner, iterationWeight, last ? afterExit : none, id,
                  iteration);
     }
+    bindExitValues(facts, loop, variables, &count, runs, bindings);
   }
 
   const Module &module_;

@@ -209,11 +209,17 @@ std::optional<InductionVariable> TripCountAnalysis::asInduction(std::uint32_t lo
 
   // The value on entry: every definition reaching the header from outside.
   const BasicBlock &header = graph_.blocks[forest_.loops[loop].header];
-  Value initial;
-  bool first = true;
-  for (std::uint32_t def : values_.reachingDefinitions(reg, header.first)) {
-    if (insideLoop(loop, def))
-      continue;
+  std::vector<std::uint32_t> entering;
+  for (std::uint32_t def : values_.reachingDefinitions(reg, header.first))
+    if (!insideLoop(loop, def))
+      entering.push_back(def);
+  // Several values entering (a counter left by an earlier loop, or copied
+  // on both paths around it) can be known from a binding of the expansion.
+  std::optional<Value> bound =
+      entering.size() > 1 ? values_.boundValue(reg, entering, header.first, outer) : std::nullopt;
+  Value initial = bound ? *bound : Value{};
+  bool first = !bound;
+  for (std::uint32_t def : bound ? std::vector<std::uint32_t>{} : entering) {
     Value value = def == ValueEvaluator::kNoDefinition
                       ? Value::unknown("register " + reg + " read before it is written")
                       : values_.definedBy(def, reg, outer);

@@ -154,14 +154,45 @@ Value ValueEvaluator::definedBy(std::uint32_t def, std::string_view reg,
   return definedBy(def, reg, bindings, 0);
 }
 
+std::optional<Value> ValueEvaluator::boundValue(std::string_view reg, std::vector<std::uint32_t> defs,
+                                               std::uint32_t at, const Bindings &bindings) const {
+  return boundValue(reg, std::move(defs), at, bindings, 0);
+}
+
+std::optional<Value> ValueEvaluator::boundValue(std::string_view reg, std::vector<std::uint32_t> defs,
+                                               std::uint32_t at, const Bindings &bindings,
+                                               unsigned depth) const {
+  auto bound = bindings.find(reg);
+  if (bound == bindings.end())
+    return std::nullopt;
+  const std::vector<std::uint32_t> &covered = bound->second.definitions;
+  std::sort(defs.begin(), defs.end());
+  if (covered.empty() || std::includes(covered.begin(), covered.end(), defs.begin(), defs.end()))
+    return bound->second.value;
+  // Definitions it does not cover still agree when each gives the same
+  // number (a counter copied twice, one copy on the path around a skipped loop).
+  Value agreed = bound->second.value;
+  for (std::uint32_t def : defs) {
+    if (std::binary_search(covered.begin(), covered.end(), def))
+      continue;
+    if (def == kNoDefinition || def >= at || !agreed.known())
+      return std::nullopt;
+    Value other = definedBy(def, reg, bindings, depth + 1);
+    if (!other.known() || *other.number != *agreed.number)
+      return std::nullopt;
+    absorb(agreed, other);
+  }
+  return agreed;
+}
+
 Value ValueEvaluator::registerAt(std::string_view reg, std::uint32_t at, const Bindings &bindings,
                                  unsigned depth) const {
   if (depth > kMaxDepth)
     return Value::unknown("a computation too deep to follow");
   std::vector<std::uint32_t> defs = reachingDefinitions(reg, at);
   if (defs.size() > 1)
-    if (auto bound = bindings.find(reg); bound != bindings.end())
-      return bound->second;
+    if (std::optional<Value> value = boundValue(reg, defs, at, bindings, depth))
+      return *value;
   Value result;
   for (std::uint32_t def : defs) {
     if (def == kNoDefinition)

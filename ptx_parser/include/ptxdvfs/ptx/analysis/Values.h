@@ -68,10 +68,17 @@ struct Value {
   bool known() const { return number.has_value(); }
 };
 
-/// Registers whose value at a merge of definitions is known from outside,
-/// such as the induction variables of the loop iteration being expanded
-/// (each with the provenance of that knowledge).
-using Bindings = std::map<std::string, Value, std::less<>>;
+/// A register's value where several of its definitions meet, known from
+/// outside the value analysis: an induction variable in the loop iteration
+/// being expanded, or a counter's value after its loop has run.
+struct Binding {
+  Value value; ///< with the provenance of that knowledge
+  /// The definitions whose meeting it stands for, sorted; empty: any. A read
+  /// that another definition also reaches is not covered (the register was
+  /// written again since).
+  std::vector<std::uint32_t> definitions;
+};
+using Bindings = std::map<std::string, Binding, std::less<>>;
 
 /// Evaluates integer registers of one function by following their
 /// reaching definitions back through the control-flow graph.
@@ -87,8 +94,14 @@ public:
   static constexpr std::uint32_t kNoDefinition = UINT32_MAX;
 
   /// The value of `reg` as instruction `at` reads it. Where several
-  /// definitions reach and `bindings` names `reg`, the binding is the value.
+  /// definitions reach and a binding of `reg` covers them all, the
+  /// binding is the value.
   Value registerAt(std::string_view reg, std::uint32_t at, const Bindings &bindings = {}) const;
+  /// The value a binding of `reg` gives where definitions `defs` meet (read
+  /// at instruction `at`): when it covers them all, or when each definition
+  /// it does not cover gives the same number. nullopt otherwise.
+  std::optional<Value> boundValue(std::string_view reg, std::vector<std::uint32_t> defs, std::uint32_t at,
+                                  const Bindings &bindings) const;
   /// The value of a source operand of instruction `at`.
   Value operandAt(const Operand &operand, std::uint32_t at, const Bindings &bindings = {}) const;
   /// The value that instruction `def` writes into its destination `reg`.
@@ -103,6 +116,8 @@ private:
                   unsigned depth) const;
   Value definedBy(std::uint32_t def, std::string_view reg, const Bindings &bindings,
                   unsigned depth) const;
+  std::optional<Value> boundValue(std::string_view reg, std::vector<std::uint32_t> defs, std::uint32_t at,
+                                  const Bindings &bindings, unsigned depth) const;
   Value specialRegister(std::string_view base, std::string_view component) const;
   Value parameter(std::string_view name) const;
 
