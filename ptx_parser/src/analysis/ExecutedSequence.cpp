@@ -100,13 +100,14 @@ private:
     return *slot;
   }
 
-  void emitFunction(const Function &function, double weight) {
+  /// `arguments`: the function's parameters as its call site sets them (argumentsOf).
+  void emitFunction(const Function &function, double weight, const Bindings &arguments = {}) {
     if (std::find(callStack_.begin(), callStack_.end(), &function) != callStack_.end())
       return; // recursion: the call instruction stays, the body is not repeated
     callStack_.push_back(&function);
     FunctionFacts &facts = factsOf(function);
     std::vector<bool> skip(facts.graph.blocks.size(), false);
-    emitRegion(facts, -1, {}, weight, skip, -1, 0);
+    emitRegion(facts, -1, arguments, weight, skip, -1, 0);
     callStack_.pop_back();
   }
 
@@ -187,7 +188,7 @@ private:
       }
       if (child >= 0 || !live[block])
         continue;
-      emitBlock(facts, block, weight, report, iteration);
+      emitBlock(facts, block, weight, report, iteration, current);
     }
   }
 
@@ -232,7 +233,7 @@ private:
   }
 
   void emitBlock(FunctionFacts &facts, std::uint32_t block, double weight, int report,
-                 std::uint64_t iteration) {
+                 std::uint64_t iteration, const Bindings &bindings) {
     const BasicBlock &b = facts.graph.blocks[block];
     const std::vector<bool> *control = options_.keepLoopControl ? nullptr : &controlOf(facts);
     for (std::uint32_t i = b.first; i < b.end; ++i) {
@@ -245,7 +246,7 @@ private:
       result_.executedInstructions += weight;
       if (instruction->opcode == "call" && callStack_.size() <= options_.maxCallDepth)
         if (const Function *callee = calleeOf(*instruction))
-          emitFunction(*callee, weight);
+          emitFunction(*callee, weight, argumentsOf(facts, i, *callee, bindings));
     }
   }
 
@@ -258,6 +259,46 @@ private:
           (*facts.control)[i] = true;
     }
     return *facts.control;
+  }
+
+  /// The callee's parameters, by name, bound to the values the call site
+  /// stores into its arguments (`st.param.b32 [param2+0], %r1;` before
+  /// `call (retval0), f, (param0, param1, param2)`): a loop bounded by a
+  /// parameter runs as this call asks, not as an --assume of that name says.
+  Bindings argumentsOf(FunctionFacts &facts, std::uint32_t call, const Function &callee,
+                       const Bindings &bindings) const {
+    Bindings arguments;
+    const auto &operands = facts.graph.instructions[call]->operands;
+    const ArgumentList *list = nullptr;
+    for (std::size_t o = 0; o + 1 < operands.size() && !list; ++o)
+      if (const auto *symbol = operands[o].getIf<Symbol>(); symbol && symbol->name == callee.name)
+        list = operands[o + 1].getIf<ArgumentList>();
+    if (!list)
+      return arguments;
+    for (std::size_t a = 0; a < list->elements.size() && a < callee.parameters.size(); ++a) {
+      const auto *argument = list->elements[a].getIf<Symbol>();
+      if (!argument)
+        continue;
+      // The store is in the call's own `{ // callseq ... }` block, just before it.
+      for (std::uint32_t i = call; i-- > 0 && call - i <= 4 * list->elements.size() + 8;) {
+        const Instruction &store = *facts.graph.instructions[i];
+        if (store.opcode == "call")
+          break;
+        if (store.opcode != "st" || store.details.space != StateSpace::Param || store.operands.size() != 2)
+          continue;
+        const auto *address = store.operands[0].getIf<Address>();
+        if (!address || address->parts.size() != 1)
+          continue;
+        const auto *symbol = address->parts[0].getIf<Symbol>();
+        const auto *offset = address->parts[0].getIf<RegisterOffset>();
+        if ((symbol && symbol->name == argument->name) ||
+            (offset && offset->base == argument->name && offset->offset == 0)) {
+          arguments[callee.parameters[a].name] = Binding{facts.values->operandAt(store.operands[1], i, bindings), {}};
+          break;
+        }
+      }
+    }
+    return arguments;
   }
 
   const Function *calleeOf(const Instruction &call) const {

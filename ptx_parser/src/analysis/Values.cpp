@@ -306,10 +306,17 @@ Value ValueEvaluator::definedBy(std::uint32_t def, std::string_view reg, const B
   if (op == "ld") {
     if (instruction.details.space == StateSpace::Param && operands.size() > 1) {
       if (const auto *address = operands[1].getIf<Address>(); address && address->parts.size() == 1) {
+        std::string_view name;
         if (const auto *symbol = address->parts[0].getIf<Symbol>())
-          return parameter(symbol->name);
+          name = symbol->name;
         if (const auto *offset = address->parts[0].getIf<RegisterOffset>(); offset && offset->offset == 0)
-          return parameter(offset->base);
+          name = offset->base;
+        if (!name.empty()) {
+          // A called function's parameter, as its call site set it.
+          if (auto argument = bindings.find(name); argument != bindings.end())
+            return argument->second.value;
+          return parameter(name);
+        }
       }
     }
     return Value::unknown("a value loaded from memory (" + where + ")");
