@@ -27,6 +27,12 @@ double executedCount(const ExecutedKernel &kernel, std::string_view mnemonic) {
   return total;
 }
 
+/// `text` (functions, and directives such as `.file`) after the PTX 8.0 /
+/// sm_80 header every hand-written test module shares.
+ptx::Module parseKernelText(const char *text, const std::string &name) {
+  return parseOk(std::string(".version 8.0\n.target sm_80\n.address_size 64\n") + text, name);
+}
+
 /// The first kernel of `module` expanded with no assumptions and default options.
 ExecutedKernel expandFirstKernel(const ptx::Module &module) {
   return expandKernel(module, *module.kernels().front(), LaunchAssumptions{}, ExpansionOptions{});
@@ -295,10 +301,7 @@ TEST_F(RealisticLoopsTest, AccumulatorsReadAfterTheLoopAreDataNotControl) {
 TEST(LoopSourceLineTest, ARotatedHeaderOpeningOnLineZeroIsShownAtItsFirstRealLine) {
   // nvcc opens the header of a rotated loop with `.loc 1 0 N` (compiler-made
   // code); an editor hint on line 0 would be lost, so the loop takes line 42.
-  const char *text = R"(.version 8.0
-.target sm_80
-.address_size 64
-.file 1 "/src/kernel.cu"
+  const char *text = R"(.file 1 "/src/kernel.cu"
 .visible .entry k(.param .u32 n)
 {
   .reg .pred %p<2>;
@@ -315,7 +318,7 @@ $L__header:
   ret;
 }
 )";
-  ptx::Module module = parseOk(text, "line_zero.ptx");
+  ptx::Module module = parseKernelText(text, "line_zero.ptx");
   ExecutedKernel kernel = expandFirstKernel(module);
   ASSERT_EQ(kernel.loops.size(), 1u);
   EXPECT_EQ(kernel.loops[0].maxTripCount, 10u);
@@ -327,10 +330,7 @@ $L__header:
 TEST(LoopReasonTest, ABoundReReadEveryIterationIsToldApartFromDataTheLoopChases) {
   // rereads: `for (i = 0; i < *n; i++) out[i] = 0;` where the store may alias *n,
   // so nvcc loads the bound again each iteration. chase: `while (p >= 0) p = next[p];`.
-  const char *text = R"(.version 8.0
-.target sm_80
-.address_size 64
-.visible .entry rereads(.param .u64 n, .param .u64 out)
+  const char *text = R"(.visible .entry rereads(.param .u64 n, .param .u64 out)
 {
   .reg .pred %p<2>;
   .reg .b32 %r<4>;
@@ -363,7 +363,7 @@ $L__loop:
   ret;
 }
 )";
-  ptx::Module module = parseOk(text, "reasons.ptx");
+  ptx::Module module = parseKernelText(text, "reasons.ptx");
   auto reasonOf = [&](std::size_t kernel) {
     ExecutedKernel expanded =
         expandKernel(module, *module.kernels()[kernel], LaunchAssumptions{}, ExpansionOptions{});
@@ -384,10 +384,7 @@ $L__loop:
 
 TEST(LoopReasonTest, ANegatedExitTestIsStillSolved) {
   // nvcc -G: `not.pred` (and `mov.pred`) between the comparison and the branch leaving the loop.
-  const char *text = R"(.version 8.0
-.target sm_80
-.address_size 64
-.visible .entry k()
+  const char *text = R"(.visible .entry k()
 {
   .reg .pred %p<4>;
   .reg .b32 %r<4>;
@@ -403,7 +400,7 @@ $L__exit:
   ret;
 }
 )";
-  ptx::Module module = parseOk(text, "negated.ptx");
+  ptx::Module module = parseKernelText(text, "negated.ptx");
   ExecutedKernel kernel = expandFirstKernel(module);
   ASSERT_EQ(kernel.loops.size(), 1u);
   EXPECT_FALSE(kernel.loops[0].usedDefault);
@@ -414,10 +411,7 @@ TEST(LoopReasonTest, TheGlobalIndexOfBlockZeroDoesNotRestOnTheBlockSize) {
   // corr-style `for (j2 = j1 + 1; j2 < 2048; ++j2)`, j1 the global thread
   // index: for thread 0 of block 0, %ctaid.x * %ntid.x is 0 whatever the
   // block size, so the count is exact and names no default.
-  const char *text = R"(.version 8.0
-.target sm_80
-.address_size 64
-.visible .entry k()
+  const char *text = R"(.visible .entry k()
 {
   .reg .pred %p<2>;
   .reg .b32 %r<8>;
@@ -433,7 +427,7 @@ $L__header:
   ret;
 }
 )";
-  ptx::Module module = parseOk(text, "global_index.ptx");
+  ptx::Module module = parseKernelText(text, "global_index.ptx");
   ExecutedKernel kernel = expandFirstKernel(module);
   ASSERT_EQ(kernel.loops.size(), 1u);
   EXPECT_EQ(kernel.loops[0].maxTripCount, 2047u); // %r5 = 2 .. 2048
@@ -445,10 +439,7 @@ TEST(LoopReasonTest, ACounterCopiedBeforeItsUpdateIsStillACounter) {
   // lud-style `for (i = 0; i < 15; i++) { ... for (j = 0; j < i; j++) ... }`:
   // nvcc copies i (`mov %r1, %r5`) and updates the counter from the copy
   // (`add %r5, %r1, 1`), so the counter's update never reads the counter.
-  const char *text = R"(.version 8.0
-.target sm_80
-.address_size 64
-.visible .entry k(.param .u64 out)
+  const char *text = R"(.visible .entry k(.param .u64 out)
 {
   .reg .pred %p<4>;
   .reg .b32 %r<8>;
@@ -477,7 +468,7 @@ $L__next:
   ret;
 }
 )";
-  ptx::Module module = parseOk(text, "copied_counter.ptx");
+  ptx::Module module = parseKernelText(text, "copied_counter.ptx");
   ExecutedKernel kernel = expandFirstKernel(module);
   ASSERT_EQ(kernel.loops.size(), 2u);
   EXPECT_FALSE(kernel.loops[0].usedDefault);
@@ -492,10 +483,7 @@ TEST(LoopControlTest, InlineAsmCopiesAreWorkWhereNvccCopiesAreControl) {
   // A register rotation written in inline asm stays in the unrolled build
   // (nvcc emits asm as written); nvcc's own copy carrying %f3 into the next
   // iteration (`mov.f32 %f1, %f3`) would vanish, as would the counter.
-  const char *text = R"(.version 8.0
-.target sm_80
-.address_size 64
-.visible .entry k(.param .u64 out)
+  const char *text = R"(.visible .entry k(.param .u64 out)
 {
   .reg .pred %p<2>;
   .reg .b32 %r<3>;
@@ -524,7 +512,7 @@ $L__header:
   ret;
 }
 )";
-  ptx::Module module = parseOk(text, "asm_rotation.ptx");
+  ptx::Module module = parseKernelText(text, "asm_rotation.ptx");
   ExecutedKernel kernel = expandFirstKernel(module);
   ASSERT_EQ(kernel.loops.size(), 1u);
   ASSERT_EQ(kernel.loops[0].maxTripCount, 10u);
