@@ -159,6 +159,8 @@ void setupLoopsCommand(CLI::App &app, int &exitCode) {
       "A count is 'constant' when it follows from the PTX alone, 'assumed' when it uses\n"
       "--assume/--grid/--block, 'default' when it uses a default (launch geometry, or\n"
       "--default-trip-count for a bound read from memory or an unset parameter).\n"
+      "'at most N' marks a count that is only a bound: nvcc's remainder loop after\n"
+      "unrolling by 4 runs n & 3 times, read as 3 when n is not known.\n"
       "The thread analysed is thread 0 of block 0. See docs/loops.md.");
   command->add_option("file", options->file, "PTX file")->required()->check(CLI::ExistingFile);
   addLaunchFlags(*command, options->launch);
