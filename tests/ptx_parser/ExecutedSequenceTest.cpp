@@ -228,6 +228,18 @@ TEST_F(RealisticLoopsTest, ACounterCopiedOnBothPathsAroundASkippedRemainderIsKno
   }
 }
 
+TEST_F(RealisticLoopsTest, APointerRangeCountsFromTheOffsetOfItsEnds) {
+  // pointer_range: `p < v + n` with v unknown; both ends rest on v, so the
+  // count is n, and it rests on n alone.
+  for (std::int64_t n : {1, 7, 1000}) {
+    ExecutedKernel kernel = expand("pointer_range", launch({{"param_1", n}}));
+    ASSERT_EQ(kernel.loops.size(), 1u);
+    EXPECT_FALSE(kernel.loops[0].usedDefault) << "n = " << n;
+    EXPECT_EQ(kernel.loops[0].origin, ValueOrigin::Assumed);
+    EXPECT_DOUBLE_EQ(executedCount(kernel, "mul.f32"), static_cast<double>(n)) << "n = " << n;
+  }
+}
+
 TEST_F(RealisticLoopsTest, ConstantBoundIsExactAndConstant) {
   ExecutedKernel kernel = expand("constant_rolled", launch({}));
   ASSERT_EQ(tripCounts(kernel), (std::vector<std::uint64_t>{100}));

@@ -377,10 +377,6 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
         initial.why.push_back(side.induction->reg + " starts at most at " + bound + " (a remainder): read as " + bound);
         side.initialIsBound = true;
       }
-      if (!initial.known()) {
-        side.value = initial;
-        return side;
-      }
       side.afterUpdate = reaching.size() == 1 && reaching[0] == side.induction->update;
       side.value = initial;
       return side;
@@ -391,6 +387,17 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
     if (!left || !right) {
       fail(problem);
       continue;
+    }
+    // Two addresses from one base (`for (p = a; p < a + n; ++p)`) compare
+    // as their offsets from it, with the offsets' provenance.
+    if (!left->value.known() && !right->value.known() && left->value.fromBase && right->value.fromBase &&
+        left->value.fromBase->base == right->value.fromBase->base) {
+      for (Side *side : {&*left, &*right}) {
+        const Value::FromBase &from = *side->value.fromBase;
+        side->value = Value{from.offset, from.origin, from.why, side->value.perThread};
+        if (side->induction)
+          side->induction->initial = side->value;
+      }
     }
     TripCount count;
     count.exitingBlock = block;

@@ -67,6 +67,22 @@ Value combine(std::initializer_list<const Value *> inputs, std::optional<std::in
   return result;
 }
 
+/// `base + x ± c`: an address moved by a known amount keeps its base.
+std::optional<Value> addressArithmetic(bool subtract, const Value &a, const Value &b) {
+  const Value *address = a.fromBase ? &a : (!subtract && b.fromBase ? &b : nullptr);
+  const Value *amount = address == &a ? &b : &a;
+  if (!address || !amount->known())
+    return std::nullopt;
+  Value::FromBase from = address->fromBase.value();
+  from.offset += subtract ? -*amount->number : *amount->number;
+  from.origin = std::max(from.origin, amount->origin);
+  appendReasons(from.why, amount->why);
+  Value moved = *address;
+  moved.fromBase = std::move(from);
+  moved.perThread = moved.perThread || amount->perThread;
+  return moved;
+}
+
 } // namespace
 
 std::vector<std::string> destinationRegisters(const Instruction &instruction) {
@@ -202,8 +218,11 @@ Value ValueEvaluator::registerAt(std::string_view reg, std::uint32_t at, const B
     if (def >= at && defs.size() > 1)
       return Value::unknown("register " + std::string(reg) + " changes from one iteration to the next");
     Value value = definedBy(def, reg, bindings, depth + 1);
-    if (!value.known())
+    if (!value.known()) {
+      if (defs.size() > 1)
+        value.fromBase.reset(); // one path's address is not the merge's
       return value;
+    }
     if (result.known() && *result.number != *value.number)
       return Value::unknown("register " + std::string(reg) + " has different values on different paths");
     std::optional<std::int64_t> number = value.number;
@@ -315,7 +334,10 @@ Value ValueEvaluator::definedBy(std::uint32_t def, std::string_view reg, const B
           // A called function's parameter, as its call site set it.
           if (auto argument = bindings.find(name); argument != bindings.end())
             return argument->second.value;
-          return parameter(name);
+          Value value = parameter(name);
+          if (!value.known())
+            value.fromBase = Value::FromBase{def, 0, ValueOrigin::Constant, {}};
+          return value;
         }
       }
     }
@@ -325,6 +347,13 @@ Value ValueEvaluator::definedBy(std::uint32_t def, std::string_view reg, const B
     return Value::unknown("a floating-point value (" + where + ")");
   if (op == "mov")
     return source(1);
+  if (op == "cvta") {
+    // A conversion between address spaces moves no address nvcc compares.
+    Value address = source(1);
+    Value result = Value::unknown("the result of " + std::string(instruction.mnemonic) + " (" + where + ")");
+    result.fromBase = address.fromBase ? address.fromBase : Value::FromBase{def, 0, ValueOrigin::Constant, {}};
+    return result;
+  }
   if (op == "setp" || op == "set") {
     // `setp.lt.s32 %p|%q, a, b` writes the comparison to %p and its negation to %q.
     if (instruction.modifiers.empty())
@@ -436,6 +465,9 @@ Value ValueEvaluator::definedBy(std::uint32_t def, std::string_view reg, const B
                                                  "and", "or",  "xor", "shl", "shr"};
   if (!binary.count(op) || hasModifier(instruction, "cc"))
     return Value::unknown("the result of " + std::string(instruction.mnemonic) + " (" + where + ")");
+  if ((op == "add" || op == "sub") && (a.fromBase || b.fromBase))
+    if (std::optional<Value> address = addressArithmetic(op == "sub", a, b))
+      return *address;
   Value result = combine({&a, &b}, number);
   if (result.known())
     result.number = normalise(*result.number, resultType);

@@ -62,6 +62,16 @@ struct Value {
   /// For an unknown number: the most it can be, where its computation
   /// caps it (`and x, 3` or `rem.u32 x, 4`: 3). Never set on a known one.
   std::optional<std::int64_t> atMost = std::nullopt;
+  /// For an unknown number: an address known relative to a base the
+  /// analysis cannot see (a pointer parameter, `cvta` of one), so that two
+  /// addresses from one base compare (`p < a + n`). Never set on a known one.
+  struct FromBase {
+    std::uint32_t base = 0;   ///< the instruction whose result the base is
+    std::int64_t offset = 0;  ///< bytes from it
+    ValueOrigin origin = ValueOrigin::Constant; ///< of the offset
+    std::vector<std::string> why;               ///< of the offset
+  };
+  std::optional<FromBase> fromBase = std::nullopt;
 
   static Value unknown(std::string reason);
   static Value constant(std::int64_t number) { return Value{number, ValueOrigin::Constant, {}}; }
