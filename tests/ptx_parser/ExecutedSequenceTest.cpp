@@ -240,6 +240,20 @@ TEST_F(RealisticLoopsTest, APointerRangeCountsFromTheOffsetOfItsEnds) {
   }
 }
 
+TEST_F(RealisticLoopsTest, AGridStrideLoopUnrolledByFourCountsEveryPass) {
+  // grid_stride_unrolled over 256 x 256 threads: ceil(n / 65536) passes of
+  // two stores each, split between the remainder (count & 3) and groups of
+  // 4 whose counter moves through a chain of adds. n <= 3 x 65536 leaves no
+  // group, and the guard before the unrolled part skips it.
+  for (std::int64_t n : {1, 65536, 65537, 196608, 196609, 1000000, 1048577}) {
+    ExecutedKernel kernel = expand("grid_stride_unrolled", launch({{"param_7", n}}));
+    double passes = static_cast<double>((n + 65535) / 65536);
+    EXPECT_DOUBLE_EQ(executedCount(kernel, "st.global.f32"), 2 * passes) << "n = " << n;
+    for (const LoopReport &loop : kernel.loops)
+      EXPECT_FALSE(loop.usedDefault) << "n = " << n;
+  }
+}
+
 TEST_F(RealisticLoopsTest, ConstantBoundIsExactAndConstant) {
   ExecutedKernel kernel = expand("constant_rolled", launch({}));
   ASSERT_EQ(tripCounts(kernel), (std::vector<std::uint64_t>{100}));

@@ -211,7 +211,9 @@ private:
                    facts.values->reachingDefinitions(variable.reg, facts.graph.blocks[theLoop.header].first)};
       if (count) {
         exit.value.origin = std::max(exit.value.origin, count->origin);
-        appendReasons(exit.value.why, count->why);
+        for (const std::string &reason : count->why)
+          if (reason != kGuardSkipsLoop)
+            appendReasons(exit.value.why, {reason});
       }
       for (std::uint32_t def : facts.values->definitionsOf(variable.reg))
         if (theLoop.contains(facts.graph.blockOf[def]))

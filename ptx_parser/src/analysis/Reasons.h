@@ -7,6 +7,12 @@
 
 namespace ptxdvfs::ptx::analysis {
 
+/// Said of a loop whose counter cannot reach its bound from its entry
+/// value: the loop itself is skipped. A note about that loop, not a value
+/// anything else rests on.
+inline constexpr const char *kGuardSkipsLoop =
+    "the counter never meets its bound for these values: a guard must skip the loop";
+
 /// Appends each reason of `from` that `into` does not hold yet, in order.
 inline void appendReasons(std::vector<std::string> &into, const std::vector<std::string> &from) {
   for (const std::string &reason : from)

@@ -30,6 +30,22 @@ struct Side {
   }
 };
 
+/// nvcc rotates a `for`/`while` loop so that its test follows the update
+/// at the bottom, behind a guard that makes the same test on the values
+/// the loop would enter with. When those values fail it, the guard skips
+/// the loop (thread 0 of a grid-stride loop that covers the data in one
+/// pass; `j < i` at i = 0). Only a test that reads every counter after its
+/// update can be asked about the entry: at(0) is then the entry value. A
+/// `do { } while` in the source, whose body runs once whatever its test
+/// says, reads the same and is taken for skipped too.
+template <typename Stays>
+bool rotatedAndFailsOnEntry(const Side &left, const Side &right, Stays &stays) {
+  for (const Side *side : {&left, &right})
+    if (side->induction && !side->afterUpdate)
+      return false;
+  return !stays(0);
+}
+
 void merge(TripCount &count, const Value &value) {
   count.origin = std::max(count.origin, value.origin);
   appendReasons(count.why, value.why);
@@ -37,230 +53,9 @@ void merge(TripCount &count, const Value &value) {
 
 } // namespace
 
-std::int64_t InductionVariable::atIteration(std::uint64_t k) const {
-  const IntType type{bits, isSigned, true};
-  const IntType asBits{bits, false, true};
-  std::int64_t start = *initial.number;
-  switch (kind) {
-  case Update::Add:
-    return normalise(start + static_cast<std::int64_t>(k) * step, type);
-  case Update::ShiftLeft: {
-    std::uint64_t shift = k * static_cast<std::uint64_t>(step);
-    if (k > 64 || shift >= bits)
-      return 0;
-    return normalise(static_cast<std::int64_t>(static_cast<std::uint64_t>(start) << shift), type);
-  }
-  case Update::ShiftRight: {
-    std::uint64_t shift = k * static_cast<std::uint64_t>(step);
-    if (k > 64 || shift >= bits)
-      return isSigned && start < 0 ? -1 : 0;
-    return isSigned ? normalise(start, type) >> shift
-                    : static_cast<std::int64_t>(static_cast<std::uint64_t>(normalise(start, asBits)) >> shift);
-  }
-  case Update::Multiply: {
-    std::int64_t value = start;
-    for (std::uint64_t i = 0; i < std::min<std::uint64_t>(k, 128); ++i)
-      value = normalise(static_cast<std::int64_t>(static_cast<std::uint64_t>(value) *
-                                                  static_cast<std::uint64_t>(step)),
-                        type);
-    return value;
-  }
-  }
-  return start;
-}
-
 TripCountAnalysis::TripCountAnalysis(const ControlFlowGraph &graph, const LoopForest &forest,
                                      const ValueEvaluator &values, std::vector<bool> inlineAsm)
     : graph_(graph), forest_(forest), values_(values), inlineAsm_(std::move(inlineAsm)) {}
-
-bool TripCountAnalysis::insideLoop(std::uint32_t loop, std::uint32_t instruction) const {
-  return instruction != ValueEvaluator::kNoDefinition &&
-         forest_.loops[loop].contains(graph_.blockOf[instruction]);
-}
-
-bool TripCountAnalysis::changesInside(std::uint32_t loop, const std::string &reg, std::uint32_t at) const {
-  auto defs = values_.reachingDefinitions(reg, at);
-  return std::any_of(defs.begin(), defs.end(), [&](std::uint32_t def) { return insideLoop(loop, def); });
-}
-
-std::string TripCountAnalysis::whyNotInduction(std::uint32_t loop, const std::string &reg, std::uint32_t at) const {
-  constexpr std::size_t kMaxDefinitions = 64; // a bound's chain is short; stop rather than walk a whole body
-  std::vector<std::pair<std::string, std::uint32_t>> pending{{reg, at}};
-  std::vector<std::uint32_t> seen;
-  bool loadsData = false;
-  while (!pending.empty() && seen.size() < kMaxDefinitions) {
-    auto [name, readAt] = pending.back();
-    pending.pop_back();
-    for (std::uint32_t def : values_.reachingDefinitions(name, readAt)) {
-      if (!insideLoop(loop, def) || std::find(seen.begin(), seen.end(), def) != seen.end())
-        continue;
-      seen.push_back(def);
-      const Instruction &instruction = *graph_.instructions[def];
-      if (instruction.opcode == "ld" || instruction.opcode == "ldu") {
-        bool sameAddress = true;
-        if (instruction.operands.size() > 1)
-          if (const auto *address = instruction.operands[1].getIf<Address>())
-            for (const Operand &part : address->parts) {
-              const auto *base = part.getIf<Register>();
-              const auto *offset = part.getIf<RegisterOffset>();
-              if ((base && changesInside(loop, base->name, def)) ||
-                  (offset && changesInside(loop, offset->base, def)))
-                sameAddress = false;
-            }
-        if (sameAddress)
-          return "the exit test's " + reg +
-                 " is re-read from the same address in every iteration (nvcc cannot prove the loop's "
-                 "stores leave it alone; a local copy of the bound or __restrict__ pointers let it be "
-                 "read once)";
-        loadsData = true;
-        continue;
-      }
-      for (std::size_t i = 1; i < instruction.operands.size(); ++i)
-        if (const auto *source = instruction.operands[i].getIf<Register>())
-          pending.emplace_back(source->name, def);
-    }
-  }
-  if (loadsData)
-    return "the exit test's " + reg + " depends on data loaded in the loop (a count only a run can tell)";
-  return "register " + reg + " in the exit test is not an induction variable";
-}
-
-std::optional<InductionVariable> TripCountAnalysis::asInduction(std::uint32_t loop,
-                                                                const std::string &reg,
-                                                                const Bindings &outer) const {
-  std::vector<std::uint32_t> inside;
-  for (std::uint32_t def : values_.definitionsOf(reg))
-    if (insideLoop(loop, def))
-      inside.push_back(def);
-  if (inside.size() != 1)
-    return std::nullopt;
-  InductionVariable variable;
-  variable.reg = reg;
-  variable.update = inside[0];
-  // `mov %r, %t` where `%t = %r op step` is the only write of %t in the loop.
-  std::uint32_t arithmetic = inside[0];
-  std::string updated = reg;
-  const Instruction *instruction = graph_.instructions[arithmetic];
-  if (instruction->opcode == "mov" && instruction->operands.size() == 2) {
-    const auto *from = instruction->operands[1].getIf<Register>();
-    if (!from)
-      return std::nullopt;
-    std::vector<std::uint32_t> temporaries;
-    for (std::uint32_t def : values_.definitionsOf(from->name))
-      if (insideLoop(loop, def))
-        temporaries.push_back(def);
-    if (temporaries.size() != 1)
-      return std::nullopt;
-    arithmetic = temporaries[0];
-    instruction = graph_.instructions[arithmetic];
-  }
-  std::string_view op = instruction->opcode;
-  if (instruction->operands.size() != 3 || instruction->details.types.empty())
-    return std::nullopt;
-  const auto *left = instruction->operands[1].getIf<Register>();
-  const auto *right = instruction->operands[2].getIf<Register>();
-  bool commutes = op == "add" || op == "mul";
-  // `mov %t, %r` then `%r = %t op step`: nvcc copies the counter first when
-  // the body reads the old value (lud's `for (i = 0; i < 15; i++)` reading
-  // i after `++i`). The copy must be the only value of %t the update can
-  // read, so it runs before the update in every iteration.
-  auto copiesUpdated = [&](const Register *operand) {
-    if (!operand)
-      return false;
-    auto reaching = values_.reachingDefinitions(operand->name, arithmetic);
-    if (reaching.size() != 1 || reaching[0] == ValueEvaluator::kNoDefinition || !insideLoop(loop, reaching[0]))
-      return false;
-    const Instruction &copy = *graph_.instructions[reaching[0]];
-    const auto *source = copy.operands.size() == 2 ? copy.operands[1].getIf<Register>() : nullptr;
-    return copy.opcode == "mov" && source && source->name == updated && !source->negated;
-  };
-  const Operand *stepOperand = nullptr;
-  if (left && (left->name == updated || copiesUpdated(left)))
-    stepOperand = &instruction->operands[2];
-  else if (commutes && right && (right->name == updated || copiesUpdated(right)))
-    stepOperand = &instruction->operands[1];
-  if (!stepOperand)
-    return std::nullopt;
-  if (const auto *stepRegister = stepOperand->getIf<Register>();
-      stepRegister && changesInside(loop, stepRegister->name, arithmetic))
-    return std::nullopt; // the step changes inside the loop
-  Value step = values_.operandAt(*stepOperand, arithmetic, outer);
-  if (!step.known())
-    return std::nullopt;
-  if (op == "add" || op == "sub") {
-    variable.kind = InductionVariable::Update::Add;
-    variable.step = op == "add" ? *step.number : -*step.number;
-  } else if (op == "shl" || op == "shr") {
-    variable.kind = op == "shl" ? InductionVariable::Update::ShiftLeft
-                                : InductionVariable::Update::ShiftRight;
-    variable.step = *step.number;
-    if (variable.step <= 0)
-      return std::nullopt;
-  } else if (op == "mul" && std::find(instruction->modifiers.begin(), instruction->modifiers.end(),
-                                      "wide") == instruction->modifiers.end()) {
-    variable.kind = InductionVariable::Update::Multiply;
-    variable.step = *step.number;
-  } else {
-    return std::nullopt;
-  }
-  ScalarType type = instruction->details.types.back();
-  variable.bits = intTypeOf(type).bits;
-  variable.isSigned = intTypeOf(type).isSigned;
-
-  // The value on entry: every definition reaching the header from outside.
-  const BasicBlock &header = graph_.blocks[forest_.loops[loop].header];
-  std::vector<std::uint32_t> entering;
-  for (std::uint32_t def : values_.reachingDefinitions(reg, header.first))
-    if (!insideLoop(loop, def))
-      entering.push_back(def);
-  // Several values entering (a counter left by an earlier loop, or copied
-  // on both paths around it) can be known from a binding of the expansion.
-  std::optional<Value> bound =
-      entering.size() > 1 ? values_.boundValue(reg, entering, header.first, outer) : std::nullopt;
-  Value initial = bound ? *bound : Value{};
-  bool first = !bound;
-  for (std::uint32_t def : bound ? std::vector<std::uint32_t>{} : entering) {
-    Value value = def == ValueEvaluator::kNoDefinition
-                      ? Value::unknown("register " + reg + " read before it is written")
-                      : values_.definedBy(def, reg, outer);
-    if (!value.known() || (!first && *value.number != *initial.number)) {
-      initial = value.known() ? Value::unknown("register " + reg + " enters the loop with different values")
-                              : value;
-      first = false;
-      break;
-    }
-    initial = value;
-    first = false;
-  }
-  if (first)
-    initial = Value::unknown("no value of " + reg + " enters the loop");
-  // The step's provenance travels with the initial value into the count.
-  if (initial.known()) {
-    std::optional<std::int64_t> number = initial.number;
-    initial.origin = std::max(initial.origin, step.origin);
-    for (const std::string &reason : step.why)
-      initial.why.push_back(reason);
-    initial.number = number;
-  }
-  variable.initial = initial;
-  return variable;
-}
-
-std::vector<InductionVariable> TripCountAnalysis::inductionVariables(std::uint32_t loop,
-                                                                     const Bindings &outer) const {
-  std::vector<std::string> candidates;
-  for (std::uint32_t block : forest_.loops[loop].blocks)
-    for (std::uint32_t i = graph_.blocks[block].first; i < graph_.blocks[block].end; ++i)
-      for (std::string &reg : destinationRegisters(*graph_.instructions[i]))
-        candidates.push_back(std::move(reg));
-  std::sort(candidates.begin(), candidates.end());
-  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
-  std::vector<InductionVariable> variables;
-  for (const std::string &reg : candidates)
-    if (auto variable = asInduction(loop, reg, outer); variable && variable->initial.known())
-      variables.push_back(std::move(*variable));
-  return variables;
-}
 
 TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer) const {
   const Loop &theLoop = forest_.loops[loop];
@@ -448,8 +243,11 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
         count.headerRuns = static_cast<std::uint64_t>(distance / step) + 1;
       } else {
         count.headerRuns = 0;
-        count.why.push_back("the counter never meets its bound for these values: a guard must skip the loop");
+        count.why.push_back(kGuardSkipsLoop);
       }
+    } else if (rotatedAndFailsOnEntry(*left, *right, stays)) {
+      count.headerRuns = 0;
+      count.why.push_back(kGuardSkipsLoop);
     } else {
       std::uint64_t low = 0, high = 1;
       while (high <= kMaxSearch && stays(high)) {

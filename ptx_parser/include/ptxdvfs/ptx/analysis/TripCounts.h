@@ -13,7 +13,9 @@ namespace ptxdvfs::ptx::analysis {
 
 /// A register with one write inside the loop of the form `r = r op step`
 /// (`add`, `sub`, `shl`, `shr`, `mul`, also through a `mov` from a
-/// temporary), `step` loop-invariant, and a known value on entry.
+/// temporary, a copy of r taken before the update, or a chain of adds
+/// `a = r + s1; r = a + s2` whose steps sum), `step` loop-invariant, and a
+/// known value on entry.
 struct InductionVariable {
   enum class Update { Add, ShiftLeft, ShiftRight, Multiply };
   std::string reg;
@@ -73,6 +75,12 @@ public:
 private:
   std::optional<InductionVariable> asInduction(std::uint32_t loop, const std::string &reg,
                                                const Bindings &outer) const;
+  /// The amount instruction `arithmetic` moves `updated` by in one
+  /// iteration (for `shl`/`shr`/`mul`, the shift or factor), with its
+  /// provenance; nullopt when it does not read `updated` through the forms
+  /// InductionVariable names, or the step changes inside the loop.
+  std::optional<Value> updateStep(std::uint32_t loop, std::uint32_t arithmetic, const std::string &updated,
+                                  const Bindings &outer) const;
   bool insideLoop(std::uint32_t loop, std::uint32_t instruction) const;
   /// Whether some definition of `reg` that reaches instruction `at` lies
   /// inside the loop (the value may change from one iteration to the next).
