@@ -254,6 +254,31 @@ TEST_F(RealisticLoopsTest, AGridStrideLoopUnrolledByFourCountsEveryPass) {
   }
 }
 
+TEST_F(RealisticLoopsTest, AnUnrolledLoopStartsFromThePeeledCopiesThreadZeroRan) {
+  // strided_accumulate: thread 0 fills slots k = 0, 256, 512, 768; slot k
+  // takes m = ceil((n - k) / 1024) elements, m & 3 in peeled copies (each
+  // setting the counter on its own path) and m / 4 passes of the part
+  // unrolled by 4, which a guard skips when m < 4.
+  for (std::int64_t n : {1000, 2048, 3500, 4100, 10000}) {
+    ExecutedKernel kernel = expand("strided_accumulate", launch({{"param_3", n}}));
+    ASSERT_EQ(kernel.loops.size(), 2u) << "n = " << n;
+    const LoopReport &unrolled = kernel.loops[1];
+    std::uint64_t least = UINT64_MAX, most = 0;
+    double total = 0;
+    for (std::int64_t slot = 0; slot < 1024; slot += 256) {
+      std::int64_t elements = n > slot ? (n - slot + 1023) / 1024 : 0;
+      auto passes = static_cast<std::uint64_t>(elements / 4);
+      least = std::min(least, passes);
+      most = std::max(most, passes);
+      total += static_cast<double>(passes);
+    }
+    EXPECT_FALSE(unrolled.usedDefault) << "n = " << n;
+    EXPECT_EQ(unrolled.minTripCount, least) << "n = " << n;
+    EXPECT_EQ(unrolled.maxTripCount, most) << "n = " << n;
+    EXPECT_DOUBLE_EQ(unrolled.meanTripCount * unrolled.entries, total) << "n = " << n;
+  }
+}
+
 TEST_F(RealisticLoopsTest, ConstantBoundIsExactAndConstant) {
   ExecutedKernel kernel = expand("constant_rolled", launch({}));
   ASSERT_EQ(tripCounts(kernel), (std::vector<std::uint64_t>{100}));

@@ -97,19 +97,34 @@ std::optional<Value> TripCountAnalysis::updateStep(std::uint32_t loop, std::uint
   const Instruction *instruction = graph_.instructions[arithmetic];
   std::string_view op = instruction->opcode;
   const unsigned bits = intTypeOf(instruction->details.types.back()).bits;
-  // `mov %t, %r` then `%r = %t op step`: nvcc copies the counter first when
-  // the body reads the old value (lud's `for (i = 0; i < 15; i++)` reading
-  // i after `++i`). The copy must be the only value of %t the update can
-  // read, so it runs before the update in every iteration.
+  // A copy of the counter taken earlier in the iteration, then `%r = %t op
+  // step`: `mov %t, %r` where the body reads the old value (lud's `for (i
+  // = 0; i < 15; i++)` reading i after `++i`), or a round trip through 64
+  // bits (`cvt.s64.s32 %rd, %r` ... `cvt.u32.u64 %t, %rd`, an index kept
+  // wide for addressing). Each link must be the only value its reader can
+  // see, so it runs before the update in every iteration, and none may be
+  // narrower than the update, so the bits it adds to are the counter's.
   auto copiesUpdated = [&](const Register *operand, std::uint32_t at) {
-    if (!operand)
-      return false;
-    auto reaching = values_.reachingDefinitions(operand->name, at);
-    if (reaching.size() != 1 || reaching[0] == ValueEvaluator::kNoDefinition || !insideLoop(loop, reaching[0]))
-      return false;
-    const Instruction &copy = *graph_.instructions[reaching[0]];
-    const auto *source = copy.operands.size() == 2 ? copy.operands[1].getIf<Register>() : nullptr;
-    return copy.opcode == "mov" && source && source->name == updated && !source->negated;
+    constexpr unsigned kMaxCopies = 4;
+    for (unsigned links = 0; operand && !operand->negated && links < kMaxCopies; ++links) {
+      auto reaching = values_.reachingDefinitions(operand->name, at);
+      if (reaching.size() != 1 || reaching[0] == ValueEvaluator::kNoDefinition || !insideLoop(loop, reaching[0]))
+        return false;
+      const Instruction &copy = *graph_.instructions[reaching[0]];
+      const auto &types = copy.details.types;
+      bool keepsBits = copy.opcode == "mov" ||
+                       (copy.opcode == "cvt" && types.size() == 2 && intTypeOf(types[0]).isInteger &&
+                        intTypeOf(types[1]).isInteger && intTypeOf(types[0]).bits >= bits &&
+                        intTypeOf(types[1]).bits >= bits);
+      const auto *source = copy.operands.size() == 2 ? copy.operands[1].getIf<Register>() : nullptr;
+      if (!keepsBits || !source || source->negated)
+        return false;
+      if (source->name == updated)
+        return true;
+      operand = source;
+      at = reaching[0];
+    }
+    return false;
   };
   auto readsCounter = [&](const Register *operand, std::uint32_t at) {
     return operand && (operand->name == updated || copiesUpdated(operand, at));
@@ -179,6 +194,97 @@ std::optional<Value> TripCountAnalysis::updateStep(std::uint32_t loop, std::uint
   return step;
 }
 
+std::optional<TripCountAnalysis::PathDefinition>
+TripCountAnalysis::definitionOnThreadZerosPath(std::uint32_t loop, const std::string &reg,
+                                               const std::vector<std::uint32_t> &entering,
+                                               const Bindings &outer) const {
+  const Loop &target = forest_.loops[loop];
+  const int parent = target.parent;
+  std::uint32_t block = parent < 0 ? 0 : forest_.loops[static_cast<std::size_t>(parent)].header;
+  PathDefinition path{ValueEvaluator::kNoDefinition, true, Value::constant(0)};
+  std::vector<bool> seen(graph_.blocks.size(), false);
+  while (block != target.header) {
+    // Another loop on the way: the value after it needs its count, which
+    // the expansion binds (a counter after its loop) and this walk does not.
+    if (seen[block] || forest_.innermost[block] != parent)
+      return std::nullopt;
+    seen[block] = true;
+    const BasicBlock &current = graph_.blocks[block];
+    for (std::uint32_t i = current.first; i < current.end; ++i)
+      if (std::find(entering.begin(), entering.end(), i) != entering.end())
+        path.definition = i;
+    const auto &successors = current.successors;
+    std::uint32_t next = successors.empty() ? kNoBlock : successors[0];
+    if (successors.size() == 2) {
+      const Instruction *branch = graph_.terminator(block);
+      if (!branch || branch->opcode != "bra" || !branch->guard)
+        return std::nullopt;
+      Value predicate = values_.registerAt(branch->guard->predicate, current.end - 1, outer);
+      if (!predicate.known())
+        return std::nullopt;
+      path.branches.origin = std::max(path.branches.origin, predicate.origin);
+      appendReasons(path.branches.why, predicate.why);
+      bool taken = (*predicate.number != 0) != branch->guard->negated;
+      next = successors[taken ? 0 : 1];
+    } else if (successors.size() > 2) {
+      return std::nullopt;
+    }
+    const Loop *enclosing = parent < 0 ? nullptr : &forest_.loops[static_cast<std::size_t>(parent)];
+    if (next == kNoBlock || (enclosing && (next == enclosing->header || !enclosing->contains(next)))) {
+      path.definition = ValueEvaluator::kNoDefinition; // the pass ends without entering the loop
+      path.reachesLoop = false;
+      return path;
+    }
+    block = next;
+  }
+  if (path.definition == ValueEvaluator::kNoDefinition)
+    return std::nullopt;
+  return path;
+}
+
+Value TripCountAnalysis::entryValue(std::uint32_t loop, const std::string &reg, const Bindings &outer) const {
+  // The value on entry: every definition reaching the header from outside.
+  const BasicBlock &header = graph_.blocks[forest_.loops[loop].header];
+  std::vector<std::uint32_t> entering;
+  for (std::uint32_t def : values_.reachingDefinitions(reg, header.first))
+    if (!insideLoop(loop, def))
+      entering.push_back(def);
+  // Several values entering (a counter left by an earlier loop, or copied
+  // on both paths around it) can be known from a binding of the expansion.
+  std::optional<Value> bound =
+      entering.size() > 1 ? values_.boundValue(reg, entering, header.first, outer) : std::nullopt;
+  Value initial = bound ? *bound : Value{};
+  bool first = !bound;
+  for (std::uint32_t def : bound ? std::vector<std::uint32_t>{} : entering) {
+    Value value = def == ValueEvaluator::kNoDefinition
+                      ? Value::unknown("register " + reg + " read before it is written")
+                      : values_.definedBy(def, reg, outer);
+    if (!value.known() || (!first && *value.number != *initial.number)) {
+      initial = value.known() ? Value::unknown("register " + reg + " enters the loop with different values")
+                              : value;
+      first = false;
+      break;
+    }
+    initial = value;
+    first = false;
+  }
+  if (first)
+    initial = Value::unknown("no value of " + reg + " enters the loop");
+  if (!initial.known() && !bound && entering.size() > 1)
+    if (auto path = definitionOnThreadZerosPath(loop, reg, entering, outer)) {
+      // Not reached: no number, and the provenance of the branches alone.
+      Value value = path->reachesLoop ? values_.definedBy(path->definition, reg, outer)
+                                      : Value{std::nullopt, ValueOrigin::Constant, {kThreadZeroSkipsLoop}};
+      if (value.known() || !path->reachesLoop) {
+        value.origin = std::max(value.origin, path->branches.origin);
+        appendReasons(value.why, path->branches.why);
+        value.perThread = true;
+        initial = value;
+      }
+    }
+  return initial;
+}
+
 std::optional<InductionVariable> TripCountAnalysis::asInduction(std::uint32_t loop,
                                                                 const std::string &reg,
                                                                 const Bindings &outer) const {
@@ -233,33 +339,7 @@ std::optional<InductionVariable> TripCountAnalysis::asInduction(std::uint32_t lo
   variable.bits = intTypeOf(type).bits;
   variable.isSigned = intTypeOf(type).isSigned;
 
-  // The value on entry: every definition reaching the header from outside.
-  const BasicBlock &header = graph_.blocks[forest_.loops[loop].header];
-  std::vector<std::uint32_t> entering;
-  for (std::uint32_t def : values_.reachingDefinitions(reg, header.first))
-    if (!insideLoop(loop, def))
-      entering.push_back(def);
-  // Several values entering (a counter left by an earlier loop, or copied
-  // on both paths around it) can be known from a binding of the expansion.
-  std::optional<Value> bound =
-      entering.size() > 1 ? values_.boundValue(reg, entering, header.first, outer) : std::nullopt;
-  Value initial = bound ? *bound : Value{};
-  bool first = !bound;
-  for (std::uint32_t def : bound ? std::vector<std::uint32_t>{} : entering) {
-    Value value = def == ValueEvaluator::kNoDefinition
-                      ? Value::unknown("register " + reg + " read before it is written")
-                      : values_.definedBy(def, reg, outer);
-    if (!value.known() || (!first && *value.number != *initial.number)) {
-      initial = value.known() ? Value::unknown("register " + reg + " enters the loop with different values")
-                              : value;
-      first = false;
-      break;
-    }
-    initial = value;
-    first = false;
-  }
-  if (first)
-    initial = Value::unknown("no value of " + reg + " enters the loop");
+  Value initial = entryValue(loop, reg, outer);
   // The step's provenance travels with the initial value into the count.
   if (initial.known()) {
     std::optional<std::int64_t> number = initial.number;

@@ -20,4 +20,8 @@ inline void appendReasons(std::vector<std::string> &into, const std::vector<std:
       into.push_back(reason);
 }
 
+/// Said of a counter whose entry value depends on which path a thread
+/// took, where thread 0's own branches lead past the loop: it runs 0 times.
+inline constexpr const char *kThreadZeroSkipsLoop = "thread 0's branches lead past this loop";
+
 } // namespace ptxdvfs::ptx::analysis

@@ -201,6 +201,14 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
     merge(count, right->value);
     merge(count, left->offsetValue);
     merge(count, right->offsetValue);
+    auto skippedByThreadZero = [](const Side &side) {
+      return std::find(side.value.why.begin(), side.value.why.end(), kThreadZeroSkipsLoop) != side.value.why.end();
+    };
+    if (skippedByThreadZero(*left) || skippedByThreadZero(*right)) {
+      count.headerRuns = 0; // the count rests on the branches that chose the path, merged above
+      best = std::move(count);
+      break;
+    }
     if (!left->value.known() || !right->value.known() || (!left->induction && !right->induction)) {
       if (left->value.known() && right->value.known())
         count.why.push_back("the exit test does not change from one iteration to the next");

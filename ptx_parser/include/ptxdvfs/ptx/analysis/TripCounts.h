@@ -79,6 +79,25 @@ private:
   /// iteration (for `shl`/`shr`/`mul`, the shift or factor), with its
   /// provenance; nullopt when it does not read `updated` through the forms
   /// InductionVariable names, or the step changes inside the loop.
+  /// The value `reg` enters `loop` with: what every definition reaching
+  /// its header from outside agrees on, a binding of the expansion that
+  /// covers them, or the one thread 0's own path brings.
+  Value entryValue(std::uint32_t loop, const std::string &reg, const Bindings &outer) const;
+  struct PathDefinition {
+    std::uint32_t definition; ///< the last of the entering definitions on the path
+    bool reachesLoop;         ///< false: thread 0's pass skips the loop
+    Value branches;           ///< the provenance of the branches that chose it
+  };
+  /// Of the definitions `entering` that meet at `loop`'s header, the one
+  /// thread 0 brings, following its branches (thread-dependent ones too)
+  /// from the enclosing loop's header, or the entry, under `outer`. nvcc
+  /// peels the remainder of an unrolled loop into guarded copies, each
+  /// setting the counter; which copies ran is known per thread only.
+  /// nullopt when a branch is unknown or the path meets another loop
+  /// before it can tell.
+  std::optional<PathDefinition> definitionOnThreadZerosPath(std::uint32_t loop, const std::string &reg,
+                                                            const std::vector<std::uint32_t> &entering,
+                                                            const Bindings &outer) const;
   std::optional<Value> updateStep(std::uint32_t loop, std::uint32_t arithmetic, const std::string &updated,
                                   const Bindings &outer) const;
   bool insideLoop(std::uint32_t loop, std::uint32_t instruction) const;
