@@ -530,6 +530,49 @@ $L__next:
   EXPECT_DOUBLE_EQ(executedCount(kernel, "mul.f32"), 14 * 15 / 2); // 1 + 2 + ... + 14
 }
 
+TEST(LoopReasonTest, ACounterKeptInSixtyFourBitsIsStillACounter) {
+  // A grid-stride row loop (CSR scalar SpMV) keeps its index in 64 bits for
+  // addressing and updates the 32-bit counter from it: `cvt.s64.s32 %rd1,
+  // %r1` ... `cvt.u32.u64 %r2, %rd1; add.s32 %r1, %r2, 3`. Through 16 bits
+  // the low bits the update adds to are not the counter's (it would wrap
+  // at 65536 and never reach 300000), so that is no counter.
+  auto module = [](const char *roundTrip) {
+    return parseKernelText((std::string(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b16 %rs<2>;
+  .reg .b32 %r<4>;
+  .reg .f32 %f<3>;
+  .reg .b64 %rd<3>;
+  mov.u32 %r1, 0;
+  mov.f32 %f1, 0f00000000;
+$L__loop:
+  cvt.s64.s32 %rd1, %r1;
+  cvt.rn.f32.s64 %f2, %rd1;
+  add.f32 %f1, %f1, %f2;
+)") + roundTrip + R"(
+  add.s32 %r1, %r2, 3;
+  setp.lt.s32 %p1, %r1, 300000;
+  @%p1 bra $L__loop;
+  ld.param.u64 %rd2, [out];
+  st.global.f32 [%rd2], %f1;
+  ret;
+}
+)").c_str(), "wide_counter.ptx");
+  };
+  ptx::Module wide = module("  cvt.u32.u64 %r2, %rd1;");
+  ExecutedKernel kernel = expandFirstKernel(wide);
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  EXPECT_FALSE(kernel.loops[0].usedDefault);
+  EXPECT_EQ(kernel.loops[0].maxTripCount, 100000u);
+  EXPECT_NEAR(executedCount(kernel, "add.f32"), 100000, 1e-6); // sampled iterations carry the weight
+
+  ptx::Module narrow = module("  cvt.u16.u64 %rs1, %rd1;\n  cvt.u32.u16 %r2, %rs1;");
+  kernel = expandFirstKernel(narrow);
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  EXPECT_TRUE(kernel.loops[0].usedDefault);
+}
+
 TEST(LoopControlTest, InlineAsmCopiesAreWorkWhereNvccCopiesAreControl) {
   // A register rotation written in inline asm stays in the unrolled build
   // (nvcc emits asm as written); nvcc's own copy carrying %f3 into the next
