@@ -279,6 +279,21 @@ TEST_F(RealisticLoopsTest, AnUnrolledLoopStartsFromThePeeledCopiesThreadZeroRan)
   }
 }
 
+TEST_F(RealisticLoopsTest, AnExitTestOnTheRemainingStepsCountsTheSteps) {
+  // binomial_sweep: i = n, n - 32, ... > 0, tested as n - k > 32 with k
+  // counting up, then ceil(i / 224) tiles for each i.
+  for (std::int64_t n : {1, 32, 33, 100, 2048}) {
+    ExecutedKernel kernel = expand("binomial_sweep", launch({{"param_2", n}}));
+    ASSERT_GE(kernel.loops.size(), 2u) << "n = " << n;
+    EXPECT_FALSE(kernel.loops[0].usedDefault) << "n = " << n;
+    EXPECT_EQ(kernel.loops[0].maxTripCount, static_cast<std::uint64_t>((n + 31) / 32)) << "n = " << n;
+    double tiles = 0;
+    for (std::int64_t i = n; i > 0; i -= 32)
+      tiles += static_cast<double>((i + 223) / 224);
+    EXPECT_DOUBLE_EQ(kernel.loops[1].meanTripCount * kernel.loops[1].entries, tiles) << "n = " << n;
+  }
+}
+
 TEST_F(RealisticLoopsTest, ConstantBoundIsExactAndConstant) {
   ExecutedKernel kernel = expand("constant_rolled", launch({}));
   ASSERT_EQ(tripCounts(kernel), (std::vector<std::uint64_t>{100}));

@@ -19,6 +19,7 @@ struct Side {
   std::optional<InductionVariable> induction; ///< empty: loop-invariant `value`
   bool afterUpdate = false; ///< reads the variable after this iteration's update
   std::int64_t offset = 0;  ///< plus a loop-invariant (`add %r7, %iv, 1` then compared)
+  bool subtractsVariable = false; ///< offset minus the variable (`sub %r6, %n, %iv`)
   Value value;              ///< the invariant value, or the variable's initial value
   Value offsetValue = Value::constant(0); ///< where `offset` came from
   bool initialIsBound = false; ///< the variable's initial value is only its upper bound
@@ -26,7 +27,8 @@ struct Side {
   std::int64_t at(std::uint64_t k) const { // k: 1-based iteration
     if (!induction)
       return *value.number;
-    return induction->atIteration(afterUpdate ? k : k - 1) + offset;
+    std::int64_t variable = induction->atIteration(afterUpdate ? k : k - 1);
+    return subtractsVariable ? offset - variable : variable + offset;
   }
 };
 
@@ -127,12 +129,13 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
       std::string base = reg->name;
       std::uint32_t readAt = test;
       if (!asInduction(loop, base, outer) && reaching.size() == 1) {
-        // `add %t, %iv, c` (or `add %t, c, %iv`, `sub %t, %iv, c`), c
-        // loop-invariant, then `setp ... %t, bound`.
+        // `add %t, %iv, c` (or `add %t, c, %iv`, `sub %t, %iv, c`, `sub
+        // %t, c, %iv`: binomialOptions' `for (i = n; i > 0; i -= 32)` tests
+        // n - i), c loop-invariant, then `setp ... %t, bound`.
         std::uint32_t at = reaching[0];
         const Instruction &derived = *graph_.instructions[at];
         bool isAdd = derived.opcode == "add", isSub = derived.opcode == "sub";
-        for (int ivSide = 1; (isAdd || isSub) && derived.operands.size() == 3 && ivSide <= (isAdd ? 2 : 1); ++ivSide) {
+        for (int ivSide = 1; (isAdd || isSub) && derived.operands.size() == 3 && ivSide <= 2; ++ivSide) {
           const auto *from = derived.operands[static_cast<std::size_t>(ivSide)].getIf<Register>();
           const Operand &other = derived.operands[static_cast<std::size_t>(3 - ivSide)];
           if (!from || !asInduction(loop, from->name, outer))
@@ -145,7 +148,8 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
             side.value = constant;
             return side; // the count is unknown, and `constant` says why
           }
-          side.offset = isAdd ? *constant.number : -*constant.number;
+          side.subtractsVariable = isSub && ivSide == 2;
+          side.offset = isAdd || side.subtractsVariable ? *constant.number : -*constant.number;
           side.offsetValue = constant;
           base = from->name;
           readAt = at;
@@ -225,7 +229,8 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
       const char *update[] = {"+", "<<", ">>", "*"};
       bool down = iv.kind == InductionVariable::Update::Add && iv.step < 0;
       std::string step = (down ? "" : update[static_cast<int>(iv.kind)]) + std::to_string(iv.step);
-      return text + " (" + iv.reg + " from " + std::to_string(*iv.initial.number) + ", " + step +
+      std::string derived = side.subtractsVariable ? "= " + std::to_string(side.offset) + " - " + iv.reg + ", " : "";
+      return text + " (" + derived + iv.reg + " from " + std::to_string(*iv.initial.number) + ", " + step +
              " per iteration)";
     };
     count.atMost = left->initialIsBound || right->initialIsBound;
@@ -246,7 +251,8 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
     const Side &fixed = left->induction ? *right : *left;
     if (linearNotEqual && moving.induction->kind == InductionVariable::Update::Add) {
       std::int64_t distance = normalise(fixed.at(1) - moving.at(1), {type.bits, true, true});
-      std::int64_t step = normalise(moving.induction->step, {type.bits, true, true});
+      std::int64_t step = normalise(moving.subtractsVariable ? -moving.induction->step : moving.induction->step,
+                                    {type.bits, true, true});
       if (step != 0 && distance % step == 0 && distance / step >= 0) {
         count.headerRuns = static_cast<std::uint64_t>(distance / step) + 1;
       } else {
