@@ -140,8 +140,9 @@ TEST_F(RealisticLoopsTest, BoundsReadFromMemoryFallBackToTheDefaultWithAReason) 
     ASSERT_FALSE(kernel.loops.empty()) << name;
     for (const LoopReport &loop : kernel.loops) {
       EXPECT_FALSE(loop.why.empty()) << name;
-      if (loop.usedDefault)
-        EXPECT_EQ(loop.maxTripCount, ExpansionOptions{}.defaultTripCount) << name;
+      if (loop.usedDefault) // spmv's row loop is unrolled by 4: the default counts source iterations
+        EXPECT_EQ(loop.maxTripCount, ExpansionOptions{}.defaultTripCount / (name == std::string("spmv_csr") ? 4 : 1))
+            << name;
       else // spmv's remainder loop: (end - start) & 3
         EXPECT_EQ(loop.maxTripCount, 3u) << name;
     }
@@ -187,13 +188,14 @@ TEST_F(RealisticLoopsTest, UnrolledByFourWithRemainderCountsEveryElementOnce) {
 }
 
 TEST_F(RealisticLoopsTest, AnUnknownRemainderRunsAtMostItsMaskNotTheDefault) {
-  // scale_unrolled4 without n: the loop unrolled by 4 takes the default, its
-  // remainder `r = n & 3; do ... while (--r)` at most 3, as the three
-  // guarded copies of an unrolled remainder are read.
+  // scale_unrolled4 without n: the loop unrolled by 4 takes the default
+  // (in source iterations, so a quarter of it in passes), its remainder
+  // `r = n & 3; do ... while (--r)` at most 3, as the three guarded copies
+  // of an unrolled remainder are read.
   ExecutedKernel kernel = expand("scale_unrolled4", launch({}));
   ASSERT_EQ(kernel.loops.size(), 2u);
   EXPECT_TRUE(kernel.loops[0].usedDefault);
-  EXPECT_EQ(kernel.loops[0].maxTripCount, ExpansionOptions{}.defaultTripCount);
+  EXPECT_EQ(kernel.loops[0].maxTripCount, ExpansionOptions{}.defaultTripCount / 4);
   EXPECT_FALSE(kernel.loops[1].usedDefault);
   EXPECT_EQ(kernel.loops[1].maxTripCount, 3u);
   EXPECT_FALSE(kernel.loops[0].atMost);
@@ -291,6 +293,32 @@ TEST_F(RealisticLoopsTest, AnExitTestOnTheRemainingStepsCountsTheSteps) {
     for (std::int64_t i = n; i > 0; i -= 32)
       tiles += static_cast<double>((i + 223) / 224);
     EXPECT_DOUBLE_EQ(kernel.loops[1].meanTripCount * kernel.loops[1].entries, tiles) << "n = " << n;
+  }
+}
+
+TEST_F(RealisticLoopsTest, TheDefaultCountsSourceIterationsWhateverTheUnrolling) {
+  // Without n, a loop runs the default count of source iterations whether
+  // nvcc left it rolled (saxpy_grid_stride: one multiply-add per pass) or
+  // unrolled it by 4 beside a remainder loop or peeled copies (default / 4
+  // passes of 4 bodies, plus the remainder read as at most 3).
+  for (std::uint64_t fallback : {16u, 64u}) {
+    auto expandWithDefault = [&](const std::string &name) {
+      for (const ptx::Function *kernel : module_->kernels())
+        if (kernel->name.find(name) != std::string::npos) {
+          ExpansionOptions options;
+          options.defaultTripCount = fallback;
+          return expandKernel(*module_, *kernel, LaunchAssumptions{}, options);
+        }
+      ADD_FAILURE() << name;
+      return ExecutedKernel{};
+    };
+    auto source = static_cast<double>(fallback);
+    EXPECT_DOUBLE_EQ(executedCount(expandWithDefault("saxpy_grid_stride"), "fma.rn.f32"), source);
+    EXPECT_DOUBLE_EQ(executedCount(expandWithDefault("scale_unrolled4"), "ld.global.f32"), source + 3);
+    EXPECT_DOUBLE_EQ(executedCount(expandWithDefault("reverse_scale"), "mul.f32"), source + 3);
+    EXPECT_DOUBLE_EQ(executedCount(expandWithDefault("grid_stride_unrolled"), "st.global.f32"), 2 * (source + 3));
+    // Peeled inside the slot loop (4 slots, 2 loads per element).
+    EXPECT_DOUBLE_EQ(executedCount(expandWithDefault("strided_accumulate"), "ld.global.f32"), 4 * 2 * (source + 3));
   }
 }
 
