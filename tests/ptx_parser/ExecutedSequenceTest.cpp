@@ -55,12 +55,14 @@ protected:
   }
 
   static ExecutedKernel expand(const std::string &namePart, const LaunchAssumptions &assumptions,
-                               std::size_t budget = 1u << 20, bool keepLoopControl = false) {
+                               std::size_t budget = 1u << 20, bool keepLoopControl = false,
+                               std::uint64_t defaultTripCount = ExpansionOptions{}.defaultTripCount) {
     for (const ptx::Function *kernel : module_->kernels())
       if (kernel->name.find(namePart) != std::string::npos) {
         ExpansionOptions options;
         options.budget = budget;
         options.keepLoopControl = keepLoopControl;
+        options.defaultTripCount = defaultTripCount;
         return expandKernel(*module_, *kernel, assumptions, options);
       }
     ADD_FAILURE() << "no kernel named like " << namePart;
@@ -303,14 +305,7 @@ TEST_F(RealisticLoopsTest, TheDefaultCountsSourceIterationsWhateverTheUnrolling)
   // passes of 4 bodies, plus the remainder read as at most 3).
   for (std::uint64_t fallback : {16u, 64u}) {
     auto expandWithDefault = [&](const std::string &name) {
-      for (const ptx::Function *kernel : module_->kernels())
-        if (kernel->name.find(name) != std::string::npos) {
-          ExpansionOptions options;
-          options.defaultTripCount = fallback;
-          return expandKernel(*module_, *kernel, LaunchAssumptions{}, options);
-        }
-      ADD_FAILURE() << name;
-      return ExecutedKernel{};
+      return expand(name, LaunchAssumptions{}, 1u << 20, false, fallback);
     };
     auto source = static_cast<double>(fallback);
     EXPECT_DOUBLE_EQ(executedCount(expandWithDefault("saxpy_grid_stride"), "fma.rn.f32"), source);
