@@ -334,75 +334,12 @@ private:
     return id;
   }
 
-  /// nvcc unrolls a loop of unknown count by U (2, 4 or 8) and runs the
-  /// rest in a remainder loop that counts down from `count & (U - 1)`,
-  /// just before or just after the unrolled one. Such a remainder beside
-  /// `loop` makes it unrolled by U; 1 otherwise.
-  std::uint64_t unrollFactor(FunctionFacts &facts, std::uint32_t loop, const Bindings &bindings) {
-    const LoopForest &forest = facts.forest;
-    const int parent = forest.loops[loop].parent;
-    const std::uint32_t header = forest.loops[loop].header;
-    std::optional<std::uint32_t> before, after; // the nearest siblings
-    for (std::uint32_t other = 0; other < forest.loops.size(); ++other) {
-      if (other == loop || forest.loops[other].parent != parent)
-        continue;
-      std::uint32_t at = forest.loops[other].header;
-      if (at < header && (!before || at > forest.loops[*before].header))
-        before = other;
-      if (at > header && (!after || at < forest.loops[*after].header))
-        after = other;
-    }
-    auto isRemainderMask = [](std::uint64_t mask) { return mask == 1 || mask == 3 || mask == 7; };
-    for (std::optional<std::uint32_t> sibling : {before, after}) {
-      if (!sibling)
-        continue;
-      TripCount rest = facts.trips->tripCount(*sibling, bindings);
-      if (rest.atMost && rest.headerRuns && isRemainderMask(*rest.headerRuns))
-        return *rest.headerRuns + 1;
-    }
-    // Inside another loop the remainder is peeled instead: guarded copies
-    // chosen by `and %r, count, U - 1; setp.eq %p, %r, 0` on the way from
-    // the previous sibling loop (or the enclosing header) to this one.
-    std::uint32_t from = before ? forest.loops[*before].blocks.back() + 1
-                                : (parent < 0 ? 0 : forest.loops[static_cast<std::size_t>(parent)].header);
-    for (std::uint32_t block = from; block < header; ++block) {
-      if (forest.innermost[block] != parent)
-        continue;
-      const BasicBlock &b = facts.graph.blocks[block];
-      for (std::uint32_t i = b.first; i < b.end; ++i) {
-        const Instruction &mask = *facts.graph.instructions[i];
-        const auto *masked = mask.operands.empty() ? nullptr : mask.operands[0].getIf<Register>();
-        const auto *bits = mask.operands.size() == 3 ? mask.operands[2].getIf<Immediate>() : nullptr;
-        if (mask.opcode != "and" || !masked || !bits || !isRemainderMask(bits->bits))
-          continue;
-        for (std::uint32_t j = i + 1; j < b.end; ++j) {
-          const Instruction &test = *facts.graph.instructions[j];
-          if (test.opcode != "setp" || test.operands.size() != 3)
-            continue;
-          const auto *left = test.operands[1].getIf<Register>();
-          const auto *zero = test.operands[2].getIf<Immediate>();
-          if (left && left->name == masked->name && zero && zero->bits == 0)
-            return bits->bits + 1;
-        }
-      }
-    }
-    return 1;
-  }
-
   /// Writes `loop` out; then binds its counters' values after it into `bindings`.
   void emitLoop(FunctionFacts &facts, std::uint32_t loop, Bindings &bindings, double weight,
                 int parentReport) {
     int id = reportFor(facts, loop, parentReport);
     TripCount count = facts.trips->tripCount(loop, bindings);
     std::uint64_t runs = count.headerRuns.value_or(options_.defaultTripCount);
-    if (!count.headerRuns)
-      if (std::uint64_t factor = unrollFactor(facts, loop, bindings); factor > 1) {
-        // The default stands for the source loop's count, whichever way nvcc wrote it.
-        runs = std::max<std::uint64_t>(1, options_.defaultTripCount / factor);
-        count.why.push_back("unrolled by " + std::to_string(factor) + " (its remainder runs apart): the default " +
-                            std::to_string(options_.defaultTripCount) + " source iterations make " +
-                            std::to_string(runs) + " passes");
-      }
     LoopReport &report = result_.loops[static_cast<std::size_t>(id)];
     report.entries += weight;
     report.meanTripCount += weight * static_cast<double>(runs);

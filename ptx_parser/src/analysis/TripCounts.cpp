@@ -175,6 +175,16 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
         initial.origin = std::max(initial.origin, ValueOrigin::Defaulted);
         initial.why.push_back(side.induction->reg + " starts at most at " + bound + " (a remainder): read as " + bound);
         side.initialIsBound = true;
+      } else if (!initial.known() && initial.atLeast && side.induction->kind == InductionVariable::Update::Add &&
+                 side.induction->step > 0) {
+        // The same remainder counted up to 0 from its negation (64-bit
+        // counters: `neg %rd31, %rd3; do ... while (++%rd31 != 0)`).
+        std::string bound = std::to_string(*initial.atLeast);
+        initial.number = *initial.atLeast;
+        initial.atLeast.reset();
+        initial.origin = std::max(initial.origin, ValueOrigin::Defaulted);
+        initial.why.push_back(side.induction->reg + " starts at least at " + bound + " (a remainder): read as " + bound);
+        side.initialIsBound = true;
       }
       side.afterUpdate = reaching.size() == 1 && reaching[0] == side.induction->update;
       side.value = initial;

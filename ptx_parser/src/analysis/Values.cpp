@@ -396,8 +396,15 @@ Value ValueEvaluator::definedBy(std::uint32_t def, std::string_view reg, const B
   }
   if (op == "neg" || op == "not" || op == "abs") {
     Value a = source(1);
-    if (!a.known())
+    if (!a.known()) {
+      // The negated remainder count a 64-bit loop counts up from: -(n & 3).
+      std::optional<std::int64_t> capped = a.atMost;
+      a.atMost.reset();
+      a.atLeast.reset();
+      if (op == "neg" && capped)
+        a.atLeast = -*capped;
       return a;
+    }
     std::int64_t x = normalise(*a.number, type);
     a.number = normalise(op == "neg" ? -x : op == "not" ? ~x : (x < 0 ? -x : x), type);
     return a;

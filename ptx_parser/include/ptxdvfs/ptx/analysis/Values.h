@@ -62,6 +62,9 @@ struct Value {
   /// For an unknown number: the most it can be, where its computation
   /// caps it (`and x, 3` or `rem.u32 x, 4`: 3). Never set on a known one.
   std::optional<std::int64_t> atMost = std::nullopt;
+  /// For an unknown number: the least it can be, where it negates a capped
+  /// one (`neg` of `and x, 3`: -3); the most is then 0. Never set on a known one.
+  std::optional<std::int64_t> atLeast = std::nullopt;
   /// For an unknown number: an address known relative to a base the
   /// analysis cannot see (a pointer parameter, `cvta` of one), so that two
   /// addresses from one base compare (`p < a + n`). Never set on a known one.
