@@ -218,13 +218,13 @@ TEST_F(RealisticLoopsTest, ACountDownLoopStartsWhereItsRemainderLeftTheCounter) 
   }
 }
 
-TEST_F(RealisticLoopsTest, ACounterCopiedOnBothPathsAroundASkippedRemainderIsKnown) {
+TEST_F(RealisticLoopsTest, ACounterCopiedOnBothPathsAroundTheRemainderIsKnown) {
   // reverse_scale_unsigned: `mov %r30, n` before the guard and again before
   // the remainder loop; with n a multiple of 4 the guard skips the remainder,
-  // and both copies agree with the counter's value after it. (Where the
-  // remainder runs, the copy on the path around it disagrees, and the
-  // value analysis, blind to which paths were taken, falls back.)
-  for (std::int64_t n : {4, 1000, 1024}) {
+  // and both copies agree with the counter's value after it. Where the
+  // remainder runs, the copy on the path around it disagrees, and thread
+  // 0's path (through the remainder loop) tells which value enters.
+  for (std::int64_t n : {1, 3, 4, 5, 1000, 1024, 1027}) {
     ExecutedKernel kernel = expand("reverse_scale_unsigned", launch({{"param_2", n}}));
     EXPECT_DOUBLE_EQ(executedCount(kernel, "mul.f32"), static_cast<double>(n)) << "n = " << n;
   }

@@ -201,18 +201,54 @@ TripCountAnalysis::definitionOnThreadZerosPath(std::uint32_t loop, const std::st
   const Loop &target = forest_.loops[loop];
   const int parent = target.parent;
   std::uint32_t block = parent < 0 ? 0 : forest_.loops[static_cast<std::size_t>(parent)].header;
-  PathDefinition path{ValueEvaluator::kNoDefinition, true, Value::constant(0)};
+  PathDefinition path{ValueEvaluator::kNoDefinition, true, false, Value::constant(0)};
   std::vector<bool> seen(graph_.blocks.size(), false);
   while (block != target.header) {
-    // Another loop on the way: the value after it needs its count, which
-    // the expansion binds (a counter after its loop) and this walk does not.
-    if (seen[block] || forest_.innermost[block] != parent)
+    if (seen[block])
       return std::nullopt;
+    if (forest_.innermost[block] != parent) {
+      // Another loop on the way (a remainder loop before the unrolled
+      // part): entered at its header and left by its one exit, it leaves
+      // `reg` as the expansion bound it after the loop (a counter after
+      // its loop), when it writes `reg` at all.
+      int sibling = forest_.innermost[block];
+      while (sibling >= 0 && forest_.loops[static_cast<std::size_t>(sibling)].parent != parent)
+        sibling = forest_.loops[static_cast<std::size_t>(sibling)].parent;
+      if (sibling < 0)
+        return std::nullopt;
+      const Loop &other = forest_.loops[static_cast<std::size_t>(sibling)];
+      std::optional<std::uint32_t> exit;
+      for (std::uint32_t b : other.blocks)
+        for (std::uint32_t to : graph_.blocks[b].successors)
+          if (!other.contains(to)) {
+            if (exit && *exit != to)
+              return std::nullopt;
+            exit = to;
+          }
+      if (block != other.header || !exit)
+        return std::nullopt;
+      for (std::uint32_t b : other.blocks)
+        seen[b] = true;
+      bool writes = std::any_of(other.blocks.begin(), other.blocks.end(), [&](std::uint32_t b) {
+        for (std::uint32_t i = graph_.blocks[b].first; i < graph_.blocks[b].end; ++i)
+          if (std::find(entering.begin(), entering.end(), i) != entering.end())
+            return true;
+        return false;
+      });
+      if (writes) {
+        path.definition = ValueEvaluator::kNoDefinition;
+        path.afterLoop = true;
+      }
+      block = *exit;
+      continue;
+    }
     seen[block] = true;
     const BasicBlock &current = graph_.blocks[block];
     for (std::uint32_t i = current.first; i < current.end; ++i)
-      if (std::find(entering.begin(), entering.end(), i) != entering.end())
+      if (std::find(entering.begin(), entering.end(), i) != entering.end()) {
         path.definition = i;
+        path.afterLoop = false;
+      }
     const auto &successors = current.successors;
     std::uint32_t next = successors.empty() ? kNoBlock : successors[0];
     if (successors.size() == 2) {
@@ -237,7 +273,7 @@ TripCountAnalysis::definitionOnThreadZerosPath(std::uint32_t loop, const std::st
     }
     block = next;
   }
-  if (path.definition == ValueEvaluator::kNoDefinition)
+  if (path.definition == ValueEvaluator::kNoDefinition && !path.afterLoop)
     return std::nullopt;
   return path;
 }
@@ -273,8 +309,10 @@ Value TripCountAnalysis::entryValue(std::uint32_t loop, const std::string &reg, 
   if (!initial.known() && !bound && entering.size() > 1)
     if (auto path = definitionOnThreadZerosPath(loop, reg, entering, outer)) {
       // Not reached: no number, and the provenance of the branches alone.
-      Value value = path->reachesLoop ? values_.definedBy(path->definition, reg, outer)
-                                      : Value{std::nullopt, ValueOrigin::Constant, {kThreadZeroSkipsLoop}};
+      Value value = !path->reachesLoop ? Value{std::nullopt, ValueOrigin::Constant, {kThreadZeroSkipsLoop}}
+                    : !path->afterLoop   ? values_.definedBy(path->definition, reg, outer)
+                    : outer.count(reg)   ? outer.find(reg)->second.value
+                                         : Value::unknown("register " + reg + " after an earlier loop");
       if (value.known() || !path->reachesLoop) {
         value.origin = std::max(value.origin, path->branches.origin);
         appendReasons(value.why, path->branches.why);

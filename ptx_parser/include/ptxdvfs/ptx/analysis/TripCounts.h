@@ -86,6 +86,7 @@ private:
   struct PathDefinition {
     std::uint32_t definition; ///< the last of the entering definitions on the path
     bool reachesLoop;         ///< false: thread 0's pass skips the loop
+    bool afterLoop;           ///< the value is the one an earlier loop on the path left (its binding)
     Value branches;           ///< the provenance of the branches that chose it
   };
   /// Of the definitions `entering` that meet at `loop`'s header, the one
@@ -93,8 +94,8 @@ private:
   /// from the enclosing loop's header, or the entry, under `outer`. nvcc
   /// peels the remainder of an unrolled loop into guarded copies, each
   /// setting the counter; which copies ran is known per thread only.
-  /// nullopt when a branch is unknown or the path meets another loop
-  /// before it can tell.
+  /// An earlier loop on the path is stepped over by its one exit. nullopt
+  /// when a branch is unknown or such a loop has several exits.
   std::optional<PathDefinition> definitionOnThreadZerosPath(std::uint32_t loop, const std::string &reg,
                                                             const std::vector<std::uint32_t> &entering,
                                                             const Bindings &outer) const;
