@@ -111,14 +111,6 @@ private:
     callStack_.pop_back();
   }
 
-  /// The loop directly inside `parent` (-1: the function) that holds `block`, or -1.
-  static int childHolding(const LoopForest &forest, int parent, std::uint32_t block) {
-    int loop = forest.innermost[block];
-    while (loop >= 0 && forest.loops[static_cast<std::size_t>(loop)].parent != parent)
-      loop = forest.loops[static_cast<std::size_t>(loop)].parent;
-    return loop;
-  }
-
   /// The successors a pass follows from `block`: the taken side alone when
   /// the branch condition is known for every thread under `bindings`.
   std::vector<std::uint32_t> followed(FunctionFacts &facts, std::uint32_t block,
@@ -149,7 +141,7 @@ private:
       if (live[block])
         continue;
       live[block] = true;
-      int child = childHolding(forest, loop, block);
+      int child = forest.childHolding(loop, block);
       if (child >= 0) {
         // An inner loop counts as one node: it is live whole, and leaves by any of its exits.
         const Loop &inner = forest.loops[static_cast<std::size_t>(child)];
@@ -177,7 +169,7 @@ private:
     for (std::uint32_t block : blocks) {
       if (skip[block])
         continue;
-      int child = childHolding(facts.forest, loop, block);
+      int child = facts.forest.childHolding(loop, block);
       if (child >= 0 && !done[static_cast<std::size_t>(child)]) {
         done[static_cast<std::size_t>(child)] = true;
         auto childLoop = static_cast<std::uint32_t>(child);

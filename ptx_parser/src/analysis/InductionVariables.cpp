@@ -97,6 +97,16 @@ std::optional<Value> TripCountAnalysis::updateStep(std::uint32_t loop, std::uint
   const Instruction *instruction = graph_.instructions[arithmetic];
   std::string_view op = instruction->opcode;
   const unsigned bits = intTypeOf(instruction->details.types.back()).bits;
+  // The one definition of `operand` that instruction `at` can read, when it
+  // lies in the loop: it then runs before `at` in every iteration.
+  auto soleDefinitionInside = [&](const Register *operand, std::uint32_t at) -> std::optional<std::uint32_t> {
+    if (!operand || operand->negated)
+      return std::nullopt;
+    auto reaching = values_.reachingDefinitions(operand->name, at);
+    if (reaching.size() != 1 || !insideLoop(loop, reaching[0]))
+      return std::nullopt; // insideLoop is false for kNoDefinition
+    return reaching[0];
+  };
   // A copy of the counter taken earlier in the iteration, then `%r = %t op
   // step`: `mov %t, %r` where the body reads the old value (lud's `for (i
   // = 0; i < 15; i++)` reading i after `++i`), or a round trip through 64
@@ -106,11 +116,11 @@ std::optional<Value> TripCountAnalysis::updateStep(std::uint32_t loop, std::uint
   // narrower than the update, so the bits it adds to are the counter's.
   auto copiesUpdated = [&](const Register *operand, std::uint32_t at) {
     constexpr unsigned kMaxCopies = 4;
-    for (unsigned links = 0; operand && !operand->negated && links < kMaxCopies; ++links) {
-      auto reaching = values_.reachingDefinitions(operand->name, at);
-      if (reaching.size() != 1 || reaching[0] == ValueEvaluator::kNoDefinition || !insideLoop(loop, reaching[0]))
+    for (unsigned links = 0; links < kMaxCopies; ++links) {
+      std::optional<std::uint32_t> definition = soleDefinitionInside(operand, at);
+      if (!definition)
         return false;
-      const Instruction &copy = *graph_.instructions[reaching[0]];
+      const Instruction &copy = *graph_.instructions[*definition];
       const auto &types = copy.details.types;
       bool keepsBits = copy.opcode == "mov" ||
                        (copy.opcode == "cvt" && types.size() == 2 && intTypeOf(types[0]).isInteger &&
@@ -122,7 +132,7 @@ std::optional<Value> TripCountAnalysis::updateStep(std::uint32_t loop, std::uint
       if (source->name == updated)
         return true;
       operand = source;
-      at = reaching[0];
+      at = *definition;
     }
     return false;
   };
@@ -134,16 +144,14 @@ std::optional<Value> TripCountAnalysis::updateStep(std::uint32_t loop, std::uint
   // %i = %b + s`). The link must be the only value the read can see, so it
   // runs earlier in the same iteration.
   auto chainLink = [&](const Register *operand, std::uint32_t at) -> std::optional<std::uint32_t> {
-    if (!operand || operand->negated)
+    std::optional<std::uint32_t> definition = soleDefinitionInside(operand, at);
+    if (!definition)
       return std::nullopt;
-    auto reaching = values_.reachingDefinitions(operand->name, at);
-    if (reaching.size() != 1 || reaching[0] == ValueEvaluator::kNoDefinition || !insideLoop(loop, reaching[0]))
-      return std::nullopt;
-    const Instruction &link = *graph_.instructions[reaching[0]];
+    const Instruction &link = *graph_.instructions[*definition];
     if ((link.opcode != "add" && link.opcode != "sub") || link.operands.size() != 3 ||
         link.details.types.empty() || intTypeOf(link.details.types.back()).bits != bits)
       return std::nullopt;
-    return reaching[0];
+    return definition;
   };
   struct StepTerm {
     const Operand *operand;
@@ -211,9 +219,7 @@ TripCountAnalysis::definitionOnThreadZerosPath(std::uint32_t loop, const std::st
       // part): entered at its header and left by its one exit, it leaves
       // `reg` as the expansion bound it after the loop (a counter after
       // its loop), when it writes `reg` at all.
-      int sibling = forest_.innermost[block];
-      while (sibling >= 0 && forest_.loops[static_cast<std::size_t>(sibling)].parent != parent)
-        sibling = forest_.loops[static_cast<std::size_t>(sibling)].parent;
+      int sibling = forest_.childHolding(parent, block);
       if (sibling < 0)
         return std::nullopt;
       const Loop &other = forest_.loops[static_cast<std::size_t>(sibling)];
@@ -229,13 +235,8 @@ TripCountAnalysis::definitionOnThreadZerosPath(std::uint32_t loop, const std::st
         return std::nullopt;
       for (std::uint32_t b : other.blocks)
         seen[b] = true;
-      bool writes = std::any_of(other.blocks.begin(), other.blocks.end(), [&](std::uint32_t b) {
-        for (std::uint32_t i = graph_.blocks[b].first; i < graph_.blocks[b].end; ++i)
-          if (std::find(entering.begin(), entering.end(), i) != entering.end())
-            return true;
-        return false;
-      });
-      if (writes) {
+      auto writtenThere = [&](std::uint32_t def) { return insideLoop(static_cast<std::uint32_t>(sibling), def); };
+      if (std::any_of(entering.begin(), entering.end(), writtenThere)) {
         path.definition = ValueEvaluator::kNoDefinition;
         path.afterLoop = true;
       }

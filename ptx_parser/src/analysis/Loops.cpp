@@ -107,4 +107,11 @@ LoopForest findLoops(const ControlFlowGraph &graph, const DominatorTree &dominat
   return forest;
 }
 
+int LoopForest::childHolding(int parent, std::uint32_t block) const {
+  int loop = innermost[block];
+  while (loop >= 0 && loops[static_cast<std::size_t>(loop)].parent != parent)
+    loop = loops[static_cast<std::size_t>(loop)].parent;
+  return loop;
+}
+
 } // namespace ptxdvfs::ptx::analysis

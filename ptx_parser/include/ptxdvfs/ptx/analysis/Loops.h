@@ -28,6 +28,10 @@ struct Loop {
 struct LoopForest {
   std::vector<Loop> loops;
   std::vector<int> innermost;
+
+  /// The loop directly inside `parent` (-1: the function) that holds
+  /// `block`, or -1 when `block` belongs to `parent` itself (or lies outside it).
+  int childHolding(int parent, std::uint32_t block) const;
   /// A retreating edge whose target does not dominate its source (a loop
   /// with two entries): reported, not analysed as a loop.
   Diagnostics warnings;

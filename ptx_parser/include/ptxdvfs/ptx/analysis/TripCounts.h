@@ -75,10 +75,6 @@ public:
 private:
   std::optional<InductionVariable> asInduction(std::uint32_t loop, const std::string &reg,
                                                const Bindings &outer) const;
-  /// The amount instruction `arithmetic` moves `updated` by in one
-  /// iteration (for `shl`/`shr`/`mul`, the shift or factor), with its
-  /// provenance; nullopt when it does not read `updated` through the forms
-  /// InductionVariable names, or the step changes inside the loop.
   /// The value `reg` enters `loop` with: what every definition reaching
   /// its header from outside agrees on, a binding of the expansion that
   /// covers them, or the one thread 0's own path brings.
@@ -99,6 +95,10 @@ private:
   std::optional<PathDefinition> definitionOnThreadZerosPath(std::uint32_t loop, const std::string &reg,
                                                             const std::vector<std::uint32_t> &entering,
                                                             const Bindings &outer) const;
+  /// The amount instruction `arithmetic` moves `updated` by in one
+  /// iteration (for `shl`/`shr`/`mul`, the shift or factor), with its
+  /// provenance; nullopt when it does not read `updated` through the forms
+  /// InductionVariable names, or the step changes inside the loop.
   std::optional<Value> updateStep(std::uint32_t loop, std::uint32_t arithmetic, const std::string &updated,
                                   const Bindings &outer) const;
   bool insideLoop(std::uint32_t loop, std::uint32_t instruction) const;
