@@ -87,7 +87,8 @@ int runEvaluateCommand(const EvaluateCommandOptions &options) {
                  options.dataset, options.model);
 
   model::TensorDataset data =
-      model::makeTensorDataset(*dataset, description.combination, description.maxLength);
+      model::makeTensorDataset(*dataset, description.combination, description.maxLength,
+                               description.wholeSequenceMix());
   std::vector<std::size_t> all = model::allItems(data);
 
   std::map<std::string, model::PredictedChoices> predictions;
@@ -110,7 +111,8 @@ int runEvaluateCommand(const EvaluateCommandOptions &options) {
     for (const auto &[name, k] : baselines.neighbourCounts())
       json["baselines"][name]["neighbours"] = k;
     json["default_predictor"] = description.defaultPredictor;
-    json["reading"] = {{"scheme", description.scheme}};
+    json["reading"] = {{"scheme", description.scheme},
+                       {"whole_sequence_mix", description.wholeSequenceMix()}};
     if (source.asExecuted)
       json["reading"]["default_trip_count"] = source.defaultTripCount;
     if (options.perBenchmark)

@@ -113,7 +113,8 @@ int runTrain(const TrainCommandOptions &options, const TrainSettings &settings) 
     return kExitInputError;
   }
   model::TensorDataset data =
-      model::makeTensorDataset(*dataset, settings.combination(), settings.maxLength);
+      model::makeTensorDataset(*dataset, settings.combination(), settings.maxLength,
+                                settings.wholeSequenceMix);
   model::TrainOptions trainOptions = settings.trainOptions();
   trainOptions.checkpoint_dir(options.checkpointDir).resume(options.resume);
   int members = static_cast<int>(settings.ensemble);
@@ -332,6 +333,9 @@ void setupTrainCommand(CLI::App &app, int &exitCode) {
   flag("--max-length", &TrainSettings::maxLength,
        "Instructions read per application, first and last halves (0: all)")
       ->check(CLI::NonNegativeNumber);
+  flag("--whole-sequence-mix,!--no-whole-sequence-mix", &TrainSettings::wholeSequenceMix,
+       "Baselines and neighbours read the mix of every written instruction, not only the "
+       "--max-length the LSTM reads (every kernel of a long multi-kernel application counts)");
   flag("--as-executed", &TrainSettings::asExecuted,
        "With --ptx: read each kernel as one thread executes it (loops repeated, calls inlined)");
   flag("--broadcast-loads-as-constant,!--no-broadcast-loads-as-constant", &TrainSettings::broadcastLoads,

@@ -43,6 +43,7 @@ struct TrainSettings {
   bool signedPowerInteraction = false;    ///< power's u v term may be negative
   bool lengthFeature = false;             ///< log sequence length beside z
   int64_t maxLength = 2000;               ///< instructions read per application (0: all)
+  bool wholeSequenceMix = false;          ///< baselines' mixes count every written instruction
   bool asExecuted = false;                ///< with --ptx: read kernels as executed (docs/loops.md)
   /// As executed: header runs of a loop whose count is unknown.
   int64_t defaultTripCount = static_cast<int64_t>(ptx::analysis::ExpansionOptions{}.defaultTripCount);
@@ -81,6 +82,7 @@ struct TrainSettings {
     visit("signed_power_interaction", self.signedPowerInteraction);
     visit("length_feature", self.lengthFeature);
     visit("max_length", self.maxLength);
+    visit("whole_sequence_mix", self.wholeSequenceMix);
     visit("as_executed", self.asExecuted);
     visit("default_trip_count", self.defaultTripCount);
     visit("broadcast_loads_as_constant", self.broadcastLoads);

@@ -51,11 +51,15 @@ InstructionHistogram histogramOf(const torch::Tensor &fields) {
   return histogram;
 }
 
+InstructionHistogram baselineMix(const BenchmarkTensors &item) {
+  return item.mix.empty() ? histogramOf(item.fields) : item.mix;
+}
+
 BaselineData baselineDataOf(const TensorDataset &data, const std::vector<std::size_t> &items) {
   BaselineData baselines;
   for (std::size_t i : items) {
     baselines.names.push_back(data.items[i].name);
-    baselines.histograms.push_back(histogramOf(data.items[i].fields));
+    baselines.histograms.push_back(baselineMix(data.items[i]));
     baselines.surfaces.push_back(measuredSurface(data.items[i]));
   }
   return baselines;
@@ -154,7 +158,7 @@ std::map<std::string, PredictedChoices> predictBaselines(const Baselines &baseli
     if (baselines.offers(name))
       offered.push_back(name);
   for (std::size_t i : items) {
-    InstructionHistogram mix = histogramOf(data.items[i].fields);
+    InstructionHistogram mix = baselineMix(data.items[i]);
     for (const std::string &name : offered)
       predictions[name].add(baselines.predict(name, mix));
   }

@@ -152,4 +152,6 @@ std::uint64_t ModelCard::defaultTripCount() const {
   return training.value("default_trip_count", ptx::analysis::ExpansionOptions{}.defaultTripCount);
 }
 
+bool ModelCard::wholeSequenceMix() const { return training.value("whole_sequence_mix", false); }
+
 } // namespace ptxdvfs::model

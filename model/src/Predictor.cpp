@@ -33,7 +33,7 @@ ApplicationPrediction FolderPredictor::predict(const std::vector<embeddings::Enc
     return predictLstm(kernels);
   if (baselines_) {
     ApplicationPrediction result;
-    result.surface.mean = baselines_->predict(name_, mixOf(kernels, description.combination, description.maxLength));
+    result.surface.mean = baselines_->predict(name_, mixOf(kernels, description.combination, description.mixLength()));
     result.surface.spread.assign(result.surface.mean.size(), {0, 0, 0});
     result.minEnergyPoint = minEnergyPoint(result.surface.mean);
     return result;

@@ -46,7 +46,7 @@ public:
   }
 
   ApplicationPrediction predict(const std::vector<embeddings::EncodedKernel> &kernels) const override {
-    InstructionHistogram mix = mixOf(kernels, card_.combination, card_.maxLength);
+    InstructionHistogram mix = mixOf(kernels, card_.combination, card_.mixLength());
     ApplicationPrediction result;
     if (neighbours_) {
       NearestNeighbours::Neighbourhood around = neighbours_->neighbourhood(mix);

@@ -62,7 +62,8 @@ torch::Tensor normalizedClocks(const embeddings::GpuClocks &clocks) {
 }
 
 TensorDataset makeTensorDataset(const embeddings::Dataset &dataset,
-                                KernelCombination combination, int64_t maxLength) {
+                                KernelCombination combination, int64_t maxLength,
+                                bool wholeSequenceMix) {
   TensorDataset tensors;
   tensors.grid = dataset.clocks.grid();
   tensors.clocks = normalizedClocks(dataset.clocks);
@@ -79,7 +80,8 @@ TensorDataset makeTensorDataset(const embeddings::Dataset &dataset,
       rows[p][2] = static_cast<float>(factor.energy);
     }
     tensors.items.push_back({benchmark.name, fieldsTensor(benchmark.kernels, combination, maxLength),
-                             targets});
+                             targets,
+                             wholeSequenceMix ? mixOf(benchmark.kernels, combination) : InstructionHistogram{}});
   }
   return tensors;
 }

@@ -27,6 +27,16 @@ double energyMape(const Surface &predicted, const Surface &truth) {
   return 100 * total / static_cast<double>(truth.size());
 }
 
+/// A kernel of `count` records of one (integer) opcode.
+embeddings::EncodedKernel kernelOf(const std::string &name, int opcode, int count) {
+  return {name, std::vector<embeddings::InstructionRecord>(static_cast<std::size_t>(count), record(opcode, 0, 1))};
+}
+
+/// Kernels A (2 records), B (8), A (2): cut to 4 records, only the A kernels remain.
+std::vector<embeddings::EncodedKernel> middleKernelApplication() {
+  return {kernelOf("first", 30, 2), kernelOf("middle", 12, 8), kernelOf("last", 30, 2)};
+}
+
 } // namespace
 
 TEST(BaselinesTest, HistogramHasFourBlocksThatEachSumToOne) {
@@ -167,4 +177,50 @@ TEST(BaselinesTest, CardPredictorsAgreeWithTheBaselines) {
   EXPECT_EQ(makeCardPredictor(card, "histogram_mlp"), nullptr);
   EXPECT_EQ(checkPredictorName("knn_log_histogram"), "");
   EXPECT_NE(checkPredictorName("knn").find("lstm, training_mean"), std::string::npos);
+}
+
+TEST(BaselinesTest, AWholeSequenceMixKeepsTheMiddleKernelThatTheCutDrops) {
+  embeddings::Dataset dataset;
+  dataset.clocks.memoryMHz = {810, 3505};
+  dataset.clocks.coreMHz = {{810, {975}}, {3505, {975}}};
+  dataset.clocks.defaultPoint = dataset.clocks.fmax = dataset.reference = {3505, 975};
+  embeddings::Benchmark benchmark;
+  benchmark.name = "three_kernels";
+  benchmark.kernels = middleKernelApplication();
+  benchmark.scaling = {{2, 1, 2}, {1, 1, 1}};
+  dataset.benchmarks.push_back(benchmark);
+
+  TensorDataset cut = makeTensorDataset(dataset, KernelCombination::Concatenate, 4);
+  TensorDataset whole = makeTensorDataset(dataset, KernelCombination::Concatenate, 4, true);
+  // The LSTM reads the same four rows either way; only the baselines' mix differs.
+  ASSERT_TRUE(torch::equal(cut.items[0].fields, whole.items[0].fields));
+  const int64_t middleOpcode = 12 + 1, endsOpcode = 30 + 1;
+  InstructionHistogram cutMix = baselineMix(cut.items[0]);
+  EXPECT_EQ(cutMix.count(middleOpcode), 0u);
+  EXPECT_NEAR(cutMix.at(endsOpcode), 1.0, 1e-6);
+  InstructionHistogram wholeMix = baselineMix(whole.items[0]);
+  EXPECT_NEAR(wholeMix.at(middleOpcode), 8.0 / 12, 1e-6);
+  EXPECT_NEAR(wholeMix.at(endsOpcode), 4.0 / 12, 1e-6);
+  EXPECT_EQ(baselineDataOf(whole, {0}).histograms[0], wholeMix);
+}
+
+TEST(BaselinesTest, ACardReadsTheMixTheWayItsFolderWasTrained) {
+  // Two training programs, one of each opcode; the application is mostly
+  // the middle kernel's opcode, which only the whole mix sees.
+  ModelCard card;
+  card.maxLength = 4;
+  card.baselines.names = {"middle_like", "ends_like"};
+  card.baselines.histograms = {mixOf({kernelOf("m", 12, 4)}, KernelCombination::Concatenate),
+                               mixOf({kernelOf("e", 30, 4)}, KernelCombination::Concatenate)};
+  Surface middleSurface = {{2, 1, 2}, {1, 1, 1}}, endsSurface = {{1.1, 0.9, 0.99}, {1, 1, 1}};
+  card.baselines.surfaces = {middleSurface, endsSurface};
+
+  EXPECT_EQ(card.mixLength(), 4); // a folder that does not say: the cut mix, as before
+  Surface cutPrediction = makeCardPredictor(card, "nearest_histogram")->predict(middleKernelApplication()).surface.mean;
+  EXPECT_EQ(cutPrediction, endsSurface);
+
+  card.training["whole_sequence_mix"] = true;
+  EXPECT_EQ(card.mixLength(), 0);
+  Surface wholePrediction = makeCardPredictor(card, "nearest_histogram")->predict(middleKernelApplication()).surface.mean;
+  EXPECT_EQ(wholePrediction, middleSurface);
 }

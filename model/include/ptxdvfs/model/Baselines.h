@@ -18,7 +18,12 @@ namespace ptxdvfs::model {
 /// The mix of a fields tensor [L, kFieldCount] (see TensorDataset.h).
 InstructionHistogram histogramOf(const torch::Tensor &fields);
 
-/// The mixes and measured surfaces of applications `items` of `data`.
+/// The mix the baselines read of one application: its `mix` where the
+/// dataset was made with the whole sequence's mixes, else that of `fields`.
+InstructionHistogram baselineMix(const BenchmarkTensors &item);
+
+/// The mixes (baselineMix()) and measured surfaces of applications `items`
+/// of `data`.
 BaselineData baselineDataOf(const TensorDataset &data, const std::vector<std::size_t> &items);
 
 /// The baselines fitted on one training set:

@@ -43,6 +43,14 @@ struct ModelCard {
   /// with the same count for its mixes to compare. ExpansionOptions'
   /// default for folders that do not record one.
   std::uint64_t defaultTripCount() const;
+
+  /// Whether the baselines' mixes count every written instruction
+  /// (`whole_sequence_mix` in `training`), not only the maxLength the LSTM
+  /// reads; false for folders that do not record it.
+  bool wholeSequenceMix() const;
+  /// The length limit of the baselines' mixes, for mixOf(): 0 (none) or
+  /// maxLength.
+  int64_t mixLength() const { return wholeSequenceMix() ? 0 : maxLength; }
 };
 
 /// A model folder read without its weights: the card, and what only

@@ -33,10 +33,15 @@ enum FieldColumn : int64_t {
 /// One application. `fields` is [L, kFieldCount] int64 with L >= 1 (an
 /// application without instructions gets one all-zero row); `targets` is
 /// [P, 3] float: time, power, energy scaling factors at each V-F point.
+/// `mix`, where not empty, is the instruction mix the baselines read
+/// instead of that of `fields`: the mix of every written instruction, where
+/// `fields` keeps only the first and last of a long sequence (see
+/// makeTensorDataset()); baselineMix() chooses.
 struct BenchmarkTensors {
   std::string name;
   torch::Tensor fields;
   torch::Tensor targets;
+  InstructionHistogram mix = {};
 };
 
 struct TensorDataset {
@@ -64,8 +69,14 @@ torch::Tensor fieldsTensor(const std::vector<embeddings::EncodedKernel> &kernels
 /// Normalised clocks of every grid point, in GpuClocks::grid() order.
 torch::Tensor normalizedClocks(const embeddings::GpuClocks &clocks);
 
+/// With `wholeSequenceMix`, each item's `mix` counts every instruction of
+/// its kernels (mixOf() without a length limit), not only the `maxLength`
+/// that `fields` keeps: cutting a long sequence to its first and last
+/// instructions drops the middle kernels of a multi-kernel application
+/// from its mix, where the LSTM only reads less of them.
 TensorDataset makeTensorDataset(const embeddings::Dataset &dataset,
-                                KernelCombination combination, int64_t maxLength = 0);
+                                KernelCombination combination, int64_t maxLength = 0,
+                                bool wholeSequenceMix = false);
 
 /// Whether an application's measured minimum-energy point is at the
 /// highest memory clock (memory-bound programs). The training data are
