@@ -23,7 +23,7 @@ namespace {
 const std::string kGemm = "_Z10gemm_tiledPKfS0_Pfi";
 /// The fixture kernel the shipped default predictor warns about (memory
 /// clock 810 MHz saves energy): a retrained model that moves it must say so here.
-const std::string kWarned = "_Z15constant_rolledPf";
+const std::string kWarned = "_Z14binomial_sweepPKfPfi";
 
 std::string realisticPtx() { return fixtureDir() + "/loops/realistic.ptx"; }
 
@@ -104,7 +104,7 @@ TEST(LspProtocolTest, OpenedPtxGetsHintsOnKernelNamesAndHoverShowsTheNumbers) {
   auto hover = client.response(2);
   ASSERT_TRUE(hover);
   std::string shown = (*hover)["result"]["contents"]["value"];
-  EXPECT_NE(shown.find("kernel `constant_rolled`"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("kernel `binomial_sweep`"), std::string::npos) << shown;
   EXPECT_NE(shown.find("| chosen 810/"), std::string::npos) << shown;
   EXPECT_NE(shown.find("Nearest training programs"), std::string::npos) << shown;
   // Off any kernel name: nothing.
