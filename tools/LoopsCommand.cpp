@@ -75,11 +75,22 @@ nlohmann::json toJson(const ptx::Module &module, const analysis::ExecutedKernel 
                          {"line", loop.source->line}};
     loops.push_back(std::move(entry));
   }
+  nlohmann::json rare = nlohmann::json::array();
+  for (const analysis::RareBranchReport &branch : kernel.rareBranches) {
+    nlohmann::json entry = {{"line", branch.location.line},
+                            {"function", branch.function->name},
+                            {"not_read", branch.condition}};
+    if (branch.source)
+      entry["source"] = {{"file", std::string(module.sourcePath(*branch.source))},
+                         {"line", branch.source->line}};
+    rare.push_back(std::move(entry));
+  }
   return {{"name", kernel.kernel->name},
           {"executed_instructions", kernel.executedInstructions},
           {"written_instructions", kernel.sequence.size()},
           {"iterations_per_loop", kernel.iterationsPerLoop},
-          {"loops", std::move(loops)}};
+          {"loops", std::move(loops)},
+          {"rare_branches", std::move(rare)}};
 }
 
 void printKernel(const ptx::Module &module, const analysis::ExecutedKernel &kernel, std::ostream &out) {
@@ -89,6 +100,14 @@ void printKernel(const ptx::Module &module, const analysis::ExecutedKernel &kern
     out << " (" << kernel.sequence.size() << " written, " << kernel.iterationsPerLoop
         << " sampled iterations per loop)";
   out << '\n';
+  for (const analysis::RareBranchReport &branch : kernel.rareBranches) {
+    out << "  branch at line " << branch.location.line;
+    if (std::string cuda = sourceLine(module, branch.source); !cuda.empty())
+      out << " (" << cuda << ")";
+    if (branch.function != kernel.kernel)
+      out << " in " << branch.function->name;
+    out << ": the side where " << branch.condition << " is not read (rare data)\n";
+  }
   if (kernel.loops.empty()) {
     out << "  no loops\n";
     return;
@@ -161,6 +180,8 @@ void setupLoopsCommand(CLI::App &app, int &exitCode) {
       "--default-trip-count for a bound read from memory or an unset parameter).\n"
       "'at most N' marks a count that is only a bound: nvcc's remainder loop after\n"
       "unrolling by 4 runs n & 3 times, read as 3 when n is not known.\n"
+      "A branch on a magnitude against a huge bound (sinf's large-argument path,\n"
+      "infinity and NaN cases) is read on its ordinary side and listed.\n"
       "The thread analysed is thread 0 of block 0. See docs/loops.md.");
   command->add_option("file", options->file, "PTX file")->required()->check(CLI::ExistingFile);
   addLaunchFlags(*command, options->launch);

@@ -1,6 +1,7 @@
 // ExecutedSequence.cpp - writing out loop iterations and inlined calls within a budget.
 #include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
 
+#include "RareBranches.h"
 #include "Reasons.h"
 
 #include "ptxdvfs/ptx/analysis/TripCounts.h"
@@ -9,6 +10,7 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <set>
 
 namespace ptxdvfs::ptx::analysis {
 
@@ -67,6 +69,7 @@ public:
     result_ = ExecutedKernel{};
     result_.kernel = &kernel;
     reportIds_.clear();
+    rareReported_.clear();
     callStack_.clear();
     emitFunction(kernel, 1.0);
     for (auto &[function, facts] : facts_) {
@@ -112,7 +115,8 @@ private:
   }
 
   /// The successors a pass follows from `block`: the taken side alone when
-  /// the branch condition is known for every thread under `bindings`.
+  /// the branch condition is known for every thread under `bindings`, the
+  /// ordinary side alone when the other is rare (RareBranches.h).
   std::vector<std::uint32_t> followed(FunctionFacts &facts, std::uint32_t block,
                                       const Bindings &bindings) {
     const auto &successors = facts.graph.blocks[block].successors;
@@ -121,10 +125,17 @@ private:
       return successors;
     Value predicate = facts.values->registerAt(branch->guard->predicate,
                                                facts.graph.blocks[block].end - 1, bindings);
-    if (!predicate.known() || predicate.perThread)
-      return successors;
-    bool taken = (*predicate.number != 0) != branch->guard->negated;
-    return {successors[taken ? 0 : 1]};
+    if (predicate.known() && !predicate.perThread) {
+      bool taken = (*predicate.number != 0) != branch->guard->negated;
+      return {successors[taken ? 0 : 1]};
+    }
+    if (auto ordinary = ordinarySideOf(facts.graph, *facts.values, block)) {
+      if (rareReported_.insert({facts.graph.function, block}).second)
+        result_.rareBranches.push_back(
+            {facts.graph.function, branch->location, branch->debugLocation, ordinary->condition});
+      return {successors[ordinary->taken ? 0 : 1]};
+    }
+    return successors;
   }
 
   /// Blocks of a region (a loop's body, or the function) that one pass
@@ -383,6 +394,7 @@ private:
   std::map<const Function *, std::unique_ptr<FunctionFacts>> facts_;
   std::map<const FunctionFacts *, std::vector<std::uint32_t>> allBlocks_;
   std::map<std::pair<const Function *, std::uint32_t>, int> reportIds_;
+  std::set<std::pair<const Function *, std::uint32_t>> rareReported_; ///< branches in result_.rareBranches
   std::vector<const Function *> callStack_;
   ExecutedKernel result_;
   std::uint64_t cap_ = 1;

@@ -111,6 +111,12 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
       stayWhen = !stayWhen;
     std::string_view comparison = setp.modifiers[0];
     IntType type = intTypeOf(setp.details.types.back());
+    if (auto retry = compareAndSwapRetry(loop, test, stayWhen)) {
+      retry->exitingBlock = block;
+      if (!best || *retry->headerRuns < *best->headerRuns)
+        best = std::move(retry);
+      continue;
+    }
 
     // Each side: invariant, an induction variable, or one plus a constant.
     auto classify = [&](const Operand &operand, std::string &problem) -> std::optional<Side> {
@@ -310,6 +316,35 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
   TripCount none;
   none.why.push_back("the loop has no conditional exit branch");
   return none;
+}
+
+std::optional<TripCount> TripCountAnalysis::compareAndSwapRetry(std::uint32_t loop, std::uint32_t test,
+                                                                bool stayWhen) const {
+  const Instruction &setp = *graph_.instructions[test];
+  std::string_view comparison = setp.modifiers[0];
+  if ((comparison != "ne" && comparison != "eq") || (comparison == "ne") != stayWhen)
+    return std::nullopt; // not "retry while the swap found another value"
+  for (std::size_t at : {1, 2}) {
+    const auto *reg = setp.operands[at].getIf<Register>();
+    if (!reg || reg->negated)
+      continue;
+    auto defs = values_.reachingDefinitions(reg->name, test);
+    if (defs.size() != 1 || !insideLoop(loop, defs[0]))
+      continue;
+    const Instruction &atom = *graph_.instructions[defs[0]];
+    if (atom.opcode != "atom" ||
+        std::find(atom.modifiers.begin(), atom.modifiers.end(), "cas") == atom.modifiers.end())
+      continue;
+    TripCount count;
+    count.headerRuns = 1;
+    count.origin = ValueOrigin::Defaulted;
+    count.rule = "retries while the compare-and-swap (line " + std::to_string(atom.location.line) +
+                 ") finds another value";
+    count.why.push_back("a compare-and-swap retry loop: read as succeeding on its first try, as "
+                        "without contention (how often threads collide only a run can tell)");
+    return count;
+  }
+  return std::nullopt;
 }
 
 std::vector<bool> TripCountAnalysis::blocksAfterExit(std::uint32_t loop,

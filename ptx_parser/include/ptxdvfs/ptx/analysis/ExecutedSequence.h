@@ -62,6 +62,17 @@ struct LoopReport {
   bool atMost = false;                      ///< some entry's count is only an upper bound (TripCount::atMost)
 };
 
+/// A branch whose one side only huge or non-finite values take (a
+/// magnitude compared with a bound of at least 2^16: the math library's
+/// large-argument reduction of sinf, its infinity cases), read as never
+/// taking that side.
+struct RareBranchReport {
+  const Function *function = nullptr;
+  SourceLocation location;             ///< the branch
+  std::optional<DebugLocation> source; ///< its CUDA line, with -lineinfo
+  std::string condition;               ///< the side not read: "|%f4| >= 105615"
+};
+
 /// "default" where some entry fell back to the default count, else the
 /// name of the loop's origin ("constant", "assumed", "unknown").
 std::string_view originName(const LoopReport &loop);
@@ -73,6 +84,7 @@ struct ExecutedKernel {
   double executedInstructions = 0; ///< sum of the weights (loop control included only if kept)
   std::uint64_t iterationsPerLoop = 0; ///< the sampling cap chosen; 0 if nothing was sampled
   Diagnostics warnings;            ///< unusual control flow (irreducible loops, indirect branches)
+  std::vector<RareBranchReport> rareBranches; ///< once per branch, in the order first met
 };
 
 /// Expands `kernel` of `module` for the representative thread of
@@ -81,7 +93,8 @@ struct ExecutedKernel {
 /// Order: blocks in source order; a loop is written where its first block
 /// is, iteration after iteration. A branch whose sides are not loops keeps
 /// both sides, each once per pass, with weight 1 (as the v1 rules read
-/// straight-line code). A loop whose exit test sits before its last block
+/// straight-line code), unless its condition is known for every thread or
+/// one side is rare (RareBranchReport). A loop whose exit test sits before its last block
 /// runs those later blocks one time fewer. A loop whose count depends on
 /// an enclosing loop's induction variable (a triangular nest) is counted
 /// again for every written iteration of the enclosing loop.

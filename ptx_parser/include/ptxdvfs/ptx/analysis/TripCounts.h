@@ -101,6 +101,11 @@ private:
   /// InductionVariable names, or the step changes inside the loop.
   std::optional<Value> updateStep(std::uint32_t loop, std::uint32_t arithmetic, const std::string &updated,
                                   const Bindings &outer) const;
+  /// The count of a loop that retries an `atom.cas` until it finds the
+  /// value it expected (atomicAdd on a float or double written by hand,
+  /// a lock-free update), exiting at comparison `test`: 1, as without
+  /// contention. nullopt for any other exit test.
+  std::optional<TripCount> compareAndSwapRetry(std::uint32_t loop, std::uint32_t test, bool stayWhen) const;
   bool insideLoop(std::uint32_t loop, std::uint32_t instruction) const;
   /// Whether some definition of `reg` that reaches instruction `at` lies
   /// inside the loop (the value may change from one iteration to the next).

@@ -1,0 +1,163 @@
+// RarePathsTest.cpp - code real data almost never runs: the math library's
+// large-argument paths and compare-and-swap retries.
+//
+// tests/fixtures/loops/rare_paths.cu says, per kernel, what must be read;
+// rare_paths.ptx is nvcc 13's -lineinfo output.
+#include "ParseHelpers.h"
+#include "TestPaths.h"
+
+#include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace ptxdvfs::test {
+namespace {
+
+using namespace ptx::analysis;
+
+double executedCount(const ExecutedKernel &kernel, std::string_view mnemonic) {
+  double total = 0;
+  for (const ExecutedInstruction &step : kernel.sequence)
+    if (step.instruction->mnemonic == mnemonic)
+      total += step.weight;
+  return total;
+}
+
+class RarePathsTest : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    module_ = new ptx::Module(parseOk(readFile(fixtureDir() + "/loops/rare_paths.ptx"), "rare_paths.ptx"));
+  }
+  static void TearDownTestSuite() { delete module_; }
+
+  static const ptx::Function *kernelNamed(const std::string &namePart) {
+    for (const ptx::Function *kernel : module_->kernels())
+      if (kernel->name.find(namePart) != std::string::npos)
+        return kernel;
+    ADD_FAILURE() << "no kernel named like " << namePart;
+    return nullptr;
+  }
+
+  static ExecutedKernel expand(const std::string &namePart, LaunchAssumptions assumptions = {},
+                               ExpansionOptions options = {}) {
+    const ptx::Function *kernel = kernelNamed(namePart);
+    return kernel ? expandKernel(*module_, *kernel, assumptions, options) : ExecutedKernel{};
+  }
+
+  static ptx::Module *module_;
+};
+
+ptx::Module *RarePathsTest::module_ = nullptr;
+
+TEST_F(RarePathsTest, SincosfsLargeArgumentReductionIsNotRead) {
+  LaunchAssumptions assumptions;
+  assumptions.parameters = {{"param_4", 100}};
+  ExecutedKernel kernel = expand("phase_sum", assumptions);
+  // Only the sample loop: the reduction's 6-iteration loop is behind the rare side.
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  EXPECT_EQ(kernel.loops[0].maxTripCount, 100u);
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "ld.global.f32"), 1 + 100); // x[i], then kx[k]
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "ld.global.nc.u32"), 0);    // the 2/pi table
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "st.local.u32"), 0);
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "mad.wide.u32"), 0);
+  ASSERT_EQ(kernel.rareBranches.size(), 1u);
+  EXPECT_EQ(kernel.rareBranches[0].condition.find("105615") != std::string::npos, true)
+      << kernel.rareBranches[0].condition;
+  ASSERT_TRUE(kernel.rareBranches[0].source.has_value());
+  EXPECT_EQ(kernel.rareBranches[0].source->line, 15u);
+}
+
+TEST_F(RarePathsTest, DoubleSineDoesNotInlineItsSlowPath) {
+  const auto &functions = module_->functions;
+  ASSERT_TRUE(std::any_of(functions.begin(), functions.end(), [](const ptx::Function &function) {
+    return function.name == "__internal_trig_reduction_slowpathd";
+  }));
+  ExecutedKernel kernel = expand("double_sine");
+  EXPECT_TRUE(std::none_of(kernel.sequence.begin(), kernel.sequence.end(), [](const ExecutedInstruction &step) {
+    return step.function->name == "__internal_trig_reduction_slowpathd";
+  }));
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "call.uni"), 0);
+  EXPECT_GE(executedCount(kernel, "fma.rn.f64"), 10); // the polynomial of the ordinary path
+  EXPECT_EQ(kernel.rareBranches.size(), 2u);          // infinity, then |x| >= 2^31
+}
+
+TEST_F(RarePathsTest, AMagnitudeTestAgainstAnOrdinaryBoundKeepsBothSides) {
+  ExecutedKernel kernel = expand("clamp_small");
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "mul.f32"), 1); // |v| < 1
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "rcp.rn.f32"), 1);
+  EXPECT_TRUE(kernel.rareBranches.empty());
+}
+
+TEST_F(RarePathsTest, ACompareAndSwapRetryLoopRunsOnceWhateverTheDefault) {
+  for (std::uint64_t defaultTripCount : {16u, 5u}) {
+    ExpansionOptions options;
+    options.defaultTripCount = defaultTripCount;
+    ExecutedKernel kernel = expand("histogram_cas", {}, options);
+    ASSERT_EQ(kernel.loops.size(), 1u);
+    EXPECT_EQ(kernel.loops[0].maxTripCount, 1u);
+    EXPECT_EQ(originName(kernel.loops[0]), "default"); // an assumption: no contention
+    EXPECT_NE(kernel.loops[0].rule.find("compare-and-swap"), std::string::npos);
+    EXPECT_DOUBLE_EQ(executedCount(kernel, "atom.global.cas.b32"), 1);
+  }
+}
+
+/// A kernel whose branch on `test` (over %f2 = |%f1|) jumps to `add.f32`
+/// and falls through to `mul.f32`.
+ptx::Module magnitudeBranch(const std::string &test, const std::string &branch) {
+  return parseOk(R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<3>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  ld.global.f32 %f1, [%rd1];
+  abs.ftz.f32 %f2, %f1;
+  )" + test + "\n  " + branch + R"( $L__taken;
+  mul.f32 %f3, %f1, %f1;
+  bra.uni $L__done;
+$L__taken:
+  add.f32 %f3, %f1, %f1;
+$L__done:
+  st.global.f32 [%rd1], %f3;
+  ret;
+}
+)",
+                 "magnitude.ptx");
+}
+
+TEST(RareBranchTest, TheOrdinarySideFollowsFromTheComparisonItsOperandOrderAndTheGuard) {
+  struct Case {
+    const char *test;
+    const char *branch;
+    double taken; // add.f32 runs: the branch target is the ordinary side
+  };
+  const Case cases[] = {
+      {"setp.ltu.f32 %p1, %f2, 0f47CE4780;", "@%p1 bra", 1},       // sinf: small jumps past the reduction
+      {"setp.ltu.f32 %p1, %f2, 0f47CE4780;", "@!%p1 bra", 0},
+      {"setp.gtu.ftz.f32 %p1, %f2, 0f7F800000;", "@%p1 bra", 0},   // NaN jumps
+      {"setp.eq.f32 %p1, %f2, 0f7F800000;", "@%p1 bra", 0},        // infinity jumps
+      {"setp.neu.f32 %p1, %f2, 0f7F800000;", "@%p1 bra", 1},
+      {"setp.lt.f32 %p1, 0f4B000000, %f2;", "@%p1 bra", 0},        // bound first: 2^23 < |x| is rare
+      {"setp.lt.f32 %p1|%p2, %f2, 0f4B000000;", "@%p2 bra", 0},    // the pair's negation
+  };
+  for (const Case &c : cases) {
+    ptx::Module module = magnitudeBranch(c.test, c.branch);
+    ExecutedKernel kernel = expandKernel(module, *module.kernels().front(), {}, {});
+    EXPECT_DOUBLE_EQ(executedCount(kernel, "add.f32"), c.taken) << c.test << " " << c.branch;
+    EXPECT_DOUBLE_EQ(executedCount(kernel, "mul.f32"), 1 - c.taken) << c.test << " " << c.branch;
+    EXPECT_EQ(kernel.rareBranches.size(), 1u) << c.test;
+  }
+  // Below 2^16 neither side is rare.
+  ptx::Module ordinary = magnitudeBranch("setp.lt.f32 %p1, %f2, 0f477FFF00;", "@%p1 bra"); // 65535
+  ExecutedKernel kernel = expandKernel(ordinary, *ordinary.kernels().front(), {}, {});
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "add.f32") + executedCount(kernel, "mul.f32"), 2);
+  EXPECT_TRUE(kernel.rareBranches.empty());
+}
+
+} // namespace
+} // namespace ptxdvfs::test
