@@ -2,6 +2,7 @@
 //
 // tests/fixtures/loops/realistic.cu documents, per kernel, the per-thread
 // counts its loops must have; realistic.ptx is nvcc 13's -lineinfo output.
+#include "ExecutedCounts.h"
 #include "ParseHelpers.h"
 #include "TestPaths.h"
 
@@ -17,15 +18,6 @@ namespace ptxdvfs::test {
 namespace {
 
 using namespace ptx::analysis;
-
-/// Executions per thread of the instructions written `mnemonic`.
-double executedCount(const ExecutedKernel &kernel, std::string_view mnemonic) {
-  double total = 0;
-  for (const ExecutedInstruction &step : kernel.sequence)
-    if (step.instruction->mnemonic == mnemonic)
-      total += step.weight;
-  return total;
-}
 
 /// `text` (functions, and directives such as `.file`) after the PTX 8.0 /
 /// sm_80 header every hand-written test module shares.

@@ -3,6 +3,7 @@
 //
 // tests/fixtures/loops/rare_paths.cu says, per kernel, what must be read;
 // rare_paths.ptx is nvcc 13's -lineinfo output.
+#include "ExecutedCounts.h"
 #include "ParseHelpers.h"
 #include "TestPaths.h"
 
@@ -16,14 +17,6 @@ namespace ptxdvfs::test {
 namespace {
 
 using namespace ptx::analysis;
-
-double executedCount(const ExecutedKernel &kernel, std::string_view mnemonic) {
-  double total = 0;
-  for (const ExecutedInstruction &step : kernel.sequence)
-    if (step.instruction->mnemonic == mnemonic)
-      total += step.weight;
-  return total;
-}
 
 class RarePathsTest : public ::testing::Test {
 protected:
