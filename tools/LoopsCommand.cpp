@@ -41,6 +41,23 @@ std::string sourceLine(const ptx::Module &module, const std::optional<ptx::Debug
          std::to_string(source->line);
 }
 
+/// Adds `"source": {"file", "line"}` to `entry` when the PTX has -lineinfo.
+void addSource(nlohmann::json &entry, const ptx::Module &module, const std::optional<ptx::DebugLocation> &source) {
+  if (source)
+    entry["source"] = {{"file", std::string(module.sourcePath(*source))}, {"line", source->line}};
+}
+
+/// " (file.cu:12)" and " in FUNCTION" for code inlined from a `.func`.
+std::string whereInSource(const ptx::Module &module, const std::optional<ptx::DebugLocation> &source,
+                          const ptx::Function *function, const analysis::ExecutedKernel &kernel) {
+  std::string text;
+  if (std::string cuda = sourceLine(module, source); !cuda.empty())
+    text += " (" + cuda + ")";
+  if (function != kernel.kernel)
+    text += " in " + function->name;
+  return text;
+}
+
 /// "128 iterations", "1 iteration", "at most 3 iterations", or a mean with
 /// its range where the count changes from one entry to the next.
 std::string tripText(const analysis::LoopReport &loop) {
@@ -70,19 +87,16 @@ nlohmann::json toJson(const ptx::Module &module, const analysis::ExecutedKernel 
                             {"origin", std::string(analysis::originName(loop))},
                             {"rule", loop.rule},
                             {"why", loop.why}};
-    if (loop.source)
-      entry["source"] = {{"file", std::string(module.sourcePath(*loop.source))},
-                         {"line", loop.source->line}};
+    addSource(entry, module, loop.source);
     loops.push_back(std::move(entry));
   }
   nlohmann::json rare = nlohmann::json::array();
   for (const analysis::RareBranchReport &branch : kernel.rareBranches) {
     nlohmann::json entry = {{"line", branch.location.line},
                             {"function", branch.function->name},
-                            {"not_read", branch.condition}};
-    if (branch.source)
-      entry["source"] = {{"file", std::string(module.sourcePath(*branch.source))},
-                         {"line", branch.source->line}};
+                            {"not_read", branch.condition},
+                            {"non_finite", branch.nonFinite}};
+    addSource(entry, module, branch.source);
     rare.push_back(std::move(entry));
   }
   return {{"name", kernel.kernel->name},
@@ -100,25 +114,29 @@ void printKernel(const ptx::Module &module, const analysis::ExecutedKernel &kern
     out << " (" << kernel.sequence.size() << " written, " << kernel.iterationsPerLoop
         << " sampled iterations per loop)";
   out << '\n';
+  // Large-argument paths one by one; the many infinity/NaN tests of math
+  // functions as one line of PTX lines.
+  std::string nonFiniteLines;
+  std::size_t nonFinite = 0;
   for (const analysis::RareBranchReport &branch : kernel.rareBranches) {
-    out << "  branch at line " << branch.location.line;
-    if (std::string cuda = sourceLine(module, branch.source); !cuda.empty())
-      out << " (" << cuda << ")";
-    if (branch.function != kernel.kernel)
-      out << " in " << branch.function->name;
-    out << ": the side where " << branch.condition << " is not read (rare data)\n";
+    if (branch.nonFinite) {
+      nonFiniteLines += (nonFinite++ ? ", " : "") + std::to_string(branch.location.line);
+      continue;
+    }
+    out << "  branch at line " << branch.location.line
+        << whereInSource(module, branch.source, branch.function, kernel) << ": the side where " << branch.condition << " is not read (rare data)\n";
   }
+  if (nonFinite)
+    out << "  " << nonFinite << (nonFinite == 1 ? " branch" : " branches")
+        << " on infinity or NaN read on the finite side (line" << (nonFinite == 1 ? " " : "s ")
+        << nonFiniteLines << ")\n";
   if (kernel.loops.empty()) {
     out << "  no loops\n";
     return;
   }
   for (const analysis::LoopReport &loop : kernel.loops) {
-    out << "  " << std::string(2 * (loop.depth - 1), ' ') << "loop at line " << loop.location.line;
-    if (std::string cuda = sourceLine(module, loop.source); !cuda.empty())
-      out << " (" << cuda << ")";
-    if (loop.function != kernel.kernel)
-      out << " in " << loop.function->name;
-    out << ": " << tripText(loop) << ", " << analysis::originName(loop) << '\n';
+    out << "  " << std::string(2 * (loop.depth - 1), ' ') << "loop at line " << loop.location.line
+        << whereInSource(module, loop.source, loop.function, kernel) << ": " << tripText(loop) << ", " << analysis::originName(loop) << '\n';
     std::string indent(2 * loop.depth + 4, ' ');
     if (!loop.rule.empty())
       out << indent << loop.rule << '\n';

@@ -56,8 +56,9 @@ TEST_F(RarePathsTest, SincosfsLargeArgumentReductionIsNotRead) {
   EXPECT_DOUBLE_EQ(executedCount(kernel, "st.local.u32"), 0);
   EXPECT_DOUBLE_EQ(executedCount(kernel, "mad.wide.u32"), 0);
   ASSERT_EQ(kernel.rareBranches.size(), 1u);
-  EXPECT_EQ(kernel.rareBranches[0].condition.find("105615") != std::string::npos, true)
+  EXPECT_NE(kernel.rareBranches[0].condition.find("105615"), std::string::npos)
       << kernel.rareBranches[0].condition;
+  EXPECT_FALSE(kernel.rareBranches[0].nonFinite);
   ASSERT_TRUE(kernel.rareBranches[0].source.has_value());
   EXPECT_EQ(kernel.rareBranches[0].source->line, 15u);
 }
@@ -73,7 +74,10 @@ TEST_F(RarePathsTest, DoubleSineDoesNotInlineItsSlowPath) {
   }));
   EXPECT_DOUBLE_EQ(executedCount(kernel, "call.uni"), 0);
   EXPECT_GE(executedCount(kernel, "fma.rn.f64"), 10); // the polynomial of the ordinary path
-  EXPECT_EQ(kernel.rareBranches.size(), 2u);          // infinity, then |x| >= 2^31
+  ASSERT_EQ(kernel.rareBranches.size(), 2u); // infinity, then |x| >= 2^31
+  EXPECT_TRUE(kernel.rareBranches[0].nonFinite);
+  EXPECT_FALSE(kernel.rareBranches[1].nonFinite);
+  EXPECT_NE(kernel.rareBranches[1].condition.find("2147483648"), std::string::npos);
 }
 
 TEST_F(RarePathsTest, AMagnitudeTestAgainstAnOrdinaryBoundKeepsBothSides) {

@@ -132,7 +132,8 @@ private:
     if (auto ordinary = ordinarySideOf(facts.graph, *facts.values, block)) {
       if (rareReported_.insert({facts.graph.function, block}).second)
         result_.rareBranches.push_back(
-            {facts.graph.function, branch->location, branch->debugLocation, ordinary->condition});
+            {facts.graph.function, branch->location, branch->debugLocation, ordinary->condition,
+             ordinary->nonFinite});
       return {successors[ordinary->taken ? 0 : 1]};
     }
     return successors;

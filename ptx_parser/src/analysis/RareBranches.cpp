@@ -88,7 +88,8 @@ std::optional<OrdinarySide> ordinarySideOf(const ControlFlowGraph &graph, const 
     side.taken = predicate != branch->guard->negated;
     const auto *absOperand = abs->operands.size() == 2 ? abs->operands[1].getIf<Register>() : nullptr;
     std::string value = "|" + (absOperand ? absOperand->name : reg->name) + "|";
-    side.condition = std::isinf(magnitude) ? value + " is infinite or NaN"
+    side.nonFinite = std::isinf(magnitude);
+    side.condition = side.nonFinite ? value + " is infinite or NaN"
                                            : value + " >= " + boundText(magnitude);
     return side;
   }

@@ -19,6 +19,7 @@ inline constexpr double kRareMagnitude = 65536.0;
 struct OrdinarySide {
   bool taken = false;     ///< true: the branch target; false: the fall-through
   std::string condition;  ///< the rare side's test, e.g. "|%f4| >= 105615"
+  bool nonFinite = false; ///< the rare side is infinity or NaN, not a large magnitude
 };
 
 /// For the branch ending `block`: when its predicate is a floating

@@ -71,6 +71,7 @@ struct RareBranchReport {
   SourceLocation location;             ///< the branch
   std::optional<DebugLocation> source; ///< its CUDA line, with -lineinfo
   std::string condition;               ///< the side not read: "|%f4| >= 105615"
+  bool nonFinite = false;              ///< that side is infinity or NaN, not a large magnitude
 };
 
 /// "default" where some entry fell back to the default count, else the
