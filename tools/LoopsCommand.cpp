@@ -124,7 +124,8 @@ void printKernel(const ptx::Module &module, const analysis::ExecutedKernel &kern
       continue;
     }
     out << "  branch at line " << branch.location.line
-        << whereInSource(module, branch.source, branch.function, kernel) << ": the side where " << branch.condition << " is not read (rare data)\n";
+        << whereInSource(module, branch.source, branch.function, kernel) << ": the side where "
+        << branch.condition << " is not read (rare data)\n";
   }
   if (nonFinite)
     out << "  " << nonFinite << (nonFinite == 1 ? " branch" : " branches")
@@ -136,7 +137,8 @@ void printKernel(const ptx::Module &module, const analysis::ExecutedKernel &kern
   }
   for (const analysis::LoopReport &loop : kernel.loops) {
     out << "  " << std::string(2 * (loop.depth - 1), ' ') << "loop at line " << loop.location.line
-        << whereInSource(module, loop.source, loop.function, kernel) << ": " << tripText(loop) << ", " << analysis::originName(loop) << '\n';
+        << whereInSource(module, loop.source, loop.function, kernel) << ": " << tripText(loop) << ", "
+        << analysis::originName(loop) << '\n';
     std::string indent(2 * loop.depth + 4, ' ');
     if (!loop.rule.empty())
       out << indent << loop.rule << '\n';

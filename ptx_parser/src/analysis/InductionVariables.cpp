@@ -45,6 +45,16 @@ bool TripCountAnalysis::insideLoop(std::uint32_t loop, std::uint32_t instruction
          forest_.loops[loop].contains(graph_.blockOf[instruction]);
 }
 
+std::optional<std::uint32_t> TripCountAnalysis::soleDefinitionInside(std::uint32_t loop, const Register *operand,
+                                                                    std::uint32_t at) const {
+  if (!operand || operand->negated)
+    return std::nullopt;
+  std::optional<std::uint32_t> definition = values_.soleReachingDefinition(operand->name, at);
+  if (!definition || !insideLoop(loop, *definition))
+    return std::nullopt;
+  return definition;
+}
+
 bool TripCountAnalysis::changesInside(std::uint32_t loop, const std::string &reg, std::uint32_t at) const {
   auto defs = values_.reachingDefinitions(reg, at);
   return std::any_of(defs.begin(), defs.end(), [&](std::uint32_t def) { return insideLoop(loop, def); });
@@ -97,16 +107,6 @@ std::optional<Value> TripCountAnalysis::updateStep(std::uint32_t loop, std::uint
   const Instruction *instruction = graph_.instructions[arithmetic];
   std::string_view op = instruction->opcode;
   const unsigned bits = intTypeOf(instruction->details.types.back()).bits;
-  // The one definition of `operand` that instruction `at` can read, when it
-  // lies in the loop: it then runs before `at` in every iteration.
-  auto soleDefinitionInside = [&](const Register *operand, std::uint32_t at) -> std::optional<std::uint32_t> {
-    if (!operand || operand->negated)
-      return std::nullopt;
-    auto reaching = values_.reachingDefinitions(operand->name, at);
-    if (reaching.size() != 1 || !insideLoop(loop, reaching[0]))
-      return std::nullopt; // insideLoop is false for kNoDefinition
-    return reaching[0];
-  };
   // A copy of the counter taken earlier in the iteration, then `%r = %t op
   // step`: `mov %t, %r` where the body reads the old value (lud's `for (i
   // = 0; i < 15; i++)` reading i after `++i`), or a round trip through 64
@@ -117,7 +117,7 @@ std::optional<Value> TripCountAnalysis::updateStep(std::uint32_t loop, std::uint
   auto copiesUpdated = [&](const Register *operand, std::uint32_t at) {
     constexpr unsigned kMaxCopies = 4;
     for (unsigned links = 0; links < kMaxCopies; ++links) {
-      std::optional<std::uint32_t> definition = soleDefinitionInside(operand, at);
+      std::optional<std::uint32_t> definition = soleDefinitionInside(loop, operand, at);
       if (!definition)
         return false;
       const Instruction &copy = *graph_.instructions[*definition];
@@ -144,7 +144,7 @@ std::optional<Value> TripCountAnalysis::updateStep(std::uint32_t loop, std::uint
   // %i = %b + s`). The link must be the only value the read can see, so it
   // runs earlier in the same iteration.
   auto chainLink = [&](const Register *operand, std::uint32_t at) -> std::optional<std::uint32_t> {
-    std::optional<std::uint32_t> definition = soleDefinitionInside(operand, at);
+    std::optional<std::uint32_t> definition = soleDefinitionInside(loop, operand, at);
     if (!definition)
       return std::nullopt;
     const Instruction &link = *graph_.instructions[*definition];

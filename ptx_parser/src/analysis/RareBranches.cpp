@@ -8,27 +8,12 @@ namespace ptxdvfs::ptx::analysis {
 
 namespace {
 
-/// The single definition of `reg` reaching instruction `at`, if it is one.
-const Instruction *soleDefinition(const ControlFlowGraph &graph, const ValueEvaluator &values,
-                                  const std::string &reg, std::uint32_t at, std::uint32_t *index = nullptr) {
-  auto defs = values.reachingDefinitions(reg, at);
-  if (defs.size() != 1 || defs[0] == ValueEvaluator::kNoDefinition)
-    return nullptr;
-  if (index)
-    *index = defs[0];
-  return graph.instructions[defs[0]];
-}
-
 /// `setp`'s comparison of an ordinary magnitude (below `bound`, finite,
 /// not NaN) against `bound` >= kRareMagnitude; nullopt for an unknown one.
 std::optional<bool> ordinaryComparedWithHuge(std::string_view comparison, bool magnitudeFirst) {
-  // Ordered and unordered forms agree when neither side is NaN.
-  if (comparison.size() == 3 && comparison.back() == 'u' && comparison != "neu" && comparison != "equ")
+  // Ordered and unordered forms (`ltu`, `neu`) agree when neither side is NaN.
+  if (comparison.size() == 3 && comparison.back() == 'u')
     comparison.remove_suffix(1);
-  if (comparison == "equ")
-    comparison = "eq";
-  if (comparison == "neu")
-    comparison = "ne";
   bool less = magnitudeFirst; // magnitude < bound when it is the first operand
   if (comparison == "lt" || comparison == "le")
     return less;
@@ -59,10 +44,12 @@ std::optional<OrdinarySide> ordinarySideOf(const ControlFlowGraph &graph, const 
   const Instruction *branch = graph.terminator(block);
   if (!branch || branch->opcode != "bra" || !branch->guard || graph.blocks[block].successors.size() != 2)
     return std::nullopt;
-  std::uint32_t setpIndex = 0;
-  const Instruction *setp =
-      soleDefinition(graph, values, branch->guard->predicate, graph.blocks[block].end - 1, &setpIndex);
-  if (!setp || setp->opcode != "setp" || setp->modifiers.size() < 2 || setp->operands.size() != 3 ||
+  std::optional<std::uint32_t> setpIndex =
+      values.soleReachingDefinition(branch->guard->predicate, graph.blocks[block].end - 1);
+  if (!setpIndex)
+    return std::nullopt;
+  const Instruction *setp = graph.instructions[*setpIndex];
+  if (setp->opcode != "setp" || setp->modifiers.size() < 2 || setp->operands.size() != 3 ||
       setp->details.types.empty() || kindOf(setp->details.types.back()) != ScalarTypeKind::Float)
     return std::nullopt;
   bool predicateIsNegation = false; // `setp %p|%q`: %q is the negation
@@ -74,10 +61,11 @@ std::optional<OrdinarySide> ordinarySideOf(const ControlFlowGraph &graph, const 
     const auto *bound = setp->operands[static_cast<std::size_t>(3 - magnitudeAt)].getIf<Immediate>();
     if (!reg || reg->negated || !bound || bound->kind == ImmediateKind::Integer)
       continue;
-    double magnitude = std::fabs(bound->value);
-    if (!(magnitude >= kRareMagnitude) || bound->negative || bound->value < 0)
+    double magnitude = bound->value;
+    if (!(magnitude >= kRareMagnitude)) // a negative or NaN bound is no magnitude test
       continue;
-    const Instruction *abs = soleDefinition(graph, values, reg->name, setpIndex);
+    std::optional<std::uint32_t> absIndex = values.soleReachingDefinition(reg->name, *setpIndex);
+    const Instruction *abs = absIndex ? graph.instructions[*absIndex] : nullptr;
     if (!abs || abs->opcode != "abs")
       continue;
     std::optional<bool> ordinary = ordinaryComparedWithHuge(setp->modifiers[0], magnitudeAt == 1);
@@ -89,8 +77,7 @@ std::optional<OrdinarySide> ordinarySideOf(const ControlFlowGraph &graph, const 
     const auto *absOperand = abs->operands.size() == 2 ? abs->operands[1].getIf<Register>() : nullptr;
     std::string value = "|" + (absOperand ? absOperand->name : reg->name) + "|";
     side.nonFinite = std::isinf(magnitude);
-    side.condition = side.nonFinite ? value + " is infinite or NaN"
-                                           : value + " >= " + boundText(magnitude);
+    side.condition = side.nonFinite ? value + " is infinite or NaN" : value + " >= " + boundText(magnitude);
     return side;
   }
   return std::nullopt;

@@ -325,13 +325,10 @@ std::optional<TripCount> TripCountAnalysis::compareAndSwapRetry(std::uint32_t lo
   if ((comparison != "ne" && comparison != "eq") || (comparison == "ne") != stayWhen)
     return std::nullopt; // not "retry while the swap found another value"
   for (std::size_t at : {1, 2}) {
-    const auto *reg = setp.operands[at].getIf<Register>();
-    if (!reg || reg->negated)
+    std::optional<std::uint32_t> definition = soleDefinitionInside(loop, setp.operands[at].getIf<Register>(), test);
+    if (!definition)
       continue;
-    auto defs = values_.reachingDefinitions(reg->name, test);
-    if (defs.size() != 1 || !insideLoop(loop, defs[0]))
-      continue;
-    const Instruction &atom = *graph_.instructions[defs[0]];
+    const Instruction &atom = *graph_.instructions[*definition];
     if (atom.opcode != "atom" ||
         std::find(atom.modifiers.begin(), atom.modifiers.end(), "cas") == atom.modifiers.end())
       continue;

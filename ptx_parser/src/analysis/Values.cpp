@@ -103,6 +103,13 @@ std::vector<std::string> destinationRegisters(const Instruction &instruction) {
   return names;
 }
 
+std::optional<std::uint32_t> ValueEvaluator::soleReachingDefinition(std::string_view reg, std::uint32_t at) const {
+  std::vector<std::uint32_t> defs = reachingDefinitions(reg, at);
+  if (defs.size() != 1 || defs[0] == kNoDefinition)
+    return std::nullopt;
+  return defs[0];
+}
+
 ValueEvaluator::ValueEvaluator(const ControlFlowGraph &graph, const LaunchAssumptions &assumptions)
     : graph_(graph), assumptions_(assumptions) {
   for (std::uint32_t i = 0; i < graph.instructions.size(); ++i)

@@ -107,6 +107,10 @@ private:
   /// contention. nullopt for any other exit test.
   std::optional<TripCount> compareAndSwapRetry(std::uint32_t loop, std::uint32_t test, bool stayWhen) const;
   bool insideLoop(std::uint32_t loop, std::uint32_t instruction) const;
+  /// The one definition of `operand` that instruction `at` can read, when
+  /// it lies in `loop` (it then runs before `at` in every iteration).
+  std::optional<std::uint32_t> soleDefinitionInside(std::uint32_t loop, const Register *operand,
+                                                    std::uint32_t at) const;
   /// Whether some definition of `reg` that reaches instruction `at` lies
   /// inside the loop (the value may change from one iteration to the next).
   bool changesInside(std::uint32_t loop, const std::string &reg, std::uint32_t at) const;

@@ -105,6 +105,9 @@ public:
   /// executes). kNoDefinition stands for "none on some path from the entry".
   std::vector<std::uint32_t> reachingDefinitions(std::string_view reg, std::uint32_t at) const;
   static constexpr std::uint32_t kNoDefinition = UINT32_MAX;
+  /// The one definition of `reg` that reaches `at`; nullopt where several
+  /// do, or none does on some path.
+  std::optional<std::uint32_t> soleReachingDefinition(std::string_view reg, std::uint32_t at) const;
 
   /// The value of `reg` as instruction `at` reads it. Where several
   /// definitions reach and a binding of `reg` covers them all, the
