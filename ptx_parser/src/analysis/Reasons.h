@@ -20,6 +20,14 @@ inline void appendReasons(std::vector<std::string> &into, const std::vector<std:
       into.push_back(reason);
 }
 
+/// Folds the provenance of `from` (its origin and reasons) into `into`: a
+/// count or value computed from it rests on what it rests on.
+template <typename Into, typename From>
+void mergeProvenance(Into &into, const From &from) {
+  into.origin = std::max(into.origin, from.origin);
+  appendReasons(into.why, from.why);
+}
+
 /// Said of a counter whose entry value depends on which path a thread
 /// took, where thread 0's own branches lead past the loop: it runs 0 times.
 inline constexpr const char *kThreadZeroSkipsLoop = "thread 0's branches lead past this loop";

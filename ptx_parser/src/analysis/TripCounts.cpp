@@ -48,11 +48,6 @@ bool rotatedAndFailsOnEntry(const Side &left, const Side &right, Stays &stays) {
   return !stays(0);
 }
 
-void merge(TripCount &count, const Value &value) {
-  count.origin = std::max(count.origin, value.origin);
-  appendReasons(count.why, value.why);
-}
-
 } // namespace
 
 TripCountAnalysis::TripCountAnalysis(const ControlFlowGraph &graph, const LoopForest &forest,
@@ -115,6 +110,16 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
       retry->exitingBlock = block;
       if (!best || *retry->headerRuns < *best->headerRuns)
         best = std::move(retry);
+      continue;
+    }
+    if (auto search = binarySearch(loop, test, stayWhen, outer)) {
+      search->exitingBlock = block;
+      if (!search->headerRuns) {
+        if (!firstFailure)
+          firstFailure = std::move(search);
+      } else if (!best || *search->headerRuns < *best->headerRuns) {
+        best = std::move(search);
+      }
       continue;
     }
 
@@ -217,10 +222,10 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
     TripCount count;
     count.exitingBlock = block;
     count.origin = ValueOrigin::Constant;
-    merge(count, left->value);
-    merge(count, right->value);
-    merge(count, left->offsetValue);
-    merge(count, right->offsetValue);
+    mergeProvenance(count, left->value);
+    mergeProvenance(count, right->value);
+    mergeProvenance(count, left->offsetValue);
+    mergeProvenance(count, right->offsetValue);
     auto skippedByThreadZero = [](const Side &side) {
       return std::find(side.value.why.begin(), side.value.why.end(), kThreadZeroSkipsLoop) != side.value.why.end();
     };
@@ -316,32 +321,6 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
   TripCount none;
   none.why.push_back("the loop has no conditional exit branch");
   return none;
-}
-
-std::optional<TripCount> TripCountAnalysis::compareAndSwapRetry(std::uint32_t loop, std::uint32_t test,
-                                                                bool stayWhen) const {
-  const Instruction &setp = *graph_.instructions[test];
-  std::string_view comparison = setp.modifiers[0];
-  if ((comparison != "ne" && comparison != "eq") || (comparison == "ne") != stayWhen)
-    return std::nullopt; // not "retry while the swap found another value"
-  for (std::size_t at : {1, 2}) {
-    std::optional<std::uint32_t> definition = soleDefinitionInside(loop, setp.operands[at].getIf<Register>(), test);
-    if (!definition)
-      continue;
-    const Instruction &atom = *graph_.instructions[*definition];
-    if (atom.opcode != "atom" ||
-        std::find(atom.modifiers.begin(), atom.modifiers.end(), "cas") == atom.modifiers.end())
-      continue;
-    TripCount count;
-    count.headerRuns = 1;
-    count.origin = ValueOrigin::Defaulted;
-    count.rule = "retries while the compare-and-swap (line " + std::to_string(atom.location.line) +
-                 ") finds another value";
-    count.why.push_back("a compare-and-swap retry loop: read as succeeding on its first try, as "
-                        "without contention (how often threads collide only a run can tell)");
-    return count;
-  }
-  return std::nullopt;
 }
 
 std::vector<bool> TripCountAnalysis::blocksAfterExit(std::uint32_t loop,

@@ -106,6 +106,16 @@ private:
   /// a lock-free update), exiting at comparison `test`: 1, as without
   /// contention. nullopt for any other exit test.
   std::optional<TripCount> compareAndSwapRetry(std::uint32_t loop, std::uint32_t test, bool stayWhen) const;
+  /// The count of a loop that narrows an interval by a choice the data
+  /// makes, exiting at comparison `test`: a binary search, `while (lo <
+  /// hi) { mid = (lo + hi) / 2; if (a[mid] < key) lo = mid + 1; else hi
+  /// = mid; }`, whose ends the loop writes only with `selp` on one
+  /// predicate, one end kept when the other moves. Read as the longest
+  /// search (the larger part kept every time: `atMost`). nullopt for any
+  /// other exit test; without headerRuns when an end's entry value is
+  /// unknown (the reasons say why).
+  std::optional<TripCount> binarySearch(std::uint32_t loop, std::uint32_t test, bool stayWhen,
+                                        const Bindings &outer) const;
   bool insideLoop(std::uint32_t loop, std::uint32_t instruction) const;
   /// The one definition of `operand` that instruction `at` can read, when
   /// it lies in `loop` (it then runs before `at` in every iteration).
