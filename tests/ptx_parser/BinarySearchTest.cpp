@@ -4,9 +4,8 @@
 //
 // tests/fixtures/loops/searches.cu says, per kernel, what must be read;
 // searches.ptx is nvcc 13's -lineinfo output.
-#include "ExecutedCounts.h"
+#include "LoopFixtures.h"
 #include "ParseHelpers.h"
-#include "TestPaths.h"
 
 #include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
 
@@ -24,31 +23,16 @@ using namespace ptx::analysis;
 
 class BinarySearchTest : public ::testing::Test {
 protected:
-  static void SetUpTestSuite() {
-    module_ = new ptx::Module(parseOk(readFile(fixtureDir() + "/loops/searches.ptx"), "searches.ptx"));
-  }
-  static void TearDownTestSuite() { delete module_; }
-
   /// The kernel read with its parameter `size` (the searched range's n)
   /// set to `n`, or unset.
   static ExecutedKernel expand(const std::string &namePart, std::optional<std::int64_t> n = std::nullopt,
                                const std::string &size = "param_3") {
-    for (const ptx::Function *kernel : module_->kernels()) {
-      if (kernel->name.find(namePart) == std::string::npos)
-        continue;
-      LaunchAssumptions assumptions;
-      if (n)
-        assumptions.parameters = {{size, *n}};
-      return expandKernel(*module_, *kernel, assumptions);
-    }
-    ADD_FAILURE() << "no kernel named like " << namePart;
-    return {};
+    LaunchAssumptions assumptions;
+    if (n)
+      assumptions.parameters = {{size, *n}};
+    return expandNamed(loopFixture("searches.ptx"), namePart, assumptions);
   }
-
-  static ptx::Module *module_;
 };
-
-ptx::Module *BinarySearchTest::module_ = nullptr;
 
 /// The most iterations a search from [lo, hi) (lower_bound: `lo < hi`,
 /// `lo = mid + 1` or `hi = mid`) can take, over every outcome of its tests.

@@ -2,9 +2,8 @@
 //
 // tests/fixtures/loops/realistic.cu documents, per kernel, the per-thread
 // counts its loops must have; realistic.ptx is nvcc 13's -lineinfo output.
-#include "ExecutedCounts.h"
+#include "LoopFixtures.h"
 #include "ParseHelpers.h"
-#include "TestPaths.h"
 
 #include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
 #include "ptxdvfs/ptx/analysis/TripCounts.h"
@@ -32,10 +31,7 @@ ExecutedKernel expandFirstKernel(const ptx::Module &module) {
 
 class RealisticLoopsTest : public ::testing::Test {
 protected:
-  static void SetUpTestSuite() {
-    module_ = new ptx::Module(parseOk(readFile(fixtureDir() + "/loops/realistic.ptx"), "realistic.ptx"));
-  }
-  static void TearDownTestSuite() { delete module_; }
+  static const ptx::Module &module() { return loopFixture("realistic.ptx"); }
 
   /// 256 blocks of 256 threads unless a test says otherwise.
   static LaunchAssumptions launch(std::map<std::string, std::int64_t, std::less<>> parameters) {
@@ -49,16 +45,11 @@ protected:
   static ExecutedKernel expand(const std::string &namePart, const LaunchAssumptions &assumptions,
                                std::size_t budget = 1u << 20, bool keepLoopControl = false,
                                std::uint64_t defaultTripCount = ExpansionOptions{}.defaultTripCount) {
-    for (const ptx::Function *kernel : module_->kernels())
-      if (kernel->name.find(namePart) != std::string::npos) {
-        ExpansionOptions options;
-        options.budget = budget;
-        options.keepLoopControl = keepLoopControl;
-        options.defaultTripCount = defaultTripCount;
-        return expandKernel(*module_, *kernel, assumptions, options);
-      }
-    ADD_FAILURE() << "no kernel named like " << namePart;
-    return {};
+    ExpansionOptions options;
+    options.budget = budget;
+    options.keepLoopControl = keepLoopControl;
+    options.defaultTripCount = defaultTripCount;
+    return expandNamed(module(), namePart, assumptions, options);
   }
 
   static std::vector<std::uint64_t> tripCounts(const ExecutedKernel &kernel) {
@@ -67,11 +58,7 @@ protected:
       counts.push_back(loop.maxTripCount);
     return counts;
   }
-
-  static ptx::Module *module_;
 };
-
-ptx::Module *RealisticLoopsTest::module_ = nullptr;
 
 TEST_F(RealisticLoopsTest, GridStrideSaxpyRunsNOverTheWholeGrid) {
   // 2^20 elements over 256 x 256 threads: 16 per thread.
@@ -329,7 +316,7 @@ TEST_F(RealisticLoopsTest, ConstantBoundIsExactAndConstant) {
 TEST_F(RealisticLoopsTest, CalledFunctionsAreInlinedAtEveryCall) {
   ExecutedKernel kernel = expand("calls_in_loop", launch({}));
   const ptx::Function *poly = nullptr;
-  for (const ptx::Function &function : module_->functions)
+  for (const ptx::Function &function : module().functions)
     if (function.kind == ptx::FunctionKind::Func && function.hasBody && function.name.find("poly") != std::string::npos)
       poly = &function;
   ASSERT_NE(poly, nullptr);

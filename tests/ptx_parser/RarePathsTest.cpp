@@ -3,9 +3,8 @@
 //
 // tests/fixtures/loops/rare_paths.cu says, per kernel, what must be read;
 // rare_paths.ptx is nvcc 13's -lineinfo output.
-#include "ExecutedCounts.h"
+#include "LoopFixtures.h"
 #include "ParseHelpers.h"
-#include "TestPaths.h"
 
 #include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
 
@@ -20,29 +19,12 @@ using namespace ptx::analysis;
 
 class RarePathsTest : public ::testing::Test {
 protected:
-  static void SetUpTestSuite() {
-    module_ = new ptx::Module(parseOk(readFile(fixtureDir() + "/loops/rare_paths.ptx"), "rare_paths.ptx"));
-  }
-  static void TearDownTestSuite() { delete module_; }
-
-  static const ptx::Function *kernelNamed(const std::string &namePart) {
-    for (const ptx::Function *kernel : module_->kernels())
-      if (kernel->name.find(namePart) != std::string::npos)
-        return kernel;
-    ADD_FAILURE() << "no kernel named like " << namePart;
-    return nullptr;
-  }
-
+  static const ptx::Module &module() { return loopFixture("rare_paths.ptx"); }
   static ExecutedKernel expand(const std::string &namePart, LaunchAssumptions assumptions = {},
                                ExpansionOptions options = {}) {
-    const ptx::Function *kernel = kernelNamed(namePart);
-    return kernel ? expandKernel(*module_, *kernel, assumptions, options) : ExecutedKernel{};
+    return expandNamed(module(), namePart, assumptions, options);
   }
-
-  static ptx::Module *module_;
 };
-
-ptx::Module *RarePathsTest::module_ = nullptr;
 
 TEST_F(RarePathsTest, SincosfsLargeArgumentReductionIsNotRead) {
   LaunchAssumptions assumptions;
@@ -64,7 +46,7 @@ TEST_F(RarePathsTest, SincosfsLargeArgumentReductionIsNotRead) {
 }
 
 TEST_F(RarePathsTest, DoubleSineDoesNotInlineItsSlowPath) {
-  const auto &functions = module_->functions;
+  const auto &functions = module().functions;
   ASSERT_TRUE(std::any_of(functions.begin(), functions.end(), [](const ptx::Function &function) {
     return function.name == "__internal_trig_reduction_slowpathd";
   }));

@@ -1,0 +1,57 @@
+// LoopFixtures.h - the loop fixtures (tests/fixtures/loops) read as executed,
+// and what an executed sequence adds up to, for the analysis tests.
+#pragma once
+
+#include "ParseHelpers.h"
+#include "TestPaths.h"
+
+#include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace ptxdvfs::test {
+
+/// tests/fixtures/loops/`file`, parsed once per test program: instructions
+/// keep views into the module's text, so it lives until the program ends.
+inline const ptx::Module &loopFixture(const std::string &file) {
+  static std::map<std::string, std::unique_ptr<ptx::Module>> parsed;
+  std::unique_ptr<ptx::Module> &module = parsed[file];
+  if (!module)
+    module = std::make_unique<ptx::Module>(parseOk(readFile(fixtureDir() + "/loops/" + file), file));
+  return *module;
+}
+
+/// The first kernel of `module` whose name contains `namePart`; null, and
+/// a test failure, when there is none.
+inline const ptx::Function *kernelNamed(const ptx::Module &module, std::string_view namePart) {
+  for (const ptx::Function *kernel : module.kernels())
+    if (kernel->name.find(namePart) != std::string::npos)
+      return kernel;
+  ADD_FAILURE() << "no kernel named like " << namePart;
+  return nullptr;
+}
+
+/// That kernel read as executed; empty when there is none.
+inline ptx::analysis::ExecutedKernel expandNamed(const ptx::Module &module, std::string_view namePart,
+                                                 const ptx::analysis::LaunchAssumptions &assumptions = {},
+                                                 const ptx::analysis::ExpansionOptions &options = {}) {
+  const ptx::Function *kernel = kernelNamed(module, namePart);
+  return kernel ? ptx::analysis::expandKernel(module, *kernel, assumptions, options)
+                : ptx::analysis::ExecutedKernel{};
+}
+
+/// Executions per thread of the instructions written `mnemonic`.
+inline double executedCount(const ptx::analysis::ExecutedKernel &kernel, std::string_view mnemonic) {
+  double total = 0;
+  for (const ptx::analysis::ExecutedInstruction &step : kernel.sequence)
+    if (step.instruction->mnemonic == mnemonic)
+      total += step.weight;
+  return total;
+}
+
+} // namespace ptxdvfs::test
