@@ -5,7 +5,7 @@
 #
 # Compiles the target's .cu sources once more to PTX (an object library with
 # CUDA_PTX_COMPILATION, the target's include directories, definitions and
-# options, plus -lineinfo so hints land on CUDA lines) and runs
+# options but device debug (-G), plus -lineinfo so hints land on CUDA lines) and runs
 # `ptxdvfs lint` on that PTX after the target is built. Hints are printed in
 # the GCC format (`file:line:col: warning: ...`) that IDEs and CI already
 # parse. WERROR fails the build when a hint is a warning; ARGS go to
@@ -49,7 +49,10 @@ function(ptxdvfs_add_dvfs_hints)
   set_target_properties(${ptx_target} PROPERTIES CUDA_PTX_COMPILATION ON CUDA_ARCHITECTURES "${architecture}")
   target_include_directories(${ptx_target} PRIVATE $<TARGET_PROPERTY:${HINTS_TARGET},INCLUDE_DIRECTORIES>)
   target_compile_definitions(${ptx_target} PRIVATE $<TARGET_PROPERTY:${HINTS_TARGET},COMPILE_DEFINITIONS>)
-  target_compile_options(${ptx_target} PRIVATE $<TARGET_PROPERTY:${HINTS_TARGET},COMPILE_OPTIONS>
+  # Without device debug (-G): its unoptimised code is not what a release
+  # build runs, nor what the model was trained on.
+  target_compile_options(${ptx_target} PRIVATE
+                         "$<FILTER:$<TARGET_PROPERTY:${HINTS_TARGET},COMPILE_OPTIONS>,EXCLUDE,^(-G|--device-debug)$>"
                          $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
   add_dependencies(${HINTS_TARGET} ${ptx_target})
 

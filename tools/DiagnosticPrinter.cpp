@@ -2,6 +2,7 @@
 #include "DiagnosticPrinter.h"
 
 #include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
 
 #include <ostream>
 
@@ -10,6 +11,14 @@ namespace ptxdvfs::tools {
 void printDiagnostics(const ptx::Diagnostics &diagnostics, std::ostream &out) {
   for (const ptx::Diagnostic &diagnostic : diagnostics)
     out << diagnostic.format() << '\n';
+}
+
+void warnIfDebugBuild(const ptx::Module &module, const std::string &input) {
+  if (module.targetsDebug())
+    spdlog::warn("{}: compiled with nvcc -G (.target ..., debug): unoptimised device code, which runs "
+                 "differently from a release build and from the optimised code the model was trained on; for "
+                 "the release build give PTX compiled without -G (-lineinfo keeps source lines)",
+                 input);
 }
 
 nlohmann::json diagnosticsToJson(const ptx::Diagnostics &diagnostics) {

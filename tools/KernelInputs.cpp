@@ -179,6 +179,7 @@ bool parseInto(const std::string &ptxPath, const std::string &input, Inputs &inp
   printDiagnostics(module.diagnostics(), std::cerr);
   if (!module)
     return false;
+  warnIfDebugBuild(*module, input);
   inputs.modules.push_back({input, std::move(*module)});
   return true;
 }

@@ -153,6 +153,7 @@ int runLoopsCommand(const LoopsOptions &options) {
   printDiagnostics(module.diagnostics(), std::cerr);
   if (!module)
     return kExitInputError;
+  warnIfDebugBuild(*module, options.file);
   analysis::LaunchAssumptions assumptions;
   if (std::string error = toAssumptions(options.launch, *module, readCudaSources(*module), assumptions); !error.empty()) {
     spdlog::error("{}", error);

@@ -1,7 +1,13 @@
 // Module.cpp - queries over a parsed module.
 #include "ptxdvfs/ptx/Module.h"
 
+#include <algorithm>
+
 namespace ptxdvfs::ptx {
+
+bool Module::targetsDebug() const {
+  return std::find(targets.begin(), targets.end(), "debug") != targets.end();
+}
 
 std::vector<const Function *> Module::kernels() const {
   std::vector<const Function *> result;

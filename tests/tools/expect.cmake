@@ -1,4 +1,5 @@
-# expect.cmake - run PROGRAM with ARGS ('|'-separated), require EXPECTED_EXIT and PATTERN in stdout+stderr.
+# expect.cmake - run PROGRAM with ARGS ('|'-separated), require EXPECTED_EXIT and PATTERN in stdout+stderr
+# (and, when ABSENT is not empty, no match of it).
 # ENV_VARS: optional NAME=VALUE pairs, '|'-separated, set for PROGRAM.
 string(REPLACE "|" ";" args "${ARGS}")
 string(REPLACE "|" ";" env_vars "${ENV_VARS}")
@@ -17,4 +18,7 @@ if(NOT status STREQUAL "${EXPECTED_EXIT}")
 endif()
 if(NOT all MATCHES "${PATTERN}")
   message(FATAL_ERROR "output does not match '${PATTERN}':\n${all}")
+endif()
+if(NOT "${ABSENT}" STREQUAL "" AND all MATCHES "${ABSENT}")
+  message(FATAL_ERROR "output matches '${ABSENT}', which it must not:\n${all}")
 endif()

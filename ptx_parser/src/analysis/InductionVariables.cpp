@@ -102,6 +102,26 @@ std::string TripCountAnalysis::whyNotInduction(std::uint32_t loop, const std::st
   return "register " + reg + " in the exit test is not an induction variable";
 }
 
+bool TripCountAnalysis::recomputedInvariant(std::uint32_t loop, const std::string &reg, std::uint32_t at,
+                                            unsigned depth) const {
+  constexpr unsigned kMaxDepth = 4; // `mov %r9, %ntid.x; mov %r10, %nctaid.x; mul %r11, %r9, %r10` is 2
+  std::optional<std::uint32_t> definition = values_.soleReachingDefinition(reg, at);
+  if (!definition || !insideLoop(loop, *definition) || depth >= kMaxDepth)
+    return false;
+  const Instruction &computation = *graph_.instructions[*definition];
+  static constexpr std::string_view kPure[] = {"mov", "cvt", "add", "sub", "mul", "mad", "div", "rem", "shl",
+                                               "shr", "and", "or",  "xor", "not", "neg", "min", "max"};
+  if (std::find(std::begin(kPure), std::end(kPure), computation.opcode) == std::end(kPure))
+    return false;
+  for (std::size_t i = 1; i < computation.operands.size(); ++i) {
+    const auto *operand = computation.operands[i].getIf<Register>();
+    if (operand && changesInside(loop, operand->name, *definition) &&
+        !recomputedInvariant(loop, operand->name, *definition, depth + 1))
+      return false;
+  }
+  return true;
+}
+
 std::optional<Value> TripCountAnalysis::updateStep(std::uint32_t loop, std::uint32_t arithmetic,
                                                   const std::string &updated, const Bindings &outer) const {
   const Instruction *instruction = graph_.instructions[arithmetic];
@@ -190,7 +210,8 @@ std::optional<Value> TripCountAnalysis::updateStep(std::uint32_t loop, std::uint
   Value step = Value::constant(0);
   for (const StepTerm &term : terms) {
     if (const auto *stepRegister = term.operand->getIf<Register>();
-        stepRegister && changesInside(loop, stepRegister->name, term.at))
+        stepRegister && changesInside(loop, stepRegister->name, term.at) &&
+        !recomputedInvariant(loop, stepRegister->name, term.at))
       return std::nullopt; // the step changes inside the loop
     Value part = values_.operandAt(*term.operand, term.at, outer);
     if (!part.known())

@@ -132,13 +132,27 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
         return side;
       }
       auto reaching = values_.reachingDefinitions(reg->name, test);
-      if (std::none_of(reaching.begin(), reaching.end(),
-                       [&](std::uint32_t def) { return insideLoop(loop, def); })) {
+      if (std::none_of(reaching.begin(), reaching.end(), [&](std::uint32_t def) { return insideLoop(loop, def); }) ||
+          recomputedInvariant(loop, reg->name, test)) {
         side.value = values_.registerAt(reg->name, test, outer);
         return side;
       }
       std::string base = reg->name;
       std::uint32_t readAt = test;
+      // Unoptimised code (nvcc -G) copies a variable into a fresh register
+      // before each use (`mov %r2, %r7` in the header, then `setp %p1, %r2,
+      // 100`): the test reads the counter the copy was taken from.
+      for (int copies = 0; copies < 4 && reaching.size() == 1 && insideLoop(loop, reaching[0]) &&
+                           !asInduction(loop, base, outer);
+           ++copies) {
+        const Instruction &copy = *graph_.instructions[reaching[0]];
+        const auto *from = copy.operands.size() == 2 ? copy.operands[1].getIf<Register>() : nullptr;
+        if (copy.opcode != "mov" || !from || from->negated)
+          break;
+        base = from->name;
+        readAt = reaching[0];
+        reaching = values_.reachingDefinitions(base, readAt);
+      }
       if (!asInduction(loop, base, outer) && reaching.size() == 1) {
         // `add %t, %iv, c` (or `add %t, c, %iv`, `sub %t, %iv, c`, `sub
         // %t, c, %iv`: binomialOptions' `for (i = n; i > 0; i -= 32)` tests
@@ -217,6 +231,22 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
         side->value = Value{from.offset, from.origin, from.why, side->value.perThread};
         if (side->induction)
           side->induction->initial = side->value;
+      }
+    }
+    // An unsigned counter stepping by one against 0 (`for (unsigned i = n;
+    // i-- > 0;)`) leaves where it reaches 0: `i > 0` is `i != 0`, solved
+    // exactly rather than searched, which would step past 0 to 2^32 - 1.
+    if (!type.isSigned && left->induction.has_value() != right->induction.has_value()) {
+      const Side &moving = left->induction ? *left : *right;
+      const Side &fixed = left->induction ? *right : *left;
+      bool fixedOnRight = left->induction.has_value();
+      bool unitStep = moving.induction->kind == InductionVariable::Update::Add &&
+                      (moving.induction->step == 1 || moving.induction->step == -1);
+      if (unitStep && fixed.value.known() && *fixed.value.number == 0) {
+        if (comparison == (fixedOnRight ? "gt" : "lt") || comparison == (fixedOnRight ? "hi" : "lo"))
+          comparison = "ne";
+        else if (comparison == (fixedOnRight ? "le" : "ge") || comparison == (fixedOnRight ? "ls" : "hs"))
+          comparison = "eq";
       }
     }
     TripCount count;

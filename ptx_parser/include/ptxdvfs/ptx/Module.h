@@ -22,6 +22,10 @@ struct Module {
   std::vector<Function> functions;        ///< `.entry` and `.func`, file order
   std::vector<Directive> directives;      ///< `.pragma`, `.section` and unknown ones
 
+  /// `.target ..., debug`: compiled for device debugging (nvcc -G), so the
+  /// code is unoptimised.
+  bool targetsDebug() const;
+
   /// Kernels (`.entry` with a body) in file order: kernel k of the encoding.
   std::vector<const Function *> kernels() const;
 

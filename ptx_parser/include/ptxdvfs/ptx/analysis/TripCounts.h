@@ -121,6 +121,12 @@ private:
   /// it lies in `loop` (it then runs before `at` in every iteration).
   std::optional<std::uint32_t> soleDefinitionInside(std::uint32_t loop, const Register *operand,
                                                     std::uint32_t at) const;
+  /// Whether `reg`, read at instruction `at`, is written in the loop only by
+  /// a computation from values that do not change in it (special
+  /// registers, constants, values from before the loop): unoptimised code
+  /// (nvcc -G) recomputes `blockDim.x * gridDim.x` before every update.
+  bool recomputedInvariant(std::uint32_t loop, const std::string &reg, std::uint32_t at,
+                           unsigned depth = 0) const;
   /// Whether some definition of `reg` that reaches instruction `at` lies
   /// inside the loop (the value may change from one iteration to the next).
   bool changesInside(std::uint32_t loop, const std::string &reg, std::uint32_t at) const;

@@ -1,0 +1,68 @@
+// DebugBuildTest.cpp - loops as nvcc -G writes them: counters read through
+// copies, invariants recomputed in every iteration, tests at the top.
+//
+// tests/fixtures/loops/debug_build.cu says, per kernel, what must be read;
+// debug_build.ptx is nvcc 13's -G output.
+#include "LoopFixtures.h"
+
+#include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+namespace ptxdvfs::test {
+namespace {
+
+using namespace ptx::analysis;
+
+class DebugBuildTest : public ::testing::Test {
+protected:
+  /// The kernel read with parameter `name` set to `value`, or nothing set.
+  static ExecutedKernel expand(const std::string &namePart, const std::string &name = {},
+                               std::int64_t value = 0) {
+    LaunchAssumptions assumptions;
+    if (!name.empty())
+      assumptions.parameters = {{name, value}};
+    return expandNamed(loopFixture("debug_build.ptx"), namePart, assumptions);
+  }
+};
+
+TEST_F(DebugBuildTest, TheTestReadsACopyOfTheCounter) {
+  ExecutedKernel kernel = expand("constant_loop");
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  EXPECT_FALSE(kernel.loops[0].usedDefault);
+  EXPECT_EQ(kernel.loops[0].origin, ValueOrigin::Constant);
+  EXPECT_EQ(kernel.loops[0].maxTripCount, 101u); // the header: 100 passes, then the test that leaves
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "mul.f32"), 100);
+}
+
+TEST_F(DebugBuildTest, AStrideRecomputedInTheLoopIsStillInvariant) {
+  // 1000 elements, 256 x 1024 threads: one pass for thread 0.
+  ExecutedKernel kernel = expand("grid_stride", "param_0", 1000);
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  EXPECT_NE(kernel.loops[0].rule.find("+262144 per iteration"), std::string::npos) << kernel.loops[0].rule;
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "mul.f32"), 1);
+}
+
+TEST_F(DebugBuildTest, ABoundRecomputedInTheHeaderIsStillInvariant) {
+  ExecutedKernel kernel = expand("tiles", "param_2", 1000);
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  EXPECT_EQ(kernel.loops[0].origin, ValueOrigin::Assumed);
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "add.f32"), 1000 / 16);
+}
+
+TEST_F(DebugBuildTest, AnUnsignedCountDownStopsAtZero) {
+  for (std::int64_t n : {std::int64_t{0}, std::int64_t{1}, std::int64_t{1000}, std::int64_t{2147483647}}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    ExecutedKernel kernel = expand("count_down", "param_2", n);
+    ASSERT_EQ(kernel.loops.size(), 1u);
+    EXPECT_FALSE(kernel.loops[0].usedDefault);
+    // Sampled when long: the weights add up to n within rounding.
+    EXPECT_NEAR(executedCount(kernel, "mul.f32"), static_cast<double>(n), 1e-6 * static_cast<double>(n));
+  }
+}
+
+} // namespace
+} // namespace ptxdvfs::test
