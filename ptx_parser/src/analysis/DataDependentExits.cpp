@@ -164,7 +164,7 @@ std::optional<TripCount> TripCountAnalysis::binarySearch(std::uint32_t loop, std
     return std::nullopt;
   if (!*entered) {
     count.headerRuns = 0;
-    count.why.push_back(kGuardSkipsLoop);
+    count.skippedByGuard = true;
     return count;
   }
   // The longest search: a move that keeps the loop going, else the one

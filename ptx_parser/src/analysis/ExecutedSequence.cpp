@@ -215,9 +215,7 @@ private:
                    facts.values->reachingDefinitions(variable.reg, facts.graph.blocks[theLoop.header].first)};
       if (count) {
         exit.value.origin = std::max(exit.value.origin, count->origin);
-        for (const std::string &reason : count->why)
-          if (reason != kGuardSkipsLoop)
-            appendReasons(exit.value.why, {reason});
+        appendReasons(exit.value.why, count->why);
       }
       for (std::uint32_t def : facts.values->definitionsOf(variable.reg))
         if (theLoop.contains(facts.graph.blockOf[def]))
@@ -353,6 +351,8 @@ private:
     report.usedDefault = report.usedDefault || !count.headerRuns;
     report.atMost = report.atMost || count.atMost;
     appendReasons(report.why, count.why);
+    if (count.skippedByGuard)
+      appendReasons(report.why, {"the counter never meets its bound for these values: a guard must skip the loop"});
     if (report.rule.empty())
       report.rule = count.rule;
     if (runs == 0) {

@@ -8,6 +8,17 @@
 
 namespace ptxdvfs::ptx::analysis {
 
+namespace {
+
+/// The entry value of a counter whose loop thread 0's branches lead past.
+Value skippedByThreadZero() {
+  Value value{std::nullopt, ValueOrigin::Constant, {"thread 0's branches lead past this loop"}};
+  value.threadZeroSkipsLoop = true;
+  return value;
+}
+
+} // namespace
+
 std::int64_t InductionVariable::atIteration(std::uint64_t k) const {
   const IntType type{bits, isSigned, true};
   const IntType asBits{bits, false, true};
@@ -331,7 +342,7 @@ Value TripCountAnalysis::entryValue(std::uint32_t loop, const std::string &reg, 
   if (!initial.known() && !bound && entering.size() > 1)
     if (auto path = definitionOnThreadZerosPath(loop, reg, entering, outer)) {
       // Not reached: no number, and the provenance of the branches alone.
-      Value value = !path->reachesLoop ? Value{std::nullopt, ValueOrigin::Constant, {kThreadZeroSkipsLoop}}
+      Value value = !path->reachesLoop ? skippedByThreadZero()
                     : !path->afterLoop   ? values_.definedBy(path->definition, reg, outer)
                     : outer.count(reg)   ? outer.find(reg)->second.value
                                          : Value::unknown("register " + reg + " after an earlier loop");

@@ -256,10 +256,7 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
     mergeProvenance(count, right->value);
     mergeProvenance(count, left->offsetValue);
     mergeProvenance(count, right->offsetValue);
-    auto skippedByThreadZero = [](const Side &side) {
-      return std::find(side.value.why.begin(), side.value.why.end(), kThreadZeroSkipsLoop) != side.value.why.end();
-    };
-    if (skippedByThreadZero(*left) || skippedByThreadZero(*right)) {
+    if (left->value.threadZeroSkipsLoop || right->value.threadZeroSkipsLoop) {
       count.headerRuns = 0; // the count rests on the branches that chose the path, merged above
       best = std::move(count);
       break;
@@ -308,11 +305,11 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
         count.headerRuns = static_cast<std::uint64_t>(distance / step) + 1;
       } else {
         count.headerRuns = 0;
-        count.why.push_back(kGuardSkipsLoop);
+        count.skippedByGuard = true;
       }
     } else if (rotatedAndFailsOnEntry(*left, *right, stays)) {
       count.headerRuns = 0;
-      count.why.push_back(kGuardSkipsLoop);
+      count.skippedByGuard = true;
     } else {
       std::uint64_t low = 0, high = 1;
       while (high <= kMaxSearch && stays(high)) {

@@ -41,6 +41,9 @@ struct TripCount {
   /// headerRuns is an upper bound, not the count: the counter starts at a
   /// value known only to be at most some number (nvcc's remainder loop).
   bool atMost = false;
+  /// headerRuns is 0 because the values the loop would enter with already
+  /// fail its exit test: the guard nvcc puts before a rotated loop skips it.
+  bool skippedByGuard = false;
   /// The block whose branch leaves the loop, kNoBlock when unknown. Blocks
   /// after it in an iteration run one time fewer than the header.
   std::uint32_t exitingBlock = kNoBlock;

@@ -59,6 +59,9 @@ struct Value {
   /// Depends on the thread's index (%tid, %ctaid, %laneid, %warpid): true
   /// for the representative thread only, so no branch is decided by it.
   bool perThread = false;
+  /// For a counter's entry value: thread 0's branches lead past the loop,
+  /// so it brings no value and the loop runs 0 times for it.
+  bool threadZeroSkipsLoop = false;
   /// For an unknown number: the most it can be, where its computation
   /// caps it (`and x, 3` or `rem.u32 x, 4`: 3). Never set on a known one.
   std::optional<std::int64_t> atMost = std::nullopt;
