@@ -120,9 +120,7 @@ bool TripCountAnalysis::recomputedInvariant(std::uint32_t loop, const std::strin
   if (!definition || !insideLoop(loop, *definition) || depth >= kMaxDepth)
     return false;
   const Instruction &computation = *graph_.instructions[*definition];
-  static constexpr std::string_view kPure[] = {"mov", "cvt", "add", "sub", "mul", "mad", "div", "rem", "shl",
-                                               "shr", "and", "or",  "xor", "not", "neg", "min", "max"};
-  if (std::find(std::begin(kPure), std::end(kPure), computation.opcode) == std::end(kPure))
+  if (!isIntegerArithmetic(computation))
     return false;
   for (std::size_t i = 1; i < computation.operands.size(); ++i) {
     const auto *operand = computation.operands[i].getIf<Register>();

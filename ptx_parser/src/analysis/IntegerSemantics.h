@@ -1,10 +1,13 @@
-// IntegerSemantics.h - how PTX integer registers wrap and compare; shared by value evaluation and trip counts.
+// IntegerSemantics.h - how PTX integer registers wrap and compare, and which instructions compute
+// integers; shared by value evaluation, trip counts and loop control.
 #pragma once
 
+#include "ptxdvfs/ptx/Instruction.h"
 #include "ptxdvfs/ptx/Types.h"
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string_view>
 
 namespace ptxdvfs::ptx::analysis {
@@ -55,6 +58,20 @@ inline std::optional<bool> compare(std::string_view op, std::int64_t a, std::int
   if (op == "gt" || op == "hi") return gt;
   if (op == "ge" || op == "hs") return gt || eq;
   return std::nullopt;
+}
+
+/// Integer arithmetic, moves, selects and comparisons on no float type:
+/// a pure function of its operands (no memory, no side effect).
+inline bool isIntegerArithmetic(const Instruction &instruction) {
+  static const std::set<std::string_view> opcodes{"add", "sub", "mul", "mad", "shl", "shr", "and",
+                                                  "or",  "xor", "cvt", "neg", "min", "max", "mov",
+                                                  "cvta", "selp", "setp", "not", "div", "rem"};
+  if (!opcodes.count(instruction.opcode))
+    return false;
+  for (ScalarType type : instruction.details.types)
+    if (kindOf(type) == ScalarTypeKind::Float)
+      return false;
+  return true;
 }
 
 } // namespace ptxdvfs::ptx::analysis

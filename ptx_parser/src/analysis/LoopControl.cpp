@@ -1,6 +1,8 @@
 // LoopControl.cpp - the instructions of a loop that full unrolling would remove.
 #include "ptxdvfs/ptx/analysis/TripCounts.h"
 
+#include "IntegerSemantics.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -27,17 +29,6 @@ void readRegisters(const Operand &operand, bool asAddress,
       readRegisters(element, asAddress, out);
 }
 
-bool isIntegerArithmetic(const Instruction &instruction) {
-  static const std::set<std::string_view> opcodes{"add", "sub", "mul", "mad", "shl", "shr", "and",
-                                                  "or",  "xor", "cvt", "neg", "min", "max", "mov",
-                                                  "cvta", "selp", "setp", "not", "div", "rem"};
-  if (!opcodes.count(instruction.opcode))
-    return false;
-  for (ScalarType type : instruction.details.types)
-    if (kindOf(type) == ScalarTypeKind::Float)
-      return false;
-  return true;
-}
 
 } // namespace
 

@@ -139,11 +139,11 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
       }
       std::string base = reg->name;
       std::uint32_t readAt = test;
+      std::optional<InductionVariable> induction = asInduction(loop, base, outer);
       // Unoptimised code (nvcc -G) copies a variable into a fresh register
       // before each use (`mov %r2, %r7` in the header, then `setp %p1, %r2,
       // 100`): the test reads the counter the copy was taken from.
-      for (int copies = 0; copies < 4 && reaching.size() == 1 && insideLoop(loop, reaching[0]) &&
-                           !asInduction(loop, base, outer);
+      for (int copies = 0; copies < 4 && !induction && reaching.size() == 1 && insideLoop(loop, reaching[0]);
            ++copies) {
         const Instruction &copy = *graph_.instructions[reaching[0]];
         const auto *from = copy.operands.size() == 2 ? copy.operands[1].getIf<Register>() : nullptr;
@@ -152,8 +152,9 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
         base = from->name;
         readAt = reaching[0];
         reaching = values_.reachingDefinitions(base, readAt);
+        induction = asInduction(loop, base, outer);
       }
-      if (!asInduction(loop, base, outer) && reaching.size() == 1) {
+      if (!induction && reaching.size() == 1) {
         // `add %t, %iv, c` (or `add %t, c, %iv`, `sub %t, %iv, c`, `sub
         // %t, c, %iv`: binomialOptions' `for (i = n; i > 0; i -= 32)` tests
         // n - i), c loop-invariant, then `setp ... %t, bound`.
@@ -163,7 +164,8 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
         for (int ivSide = 1; (isAdd || isSub) && derived.operands.size() == 3 && ivSide <= 2; ++ivSide) {
           const auto *from = derived.operands[static_cast<std::size_t>(ivSide)].getIf<Register>();
           const Operand &other = derived.operands[static_cast<std::size_t>(3 - ivSide)];
-          if (!from || !asInduction(loop, from->name, outer))
+          std::optional<InductionVariable> fromInduction = from ? asInduction(loop, from->name, outer) : std::nullopt;
+          if (!fromInduction)
             continue;
           if (const auto *otherRegister = other.getIf<Register>();
               otherRegister && changesInside(loop, otherRegister->name, at))
@@ -179,10 +181,11 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
           base = from->name;
           readAt = at;
           reaching = values_.reachingDefinitions(base, readAt);
+          induction = std::move(fromInduction);
           break;
         }
       }
-      side.induction = asInduction(loop, base, outer);
+      side.induction = std::move(induction);
       if (!side.induction) {
         problem = whyNotInduction(loop, reg->name, test);
         return std::nullopt;
