@@ -115,10 +115,7 @@ TEST_F(BinarySearchTest, ATwoPointerWalkIsNotASearch) {
 /// selp (lo in %r3, hi in %r4, mid in %r5, mid + 1 in %r6; %p2 and %p3 are
 /// the data's test and its negation).
 ptx::Module handWrittenSearch(const std::string &selects) {
-  return parseOk(R"(.version 8.0
-.target sm_80
-.address_size 64
-.visible .entry search(.param .u64 data, .param .u32 n)
+  return parseKernelText(R"(.visible .entry search(.param .u64 data, .param .u32 n)
 {
   .reg .pred %p<5>;
   .reg .b32 %r<10>;

@@ -18,12 +18,6 @@ namespace {
 
 using namespace ptx::analysis;
 
-/// `text` (functions, and directives such as `.file`) after the PTX 8.0 /
-/// sm_80 header every hand-written test module shares.
-ptx::Module parseKernelText(const char *text, const std::string &name) {
-  return parseOk(std::string(".version 8.0\n.target sm_80\n.address_size 64\n") + text, name);
-}
-
 /// The first kernel of `module` expanded with no assumptions and default options.
 ExecutedKernel expandFirstKernel(const ptx::Module &module) {
   return expandKernel(module, *module.kernels().front(), LaunchAssumptions{}, ExpansionOptions{});

@@ -26,6 +26,12 @@ inline const ptx::Module &loopFixture(const std::string &file) {
   return *module;
 }
 
+/// `text` (functions, and directives such as `.file`) after the PTX 8.0 /
+/// sm_80 header every hand-written test module shares.
+inline ptx::Module parseKernelText(const std::string &text, const std::string &name) {
+  return parseOk(".version 8.0\n.target sm_80\n.address_size 64\n" + text, name);
+}
+
 /// The first kernel of `module` whose name contains `namePart`; null, and
 /// a test failure, when there is none.
 inline const ptx::Function *kernelNamed(const ptx::Module &module, std::string_view namePart) {
