@@ -135,6 +135,10 @@ std::optional<Value> TripCountAnalysis::updateStep(std::uint32_t loop, std::uint
                                                   const std::string &updated, const Bindings &outer) const {
   const Instruction *instruction = graph_.instructions[arithmetic];
   std::string_view op = instruction->opcode;
+  // A float counter's bits are no count (`f += 1.0f` adds 1.0 to a value,
+  // not 0x3f800000 to its bits).
+  if (kindOf(instruction->details.types.back()) == ScalarTypeKind::Float)
+    return std::nullopt;
   const unsigned bits = intTypeOf(instruction->details.types.back()).bits;
   // A copy of the counter taken earlier in the iteration, then `%r = %t op
   // step`: `mov %t, %r` where the body reads the old value (lud's `for (i

@@ -1,8 +1,10 @@
 // Values.cpp - reaching definitions and the integer semantics of the instructions that compute bounds.
 #include "ptxdvfs/ptx/analysis/Values.h"
 
+#include "FloatSemantics.h"
 #include "IntegerSemantics.h"
 #include "Reasons.h"
+#include "ValueCombination.h"
 
 #include <algorithm>
 #include <set>
@@ -43,28 +45,6 @@ const std::set<std::string_view> &opcodesWithoutDestination() {
 bool hasModifier(const Instruction &instruction, std::string_view modifier) {
   return std::find(instruction.modifiers.begin(), instruction.modifiers.end(), modifier) !=
          instruction.modifiers.end();
-}
-
-/// Merges the provenance of `from` into `into` (the worst origin wins).
-void absorb(Value &into, const Value &from) {
-  into.origin = std::max(into.origin, from.origin);
-  into.perThread = into.perThread || from.perThread;
-  appendReasons(into.why, from.why);
-}
-
-Value combine(std::initializer_list<const Value *> inputs, std::optional<std::int64_t> number) {
-  Value result;
-  bool allKnown = true;
-  for (const Value *input : inputs)
-    allKnown = allKnown && input->known();
-  if (allKnown && !number)
-    return Value::unknown("an operation that is not modelled (or a division by zero)");
-  for (const Value *input : inputs)
-    if (allKnown || !input->known())
-      absorb(result, *input);
-  if (allKnown)
-    result.number = number;
-  return result;
 }
 
 /// `base + x ± c`: an address moved by a known amount keeps its base.
@@ -342,6 +322,9 @@ Value ValueEvaluator::definedBy(std::uint32_t def, std::string_view reg, const B
           if (auto argument = bindings.find(name); argument != bindings.end())
             return argument->second.value;
           Value value = parameter(name);
+          // `--assume` gives a number; a float parameter holds its bits.
+          if (value.known() && !types.empty() && kindOf(types.back()) == ScalarTypeKind::Float)
+            value.number = encodeFloat(static_cast<double>(*value.number), types.back());
           if (!value.known())
             value.fromBase = Value::FromBase{def, 0, ValueOrigin::Constant, {}};
           return value;
@@ -350,8 +333,9 @@ Value ValueEvaluator::definedBy(std::uint32_t def, std::string_view reg, const B
     }
     return Value::unknown("a value loaded from memory (" + where + ")");
   }
-  if (!type.isInteger)
-    return Value::unknown("a floating-point value (" + where + ")");
+  if (std::any_of(types.begin(), types.end(),
+                  [](ScalarType t) { return kindOf(t) == ScalarTypeKind::Float; }))
+    return floatDefinedBy(def, reg, bindings, depth);
   if (op == "mov")
     return source(1);
   if (op == "cvta") {
@@ -362,27 +346,11 @@ Value ValueEvaluator::definedBy(std::uint32_t def, std::string_view reg, const B
     return result;
   }
   if (op == "setp" || op == "set") {
-    // `setp.lt.s32 %p|%q, a, b` writes the comparison to %p and its negation to %q.
-    if (instruction.modifiers.empty())
-      return Value::unknown("setp without a comparison");
     Value a = source(1), b = source(2);
-    std::optional<bool> result;
-    if (a.known() && b.known())
-      result = compare(instruction.modifiers[0], *a.number, *b.number, type);
-    if (result && operands.size() > 3 && instruction.modifiers.size() > 2) {
-      // setp.cmp.and/or/xor with a predicate operand.
-      Value c = source(3);
-      if (!c.known())
-        return combine({&a, &b, &c}, std::nullopt);
-      std::string_view join = instruction.modifiers[1];
-      bool other = *c.number != 0;
-      result = join == "and" ? (*result && other) : join == "or" ? (*result || other)
-               : join == "xor" ? (*result != other) : std::optional<bool>();
-    }
-    if (result && !operands.empty())
-      if (const auto *pair = operands[0].getIf<PredicatePair>(); pair && pair->second == reg)
-        result = !*result;
-    return combine({&a, &b}, result ? std::optional<std::int64_t>(*result ? 1 : 0) : std::nullopt);
+    std::optional<bool> compared;
+    if (a.known() && b.known() && !instruction.modifiers.empty())
+      compared = compare(instruction.modifiers[0], *a.number, *b.number, type);
+    return comparisonResult(def, reg, compared, a, b, bindings, depth);
   }
   if (op == "selp") {
     Value predicate = source(3);
@@ -394,8 +362,8 @@ Value ValueEvaluator::definedBy(std::uint32_t def, std::string_view reg, const B
   }
   if (op == "cvt") {
     // cvt.dst.src: read as the source type, written as the destination type.
-    if (types.size() < 2 || !intTypeOf(types[0]).isInteger || !intTypeOf(types[1]).isInteger)
-      return Value::unknown("a floating-point conversion (" + where + ")");
+    if (types.size() < 2)
+      return Value::unknown("cvt without its two types (" + where + ")");
     Value a = source(1);
     if (a.known())
       a.number = normalise(normalise(*a.number, intTypeOf(types[1])), intTypeOf(types[0]));
@@ -490,6 +458,30 @@ Value ValueEvaluator::definedBy(std::uint32_t def, std::string_view reg, const B
   else if (op == "rem" && !type.isSigned && b.known() && *b.number > 0 && !a.known())
     result.atMost = *b.number - 1;
   return result;
+}
+
+Value ValueEvaluator::comparisonResult(std::uint32_t def, std::string_view reg, std::optional<bool> compared,
+                                       const Value &a, const Value &b, const Bindings &bindings,
+                                       unsigned depth) const {
+  // `setp.lt.s32 %p|%q, a, b` writes the comparison to %p and its negation to %q.
+  const Instruction &instruction = *graph_.instructions[def];
+  const auto &operands = instruction.operands;
+  if (instruction.modifiers.empty())
+    return Value::unknown("setp without a comparison");
+  if (compared && operands.size() > 3 && instruction.modifiers.size() > 2) {
+    // setp.cmp.and/or/xor with a predicate operand.
+    Value c = operandAt(operands[3], def, bindings, depth + 1);
+    if (!c.known())
+      return combine({&a, &b, &c}, std::nullopt);
+    std::string_view join = instruction.modifiers[1];
+    bool other = *c.number != 0;
+    compared = join == "and" ? (*compared && other) : join == "or" ? (*compared || other)
+               : join == "xor" ? (*compared != other) : std::optional<bool>();
+  }
+  if (compared && !operands.empty())
+    if (const auto *pair = operands[0].getIf<PredicatePair>(); pair && pair->second == reg)
+      compared = !*compared;
+  return combine({&a, &b}, compared ? std::optional<std::int64_t>(*compared ? 1 : 0) : std::nullopt);
 }
 
 } // namespace ptxdvfs::ptx::analysis

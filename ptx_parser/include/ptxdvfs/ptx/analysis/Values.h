@@ -1,4 +1,4 @@
-// Values.h - what an integer register holds, given assumptions about the launch and the parameters.
+// Values.h - what a register holds, given assumptions about the launch and the parameters.
 #pragma once
 
 #include "ptxdvfs/ptx/analysis/ControlFlow.h"
@@ -49,8 +49,8 @@ enum class ValueOrigin : std::uint8_t {
 
 std::string_view toString(ValueOrigin origin);
 
-/// An integer value (the bits of the register, sign-extended for signed
-/// types) with where it came from; `why` names the assumptions, defaults
+/// A register's value (its bits: sign-extended for signed integer types,
+/// the IEEE bits for f32 and f64) with where it came from; `why` names the assumptions, defaults
 /// or unknowns it depends on ("parameter param_2", "%ntid.x = 256 (default)").
 struct Value {
   std::optional<std::int64_t> number;
@@ -96,8 +96,9 @@ struct Binding {
 };
 using Bindings = std::map<std::string, Binding, std::less<>>;
 
-/// Evaluates integer registers of one function by following their
-/// reaching definitions back through the control-flow graph.
+/// Evaluates the integer registers of one function, and the f32/f64 ones a
+/// bound is computed in, by following their reaching definitions back
+/// through the control-flow graph.
 class ValueEvaluator {
 public:
   ValueEvaluator(const ControlFlowGraph &graph, const LaunchAssumptions &assumptions);
@@ -137,6 +138,13 @@ private:
                   unsigned depth) const;
   std::optional<Value> boundValue(std::string_view reg, std::vector<std::uint32_t> defs, std::uint32_t at,
                                   const Bindings &bindings, unsigned depth) const;
+  /// definedBy for an instruction on a float type (FloatValues.cpp).
+  Value floatDefinedBy(std::uint32_t def, std::string_view reg, const Bindings &bindings,
+                       unsigned depth) const;
+  /// setp's result in `reg` once its comparison is `compared` (nullopt: not
+  /// known): joined with its predicate operand, negated for a pair's second.
+  Value comparisonResult(std::uint32_t def, std::string_view reg, std::optional<bool> compared,
+                         const Value &a, const Value &b, const Bindings &bindings, unsigned depth) const;
   Value specialRegister(std::string_view base, std::string_view component) const;
   Value parameter(std::string_view name) const;
 

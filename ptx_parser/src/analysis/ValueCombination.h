@@ -1,0 +1,38 @@
+// ValueCombination.h - a value computed from others rests on what they rest on.
+#pragma once
+
+#include "Reasons.h"
+
+#include "ptxdvfs/ptx/analysis/Values.h"
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+
+namespace ptxdvfs::ptx::analysis {
+
+/// Merges the provenance of `from` into `into` (the worst origin wins).
+inline void absorb(Value &into, const Value &from) {
+  mergeProvenance(into, from);
+  into.perThread = into.perThread || from.perThread;
+}
+
+/// The result `number` of an instruction on `inputs`: known when they all
+/// are, resting on all of them; else unknown, resting on the unknown ones.
+/// All known but no number: the operation is not modelled.
+inline Value combine(std::initializer_list<const Value *> inputs, std::optional<std::int64_t> number) {
+  Value result;
+  bool allKnown = true;
+  for (const Value *input : inputs)
+    allKnown = allKnown && input->known();
+  if (allKnown && !number)
+    return Value::unknown("an operation that is not modelled (or a division by zero)");
+  for (const Value *input : inputs)
+    if (allKnown || !input->known())
+      absorb(result, *input);
+  if (allKnown)
+    result.number = number;
+  return result;
+}
+
+} // namespace ptxdvfs::ptx::analysis

@@ -1,0 +1,168 @@
+// FloatBoundsTest.cpp - loop bounds the source computes in float: nvcc keeps
+// the f32/f64 arithmetic and converts at the end, so a count is read only
+// by following float values (tests/fixtures/loops/float_bounds.cu).
+#include "LoopFixtures.h"
+
+#include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+namespace ptxdvfs::test {
+namespace {
+
+using namespace ptx::analysis;
+
+/// The fixture's kernel read with parameter `name` (its PTX name's suffix,
+/// `param_2`) set to `value`, or nothing set.
+ExecutedKernel expand(const std::string &namePart, const std::string &name = {}, std::int64_t value = 0) {
+  LaunchAssumptions assumptions;
+  if (!name.empty())
+    assumptions.parameters = {{name, value}};
+  return expandNamed(loopFixture("float_bounds.ptx"), namePart, assumptions);
+}
+
+TEST(FloatBoundsTest, SqrtOfAConstantIsAConstantBound) {
+  ExecutedKernel kernel = expand("sqrt_bound");
+  ASSERT_FALSE(kernel.loops.empty());
+  EXPECT_FALSE(kernel.loops[0].usedDefault);
+  EXPECT_EQ(kernel.loops[0].origin, ValueOrigin::Constant);
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "add.f32"), 32);
+}
+
+TEST(FloatBoundsTest, CeilOfAFloatQuotientCountsTiles) {
+  // Every n up to 300 and a few beyond: the unrolled loop and its remainder
+  // together run ceilf(n / 32.0f) bodies.
+  for (std::int64_t n = 0; n <= 330; n += (n < 300 ? 1 : 29)) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    ExecutedKernel kernel = expand("ceil_tiles", "param_2", n);
+    for (const LoopReport &loop : kernel.loops)
+      EXPECT_FALSE(loop.usedDefault) << loop.rule;
+    EXPECT_DOUBLE_EQ(executedCount(kernel, "add.f32"), std::ceil(static_cast<float>(n) / 32.0f));
+  }
+}
+
+TEST(FloatBoundsTest, AnUnsetParameterIsNamedNotTheFloat) {
+  ExecutedKernel kernel = expand("ceil_tiles");
+  ASSERT_FALSE(kernel.loops.empty());
+  EXPECT_TRUE(kernel.loops[0].usedDefault);
+  ASSERT_FALSE(kernel.loops[0].why.empty());
+  EXPECT_EQ(kernel.loops[0].why[0].rfind("parameter ", 0), 0u) << kernel.loops[0].why[0];
+}
+
+TEST(FloatBoundsTest, AnAssumedFloatParameterIsItsNumber) {
+  for (std::int64_t scale : {0, 1, 3, 12}) {
+    SCOPED_TRACE("scale = " + std::to_string(scale));
+    ExecutedKernel kernel = expand("scaled_steps", "param_1", scale);
+    EXPECT_DOUBLE_EQ(executedCount(kernel, "fma.rn.f32"), 10 * scale);
+  }
+}
+
+TEST(FloatBoundsTest, ABoundInDoubleIsFollowed) {
+  for (std::int64_t n : {0, 1, 2, 7, 1000, 1001}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    ExecutedKernel kernel = expand("half_in_double", "param_1", n);
+    EXPECT_DOUBLE_EQ(executedCount(kernel, "add.f64"), static_cast<double>(n / 2));
+  }
+}
+
+TEST(FloatBoundsTest, AFloatCounterTakesTheDefault) {
+  ExecutedKernel kernel = expand("float_counter", "param_1", 7);
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  EXPECT_TRUE(kernel.loops[0].usedDefault);
+}
+
+TEST(FloatBoundsTest, AFloatStepIsNoIntegerStep) {
+  // f32 arithmetic on a .b32 register the exit test compares as an integer:
+  // 1.0f added to the bits 0 .. 0x4f000000 would be a count of 1.0f's bits
+  // (0x3f800000) per iteration if the step were read as an integer.
+  ptx::Module module = parseKernelText(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<2>;
+  mov.f32 %f1, 0f3F800000;
+  mov.b32 %r1, 0;
+$L__loop:
+  add.f32 %r1, %r1, %f1;
+  setp.lt.s32 %p1, %r1, 1325400064;
+  @%p1 bra $L__loop;
+  ld.param.u64 %rd1, [out];
+  st.global.u32 [%rd1], %r1;
+  ret;
+}
+)",
+                                       "float_step.ptx");
+  ExecutedKernel kernel = expandKernel(module, *module.kernels().front(), {}, {});
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  EXPECT_TRUE(kernel.loops[0].usedDefault) << kernel.loops[0].rule;
+}
+
+/// A loop from 0 while the counter is below `bound`, a float register's
+/// value after `setup` (f32 in %f1..%f3, predicate %p3) converted by `convert`.
+ptx::Module floatBoundLoop(const std::string &setup, const std::string &convert) {
+  return parseKernelText(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<4>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<2>;
+  )" + setup + "\n  " + convert + R"( %r2, %f1;
+  mov.u32 %r1, 0;
+  setp.lt.s32 %p1, %r2, 1;
+  @%p1 bra $L__done;
+$L__loop:
+  add.s32 %r1, %r1, 1;
+  setp.lt.s32 %p2, %r1, %r2;
+  @%p2 bra $L__loop;
+$L__done:
+  ld.param.u64 %rd1, [out];
+  st.global.u32 [%rd1], %r1;
+  ret;
+}
+)",
+                         "float_bound.ptx");
+}
+
+TEST(FloatBoundsTest, ConversionsRoundSaturateAndCompareAsPtxSays) {
+  struct Case {
+    const char *setup, *convert;
+    double passes;
+  };
+  const Case cases[] = {
+      {"mov.f32 %f1, 0f40490FDB;", "cvt.rzi.s32.f32", 3},                // pi toward zero
+      {"mov.f32 %f1, 0f40490FDB;", "cvt.rpi.s32.f32", 4},                // pi up
+      {"mov.f32 %f1, 0f40500000;", "cvt.rni.s32.f32", 3},                // 3.25 to nearest
+      {"mov.f32 %f1, 0f40200000;", "cvt.rni.s32.f32", 2},                // 2.5 to even
+      {"mov.f32 %f1, 0f7FC00000;", "cvt.rzi.s32.f32", 0},                // NaN is 0
+      {"mov.f32 %f1, 0fCF800000;", "cvt.rzi.s32.f32", 0},                // -2^32 saturates low
+      {"mov.f32 %f2, 0f41200000;\n  sqrt.approx.f32 %f3, %f2;\n  mul.rn.f32 %f1, %f3, %f3;",
+       "cvt.rpi.s32.f32", 10},                                          // sqrt(10)^2 rounds up to 10
+      {"mov.f32 %f2, 0f41800000;\n  lg2.approx.f32 %f1, %f2;", "cvt.rzi.s32.f32", 4}, // log2 16
+      {"mov.f32 %f2, 0f7FC00000;\n  setp.gtu.f32 %p3, %f2, 0f00000000;\n"
+       "  selp.f32 %f1, 0f41200000, 0f41A00000, %p3;",
+       "cvt.rzi.s32.f32", 10},                                          // NaN > 0 unordered: true
+      {"mov.f32 %f2, 0f7FC00000;\n  setp.gt.f32 %p3, %f2, 0f00000000;\n"
+       "  selp.f32 %f1, 0f41200000, 0f41A00000, %p3;",
+       "cvt.rzi.s32.f32", 20},                                          // NaN > 0 ordered: false
+      {"mov.f32 %f2, 0f41200000;\n  cvt.f64.f32 %fd1, %f2;\n  mul.f64 %fd2, %fd1, 0d3FF8000000000000;\n"
+       "  cvt.rn.f32.f64 %f1, %fd2;",
+       "cvt.rzi.s32.f32", 15},                                          // through f64: 10 * 1.5
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(std::string(c.setup) + " / " + c.convert);
+    std::string setup = std::string(".reg .f64 %fd<3>;\n  ") + c.setup;
+    ptx::Module module = floatBoundLoop(setup, c.convert);
+    ExecutedKernel kernel = expandKernel(module, *module.kernels().front(), {}, {});
+    for (const LoopReport &loop : kernel.loops)
+      EXPECT_FALSE(loop.usedDefault) << loop.rule;
+    EXPECT_DOUBLE_EQ(executedCount(kernel, "add.s32"), c.passes);
+  }
+}
+
+} // namespace
+} // namespace ptxdvfs::test
