@@ -201,7 +201,8 @@ void setupLoopsCommand(CLI::App &app, int &exitCode) {
       "--default-trip-count for a bound read from memory or an unset parameter).\n"
       "'at most N' marks a count that is only a bound: nvcc's remainder loop after\n"
       "unrolling by 4 runs n & 3 times, read as 3 when n is not known; a binary search\n"
-      "runs its longest search, log2 of the range.\n"
+      "runs its longest search, log2 of the range; a loop that may also break on data\n"
+      "runs as its counted exit says.\n"
       "A branch on a magnitude against a huge bound (sinf's large-argument path,\n"
       "infinity and NaN cases) is read on its ordinary side and listed.\n"
       "The thread analysed is thread 0 of block 0. See docs/loops.md.");

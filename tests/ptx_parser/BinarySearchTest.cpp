@@ -1,6 +1,7 @@
 // BinarySearchTest.cpp - loops whose data chooses which end of an interval
 // moves: binary searches are counted as their longest search; a
-// two-pointer walk is left to the default.
+// two-pointer walk is left to the default; a linear search with a break
+// runs at most its bound.
 //
 // tests/fixtures/loops/searches.cu says, per kernel, what must be read;
 // searches.ptx is nvcc 13's -lineinfo output.
@@ -109,6 +110,24 @@ TEST_F(BinarySearchTest, ATwoPointerWalkIsNotASearch) {
   EXPECT_TRUE(kernel.loops[0].usedDefault);
   EXPECT_EQ(kernel.loops[0].maxTripCount, 16u);
   EXPECT_EQ(kernel.loops[0].rule.find("binary search"), std::string::npos) << kernel.loops[0].rule;
+}
+
+TEST_F(BinarySearchTest, ABreakOnTheDataMakesTheBoundAnUpperBound) {
+  // The counted exit gives n probes; the match's exit may leave sooner.
+  ExecutedKernel kernel = expand("first_at_least", 1000);
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  const LoopReport &loop = kernel.loops[0];
+  EXPECT_EQ(loop.maxTripCount, 1000u);
+  EXPECT_TRUE(loop.atMost);
+  EXPECT_FALSE(loop.usedDefault);
+  EXPECT_EQ(loop.origin, ValueOrigin::Assumed);
+  EXPECT_TRUE(std::any_of(loop.why.begin(), loop.why.end(), [](const std::string &reason) {
+    return reason.rfind("another exit may leave sooner: ", 0) == 0;
+  }));
+  // A loop with its one exit counted is exact.
+  ExecutedKernel counted = expandNamed(loopFixture("float_bounds.ptx"), "sqrt_bound");
+  ASSERT_FALSE(counted.loops.empty());
+  EXPECT_FALSE(counted.loops[0].atMost);
 }
 
 /// lower_bound as nvcc writes it, with `selects` in place of its two

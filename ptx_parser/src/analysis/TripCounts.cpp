@@ -340,6 +340,12 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
     if (!best || *count.headerRuns < *best->headerRuns)
       best = std::move(count);
   }
+  if (best && firstFailure && !firstFailure->why.empty() && best->headerRuns > 0) {
+    // Another exit the analysis cannot count (a `break` on data, a search
+    // that finds its key) may leave sooner: the count is the most the loop runs.
+    best->atMost = true;
+    appendReasons(best->why, {"another exit may leave sooner: " + firstFailure->why.front()});
+  }
   if (best)
     return *best;
   if (firstFailure) {

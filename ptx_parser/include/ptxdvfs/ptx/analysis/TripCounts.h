@@ -39,7 +39,8 @@ struct TripCount {
   std::vector<std::string> why;  ///< assumptions, defaults or unknowns it rests on
   std::string rule;              ///< e.g. "%r18 = 0, +1 per iteration, stays while %r18 < 128"
   /// headerRuns is an upper bound, not the count: the counter starts at a
-  /// value known only to be at most some number (nvcc's remainder loop).
+  /// value known only to be at most some number (nvcc's remainder loop),
+  /// or another exit the analysis cannot count may leave sooner.
   bool atMost = false;
   /// headerRuns is 0 because the values the loop would enter with already
   /// fail its exit test: the guard nvcc puts before a rotated loop skips it.
