@@ -65,6 +65,24 @@ TEST_F(RealisticLoopsTest, GridStrideSaxpyRunsNOverTheWholeGrid) {
   EXPECT_EQ(kernel.loops[0].source->line, 9u);
 }
 
+TEST_F(RealisticLoopsTest, ABoundNearTheTopOfItsTypeIsFoundBeforeTheCounterWraps) {
+  // One thread walks n elements. Past n = 2^30 the search for the exit
+  // doubles to 2^31, where the 32-bit counter reads -2^31 and the test
+  // holds again; the exit must still be found where it is.
+  LaunchAssumptions assumptions;
+  assumptions.grid = Dim3{1, 1, 1};
+  assumptions.block = Dim3{1, 1, 1};
+  for (std::int64_t n : {std::int64_t{1} << 30, (std::int64_t{1} << 30) + 5, std::int64_t{2000000000},
+                         std::int64_t{2147483646}, std::int64_t{2147483647}}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    assumptions.parameters = {{"param_0", n}};
+    ExecutedKernel kernel = expand("saxpy_grid_stride", assumptions, 8192);
+    ASSERT_EQ(kernel.loops.size(), 1u);
+    EXPECT_FALSE(kernel.loops[0].usedDefault);
+    EXPECT_EQ(kernel.loops[0].maxTripCount, static_cast<std::uint64_t>(n));
+  }
+}
+
 TEST_F(RealisticLoopsTest, GridStrideWithoutTheLaunchUsesTheDefaultsAndSaysSo) {
   LaunchAssumptions assumptions;
   assumptions.parameters["param_0"] = 1 << 20;

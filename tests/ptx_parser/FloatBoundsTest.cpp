@@ -152,6 +152,8 @@ TEST(FloatBoundsTest, ConversionsRoundSaturateAndCompareAsPtxSays) {
       {"mov.f32 %f2, 0f41200000;\n  cvt.f64.f32 %fd1, %f2;\n  mul.f64 %fd2, %fd1, 0d3FF8000000000000;\n"
        "  cvt.rn.f32.f64 %f1, %fd2;",
        "cvt.rzi.s32.f32", 15},                                          // through f64: 10 * 1.5
+      {"mov.f64 %fd1, 0d7E37E43C8800759C;\n  cvt.rn.f32.f64 %f1, %fd1;", "cvt.rzi.s32.f32",
+       2147483647},                                                     // 1e300: infinity, saturated
   };
   for (const Case &c : cases) {
     SCOPED_TRACE(std::string(c.setup) + " / " + c.convert);
@@ -160,7 +162,9 @@ TEST(FloatBoundsTest, ConversionsRoundSaturateAndCompareAsPtxSays) {
     ExecutedKernel kernel = expandKernel(module, *module.kernels().front(), {}, {});
     for (const LoopReport &loop : kernel.loops)
       EXPECT_FALSE(loop.usedDefault) << loop.rule;
-    EXPECT_DOUBLE_EQ(executedCount(kernel, "add.s32"), c.passes);
+    // Billions of passes are written as samples whose weights add up to
+    // the count within rounding.
+    EXPECT_NEAR(executedCount(kernel, "add.s32"), c.passes, 1e-6 * c.passes);
   }
 }
 

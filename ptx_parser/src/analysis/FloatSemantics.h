@@ -42,6 +42,14 @@ inline std::optional<double> decodeFloat(std::int64_t bits, ScalarType type) {
 /// `value` rounded to `type` (f32 or f64) and written as its register's bits.
 inline std::optional<std::int64_t> encodeFloat(double value, ScalarType type) {
   if (type == ScalarType::F32) {
+    // A double beyond float's range converts with undefined behaviour in
+    // C++; IEEE rounding takes it to the largest float or to infinity.
+    constexpr double kMaxFloat = std::numeric_limits<float>::max();
+    const double halfLastUlp = std::ldexp(1.0, 103); // float's ulp at its largest is 2^104
+    if (std::isfinite(value) && std::fabs(value) > kMaxFloat)
+      value = std::copysign(std::fabs(value) < kMaxFloat + halfLastUlp ? kMaxFloat
+                                                                        : std::numeric_limits<double>::infinity(),
+                            value);
     auto narrow = static_cast<float>(value);
     std::uint32_t bits;
     std::memcpy(&bits, &narrow, sizeof bits);
