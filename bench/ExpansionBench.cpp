@@ -65,6 +65,33 @@ void BM_ExpandWholeFile(benchmark::State &state) {
 }
 BENCHMARK(BM_ExpandWholeFile)->Unit(benchmark::kMillisecond);
 
+/// A kernel that branches on the last of `pairs` pairs of fma, each reading
+/// the two before it: the branch's value reaches every definition along
+/// many paths (2^depth without the value analysis' memo).
+ptxdvfs::ptx::Module fmaChain(int pairs) {
+  std::ostringstream text;
+  text << ".version 8.0\n.target sm_80\n.address_size 64\n"
+       << ".visible .entry chain(.param .u64 out, .param .f32 a, .param .f32 b)\n{\n"
+       << "  .reg .pred %p<2>;\n  .reg .f32 %f<" << 2 * pairs + 2 << ">;\n  .reg .b64 %rd<2>;\n"
+       << "  ld.param.f32 %f0, [a];\n  ld.param.f32 %f1, [b];\n";
+  for (int i = 0; i < pairs; ++i)
+    text << "  fma.rn.f32 %f" << 2 * i + 2 << ", %f" << 2 * i << ", %f" << 2 * i + 1 << ", 0f3F800000;\n"
+         << "  fma.rn.f32 %f" << 2 * i + 3 << ", %f" << 2 * i + 1 << ", %f" << 2 * i + 2 << ", 0f40000000;\n";
+  text << "  setp.gt.f32 %p1, %f" << 2 * pairs << ", 0f3F000000;\n  @%p1 bra $L__skip;\n"
+       << "  ld.param.u64 %rd1, [out];\n  st.global.f32 [%rd1], %f" << 2 * pairs + 1 << ";\n"
+       << "$L__skip:\n  ret;\n}\n";
+  return *ptxdvfs::ptx::parseModule(text.str(), "chain.ptx");
+}
+
+/// Arg: pairs of fma before the branch. Should grow linearly.
+void BM_BranchOnLongFloatChain(benchmark::State &state) {
+  const ptxdvfs::ptx::Module module = fmaChain(static_cast<int>(state.range(0)));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(
+        analysis::expandKernel(module, *module.kernels().front(), {}, {}).executedInstructions);
+}
+BENCHMARK(BM_BranchOnLongFloatChain)->Arg(8)->Arg(32)->Arg(128)->Unit(benchmark::kMillisecond);
+
 } // namespace
 
 BENCHMARK_MAIN();

@@ -168,5 +168,21 @@ TEST(FloatBoundsTest, ConversionsRoundSaturateAndCompareAsPtxSays) {
   }
 }
 
+TEST(FloatBoundsTest, AValueReachedOnManyPathsIsReadOnce) {
+  // A Fibonacci chain, each value the sum of the two before it: the bound
+  // reaches the first values along 2^12 paths, past the point where the
+  // value analysis starts remembering what each definition gave.
+  std::string setup = ".reg .f32 %g<16>;\n  mov.f32 %g0, 0f3F800000;\n  mov.f32 %g1, 0f3F800000;\n";
+  for (int i = 2; i <= 12; ++i)
+    setup += "  add.f32 %g" + std::to_string(i) + ", %g" + std::to_string(i - 2) + ", %g" +
+             std::to_string(i - 1) + ";\n";
+  setup += "  mov.f32 %f1, %g12;";
+  ptx::Module module = floatBoundLoop(setup, "cvt.rzi.s32.f32");
+  ExecutedKernel kernel = expandKernel(module, *module.kernels().front(), {}, {});
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  EXPECT_FALSE(kernel.loops[0].usedDefault);
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "add.s32"), 233); // 1, 1, 2, 3, 5, ..., 233
+}
+
 } // namespace
 } // namespace ptxdvfs::test

@@ -25,7 +25,7 @@ bool isFloat(ScalarType type) { return kindOf(type) == ScalarTypeKind::Float; }
 
 } // namespace
 
-Value ValueEvaluator::floatDefinedBy(std::uint32_t def, std::string_view reg, const Bindings &bindings,
+Value ValueEvaluator::floatDefinedBy(std::uint32_t def, std::string_view reg, Query &query,
                                      unsigned depth) const {
   const Instruction &instruction = *graph_.instructions[def];
   std::string_view op = instruction.opcode;
@@ -51,7 +51,7 @@ Value ValueEvaluator::floatDefinedBy(std::uint32_t def, std::string_view reg, co
       return {Value::constant(0), immediate->kind == ImmediateKind::Integer
                                       ? static_cast<double>(static_cast<std::int64_t>(immediate->bits))
                                       : immediate->value};
-    Value value = operandAt(operands[i], def, bindings, depth + 1);
+    Value value = operandAt(operands[i], def, query, depth + 1);
     if (!value.known())
       return {value, std::nullopt};
     if (!isFloat(type))
@@ -72,10 +72,10 @@ Value ValueEvaluator::floatDefinedBy(std::uint32_t def, std::string_view reg, co
     std::optional<bool> compared;
     if (a.number && b.number && !instruction.modifiers.empty())
       compared = compareFloat(instruction.modifiers[0], *a.number, *b.number);
-    return comparisonResult(def, reg, compared, a.value, b.value, bindings, depth);
+    return comparisonResult(def, reg, compared, a.value, b.value, query, depth);
   }
   if (op == "selp") {
-    Value predicate = operandAt(operands.size() > 3 ? operands[3] : operands[0], def, bindings, depth + 1);
+    Value predicate = operandAt(operands.size() > 3 ? operands[3] : operands[0], def, query, depth + 1);
     if (!predicate.known())
       return predicate;
     Number chosen = read(*predicate.number ? 1 : 2, types.back());

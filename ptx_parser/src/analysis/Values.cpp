@@ -34,6 +34,9 @@ __extension__ using UInt128 = unsigned __int128;
 /// Deeper chains than this are not followed; nvcc's bound computations are a few steps.
 constexpr unsigned kMaxDepth = 48;
 
+/// Definitions a query follows before it remembers what each one gave.
+constexpr unsigned kStepsBeforeMemo = 64;
+
 const std::set<std::string_view> &opcodesWithoutDestination() {
   static const std::set<std::string_view> opcodes{
       "st",      "red",   "bar",     "barrier", "bra",       "brx",      "call",   "ret",
@@ -144,29 +147,33 @@ std::vector<std::uint32_t> ValueEvaluator::reachingDefinitions(std::string_view 
 
 Value ValueEvaluator::registerAt(std::string_view reg, std::uint32_t at,
                                  const Bindings &bindings) const {
-  return registerAt(reg, at, bindings, 0);
+  Query query{bindings, {}};
+  return registerAt(reg, at, query, 0);
 }
 
 Value ValueEvaluator::operandAt(const Operand &operand, std::uint32_t at,
                                 const Bindings &bindings) const {
-  return operandAt(operand, at, bindings, 0);
+  Query query{bindings, {}};
+  return operandAt(operand, at, query, 0);
 }
 
 Value ValueEvaluator::definedBy(std::uint32_t def, std::string_view reg,
                                 const Bindings &bindings) const {
-  return definedBy(def, reg, bindings, 0);
+  Query query{bindings, {}};
+  return definedBy(def, reg, query, 0);
 }
 
 std::optional<Value> ValueEvaluator::boundValue(std::string_view reg, std::vector<std::uint32_t> defs,
                                                std::uint32_t at, const Bindings &bindings) const {
-  return boundValue(reg, std::move(defs), at, bindings, 0);
+  Query query{bindings, {}};
+  return boundValue(reg, std::move(defs), at, query, 0);
 }
 
 std::optional<Value> ValueEvaluator::boundValue(std::string_view reg, std::vector<std::uint32_t> defs,
-                                               std::uint32_t at, const Bindings &bindings,
+                                               std::uint32_t at, Query &query,
                                                unsigned depth) const {
-  auto bound = bindings.find(reg);
-  if (bound == bindings.end())
+  auto bound = query.bindings.find(reg);
+  if (bound == query.bindings.end())
     return std::nullopt;
   const std::vector<std::uint32_t> &covered = bound->second.definitions;
   std::sort(defs.begin(), defs.end());
@@ -180,7 +187,7 @@ std::optional<Value> ValueEvaluator::boundValue(std::string_view reg, std::vecto
       continue;
     if (def == kNoDefinition || def >= at || !agreed.known())
       return std::nullopt;
-    Value other = definedBy(def, reg, bindings, depth + 1);
+    Value other = definedBy(def, reg, query, depth + 1);
     if (!other.known() || *other.number != *agreed.number)
       return std::nullopt;
     absorb(agreed, other);
@@ -188,13 +195,13 @@ std::optional<Value> ValueEvaluator::boundValue(std::string_view reg, std::vecto
   return agreed;
 }
 
-Value ValueEvaluator::registerAt(std::string_view reg, std::uint32_t at, const Bindings &bindings,
+Value ValueEvaluator::registerAt(std::string_view reg, std::uint32_t at, Query &query,
                                  unsigned depth) const {
   if (depth > kMaxDepth)
     return Value::unknown("a computation too deep to follow");
   std::vector<std::uint32_t> defs = reachingDefinitions(reg, at);
   if (defs.size() > 1)
-    if (std::optional<Value> value = boundValue(reg, defs, at, bindings, depth))
+    if (std::optional<Value> value = boundValue(reg, defs, at, query, depth))
       return *value;
   Value result;
   for (std::uint32_t def : defs) {
@@ -204,7 +211,7 @@ Value ValueEvaluator::registerAt(std::string_view reg, std::uint32_t at, const B
     // be followed without a binding for the loop iteration.
     if (def >= at && defs.size() > 1)
       return Value::unknown("register " + std::string(reg) + " changes from one iteration to the next");
-    Value value = definedBy(def, reg, bindings, depth + 1);
+    Value value = definedBy(def, reg, query, depth + 1);
     if (!value.known()) {
       if (defs.size() > 1)
         value.fromBase.reset(); // one path's address is not the merge's
@@ -219,7 +226,7 @@ Value ValueEvaluator::registerAt(std::string_view reg, std::uint32_t at, const B
   return result;
 }
 
-Value ValueEvaluator::operandAt(const Operand &operand, std::uint32_t at, const Bindings &bindings,
+Value ValueEvaluator::operandAt(const Operand &operand, std::uint32_t at, Query &query,
                                 unsigned depth) const {
   if (const auto *immediate = operand.getIf<Immediate>()) {
     if (immediate->kind != ImmediateKind::Integer)
@@ -230,14 +237,14 @@ Value ValueEvaluator::operandAt(const Operand &operand, std::uint32_t at, const 
     return specialRegister(element->base, element->component);
   if (const auto *reg = operand.getIf<Register>()) {
     if (reg->negated) {
-      Value value = registerAt(reg->name, at, bindings, depth);
+      Value value = registerAt(reg->name, at, query, depth);
       if (value.known())
         value.number = *value.number ? 0 : 1;
       return value;
     }
     if (reg->name == "%laneid" || reg->name == "%warpid")
       return Value{0, ValueOrigin::Constant, {}, true};
-    return registerAt(reg->name, at, bindings, depth);
+    return registerAt(reg->name, at, query, depth);
   }
   return Value::unknown("operand " + toString(operand));
 }
@@ -296,15 +303,33 @@ Value ValueEvaluator::parameter(std::string_view name) const {
                         "=VALUE)");
 }
 
-Value ValueEvaluator::definedBy(std::uint32_t def, std::string_view reg, const Bindings &bindings,
+Value ValueEvaluator::definedBy(std::uint32_t def, std::string_view reg, Query &query,
                                 unsigned depth) const {
+  // A definition read on many paths (a value squared, both sides of a
+  // long fma chain) is followed once per query, so a query costs its
+  // definitions, not its paths (2^depth). Most queries are a few steps,
+  // cheaper without the memo's copies: it starts after kStepsBeforeMemo.
+  // A value followed with more depth left is as good as a new reading;
+  // one followed with less is redone.
+  if (++query.steps <= kStepsBeforeMemo)
+    return followDefinition(def, reg, query, depth);
+  auto key = std::make_pair(def, std::string(reg));
+  if (auto found = query.found.find(key); found != query.found.end() && found->second.first <= depth)
+    return found->second.second;
+  Value value = followDefinition(def, reg, query, depth);
+  query.found[std::move(key)] = {depth, value};
+  return value;
+}
+
+Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, Query &query,
+                                       unsigned depth) const {
   const Instruction &instruction = *graph_.instructions[def];
   std::string_view op = instruction.opcode;
   const auto &operands = instruction.operands;
   const auto &types = instruction.details.types;
   IntType type = types.empty() ? IntType{} : intTypeOf(types.back());
   auto source = [&](std::size_t i) {
-    return i < operands.size() ? operandAt(operands[i], def, bindings, depth + 1)
+    return i < operands.size() ? operandAt(operands[i], def, query, depth + 1)
                                : Value::unknown("a missing operand");
   };
   auto where = "line " + std::to_string(instruction.location.line);
@@ -319,7 +344,7 @@ Value ValueEvaluator::definedBy(std::uint32_t def, std::string_view reg, const B
           name = offset->base;
         if (!name.empty()) {
           // A called function's parameter, as its call site set it.
-          if (auto argument = bindings.find(name); argument != bindings.end())
+          if (auto argument = query.bindings.find(name); argument != query.bindings.end())
             return argument->second.value;
           Value value = parameter(name);
           // `--assume` gives a number; a float parameter holds its bits.
@@ -335,7 +360,7 @@ Value ValueEvaluator::definedBy(std::uint32_t def, std::string_view reg, const B
   }
   if (std::any_of(types.begin(), types.end(),
                   [](ScalarType t) { return kindOf(t) == ScalarTypeKind::Float; }))
-    return floatDefinedBy(def, reg, bindings, depth);
+    return floatDefinedBy(def, reg, query, depth);
   if (op == "mov")
     return source(1);
   if (op == "cvta") {
@@ -350,7 +375,7 @@ Value ValueEvaluator::definedBy(std::uint32_t def, std::string_view reg, const B
     std::optional<bool> compared;
     if (a.known() && b.known() && !instruction.modifiers.empty())
       compared = compare(instruction.modifiers[0], *a.number, *b.number, type);
-    return comparisonResult(def, reg, compared, a, b, bindings, depth);
+    return comparisonResult(def, reg, compared, a, b, query, depth);
   }
   if (op == "selp") {
     Value predicate = source(3);
@@ -461,7 +486,7 @@ Value ValueEvaluator::definedBy(std::uint32_t def, std::string_view reg, const B
 }
 
 Value ValueEvaluator::comparisonResult(std::uint32_t def, std::string_view reg, std::optional<bool> compared,
-                                       const Value &a, const Value &b, const Bindings &bindings,
+                                       const Value &a, const Value &b, Query &query,
                                        unsigned depth) const {
   // `setp.lt.s32 %p|%q, a, b` writes the comparison to %p and its negation to %q.
   const Instruction &instruction = *graph_.instructions[def];
@@ -470,7 +495,7 @@ Value ValueEvaluator::comparisonResult(std::uint32_t def, std::string_view reg, 
     return Value::unknown("setp without a comparison");
   if (compared && operands.size() > 3 && instruction.modifiers.size() > 2) {
     // setp.cmp.and/or/xor with a predicate operand.
-    Value c = operandAt(operands[3], def, bindings, depth + 1);
+    Value c = operandAt(operands[3], def, query, depth + 1);
     if (!c.known())
       return combine({&a, &b, &c}, std::nullopt);
     std::string_view join = instruction.modifiers[1];

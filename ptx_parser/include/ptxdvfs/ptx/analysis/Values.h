@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ptxdvfs::ptx::analysis {
@@ -130,21 +131,31 @@ public:
   const ControlFlowGraph &graph() const { return graph_; }
 
 private:
-  Value registerAt(std::string_view reg, std::uint32_t at, const Bindings &bindings,
+  /// One public query: its bindings, and the value of each definition
+  /// (with the depth it was followed at) found so far under them.
+  struct Query {
+    const Bindings &bindings;
+    std::map<std::pair<std::uint32_t, std::string>, std::pair<unsigned, Value>> found;
+    unsigned steps = 0; ///< definitions followed
+  };
+
+  Value registerAt(std::string_view reg, std::uint32_t at, Query &query,
                    unsigned depth) const;
-  Value operandAt(const Operand &operand, std::uint32_t at, const Bindings &bindings,
+  Value operandAt(const Operand &operand, std::uint32_t at, Query &query,
                   unsigned depth) const;
-  Value definedBy(std::uint32_t def, std::string_view reg, const Bindings &bindings,
+  Value definedBy(std::uint32_t def, std::string_view reg, Query &query,
                   unsigned depth) const;
+  /// definedBy without the memo.
+  Value followDefinition(std::uint32_t def, std::string_view reg, Query &query, unsigned depth) const;
   std::optional<Value> boundValue(std::string_view reg, std::vector<std::uint32_t> defs, std::uint32_t at,
-                                  const Bindings &bindings, unsigned depth) const;
+                                  Query &query, unsigned depth) const;
   /// definedBy for an instruction on a float type (FloatValues.cpp).
-  Value floatDefinedBy(std::uint32_t def, std::string_view reg, const Bindings &bindings,
+  Value floatDefinedBy(std::uint32_t def, std::string_view reg, Query &query,
                        unsigned depth) const;
   /// setp's result in `reg` once its comparison is `compared` (nullopt: not
   /// known): joined with its predicate operand, negated for a pair's second.
   Value comparisonResult(std::uint32_t def, std::string_view reg, std::optional<bool> compared,
-                         const Value &a, const Value &b, const Bindings &bindings, unsigned depth) const;
+                         const Value &a, const Value &b, Query &query, unsigned depth) const;
   Value specialRegister(std::string_view base, std::string_view component) const;
   Value parameter(std::string_view name) const;
 
