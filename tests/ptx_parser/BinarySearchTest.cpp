@@ -1,7 +1,7 @@
 // BinarySearchTest.cpp - loops whose data chooses which end of an interval
 // moves: binary searches are counted as their longest search; a
-// two-pointer walk is left to the default; a linear search with a break
-// runs at most its bound.
+// two-pointer walk is left to the default; a linear search with a break,
+// or with its data test joined to the counted one, runs at most its bound.
 //
 // tests/fixtures/loops/searches.cu says, per kernel, what must be read;
 // searches.ptx is nvcc 13's -lineinfo output.
@@ -128,6 +128,22 @@ TEST_F(BinarySearchTest, ABreakOnTheDataMakesTheBoundAnUpperBound) {
   ExecutedKernel counted = expandNamed(loopFixture("float_bounds.ptx"), "sqrt_bound");
   ASSERT_FALSE(counted.loops.empty());
   EXPECT_FALSE(counted.loops[0].atMost);
+}
+
+TEST_F(BinarySearchTest, TwoTestsJoinedByAndPredAreTwoExits) {
+  // `change > tolerance && step < 100`, one and.pred: the counted test
+  // bounds the loop, the float test may end it sooner.
+  ExecutedKernel kernel = expand("newton_sqrt");
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  const LoopReport &loop = kernel.loops[0];
+  EXPECT_FALSE(loop.usedDefault);
+  EXPECT_EQ(loop.maxTripCount, 100u);
+  EXPECT_TRUE(loop.atMost);
+  EXPECT_EQ(loop.origin, ValueOrigin::Constant);
+  EXPECT_TRUE(std::any_of(loop.why.begin(), loop.why.end(), [](const std::string &reason) {
+    return reason.find("compares floating-point values") != std::string::npos;
+  }));
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "div.rn.f32"), 100);
 }
 
 /// lower_bound as nvcc writes it, with `selects` in place of its two

@@ -14,6 +14,9 @@ namespace {
 /// that has not left by then is reported as not understood.
 constexpr std::uint64_t kMaxSearch = std::uint64_t{1} << 40;
 
+/// Exit tests of one loop, its branches' and those split from joined predicates.
+constexpr std::size_t kMaxExitTests = 64;
+
 /// One side of the exit comparison, as a function of the iteration.
 struct Side {
   std::optional<InductionVariable> induction; ///< empty: loop-invariant `value`
@@ -96,6 +99,16 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
     }
   };
 
+  // Each exiting branch's predicate, read where the branch reads it; a
+  // predicate that joins two conditions the loop needs both of becomes two
+  // tests, appended after the branches.
+  struct ExitTest {
+    std::uint32_t block;
+    std::string predicate;
+    bool stayWhen;
+    std::uint32_t readAt;
+  };
+  std::vector<ExitTest> exits;
   for (std::uint32_t block : theLoop.blocks) {
     const Instruction *branch = graph_.terminator(block);
     const auto &successors = graph_.blocks[block].successors;
@@ -104,10 +117,15 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
     bool takenInside = theLoop.contains(successors[0]);
     if (takenInside == theLoop.contains(successors[1]))
       continue;
-    bool stayWhen = takenInside != branch->guard->negated;
-    std::string predicate = branch->guard->predicate;
-    auto branchIndex = graph_.blocks[block].end - 1;
-    auto defs = values_.reachingDefinitions(predicate, branchIndex);
+    exits.push_back({block, branch->guard->predicate, takenInside != branch->guard->negated,
+                     graph_.blocks[block].end - 1});
+  }
+
+  for (std::size_t next = 0; next < exits.size(); ++next) {
+    const std::uint32_t block = exits[next].block;
+    bool stayWhen = exits[next].stayWhen;
+    std::string predicate = exits[next].predicate;
+    auto defs = values_.reachingDefinitions(predicate, exits[next].readAt);
     // Unoptimised code (nvcc -G) negates or copies the comparison first:
     // `not.pred %p8, %p7; @%p8 bra`.
     for (int hops = 0; hops < 4 && defs.size() == 1 && insideLoop(loop, defs[0]); ++hops) {
@@ -126,11 +144,28 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
       continue;
     }
     std::uint32_t test = defs[0];
+    // `while (err > tol && k < 100)`: nvcc joins the two tests with
+    // and.pred (stay while both hold), or with or.pred (leave when either
+    // does); each is an exit, as if written with a break.
+    // A join that reads itself (a predicate carried around the loop) is
+    // split no further than kMaxExitTests.
+    if (const Instruction &join = *graph_.instructions[test];
+        exits.size() < kMaxExitTests &&
+        ((join.opcode == "and" && stayWhen) || (join.opcode == "or" && !stayWhen)) &&
+        join.operands.size() == 3 && !join.details.types.empty() && join.details.types.back() == ScalarType::Pred) {
+      for (std::size_t side = 1; side <= 2; ++side)
+        if (const auto *condition = join.operands[side].getIf<Register>())
+          exits.push_back({block, condition->name, stayWhen != condition->negated, test});
+      continue;
+    }
     const Instruction &setp = *graph_.instructions[test];
     if (setp.opcode != "setp" || setp.modifiers.size() != 2 || setp.operands.size() != 3 ||
         setp.details.types.empty() || kindOf(setp.details.types.back()) == ScalarTypeKind::Float) {
-      fail("the exit test (line " + std::to_string(setp.location.line) +
-                      ") is not an integer comparison");
+      bool floats = setp.opcode == "setp" && !setp.details.types.empty() &&
+                    kindOf(setp.details.types.back()) == ScalarTypeKind::Float;
+      fail("the exit test (line " + std::to_string(setp.location.line) + ") " +
+           (floats ? "compares floating-point values"
+                   : "is not an integer comparison"));
       continue;
     }
     if (const auto *pair = setp.operands[0].getIf<PredicatePair>(); pair && pair->second == predicate)
