@@ -75,7 +75,9 @@ Value ValueEvaluator::floatDefinedBy(std::uint32_t def, std::string_view reg, Qu
     return comparisonResult(def, reg, compared, a.value, b.value, query, depth);
   }
   if (op == "selp") {
-    Value predicate = operandAt(operands.size() > 3 ? operands[3] : operands[0], def, query, depth + 1);
+    if (operands.size() != 4)
+      return notFollowed();
+    Value predicate = operandAt(operands[3], def, query, depth + 1);
     if (!predicate.known())
       return predicate;
     Number chosen = read(*predicate.number ? 1 : 2, types.back());

@@ -39,6 +39,8 @@ struct Side {
 /// `step` before it leaves `type`'s range and wraps around.
 std::uint64_t stepsBeforeWrap(std::int64_t first, std::int64_t step, IntType type) {
   __extension__ using Int128 = __int128;
+  if (type.bits == 0 || type.bits > 64)
+    return UINT64_MAX - 1;
   Int128 value = type.isSigned ? Int128{normalise(first, type)}
                                : Int128{static_cast<std::uint64_t>(normalise(first, {type.bits, false, true}))};
   Int128 lowest = type.isSigned ? -(Int128{1} << (type.bits - 1)) : 0;
