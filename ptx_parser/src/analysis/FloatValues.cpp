@@ -119,13 +119,13 @@ Value ValueEvaluator::floatDefinedBy(std::uint32_t def, std::string_view reg, Qu
     if (inputs.back().number)
       numbers.push_back(*inputs.back().number);
   }
-  Value value;
-  if (numbers.size() == arity)
-    value.number = encodeFloat(*floatArithmetic(op, numbers), types.back());
+  std::vector<const Value *> values;
   for (const Number &input : inputs)
-    if (value.known() || !input.value.known())
-      absorb(value, input.value);
-  return value;
+    values.push_back(&input.value);
+  std::optional<std::int64_t> bits;
+  if (numbers.size() == arity)
+    bits = encodeFloat(*floatArithmetic(op, numbers), types.back());
+  return combineAll(values, bits);
 }
 
 } // namespace ptxdvfs::ptx::analysis

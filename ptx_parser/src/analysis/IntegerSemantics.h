@@ -60,18 +60,22 @@ inline std::optional<bool> compare(std::string_view op, std::int64_t a, std::int
   return std::nullopt;
 }
 
+/// Whether any type the instruction names is a float (`cvt.rzi.s32.f32`
+/// reads one, `setp.lt.f32` compares them).
+inline bool hasFloatType(const Instruction &instruction) {
+  for (ScalarType type : instruction.details.types)
+    if (kindOf(type) == ScalarTypeKind::Float)
+      return true;
+  return false;
+}
+
 /// Integer arithmetic, moves, selects and comparisons on no float type:
 /// a pure function of its operands (no memory, no side effect).
 inline bool isIntegerArithmetic(const Instruction &instruction) {
   static const std::set<std::string_view> opcodes{"add", "sub", "mul", "mad", "shl", "shr", "and",
                                                   "or",  "xor", "cvt", "neg", "min", "max", "mov",
                                                   "cvta", "selp", "setp", "not", "div", "rem"};
-  if (!opcodes.count(instruction.opcode))
-    return false;
-  for (ScalarType type : instruction.details.types)
-    if (kindOf(type) == ScalarTypeKind::Float)
-      return false;
-  return true;
+  return opcodes.count(instruction.opcode) && !hasFloatType(instruction);
 }
 
 } // namespace ptxdvfs::ptx::analysis

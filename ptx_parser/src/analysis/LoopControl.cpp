@@ -29,7 +29,6 @@ void readRegisters(const Operand &operand, bool asAddress,
       readRegisters(element, asAddress, out);
 }
 
-
 } // namespace
 
 std::vector<std::uint32_t> TripCountAnalysis::loopControl(std::uint32_t loop) const {

@@ -161,13 +161,12 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
       continue;
     }
     const Instruction &setp = *graph_.instructions[test];
-    if (setp.opcode != "setp" || setp.modifiers.size() != 2 || setp.operands.size() != 3 ||
-        setp.details.types.empty() || kindOf(setp.details.types.back()) == ScalarTypeKind::Float) {
-      bool floats = setp.opcode == "setp" && !setp.details.types.empty() &&
-                    kindOf(setp.details.types.back()) == ScalarTypeKind::Float;
+    const bool floats = setp.opcode == "setp" && !setp.details.types.empty() &&
+                        kindOf(setp.details.types.back()) == ScalarTypeKind::Float;
+    if (floats || setp.opcode != "setp" || setp.modifiers.size() != 2 || setp.operands.size() != 3 ||
+        setp.details.types.empty()) {
       fail("the exit test (line " + std::to_string(setp.location.line) + ") " +
-           (floats ? "compares floating-point values"
-                   : "is not an integer comparison"));
+           (floats ? "compares floating-point values" : "is not an integer comparison"));
       continue;
     }
     if (const auto *pair = setp.operands[0].getIf<PredicatePair>(); pair && pair->second == predicate)

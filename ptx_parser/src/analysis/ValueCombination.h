@@ -19,8 +19,10 @@ inline void absorb(Value &into, const Value &from) {
 
 /// The result `number` of an instruction on `inputs`: known when they all
 /// are, resting on all of them; else unknown, resting on the unknown ones.
-/// All known but no number: the operation is not modelled.
-inline Value combine(std::initializer_list<const Value *> inputs, std::optional<std::int64_t> number) {
+/// All known but no number: the operation is not modelled. `Inputs`: any
+/// range of `const Value *` (an instruction's operands, however many).
+template <typename Inputs>
+Value combineAll(const Inputs &inputs, std::optional<std::int64_t> number) {
   Value result;
   bool allKnown = true;
   for (const Value *input : inputs)
@@ -33,6 +35,11 @@ inline Value combine(std::initializer_list<const Value *> inputs, std::optional<
   if (allKnown)
     result.number = number;
   return result;
+}
+
+/// combineAll on a braced list (`combine({&a, &b}, number)`).
+inline Value combine(std::initializer_list<const Value *> inputs, std::optional<std::int64_t> number) {
+  return combineAll(inputs, number);
 }
 
 } // namespace ptxdvfs::ptx::analysis

@@ -304,8 +304,7 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
     }
     return Value::unknown("a value loaded from memory (" + where + ")");
   }
-  if (std::any_of(types.begin(), types.end(),
-                  [](ScalarType t) { return kindOf(t) == ScalarTypeKind::Float; }))
+  if (hasFloatType(instruction))
     return floatDefinedBy(def, reg, query, depth);
   if (op == "mov")
     return source(1);
