@@ -28,10 +28,7 @@ protected:
   /// set to `n`, or unset.
   static ExecutedKernel expand(const std::string &namePart, std::optional<std::int64_t> n = std::nullopt,
                                const std::string &size = "param_3") {
-    LaunchAssumptions assumptions;
-    if (n)
-      assumptions.parameters = {{size, *n}};
-    return expandNamed(loopFixture("searches.ptx"), namePart, assumptions);
+    return expandWithParameter("searches.ptx", namePart, n ? size : std::string(), n.value_or(0));
   }
 };
 

@@ -19,13 +19,9 @@ using namespace ptx::analysis;
 
 class DebugBuildTest : public ::testing::Test {
 protected:
-  /// The kernel read with parameter `name` set to `value`, or nothing set.
   static ExecutedKernel expand(const std::string &namePart, const std::string &name = {},
                                std::int64_t value = 0) {
-    LaunchAssumptions assumptions;
-    if (!name.empty())
-      assumptions.parameters = {{name, value}};
-    return expandNamed(loopFixture("debug_build.ptx"), namePart, assumptions);
+    return expandWithParameter("debug_build.ptx", namePart, name, value);
   }
 };
 

@@ -16,13 +16,8 @@ namespace {
 
 using namespace ptx::analysis;
 
-/// The fixture's kernel read with parameter `name` (its PTX name's suffix,
-/// `param_2`) set to `value`, or nothing set.
 ExecutedKernel expand(const std::string &namePart, const std::string &name = {}, std::int64_t value = 0) {
-  LaunchAssumptions assumptions;
-  if (!name.empty())
-    assumptions.parameters = {{name, value}};
-  return expandNamed(loopFixture("float_bounds.ptx"), namePart, assumptions);
+  return expandWithParameter("float_bounds.ptx", namePart, name, value);
 }
 
 TEST(FloatBoundsTest, SqrtOfAConstantIsAConstantBound) {

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -49,6 +50,17 @@ inline ptx::analysis::ExecutedKernel expandNamed(const ptx::Module &module, std:
   const ptx::Function *kernel = kernelNamed(module, namePart);
   return kernel ? ptx::analysis::expandKernel(module, *kernel, assumptions, options)
                 : ptx::analysis::ExecutedKernel{};
+}
+
+/// The kernel of fixture `file` read with parameter `name` (its PTX name
+/// or that name's suffix, `param_2`) set to `value`; nothing set for an
+/// empty name.
+inline ptx::analysis::ExecutedKernel expandWithParameter(const std::string &file, std::string_view namePart,
+                                                         const std::string &name = {}, std::int64_t value = 0) {
+  ptx::analysis::LaunchAssumptions assumptions;
+  if (!name.empty())
+    assumptions.parameters = {{name, value}};
+  return expandNamed(loopFixture(file), namePart, assumptions);
 }
 
 /// Executions per thread of the instructions written `mnemonic`.
