@@ -34,7 +34,7 @@ const ptxdvfs::ptx::Function &kernelNamed(const std::string &part) {
 /// Args: the triangular nest's n, the budget.
 void BM_ExpandTriangular(benchmark::State &state) {
   analysis::LaunchAssumptions assumptions;
-  assumptions.parameters["param_2"] = state.range(0);
+  assumptions.parameters.insert_or_assign("param_2", state.range(0));
   analysis::ExpansionOptions options;
   options.budget = static_cast<std::size_t>(state.range(1));
   const auto &kernel = kernelNamed("triangular");
@@ -57,8 +57,8 @@ BENCHMARK(BM_ExpandTriangular)
 /// Every kernel of the file, as `ptxdvfs loops` does, n = 2^20.
 void BM_ExpandWholeFile(benchmark::State &state) {
   analysis::LaunchAssumptions assumptions;
-  assumptions.parameters["param_2"] = 1 << 20;
-  assumptions.parameters["param_3"] = 1 << 20;
+  assumptions.parameters.insert_or_assign("param_2", 1 << 20);
+  assumptions.parameters.insert_or_assign("param_3", 1 << 20);
   for (auto _ : state)
     for (const ptxdvfs::ptx::Function *kernel : realistic().kernels())
       benchmark::DoNotOptimize(analysis::expandKernel(realistic(), *kernel, assumptions).executedInstructions);

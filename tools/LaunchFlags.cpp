@@ -5,6 +5,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
 #include <sstream>
 
 namespace ptxdvfs::tools {
@@ -32,13 +37,35 @@ std::string parseDim3(const std::string &text, const char *flag, ptx::analysis::
   return index == 0 ? std::string(flag) + " is empty" : "";
 }
 
+/// An integer (decimal, 0x hex or 0 octal, as C reads it) or a finite real
+/// number (a float parameter's value: 0.01, 2.5e-3).
+std::optional<ptx::analysis::AssumedValue> parseAssumedValue(const std::string &text) {
+  if (text.empty() || std::isspace(static_cast<unsigned char>(text.front())))
+    return std::nullopt;
+  try {
+    std::size_t used = 0;
+    long long whole = std::stoll(text, &used, 0);
+    if (used == text.size())
+      return ptx::analysis::AssumedValue(whole);
+  } catch (const std::exception &) {
+    // Not an integer; perhaps a real number, or out of range.
+  }
+  char *end = nullptr;
+  errno = 0;
+  double real = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(real))
+    return std::nullopt;
+  return ptx::analysis::AssumedValue::real(real);
+}
+
 } // namespace
 
 void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags) {
   const char *group = "Loop analysis (what the PTX cannot tell)";
   command.add_option("--assume", flags.assume,
                      "Value of a kernel parameter, NAME=VALUE (repeatable). NAME: the CUDA name "
-                     "(found through -lineinfo's .file), the PTX name, or param_N")
+                     "(found through -lineinfo's .file), the PTX name, or param_N; VALUE: an "
+                     "integer, or a decimal for a float parameter (dt=0.01)")
       ->group(group);
   command.add_option("--grid", flags.grid, "Blocks per grid, X[,Y[,Z]] (%nctaid; default 1024)")
       ->group(group);
@@ -78,16 +105,11 @@ std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
     auto equals = item.find('=');
     if (equals == std::string::npos || equals == 0)
       return "--assume needs NAME=VALUE: '" + item + "'";
-    std::string value = item.substr(equals + 1);
-    try {
-      std::size_t used = 0;
-      long long number = std::stoll(value, &used, 0);
-      if (used != value.size())
-        throw std::invalid_argument(value);
-      assumptions.parameters[item.substr(0, equals)] = number;
-    } catch (const std::exception &) {
-      return "--assume needs an integer value: '" + item + "'";
-    }
+    auto value = parseAssumedValue(item.substr(equals + 1));
+    if (!value)
+      return "--assume needs a number (an integer, or a decimal for a floating-point "
+             "parameter): '" + item + "'";
+    assumptions.parameters.insert_or_assign(item.substr(0, equals), *value);
   }
   if (!flags.grid.empty()) {
     ptx::analysis::Dim3 dims;

@@ -194,6 +194,7 @@ void setupLoopsCommand(CLI::App &app, int &exitCode) {
       "Examples:\n"
       "  ptxdvfs loops kernel.ptx\n"
       "  ptxdvfs loops --grid 4096 --block 256 --assume n=1048576 kernel.ptx\n"
+      "  ptxdvfs loops --assume dt=0.01 --assume T=1 kernel.ptx   (float parameters)\n"
       "  ptxdvfs loops --json kernel.ptx\n"
       "  ptxdvfs loops --kernel '*stencil*' kernel.ptx\n"
       "A count is 'constant' when it follows from the PTX alone, 'assumed' when it uses\n"

@@ -28,7 +28,7 @@ protected:
   static const ptx::Module &module() { return loopFixture("realistic.ptx"); }
 
   /// 256 blocks of 256 threads unless a test says otherwise.
-  static LaunchAssumptions launch(std::map<std::string, std::int64_t, std::less<>> parameters) {
+  static LaunchAssumptions launch(AssumedParameters parameters) {
     LaunchAssumptions assumptions;
     assumptions.grid = Dim3{256, 1, 1};
     assumptions.block = Dim3{256, 1, 1};
@@ -85,7 +85,7 @@ TEST_F(RealisticLoopsTest, ABoundNearTheTopOfItsTypeIsFoundBeforeTheCounterWraps
 
 TEST_F(RealisticLoopsTest, GridStrideWithoutTheLaunchUsesTheDefaultsAndSaysSo) {
   LaunchAssumptions assumptions;
-  assumptions.parameters["param_0"] = 1 << 20;
+  assumptions.parameters.insert_or_assign("param_0", 1 << 20);
   ExecutedKernel kernel = expand("saxpy_grid_stride", assumptions);
   // 2^20 / (256 x 1024 default threads) = 4.
   EXPECT_EQ(tripCounts(kernel), (std::vector<std::uint64_t>{4}));
@@ -342,8 +342,8 @@ TEST_F(RealisticLoopsTest, CalledFunctionsAreInlinedAtEveryCall) {
 TEST_F(RealisticLoopsTest, ACalledFunctionsLoopRunsAsItsCallSiteAsks) {
   // sum_first(v, 8) + sum_first(v + 8, 100): the count is each call's argument,
   // and an --assume of the same name does not override what the call passes.
-  for (const auto &parameters : {std::map<std::string, std::int64_t, std::less<>>{},
-                                 std::map<std::string, std::int64_t, std::less<>>{{"_Z9sum_firstPKfi_param_1", 1000}}}) {
+  for (const auto &parameters : {AssumedParameters{},
+                                 AssumedParameters{{"_Z9sum_firstPKfi_param_1", 1000}}}) {
     ExecutedKernel kernel = expand("calls_with_bounds", launch(parameters));
     EXPECT_DOUBLE_EQ(executedCount(kernel, "ld.global.f32"), 8 + 100);
     ASSERT_FALSE(kernel.loops.empty());

@@ -16,7 +16,7 @@ namespace {
 
 using namespace ptx::analysis;
 
-ExecutedKernel expand(const std::string &namePart, const std::string &name = {}, std::int64_t value = 0) {
+ExecutedKernel expand(const std::string &namePart, const std::string &name = {}, AssumedValue value = 0) {
   return expandWithParameter("float_bounds.ptx", namePart, name, value);
 }
 
@@ -64,10 +64,114 @@ TEST(FloatBoundsTest, ABoundInDoubleIsFollowed) {
   }
 }
 
-TEST(FloatBoundsTest, AFloatCounterTakesTheDefault) {
-  ExecutedKernel kernel = expand("float_counter", "param_1", 7);
+/// Header runs of `for (t = from; t < to; t += by)`, or `t > to` counting
+/// down, in the C++ compiler's own IEEE arithmetic: the reference the
+/// analysis' stepping must agree with.
+template <typename Real>
+std::uint64_t realLoopRuns(Real from, Real to, Real by) {
+  std::uint64_t runs = 0;
+  for (Real t = from; by > 0 ? t < to : t > to; t += by)
+    ++runs;
+  return runs;
+}
+
+/// The parameters of a kernel in float_bounds.ptx set to real numbers.
+ExecutedKernel expandWith(const std::string &namePart, AssumedParameters parameters) {
+  LaunchAssumptions assumptions;
+  assumptions.parameters = std::move(parameters);
+  return expandNamed(loopFixture("float_bounds.ptx"), namePart, assumptions);
+}
+
+TEST(FloatBoundsTest, AFloatCounterIsSteppedAsTheHardwareRounds) {
+  for (double limit : {7.0, 7.5, 0.0, -3.0, 1000.0}) {
+    SCOPED_TRACE("limit = " + std::to_string(limit));
+    ExecutedKernel kernel = expand("float_counter", "param_1", AssumedValue::real(limit));
+    EXPECT_DOUBLE_EQ(executedCount(kernel, "fma.rn.f32"),
+                     static_cast<double>(realLoopRuns(0.f, static_cast<float>(limit), 1.f)));
+    for (const LoopReport &loop : kernel.loops)
+      EXPECT_FALSE(loop.usedDefault) << loop.rule;
+  }
+  ExecutedKernel unset = expand("float_counter");
+  ASSERT_EQ(unset.loops.size(), 1u);
+  EXPECT_TRUE(unset.loops[0].usedDefault);
+}
+
+TEST(FloatBoundsTest, ATimeStepCountsEachRoundedAddition) {
+  // 0.01f added a hundred times is 0.99999934f: 101 steps, where real
+  // numbers would take 100; in double, counting down from 1, it is 100.
+  ASSERT_EQ(realLoopRuns(0.f, 1.f, 0.01f), 101u);
+  for (auto [dt, end] : {std::pair{0.01, 1.0}, {0.1, 1.0}, {0.5, 1.0}, {0.001, 2.5}, {0.3, 0.2}, {1e-3, 1e3}}) {
+    SCOPED_TRACE("dt = " + std::to_string(dt) + ", T = " + std::to_string(end));
+    AssumedParameters parameters{{"param_1", AssumedValue::real(dt)}, {"param_2", AssumedValue::real(end)}};
+    ExecutedKernel up = expandWith("time_steps", parameters);
+    ASSERT_EQ(up.loops.size(), 1u);
+    EXPECT_EQ(up.loops[0].origin, ValueOrigin::Assumed);
+    EXPECT_EQ(up.loops[0].maxTripCount, realLoopRuns(0.f, static_cast<float>(end), static_cast<float>(dt)));
+    ExecutedKernel down = expandWith("time_steps_down", parameters);
+    ASSERT_EQ(down.loops.size(), 1u);
+    EXPECT_EQ(down.loops[0].maxTripCount, realLoopRuns(end, 0.0, -dt));
+    // Past the budget the iterations are sampled; their weights still add up.
+    EXPECT_NEAR(executedCount(down, "mul.f64"), static_cast<double>(down.loops[0].maxTripCount), 1e-6);
+  }
+}
+
+TEST(FloatBoundsTest, AFloatCounterCopiedInTheHeaderIsTestedBeforeItsUpdate) {
+  // nvcc -G's shape: the header copies the carried %f2 and tests the copy,
+  // the update writes a temporary copied back: t = 0, 0.5, 1, 1.5 stay
+  // below 2, so the body runs 4 times and the header 5.
+  ptx::Module module = parseKernelText(R"(.visible .entry k(.param .u64 out, .param .f32 limit)
+{
+  .reg .pred %p<3>;
+  .reg .f32 %f<5>;
+  .reg .b64 %rd<2>;
+  ld.param.f32 %f1, [limit];
+  ld.param.u64 %rd1, [out];
+  mov.f32 %f2, 0f00000000;
+$L__head:
+  mov.f32 %f3, %f2;
+  setp.lt.f32 %p1, %f3, %f1;
+  not.pred %p2, %p1;
+  @%p2 bra $L__done;
+  st.global.f32 [%rd1], %f3;
+  add.f32 %f4, %f3, 0f3F000000;
+  mov.f32 %f2, %f4;
+  bra.uni $L__head;
+$L__done:
+  ret;
+}
+)",
+                                       "header_copy.ptx");
+  LaunchAssumptions assumptions;
+  assumptions.parameters.insert_or_assign("limit", 2);
+  ExecutedKernel kernel = expandKernel(module, *module.kernels().front(), assumptions, {});
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  EXPECT_FALSE(kernel.loops[0].usedDefault) << kernel.loops[0].rule;
+  EXPECT_EQ(kernel.loops[0].maxTripCount, 5u);
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "st.global.f32"), 4);
+}
+
+TEST(FloatBoundsTest, AFloatCounterThatStopsMovingIsNoCount) {
+  // 2^54 - 1 is 2^54 in double: the counter never moves, and a loop that
+  // would not end takes the default count, saying why.
+  AssumedParameters parameters{{"param_1", 1}, {"param_2", std::int64_t{1} << 54}};
+  ExecutedKernel kernel = expandWith("time_steps_down", parameters);
   ASSERT_EQ(kernel.loops.size(), 1u);
   EXPECT_TRUE(kernel.loops[0].usedDefault);
+  std::string reasons;
+  for (const std::string &reason : kernel.loops[0].why)
+    reasons += reason + "\n";
+  EXPECT_NE(reasons.find("stops moving at 18014398509481984"), std::string::npos) << reasons;
+}
+
+TEST(FloatBoundsTest, AFractionIsNoValueForAnIntegerParameter) {
+  ExecutedKernel kernel = expand("ceil_tiles", "param_2", AssumedValue::real(2.5));
+  ASSERT_FALSE(kernel.loops.empty());
+  EXPECT_TRUE(kernel.loops[0].usedDefault);
+  ASSERT_FALSE(kernel.loops[0].why.empty());
+  EXPECT_NE(kernel.loops[0].why[0].find("2.5 (--assume) is not a whole number"), std::string::npos)
+      << kernel.loops[0].why[0];
+  // A whole number written as a real is that integer.
+  EXPECT_DOUBLE_EQ(executedCount(expand("ceil_tiles", "param_2", AssumedValue::real(64.0)), "add.f32"), 2);
 }
 
 TEST(FloatBoundsTest, AFloatStepIsNoIntegerStep) {

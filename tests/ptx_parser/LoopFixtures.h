@@ -56,7 +56,8 @@ inline ptx::analysis::ExecutedKernel expandNamed(const ptx::Module &module, std:
 /// or that name's suffix, `param_2`) set to `value`; nothing set for an
 /// empty name.
 inline ptx::analysis::ExecutedKernel expandWithParameter(const std::string &file, std::string_view namePart,
-                                                         const std::string &name = {}, std::int64_t value = 0) {
+                                                         const std::string &name = {},
+                                                         ptx::analysis::AssumedValue value = 0) {
   ptx::analysis::LaunchAssumptions assumptions;
   if (!name.empty())
     assumptions.parameters = {{name, value}};

@@ -11,12 +11,16 @@
 
 #include "IntegerSemantics.h"
 
+#include "ptxdvfs/ptx/Operand.h"
+
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <optional>
 #include <set>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -61,6 +65,24 @@ inline std::optional<std::int64_t> encodeFloat(double value, ScalarType type) {
     return bits;
   }
   return std::nullopt;
+}
+
+/// The number a float instruction reads from an immediate operand: the
+/// bits of `0f`/`0d`, or an integer written as such (`add.f32 %f1, %f2, 1`).
+inline double immediateAsFloat(const Immediate &immediate) {
+  return immediate.kind == ImmediateKind::Integer ? static_cast<double>(static_cast<std::int64_t>(immediate.bits))
+                                                  : immediate.value;
+}
+
+/// `value` as the shortest decimal that reads back as the same number of
+/// `type` (f32: 0.01f shows as "0.01", not "0.009999999776482582"; "1e+300",
+/// "inf"): how a float is shown in a report.
+inline std::string shortestDecimal(double value, ScalarType type = ScalarType::F64) {
+  char buffer[32];
+  auto written = type == ScalarType::F32
+                     ? std::to_chars(buffer, buffer + sizeof buffer, static_cast<float>(value))
+                     : std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, written.ptr);
 }
 
 /// The integral rounding a cvt names (`rni`, `rzi`, `rmi`, `rpi`); nullopt

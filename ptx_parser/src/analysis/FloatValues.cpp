@@ -48,9 +48,7 @@ Value ValueEvaluator::floatDefinedBy(std::uint32_t def, std::string_view reg, Qu
     if (i >= operands.size())
       return {Value::unknown("a missing operand"), std::nullopt};
     if (const auto *immediate = operands[i].getIf<Immediate>(); immediate && isFloat(type))
-      return {Value::constant(0), immediate->kind == ImmediateKind::Integer
-                                      ? static_cast<double>(static_cast<std::int64_t>(immediate->bits))
-                                      : immediate->value};
+      return {Value::constant(0), immediateAsFloat(*immediate)};
     Value value = operandAt(operands[i], def, query, depth + 1);
     if (!value.known())
       return {value, std::nullopt};

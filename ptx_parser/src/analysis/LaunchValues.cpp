@@ -3,6 +3,10 @@
 // kernel's parameters (--assume).
 #include "ptxdvfs/ptx/analysis/Values.h"
 
+#include "FloatSemantics.h"
+
+#include <cmath>
+
 namespace ptxdvfs::ptx::analysis {
 
 Value ValueEvaluator::specialRegister(std::string_view base, std::string_view component) const {
@@ -40,7 +44,7 @@ Value ValueEvaluator::specialRegister(std::string_view base, std::string_view co
   return Value::unknown("special register " + std::string(base) + "." + std::string(component));
 }
 
-Value ValueEvaluator::parameter(std::string_view name) const {
+Value ValueEvaluator::parameter(std::string_view name, std::optional<ScalarType> type) const {
   const Function &function = *graph_.function;
   std::size_t index = 0;
   while (index < function.parameters.size() && function.parameters[index].name != name)
@@ -51,12 +55,37 @@ Value ValueEvaluator::parameter(std::string_view name) const {
   if (auto names = assumptions_.sourceParameterNames.find(function.name);
       names != assumptions_.sourceParameterNames.end() && index < names->second.size())
     candidates.push_back(names->second[index]);
-  for (const std::string &candidate : candidates)
-    if (auto value = assumptions_.parameters.find(candidate); value != assumptions_.parameters.end())
-      return Value{value->second, ValueOrigin::Assumed,
-                   {"parameter " + candidate + " = " + std::to_string(value->second) + " (--assume)"}};
+  for (const std::string &candidate : candidates) {
+    auto assumed = assumptions_.parameters.find(candidate);
+    if (assumed == assumptions_.parameters.end())
+      continue;
+    const AssumedValue &given = assumed->second;
+    std::string reason = "parameter " + candidate + " = " + given.text() + " (--assume)";
+    if (type && kindOf(*type) == ScalarTypeKind::Float) {
+      if (auto bits = encodeFloat(given.number(), *type))
+        return Value{bits, ValueOrigin::Assumed, {std::move(reason)}};
+      return Value::unknown(reason + ", read as " + std::string(toString(*type)) +
+                            ", a type the analysis does not follow");
+    }
+    if (auto whole = given.whole())
+      return Value{whole, ValueOrigin::Assumed, {std::move(reason)}};
+    return Value::unknown(reason + " is not a whole number, but the PTX reads it as an integer");
+  }
   return Value::unknown("parameter " + candidates.back() + " (no --assume " + candidates.back() +
                         "=VALUE)");
+}
+
+AssumedValue AssumedValue::real(double number) {
+  // Within int64's range a whole double converts exactly; 2^63 itself does not fit.
+  constexpr double kInt64End = 9223372036854775808.0;
+  if (std::isfinite(number) && number == std::trunc(number) && number >= -kInt64End &&
+      number < kInt64End)
+    return AssumedValue(number, static_cast<std::int64_t>(number));
+  return AssumedValue(number, std::nullopt);
+}
+
+std::string AssumedValue::text() const {
+  return whole_ ? std::to_string(*whole_) : shortestDecimal(real_);
 }
 
 } // namespace ptxdvfs::ptx::analysis

@@ -161,16 +161,27 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
       continue;
     }
     const Instruction &setp = *graph_.instructions[test];
+    if (const auto *pair = setp.operands.empty() ? nullptr : setp.operands[0].getIf<PredicatePair>();
+        pair && pair->second == predicate)
+      stayWhen = !stayWhen;
     const bool floats = setp.opcode == "setp" && !setp.details.types.empty() &&
                         kindOf(setp.details.types.back()) == ScalarTypeKind::Float;
+    if (auto counted = floats ? floatCounter(loop, test, stayWhen, outer) : std::nullopt) {
+      counted->exitingBlock = block;
+      if (!counted->headerRuns) {
+        if (!firstFailure)
+          firstFailure = std::move(counted);
+      } else if (!best || *counted->headerRuns < *best->headerRuns) {
+        best = std::move(counted);
+      }
+      continue;
+    }
     if (floats || setp.opcode != "setp" || setp.modifiers.size() != 2 || setp.operands.size() != 3 ||
         setp.details.types.empty()) {
       fail("the exit test (line " + std::to_string(setp.location.line) + ") " +
            (floats ? "compares floating-point values" : "is not an integer comparison"));
       continue;
     }
-    if (const auto *pair = setp.operands[0].getIf<PredicatePair>(); pair && pair->second == predicate)
-      stayWhen = !stayWhen;
     std::string_view comparison = setp.modifiers[0];
     IntType type = intTypeOf(setp.details.types.back());
     if (auto retry = compareAndSwapRetry(loop, test, stayWhen)) {

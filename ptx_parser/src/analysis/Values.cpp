@@ -1,7 +1,6 @@
 // Values.cpp - reaching definitions and the integer semantics of the instructions that compute bounds.
 #include "ptxdvfs/ptx/analysis/Values.h"
 
-#include "FloatSemantics.h"
 #include "IntegerSemantics.h"
 #include "Reasons.h"
 #include "ValueCombination.h"
@@ -292,10 +291,8 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
           // A called function's parameter, as its call site set it.
           if (auto argument = query.bindings.find(name); argument != query.bindings.end())
             return argument->second.value;
-          Value value = parameter(name);
-          // `--assume` gives a number; a float parameter holds its bits.
-          if (value.known() && !types.empty() && kindOf(types.back()) == ScalarTypeKind::Float)
-            value.number = encodeFloat(static_cast<double>(*value.number), types.back());
+          Value value = parameter(name, types.empty() ? std::nullopt
+                                                      : std::optional<ScalarType>(types.back()));
           if (!value.known())
             value.fromBase = Value::FromBase{def, 0, ValueOrigin::Constant, {}};
           return value;

@@ -120,6 +120,14 @@ private:
   /// unknown (the reasons say why).
   std::optional<TripCount> binarySearch(std::uint32_t loop, std::uint32_t test, bool stayWhen,
                                         const Bindings &outer) const;
+  /// The count of a loop whose exit `test` compares a float counter
+  /// (`for (float t = 0; t < T; t += dt)`: one `add.f32`/`sub.f32` of an
+  /// invariant step in the loop) with an invariant bound, stepped as the
+  /// hardware rounds each addition. nullopt for any other exit test;
+  /// without headerRuns when a value is unknown, the counter stops moving,
+  /// or it runs past 2^20 iterations (the reasons say which).
+  std::optional<TripCount> floatCounter(std::uint32_t loop, std::uint32_t test, bool stayWhen,
+                                        const Bindings &outer) const;
   bool insideLoop(std::uint32_t loop, std::uint32_t instruction) const;
   /// The one definition of `operand` that instruction `at` can read, when
   /// it lies in `loop` (it then runs before `at` in every iteration).

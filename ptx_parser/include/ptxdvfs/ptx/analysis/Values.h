@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -16,6 +17,32 @@ namespace ptxdvfs::ptx::analysis {
 struct Dim3 {
   std::uint32_t x = 1, y = 1, z = 1;
 };
+
+/// A number `--assume` gives a parameter: whole (any integer parameter, or
+/// a float one, which holds it exactly where it can) or real (only a
+/// floating-point parameter can hold it; an integer load of it is unknown).
+class AssumedValue {
+public:
+  template <typename Integer, std::enable_if_t<std::is_integral_v<Integer>, int> = 0>
+  AssumedValue(Integer whole) : real_(static_cast<double>(whole)), whole_(whole) {}
+  /// A real number; whole when it is an integer within int64.
+  static AssumedValue real(double number);
+
+  double number() const { return real_; }
+  /// The integer, when the number is whole.
+  std::optional<std::int64_t> whole() const { return whole_; }
+  /// As written back to the user: the integer, or the shortest decimal
+  /// that reads back as the same double.
+  std::string text() const;
+
+private:
+  AssumedValue(double number, std::optional<std::int64_t> whole) : real_(number), whole_(whole) {}
+  double real_;
+  std::optional<std::int64_t> whole_;
+};
+
+/// `--assume` values by parameter name.
+using AssumedParameters = std::map<std::string, AssumedValue, std::less<>>;
 
 /// The launch and the values the static analysis cannot see. A kernel is
 /// analysed for one representative thread: thread 0 of block 0
@@ -30,7 +57,7 @@ struct LaunchAssumptions {
   /// `--assume NAME=VALUE`: kernel parameters by PTX name
   /// (`_Z5saxpyifPKfPf_param_0`), by its suffix (`param_0`), or by the
   /// CUDA source name when the caller knows it (see `sourceParameterNames`).
-  std::map<std::string, std::int64_t, std::less<>> parameters;
+  AssumedParameters parameters;
   /// Per kernel or function name, the CUDA names of its parameters in order
   /// (filled by callers that can read the source); may be empty.
   std::map<std::string, std::vector<std::string>, std::less<>> sourceParameterNames;
@@ -157,7 +184,9 @@ private:
   Value comparisonResult(std::uint32_t def, std::string_view reg, std::optional<bool> compared,
                          const Value &a, const Value &b, Query &query, unsigned depth) const;
   Value specialRegister(std::string_view base, std::string_view component) const;
-  Value parameter(std::string_view name) const;
+  /// The parameter `name` as an ld.param of `type` reads it (a float
+  /// type: its bits; none given: as an integer).
+  Value parameter(std::string_view name, std::optional<ScalarType> type) const;
 
   const ControlFlowGraph &graph_;
   const LaunchAssumptions &assumptions_;
