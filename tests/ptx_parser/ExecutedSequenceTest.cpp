@@ -272,6 +272,20 @@ TEST_F(RealisticLoopsTest, AnUnrolledLoopStartsFromThePeeledCopiesThreadZeroRan)
   }
 }
 
+TEST_F(RealisticLoopsTest, AnUnrolledPartStartingAfterThePeeledCopiesFollowsThreadZerosCopy) {
+  // clamped_window: the inner part unrolled by 4 starts from one before the
+  // column the peeled copies left (`add %r25, %r24, -1`), %r24 set on each
+  // copy's own path: w columns and w rows, w = min(hi, 63) - max(lo, 0) + 1.
+  for (auto [lo, hi] : {std::pair{3, 9}, {0, 63}, {-5, 2}, {10, 13}, {7, 7}, {60, 100}, {9, 3}}) {
+    SCOPED_TRACE("lo = " + std::to_string(lo) + ", hi = " + std::to_string(hi));
+    ExecutedKernel kernel = expand("clamped_window", launch({{"param_1", lo}, {"param_2", hi}}));
+    for (const LoopReport &loop : kernel.loops)
+      EXPECT_FALSE(loop.usedDefault) << loop.rule;
+    double width = std::max(0, std::min(hi, 63) - std::max(lo, 0) + 1);
+    EXPECT_DOUBLE_EQ(executedCount(kernel, "st.global.f32"), width * width);
+  }
+}
+
 TEST_F(RealisticLoopsTest, AnExitTestOnTheRemainingStepsCountsTheSteps) {
   // binomial_sweep: i = n, n - 32, ... > 0, tested as n - k > 32 with k
   // counting up, then ceil(i / 224) tiles for each i.

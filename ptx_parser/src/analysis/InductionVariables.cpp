@@ -341,6 +341,9 @@ Value TripCountAnalysis::entryValue(std::uint32_t loop, const std::string &reg, 
   }
   if (first)
     initial = Value::unknown("no value of " + reg + " enters the loop");
+  if (!initial.known() && !bound && entering.size() == 1 && entering[0] != ValueEvaluator::kNoDefinition)
+    if (std::optional<Value> value = throughOperandsOnThreadZerosPath(loop, reg, entering[0], outer))
+      initial = *value;
   if (!initial.known() && !bound && entering.size() > 1)
     if (auto path = definitionOnThreadZerosPath(loop, reg, entering, outer)) {
       // Not reached: no number, and the provenance of the branches alone.
@@ -356,6 +359,41 @@ Value TripCountAnalysis::entryValue(std::uint32_t loop, const std::string &reg, 
       }
     }
   return initial;
+}
+
+std::optional<Value> TripCountAnalysis::throughOperandsOnThreadZerosPath(std::uint32_t loop,
+                                                                       const std::string &reg,
+                                                                       std::uint32_t definition,
+                                                                       const Bindings &outer) const {
+  Bindings bindings = outer;
+  Value branches = Value::constant(0);
+  for (const Operand &operand : graph_.instructions[definition]->operands) {
+    const auto *read = operand.getIf<Register>();
+    if (!read || read->name == reg || bindings.count(read->name))
+      continue;
+    std::vector<std::uint32_t> merged = values_.reachingDefinitions(read->name, definition);
+    if (merged.size() < 2 ||
+        std::any_of(merged.begin(), merged.end(), [&](std::uint32_t def) { return insideLoop(loop, def); }))
+      continue;
+    auto path = definitionOnThreadZerosPath(loop, read->name, merged, outer);
+    if (!path || !path->reachesLoop || path->afterLoop)
+      continue;
+    Value value = values_.definedBy(path->definition, read->name, outer);
+    if (!value.known())
+      continue;
+    mergeProvenance(branches, path->branches);
+    std::sort(merged.begin(), merged.end());
+    bindings[read->name] = Binding{std::move(value), std::move(merged)};
+  }
+  if (bindings.size() == outer.size())
+    return std::nullopt;
+  Value value = values_.definedBy(definition, reg, bindings);
+  if (!value.known())
+    return std::nullopt;
+  value.origin = std::max(value.origin, branches.origin);
+  appendReasons(value.why, branches.why);
+  value.perThread = true;
+  return value;
 }
 
 std::optional<InductionVariable> TripCountAnalysis::asInduction(std::uint32_t loop,

@@ -99,6 +99,14 @@ private:
   std::optional<PathDefinition> definitionOnThreadZerosPath(std::uint32_t loop, const std::string &reg,
                                                             const std::vector<std::uint32_t> &entering,
                                                             const Bindings &outer) const;
+  /// The value `definition`, the one definition of `reg` entering `loop`,
+  /// gives when each register it reads that several definitions reach
+  /// (none in the loop) is read as thread 0's path sets it: nvcc peels an
+  /// unrolled loop's remainder into guarded copies, each setting the index,
+  /// and starts the main loop from it (`add %r25, %r24, -1`). nullopt when
+  /// no such register is found on the path, or the value stays unknown.
+  std::optional<Value> throughOperandsOnThreadZerosPath(std::uint32_t loop, const std::string &reg,
+                                                        std::uint32_t definition, const Bindings &outer) const;
   /// The amount instruction `arithmetic` moves `updated` by in one
   /// iteration (for `shl`/`shr`/`mul`, the shift or factor), with its
   /// provenance; nullopt when it does not read `updated` through the forms
