@@ -82,6 +82,38 @@ TEST_F(RarePathsTest, ACompareAndSwapRetryLoopRunsOnceWhateverTheDefault) {
   }
 }
 
+TEST(RareBranchTest, AWorkQueueLoopSaysItsCountRestsOnTheOtherThreads) {
+  // while ((i = atomicAdd(counter, 1)) < n) out[i] = ...: each thread's
+  // share of n depends on how the others race for the counter.
+  ptx::Module module = parseKernelText(R"(.visible .entry k(.param .u64 counter, .param .u32 n)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [counter];
+  ld.param.u32 %r4, [n];
+  atom.global.add.u32 %r5, [%rd1], 1;
+  setp.ge.s32 %p1, %r5, %r4;
+  @%p1 bra $L__done;
+$L__loop:
+  st.global.u32 [%rd1+4], %r5;
+  atom.global.add.u32 %r5, [%rd1], 1;
+  setp.lt.s32 %p2, %r5, %r4;
+  @%p2 bra $L__loop;
+$L__done:
+  ret;
+}
+)",
+                                       "work_queue.ptx");
+  LaunchAssumptions assumptions;
+  assumptions.parameters.insert_or_assign("n", 1000);
+  ExecutedKernel kernel = expandKernel(module, *module.kernels().front(), assumptions, {});
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  EXPECT_TRUE(kernel.loops[0].usedDefault);
+  ASSERT_FALSE(kernel.loops[0].why.empty());
+  EXPECT_NE(kernel.loops[0].why[0].find("comes from an atomic (line 16,"), std::string::npos) << kernel.loops[0].why[0];
+}
+
 /// A kernel whose branch on `test` (over %f2 = |%f1|) jumps to `add.f32`
 /// and falls through to `mul.f32`.
 ptx::Module magnitudeBranch(const std::string &test, const std::string &branch) {

@@ -84,6 +84,11 @@ std::string TripCountAnalysis::whyNotInduction(std::uint32_t loop, const std::st
         continue;
       seen.push_back(def);
       const Instruction &instruction = *graph_.instructions[def];
+      if (instruction.opcode == "atom")
+        return "the exit test's " + reg + " comes from an atomic (line " +
+               std::to_string(instruction.location.line) +
+               ", a work queue or a shared counter): how often each thread goes round depends on "
+               "the other threads";
       if (instruction.opcode == "ld" || instruction.opcode == "ldu") {
         bool sameAddress = true;
         if (instruction.operands.size() > 1)
