@@ -196,9 +196,7 @@ TEST(HandWrittenSearchTest, BothEndsMustBeSelectedOnOneChoiceThatMovesOnlyOne) {
   for (const Case &c : cases) {
     SCOPED_TRACE(c.selects);
     ptx::Module module = handWrittenSearch(c.selects);
-    LaunchAssumptions assumptions;
-    assumptions.parameters = {{"n", 1000}};
-    ExecutedKernel kernel = expandKernel(module, *module.kernels().front(), assumptions, {});
+    ExecutedKernel kernel = expandFirstKernel(module, {{"n", 1000}});
     ASSERT_EQ(kernel.loops.size(), 1u);
     EXPECT_EQ(kernel.loops[0].maxTripCount, c.count);
     EXPECT_EQ(kernel.loops[0].usedDefault, c.count == 16);

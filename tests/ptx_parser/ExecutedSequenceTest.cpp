@@ -18,11 +18,6 @@ namespace {
 
 using namespace ptx::analysis;
 
-/// The first kernel of `module` expanded with no assumptions and default options.
-ExecutedKernel expandFirstKernel(const ptx::Module &module) {
-  return expandKernel(module, *module.kernels().front(), LaunchAssumptions{}, ExpansionOptions{});
-}
-
 class RealisticLoopsTest : public ::testing::Test {
 protected:
   static const ptx::Module &module() { return loopFixture("realistic.ptx"); }

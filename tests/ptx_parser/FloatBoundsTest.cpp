@@ -141,9 +141,7 @@ $L__done:
 }
 )",
                                        "header_copy.ptx");
-  LaunchAssumptions assumptions;
-  assumptions.parameters.insert_or_assign("limit", 2);
-  ExecutedKernel kernel = expandKernel(module, *module.kernels().front(), assumptions, {});
+  ExecutedKernel kernel = expandFirstKernel(module, {{"limit", 2}});
   ASSERT_EQ(kernel.loops.size(), 1u);
   EXPECT_FALSE(kernel.loops[0].usedDefault) << kernel.loops[0].rule;
   EXPECT_EQ(kernel.loops[0].maxTripCount, 5u);
@@ -196,7 +194,7 @@ $L__loop:
 }
 )",
                                        "float_step.ptx");
-  ExecutedKernel kernel = expandKernel(module, *module.kernels().front(), {}, {});
+  ExecutedKernel kernel = expandFirstKernel(module);
   ASSERT_EQ(kernel.loops.size(), 1u);
   EXPECT_TRUE(kernel.loops[0].usedDefault) << kernel.loops[0].rule;
 }
@@ -258,7 +256,7 @@ TEST(FloatBoundsTest, ConversionsRoundSaturateAndCompareAsPtxSays) {
     SCOPED_TRACE(std::string(c.setup) + " / " + c.convert);
     std::string setup = std::string(".reg .f64 %fd<3>;\n  ") + c.setup;
     ptx::Module module = floatBoundLoop(setup, c.convert);
-    ExecutedKernel kernel = expandKernel(module, *module.kernels().front(), {}, {});
+    ExecutedKernel kernel = expandFirstKernel(module);
     for (const LoopReport &loop : kernel.loops)
       EXPECT_FALSE(loop.usedDefault) << loop.rule;
     // Billions of passes are written as samples whose weights add up to
@@ -277,7 +275,7 @@ TEST(FloatBoundsTest, AValueReachedOnManyPathsIsReadOnce) {
              std::to_string(i - 1) + ";\n";
   setup += "  mov.f32 %f1, %g12;";
   ptx::Module module = floatBoundLoop(setup, "cvt.rzi.s32.f32");
-  ExecutedKernel kernel = expandKernel(module, *module.kernels().front(), {}, {});
+  ExecutedKernel kernel = expandFirstKernel(module);
   ASSERT_EQ(kernel.loops.size(), 1u);
   EXPECT_FALSE(kernel.loops[0].usedDefault);
   EXPECT_DOUBLE_EQ(executedCount(kernel, "add.s32"), 233); // 1, 1, 2, 3, 5, ..., 233

@@ -52,6 +52,15 @@ inline ptx::analysis::ExecutedKernel expandNamed(const ptx::Module &module, std:
                 : ptx::analysis::ExecutedKernel{};
 }
 
+/// The first kernel of `module` expanded with `parameters` set (by PTX
+/// name or suffix), the default launch and default options.
+inline ptx::analysis::ExecutedKernel expandFirstKernel(const ptx::Module &module,
+                                                      ptx::analysis::AssumedParameters parameters = {}) {
+  ptx::analysis::LaunchAssumptions assumptions;
+  assumptions.parameters = std::move(parameters);
+  return ptx::analysis::expandKernel(module, *module.kernels().front(), assumptions, {});
+}
+
 /// The kernel of fixture `file` read with parameter `name` (its PTX name
 /// or that name's suffix, `param_2`) set to `value`; nothing set for an
 /// empty name.

@@ -105,9 +105,7 @@ $L__done:
 }
 )",
                                        "work_queue.ptx");
-  LaunchAssumptions assumptions;
-  assumptions.parameters.insert_or_assign("n", 1000);
-  ExecutedKernel kernel = expandKernel(module, *module.kernels().front(), assumptions, {});
+  ExecutedKernel kernel = expandFirstKernel(module, {{"n", 1000}});
   ASSERT_EQ(kernel.loops.size(), 1u);
   EXPECT_TRUE(kernel.loops[0].usedDefault);
   ASSERT_FALSE(kernel.loops[0].why.empty());
@@ -158,7 +156,7 @@ TEST(RareBranchTest, TheOrdinarySideFollowsFromTheComparisonItsOperandOrderAndTh
   };
   for (const Case &c : cases) {
     ptx::Module module = magnitudeBranch(c.test, c.branch);
-    ExecutedKernel kernel = expandKernel(module, *module.kernels().front(), {}, {});
+    ExecutedKernel kernel = expandFirstKernel(module);
     EXPECT_DOUBLE_EQ(executedCount(kernel, "add.f32"), c.taken) << c.test << " " << c.branch;
     EXPECT_DOUBLE_EQ(executedCount(kernel, "mul.f32"), 1 - c.taken) << c.test << " " << c.branch;
     EXPECT_EQ(kernel.rareBranches.size(), 1u) << c.test;

@@ -100,6 +100,17 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
       firstFailure->why.push_back(std::move(reason));
     }
   };
+  // A rule's reading of the exit in `block`: the fewest runs win; one
+  // without a count is kept as the first failure, its reasons saying why.
+  auto offer = [&](TripCount count, std::uint32_t block) {
+    count.exitingBlock = block;
+    if (!count.headerRuns) {
+      if (!firstFailure)
+        firstFailure = std::move(count);
+    } else if (!best || *count.headerRuns < *best->headerRuns) {
+      best = std::move(count);
+    }
+  };
 
   // Each exiting branch's predicate, read where the branch reads it; a
   // predicate that joins two conditions the loop needs both of becomes two
@@ -167,13 +178,7 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
     const bool floats = setp.opcode == "setp" && !setp.details.types.empty() &&
                         kindOf(setp.details.types.back()) == ScalarTypeKind::Float;
     if (auto counted = floats ? floatCounter(loop, test, stayWhen, outer) : std::nullopt) {
-      counted->exitingBlock = block;
-      if (!counted->headerRuns) {
-        if (!firstFailure)
-          firstFailure = std::move(counted);
-      } else if (!best || *counted->headerRuns < *best->headerRuns) {
-        best = std::move(counted);
-      }
+      offer(std::move(*counted), block);
       continue;
     }
     if (floats || setp.opcode != "setp" || setp.modifiers.size() != 2 || setp.operands.size() != 3 ||
@@ -185,19 +190,11 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
     std::string_view comparison = setp.modifiers[0];
     IntType type = intTypeOf(setp.details.types.back());
     if (auto retry = compareAndSwapRetry(loop, test, stayWhen)) {
-      retry->exitingBlock = block;
-      if (!best || *retry->headerRuns < *best->headerRuns)
-        best = std::move(retry);
+      offer(std::move(*retry), block);
       continue;
     }
     if (auto search = binarySearch(loop, test, stayWhen, outer)) {
-      search->exitingBlock = block;
-      if (!search->headerRuns) {
-        if (!firstFailure)
-          firstFailure = std::move(search);
-      } else if (!best || *search->headerRuns < *best->headerRuns) {
-        best = std::move(search);
-      }
+      offer(std::move(*search), block);
       continue;
     }
 
