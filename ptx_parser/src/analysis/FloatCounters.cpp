@@ -2,6 +2,7 @@
 // `for (float t = 0; t < T; t += dt)`, a time-step loop.
 #include "ptxdvfs/ptx/analysis/TripCounts.h"
 
+#include "Copies.h"
 #include "FloatSemantics.h"
 #include "Reasons.h"
 
@@ -79,9 +80,8 @@ std::optional<TripCount> TripCountAnalysis::floatCounter(std::uint32_t loop, std
     Reading reading{reg, at, values_.reachingDefinitions(reg, at)};
     for (int hops = 0; hops < 4 && reading.definitions.size() == 1 && insideLoop(loop, reading.definitions[0]);
          ++hops) {
-      const Instruction &copy = *graph_.instructions[reading.definitions[0]];
-      const auto *from = copy.operands.size() == 2 ? copy.operands[1].getIf<Register>() : nullptr;
-      if (copy.opcode != "mov" || !from || from->negated)
+      const Register *from = copySource(*graph_.instructions[reading.definitions[0]]);
+      if (!from)
         break;
       reading = {from->name, reading.definitions[0], values_.reachingDefinitions(from->name, reading.definitions[0])};
     }
@@ -108,9 +108,8 @@ std::optional<TripCount> TripCountAnalysis::floatCounter(std::uint32_t loop, std
   // The arithmetic that writes a counter, from its definition in the loop
   // (itself, or a copy of its result).
   auto arithmeticBehind = [&](std::uint32_t definition) -> std::optional<std::uint32_t> {
-    const Instruction &copy = *graph_.instructions[definition];
-    const auto *from = copy.operands.size() == 2 ? copy.operands[1].getIf<Register>() : nullptr;
-    if (copy.opcode != "mov" || !from)
+    const Register *from = copySource(*graph_.instructions[definition]);
+    if (!from)
       return definition;
     Reading source = throughCopies(from->name, definition);
     if (source.definitions.size() != 1 || !insideLoop(loop, source.definitions[0]))

@@ -357,8 +357,7 @@ Value TripCountAnalysis::entryValue(std::uint32_t loop, const std::string &reg, 
                     : outer.count(reg)   ? outer.find(reg)->second.value
                                          : Value::unknown("register " + reg + " after an earlier loop");
       if (value.known() || !path->reachesLoop) {
-        value.origin = std::max(value.origin, path->branches.origin);
-        appendReasons(value.why, path->branches.why);
+        mergeProvenance(value, path->branches);
         value.perThread = true;
         initial = value;
       }
@@ -395,8 +394,7 @@ std::optional<Value> TripCountAnalysis::throughOperandsOnThreadZerosPath(std::ui
   Value value = values_.definedBy(definition, reg, bindings);
   if (!value.known())
     return std::nullopt;
-  value.origin = std::max(value.origin, branches.origin);
-  appendReasons(value.why, branches.why);
+  mergeProvenance(value, branches);
   value.perThread = true;
   return value;
 }

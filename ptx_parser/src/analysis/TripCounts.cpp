@@ -1,6 +1,7 @@
 // TripCounts.cpp - recognising induction variables and solving a loop's exit test for its count.
 #include "ptxdvfs/ptx/analysis/TripCounts.h"
 
+#include "Copies.h"
 #include "IntegerSemantics.h"
 #include "Reasons.h"
 
@@ -220,9 +221,8 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
       // 100`): the test reads the counter the copy was taken from.
       for (int copies = 0; copies < 4 && !induction && reaching.size() == 1 && insideLoop(loop, reaching[0]);
            ++copies) {
-        const Instruction &copy = *graph_.instructions[reaching[0]];
-        const auto *from = copy.operands.size() == 2 ? copy.operands[1].getIf<Register>() : nullptr;
-        if (copy.opcode != "mov" || !from || from->negated)
+        const Register *from = copySource(*graph_.instructions[reaching[0]]);
+        if (!from)
           break;
         base = from->name;
         readAt = reaching[0];
