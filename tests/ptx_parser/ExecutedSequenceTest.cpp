@@ -267,6 +267,17 @@ TEST_F(RealisticLoopsTest, AnUnrolledLoopStartsFromThePeeledCopiesThreadZeroRan)
   }
 }
 
+TEST_F(RealisticLoopsTest, APathDecidedByAParameterNamesTheParameterNotARegister) {
+  // Without n (param_3; the library reads PTX names, the CLI adds CUDA's),
+  // which peeled copy thread 0 ran is undecided: the reason must be the one
+  // thing that decides it, so the user knows what to --assume.
+  ExecutedKernel kernel = expand("strided_accumulate", launch({}));
+  ASSERT_EQ(kernel.loops.size(), 2u);
+  const LoopReport &unrolled = kernel.loops[1];
+  EXPECT_TRUE(unrolled.usedDefault);
+  EXPECT_EQ(unrolled.why, (std::vector<std::string>{"parameter param_3 (no --assume param_3=VALUE)"}));
+}
+
 TEST_F(RealisticLoopsTest, AnUnrolledPartStartingAfterThePeeledCopiesFollowsThreadZerosCopy) {
   // clamped_window: the inner part unrolled by 4 starts from one before the
   // column the peeled copies left (`add %r25, %r24, -1`), %r24 set on each

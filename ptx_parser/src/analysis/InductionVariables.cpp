@@ -248,7 +248,7 @@ TripCountAnalysis::definitionOnThreadZerosPath(std::uint32_t loop, const std::st
   const Loop &target = forest_.loops[loop];
   const int parent = target.parent;
   std::uint32_t block = parent < 0 ? 0 : forest_.loops[static_cast<std::size_t>(parent)].header;
-  PathDefinition path{ValueEvaluator::kNoDefinition, true, false, Value::constant(0)};
+  PathDefinition path{ValueEvaluator::kNoDefinition, true, false, Value::constant(0), std::nullopt};
   std::vector<bool> seen(graph_.blocks.size(), false);
   while (block != target.header) {
     if (seen[block])
@@ -296,8 +296,10 @@ TripCountAnalysis::definitionOnThreadZerosPath(std::uint32_t loop, const std::st
       if (!branch || branch->opcode != "bra" || !branch->guard)
         return std::nullopt;
       Value predicate = values_.registerAt(branch->guard->predicate, current.end - 1, outer);
-      if (!predicate.known())
-        return std::nullopt;
+      if (!predicate.known()) {
+        path.undecidedBranch = std::move(predicate);
+        return path;
+      }
       path.branches.origin = std::max(path.branches.origin, predicate.origin);
       appendReasons(path.branches.why, predicate.why);
       bool taken = (*predicate.number != 0) != branch->guard->negated;
@@ -331,11 +333,13 @@ Value TripCountAnalysis::entryValue(std::uint32_t loop, const std::string &reg, 
       entering.size() > 1 ? values_.boundValue(reg, entering, header.first, outer) : std::nullopt;
   Value initial = bound ? *bound : Value{};
   bool first = !bound;
+  bool registerOnlyReason = false; // the reason names a register, not what decides it
   for (std::uint32_t def : bound ? std::vector<std::uint32_t>{} : entering) {
-    Value value = def == ValueEvaluator::kNoDefinition
-                      ? Value::unknown("register " + reg + " read before it is written")
-                      : values_.definedBy(def, reg, outer);
+    registerOnlyReason = def == ValueEvaluator::kNoDefinition;
+    Value value = registerOnlyReason ? Value::unknown("register " + reg + " read before it is written")
+                                     : values_.definedBy(def, reg, outer);
     if (!value.known() || (!first && *value.number != *initial.number)) {
+      registerOnlyReason = registerOnlyReason || value.known();
       initial = value.known() ? Value::unknown("register " + reg + " enters the loop with different values")
                               : value;
       first = false;
@@ -349,19 +353,28 @@ Value TripCountAnalysis::entryValue(std::uint32_t loop, const std::string &reg, 
   if (!initial.known() && !bound && entering.size() == 1 && entering[0] != ValueEvaluator::kNoDefinition)
     if (std::optional<Value> value = throughOperandsOnThreadZerosPath(loop, reg, entering[0], outer))
       initial = *value;
-  if (!initial.known() && !bound && entering.size() > 1)
-    if (auto path = definitionOnThreadZerosPath(loop, reg, entering, outer)) {
-      // Not reached: no number, and the provenance of the branches alone.
-      Value value = !path->reachesLoop ? skippedByThreadZero()
-                    : !path->afterLoop   ? values_.definedBy(path->definition, reg, outer)
-                    : outer.count(reg)   ? outer.find(reg)->second.value
-                                         : Value::unknown("register " + reg + " after an earlier loop");
-      if (value.known() || !path->reachesLoop) {
-        mergeProvenance(value, path->branches);
-        value.perThread = true;
-        initial = value;
-      }
+  if (initial.known() || bound || entering.size() < 2)
+    return initial;
+  auto path = definitionOnThreadZerosPath(loop, reg, entering, outer);
+  if (path && path->undecidedBranch) {
+    // What decides thread 0's path (a parameter) is what the user can give;
+    // "different values enter" names a register, which tells them nothing.
+    // An unknown value of its own (a load) keeps its reason: deciding the
+    // path would not make it known.
+    if (registerOnlyReason && !path->undecidedBranch->why.empty())
+      initial.why = path->undecidedBranch->why;
+  } else if (path) {
+    // Not reached: no number, and the provenance of the branches alone.
+    Value value = !path->reachesLoop ? skippedByThreadZero()
+                  : !path->afterLoop   ? values_.definedBy(path->definition, reg, outer)
+                  : outer.count(reg)   ? outer.find(reg)->second.value
+                                       : Value::unknown("register " + reg + " after an earlier loop");
+    if (value.known() || !path->reachesLoop) {
+      mergeProvenance(value, path->branches);
+      value.perThread = true;
+      initial = value;
     }
+  }
   return initial;
 }
 
@@ -380,7 +393,7 @@ std::optional<Value> TripCountAnalysis::throughOperandsOnThreadZerosPath(std::ui
         std::any_of(merged.begin(), merged.end(), [&](std::uint32_t def) { return insideLoop(loop, def); }))
       continue;
     auto path = definitionOnThreadZerosPath(loop, read->name, merged, outer);
-    if (!path || !path->reachesLoop || path->afterLoop)
+    if (!path || path->undecidedBranch || !path->reachesLoop || path->afterLoop)
       continue;
     Value value = values_.definedBy(path->definition, read->name, outer);
     if (!value.known())

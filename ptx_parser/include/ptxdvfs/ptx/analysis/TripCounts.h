@@ -88,6 +88,10 @@ private:
     bool reachesLoop;         ///< false: thread 0's pass skips the loop
     bool afterLoop;           ///< the value is the one an earlier loop on the path left (its binding)
     Value branches;           ///< the provenance of the branches that chose it
+    /// Set when a branch on the way could not be decided: its condition,
+    /// unknown, with the reasons (a parameter without --assume) that would
+    /// decide it. The other fields are then meaningless.
+    std::optional<Value> undecidedBranch;
   };
   /// Of the definitions `entering` that meet at `loop`'s header, the one
   /// thread 0 brings, following its branches (thread-dependent ones too)
@@ -95,7 +99,8 @@ private:
   /// peels the remainder of an unrolled loop into guarded copies, each
   /// setting the counter; which copies ran is known per thread only.
   /// An earlier loop on the path is stepped over by its one exit. nullopt
-  /// when a branch is unknown or such a loop has several exits.
+  /// when such a loop has several exits or the path is not a simple one;
+  /// an unknown branch gives `undecidedBranch`.
   std::optional<PathDefinition> definitionOnThreadZerosPath(std::uint32_t loop, const std::string &reg,
                                                             const std::vector<std::uint32_t> &entering,
                                                             const Bindings &outer) const;
