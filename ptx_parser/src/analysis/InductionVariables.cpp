@@ -137,7 +137,8 @@ bool TripCountAnalysis::recomputedInvariant(std::uint32_t loop, const std::strin
 }
 
 std::optional<Value> TripCountAnalysis::updateStep(std::uint32_t loop, std::uint32_t arithmetic,
-                                                  const std::string &updated, const Bindings &outer) const {
+                                                  const std::string &updated, const Bindings &outer,
+                                                  unsigned *countedBits) const {
   const Instruction *instruction = graph_.instructions[arithmetic];
   std::string_view op = instruction->opcode;
   // A float counter's bits are no count (`f += 1.0f` adds 1.0 to a value,
@@ -150,25 +151,35 @@ std::optional<Value> TripCountAnalysis::updateStep(std::uint32_t loop, std::uint
   // = 0; i < 15; i++)` reading i after `++i`), or a round trip through 64
   // bits (`cvt.s64.s32 %rd, %r` ... `cvt.u32.u64 %t, %rd`, an index kept
   // wide for addressing). Each link must be the only value its reader can
-  // see, so it runs before the update in every iteration, and none may be
-  // narrower than the update, so the bits it adds to are the counter's.
+  // see, so it runs before the update in every iteration. A link narrower
+  // than the update (`cvt.s64.s32` of a 64-bit counter: an int variable
+  // stepped by a 64-bit stride) keeps only the low bits. The low bits of a
+  // sum, difference, product or left shift depend on its operands' low bits
+  // alone, so the counter is then counted in that width (`narrowest`); a
+  // right shift brings high bits down, and is refused.
+  const bool keepsLowBits = op != "shr";
+  unsigned narrowest = bits;
   auto copiesUpdated = [&](const Register *operand, std::uint32_t at) {
     constexpr unsigned kMaxCopies = 4;
+    unsigned width = bits;
     for (unsigned links = 0; links < kMaxCopies; ++links) {
       std::optional<std::uint32_t> definition = soleDefinitionInside(loop, operand, at);
       if (!definition)
         return false;
       const Instruction &copy = *graph_.instructions[*definition];
       const auto &types = copy.details.types;
-      bool keepsBits = copy.opcode == "mov" ||
-                       (copy.opcode == "cvt" && types.size() == 2 && intTypeOf(types[0]).isInteger &&
-                        intTypeOf(types[1]).isInteger && intTypeOf(types[0]).bits >= bits &&
-                        intTypeOf(types[1]).bits >= bits);
+      bool isMove = copy.opcode == "mov";
+      bool isIntegerConversion = copy.opcode == "cvt" && types.size() == 2 && intTypeOf(types[0]).isInteger &&
+                                 intTypeOf(types[1]).isInteger;
+      if (isIntegerConversion)
+        width = std::min({width, intTypeOf(types[0]).bits, intTypeOf(types[1]).bits});
       const auto *source = copy.operands.size() == 2 ? copy.operands[1].getIf<Register>() : nullptr;
-      if (!keepsBits || !source || source->negated)
+      if (!(isMove || isIntegerConversion) || (width < bits && !keepsLowBits) || !source || source->negated)
         return false;
-      if (source->name == updated)
+      if (source->name == updated) {
+        narrowest = std::min(narrowest, width);
         return true;
+      }
       operand = source;
       at = *definition;
     }
@@ -238,6 +249,8 @@ std::optional<Value> TripCountAnalysis::updateStep(std::uint32_t loop, std::uint
     step.origin = std::max(step.origin, part.origin);
     appendReasons(step.why, part.why);
   }
+  if (countedBits)
+    *countedBits = narrowest;
   return step;
 }
 
@@ -443,7 +456,8 @@ std::optional<InductionVariable> TripCountAnalysis::asInduction(std::uint32_t lo
   std::string_view op = instruction->opcode;
   if (instruction->operands.size() != 3 || instruction->details.types.empty())
     return std::nullopt;
-  std::optional<Value> step = updateStep(loop, arithmetic, reg, outer);
+  unsigned countedBits = 64;
+  std::optional<Value> step = updateStep(loop, arithmetic, reg, outer, &countedBits);
   if (!step)
     return std::nullopt;
   if (op == "add" || op == "sub") {
@@ -463,7 +477,7 @@ std::optional<InductionVariable> TripCountAnalysis::asInduction(std::uint32_t lo
     return std::nullopt;
   }
   ScalarType type = instruction->details.types.back();
-  variable.bits = intTypeOf(type).bits;
+  variable.bits = std::min(intTypeOf(type).bits, countedBits);
   variable.isSigned = intTypeOf(type).isSigned;
 
   Value initial = entryValue(loop, reg, outer);

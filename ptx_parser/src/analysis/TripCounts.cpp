@@ -218,10 +218,14 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
       std::optional<InductionVariable> induction = asInduction(loop, base, outer);
       // Unoptimised code (nvcc -G) copies a variable into a fresh register
       // before each use (`mov %r2, %r7` in the header, then `setp %p1, %r2,
-      // 100`): the test reads the counter the copy was taken from.
+      // 100`): the test reads the counter the copy was taken from. An int
+      // counter kept in 64 bits (stepped by a 64-bit size) is tested through
+      // `cvt.u32.u64`: its low bits, which the comparison's width reads.
       for (int copies = 0; copies < 4 && !induction && reaching.size() == 1 && insideLoop(loop, reaching[0]);
            ++copies) {
         const Register *from = copySource(*graph_.instructions[reaching[0]]);
+        if (!from)
+          from = lowBitsSource(*graph_.instructions[reaching[0]]);
         if (!from)
           break;
         base = from->name;

@@ -23,6 +23,10 @@ struct InductionVariable {
   Update kind = Update::Add;
   std::int64_t step = 0;    ///< added (negative for sub), shift amount, or factor
   Value initial;            ///< on entry to the loop
+  /// The width it is counted in: its register's, or narrower when each
+  /// iteration re-extends its low bits (`i += g.size()` with int i and a
+  /// 64-bit size: `cvt.s64.s32` of the counter, then `add.s64`); only those
+  /// low bits are then the counter's, and the exit test reads no more.
   unsigned bits = 64;
   bool isSigned = false;
 
@@ -116,8 +120,11 @@ private:
   /// iteration (for `shl`/`shr`/`mul`, the shift or factor), with its
   /// provenance; nullopt when it does not read `updated` through the forms
   /// InductionVariable names, or the step changes inside the loop.
+  /// `countedBits`, when given, receives the width the counter is counted
+  /// in (InductionVariable::bits): its own, or that of a narrowing copy on
+  /// the way back to it.
   std::optional<Value> updateStep(std::uint32_t loop, std::uint32_t arithmetic, const std::string &updated,
-                                  const Bindings &outer) const;
+                                  const Bindings &outer, unsigned *countedBits = nullptr) const;
   /// The count of a loop that retries an `atom.cas` until it finds the
   /// value it expected (atomicAdd on a float or double written by hand,
   /// a lock-free update), exiting at comparison `test`: 1, as without

@@ -1,0 +1,89 @@
+// WideStridesTest.cpp - int counters nvcc keeps in 64 bits because their
+// stride is 64-bit (cooperative groups' g.size()): each iteration re-extends
+// the low half and the exit test reads it through cvt.u32.u64
+// (tests/fixtures/loops/wide_strides.cu).
+#include "LoopFixtures.h"
+
+#include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+namespace ptxdvfs::test {
+namespace {
+
+using namespace ptx::analysis;
+
+struct Launch {
+  Dim3 grid, block;
+};
+
+ExecutedKernel expand(const std::string &namePart, std::int64_t n, const Launch &launch) {
+  LaunchAssumptions assumptions;
+  assumptions.grid = launch.grid;
+  assumptions.block = launch.block;
+  assumptions.parameters = {{"param_1", n}};
+  return expandNamed(loopFixture("wide_strides.ptx"), namePart, assumptions);
+}
+
+std::int64_t threads(const Launch &launch) {
+  return static_cast<std::int64_t>(launch.grid.x) * launch.grid.y * launch.grid.z * launch.block.x *
+         launch.block.y * launch.block.z;
+}
+
+TEST(WideStridesTest, EveryGridStrideShapeRunsCeilNOverTheThreads) {
+  // Thread 0 takes elements 0, S, 2S, ... (or n - 1, n - 1 - S, ...): one
+  // store each, ceil(n / S) in all. The grid_group loop's stride is the
+  // product of all six launch dimensions.
+  const Launch launches[] = {{{1024, 1, 1}, {256, 1, 1}}, {{7, 1, 1}, {96, 1, 1}}, {{5, 3, 2}, {32, 4, 1}}};
+  for (const char *kernel : {"size_t_stride", "grid_group_stride", "size_t_stride_down"})
+    for (const Launch &launch : launches)
+      for (std::int64_t n : {0, 1, 671, 672, 673, 262144, 262145, 1000000}) {
+        // The two size_t kernels read only the x dimensions.
+        bool allDimensions = std::string(kernel) == "grid_group_stride";
+        Launch used = allDimensions ? launch : Launch{{launch.grid.x, 1, 1}, {launch.block.x, 1, 1}};
+        std::int64_t stride = threads(used);
+        SCOPED_TRACE(std::string(kernel) + " n = " + std::to_string(n) + " stride = " + std::to_string(stride));
+        ExecutedKernel expanded = expand(kernel, n, launch);
+        ASSERT_FALSE(expanded.loops.empty());
+        for (const LoopReport &loop : expanded.loops) {
+          bool inTheKernel = loop.source && loop.source->line < 30; // the grid barrier spins in a header
+          EXPECT_TRUE(!inTheKernel || !loop.usedDefault) << loop.rule;
+        }
+        // Long loops are sampled, their weights adding up to the count.
+        double stores = static_cast<double>((n + stride - 1) / stride);
+        EXPECT_NEAR(executedCount(expanded, "st.global.f32"), stores, 1e-9 * stores);
+      }
+}
+
+TEST(WideStridesTest, ARightShiftThroughANarrowedCopyIsNoCounter) {
+  // The low half of a right shift takes bits from the high half, which the
+  // sign extension filled: from -1024 the low half stays negative and never
+  // reaches 0 (shr.u64 of the extended value), where a 32-bit logical shift
+  // would reach 0 after 32 steps. Not a counter: the default count.
+  ptx::Module module = parseKernelText(R"(
+.visible .entry shifts(.param .u32 n)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<3>;
+  mov.u64 %rd1, -1024;
+$L1:
+  cvt.s64.s32 %rd2, %rd1;
+  shr.u64 %rd1, %rd2, 1;
+  cvt.u32.u64 %r2, %rd1;
+  setp.ne.s32 %p1, %r2, 0;
+  @%p1 bra $L1;
+  ret;
+}
+)",
+                                       "shifts.ptx");
+  ExecutedKernel kernel = expandFirstKernel(module);
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  EXPECT_TRUE(kernel.loops[0].usedDefault) << kernel.loops[0].rule;
+}
+
+} // namespace
+} // namespace ptxdvfs::test
