@@ -194,9 +194,7 @@ $L__loop:
 }
 )",
                                        "float_step.ptx");
-  ExecutedKernel kernel = expandFirstKernel(module);
-  ASSERT_EQ(kernel.loops.size(), 1u);
-  EXPECT_TRUE(kernel.loops[0].usedDefault) << kernel.loops[0].rule;
+  EXPECT_TRUE(onlyLoopTakesTheDefault(module));
 }
 
 /// A loop from 0 while the counter is below `bound`, a float register's

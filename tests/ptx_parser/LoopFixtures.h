@@ -61,6 +61,17 @@ inline ptx::analysis::ExecutedKernel expandFirstKernel(const ptx::Module &module
   return ptx::analysis::expandKernel(module, *module.kernels().front(), assumptions, {});
 }
 
+/// Success when the first kernel of `module` has one loop and it took the
+/// default count (the rule it was not counted by, in the failure message).
+inline ::testing::AssertionResult onlyLoopTakesTheDefault(const ptx::Module &module) {
+  ptx::analysis::ExecutedKernel kernel = expandFirstKernel(module);
+  if (kernel.loops.size() != 1)
+    return ::testing::AssertionFailure() << kernel.loops.size() << " loops, not 1";
+  if (!kernel.loops[0].usedDefault)
+    return ::testing::AssertionFailure() << "counted: " << kernel.loops[0].rule;
+  return ::testing::AssertionSuccess();
+}
+
 /// The kernel of fixture `file` read with parameter `name` (its PTX name
 /// or that name's suffix, `param_2`) set to `value`; nothing set for an
 /// empty name.

@@ -80,9 +80,7 @@ $L1:
 }
 )",
                                        "shifts.ptx");
-  ExecutedKernel kernel = expandFirstKernel(module);
-  ASSERT_EQ(kernel.loops.size(), 1u);
-  EXPECT_TRUE(kernel.loops[0].usedDefault) << kernel.loops[0].rule;
+  EXPECT_TRUE(onlyLoopTakesTheDefault(module));
 }
 
 } // namespace
