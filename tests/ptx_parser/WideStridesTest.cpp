@@ -58,29 +58,47 @@ TEST(WideStridesTest, EveryGridStrideShapeRunsCeilNOverTheThreads) {
       }
 }
 
+/// A kernel whose counter %rd1 starts at `start`, is written by `update`
+/// (through a narrowed copy of itself) and is tested on its low half %r2
+/// with `stayWhile` (`setp.ne.s32 %p1, %r2, 0`).
+ptx::Module narrowedCounterLoop(const std::string &start, const std::string &update,
+                                const std::string &stayWhile) {
+  return parseKernelText(".visible .entry narrowed(.param .u32 n)\n"
+                         "{\n"
+                         "  .reg .pred %p<2>;\n"
+                         "  .reg .b32 %r<3>;\n"
+                         "  .reg .b64 %rd<3>;\n"
+                         "  mov.u64 %rd1, " + start + ";\n"
+                         "$L1:\n" +
+                             update +
+                             "  cvt.u32.u64 %r2, %rd1;\n"
+                             "  " + stayWhile + ";\n"
+                             "  @%p1 bra $L1;\n"
+                             "  ret;\n"
+                             "}\n",
+                         "narrowed.ptx");
+}
+
 TEST(WideStridesTest, ARightShiftThroughANarrowedCopyIsNoCounter) {
   // The low half of a right shift takes bits from the high half, which the
   // sign extension filled: from -1024 the low half stays negative and never
   // reaches 0 (shr.u64 of the extended value), where a 32-bit logical shift
   // would reach 0 after 32 steps. Not a counter: the default count.
-  ptx::Module module = parseKernelText(R"(
-.visible .entry shifts(.param .u32 n)
-{
-  .reg .pred %p<2>;
-  .reg .b32 %r<3>;
-  .reg .b64 %rd<3>;
-  mov.u64 %rd1, -1024;
-$L1:
-  cvt.s64.s32 %rd2, %rd1;
-  shr.u64 %rd1, %rd2, 1;
-  cvt.u32.u64 %r2, %rd1;
-  setp.ne.s32 %p1, %r2, 0;
-  @%p1 bra $L1;
-  ret;
+  EXPECT_TRUE(onlyLoopTakesTheDefault(narrowedCounterLoop("-1024",
+                                                          "  cvt.s64.s32 %rd2, %rd1;\n"
+                                                          "  shr.u64 %rd1, %rd2, 1;\n",
+                                                          "setp.ne.s32 %p1, %r2, 0")));
 }
-)",
-                                       "shifts.ptx");
-  EXPECT_TRUE(onlyLoopTakesTheDefault(module));
+
+TEST(WideStridesTest, ASaturatingNarrowedCopyIsNoCounter) {
+  // cvt.sat clamps instead of keeping the low bits: past 2^31 - 1 the counter
+  // is held at 2^31 - 1 + 10^9 and the low half never reaches the bound,
+  // where a 32-bit counter stepped by 10^9 would after a few wraps.
+  EXPECT_TRUE(onlyLoopTakesTheDefault(narrowedCounterLoop("0",
+                                                          "  cvt.sat.s32.s64 %r1, %rd1;\n"
+                                                          "  cvt.s64.s32 %rd2, %r1;\n"
+                                                          "  add.s64 %rd1, %rd2, 1000000000;\n",
+                                                          "setp.lt.s32 %p1, %r2, 2000000000")));
 }
 
 } // namespace

@@ -18,19 +18,27 @@ inline const Register *copySource(const Instruction &instruction) {
   return source && !source->negated ? source : nullptr;
 }
 
-/// The register `instruction` keeps the low bits of when it is an integer
-/// `cvt` to the same or a narrower width (`cvt.u32.u64 %r23, %rd37`): a
-/// comparison at the destination's width reads the source as it would the
-/// destination. nullptr for any other instruction or operand (`.sat`
-/// clamps rather than keeps bits).
-inline const Register *lowBitsSource(const Instruction &instruction) {
+/// The register an integer-to-integer `cvt` converts (`cvt.s64.s32 %rd28,
+/// %rd37`: widening or narrowing, each keeping the low bits of the narrower
+/// type); nullptr for any other instruction or operand, and for `.sat`,
+/// which clamps rather than keeps bits.
+inline const Register *integerConversionSource(const Instruction &instruction) {
   const auto &types = instruction.details.types;
   if (instruction.opcode != "cvt" || instruction.operands.size() != 2 || types.size() != 2 ||
-      !intTypeOf(types[0]).isInteger || !intTypeOf(types[1]).isInteger ||
-      intTypeOf(types[0]).bits > intTypeOf(types[1]).bits || instruction.modifiers.size() != 2)
+      !intTypeOf(types[0]).isInteger || !intTypeOf(types[1]).isInteger || instruction.modifiers.size() != 2)
     return nullptr;
   const auto *source = instruction.operands[1].getIf<Register>();
   return source && !source->negated ? source : nullptr;
+}
+
+/// The register `instruction` keeps the low bits of when it is an integer
+/// `cvt` to the same or a narrower width (`cvt.u32.u64 %r23, %rd37`): a
+/// comparison at the destination's width reads the source as it would the
+/// destination. nullptr otherwise.
+inline const Register *lowBitsSource(const Instruction &instruction) {
+  const auto &types = instruction.details.types;
+  const Register *source = integerConversionSource(instruction);
+  return source && intTypeOf(types[0]).bits <= intTypeOf(types[1]).bits ? source : nullptr;
 }
 
 } // namespace ptxdvfs::ptx::analysis

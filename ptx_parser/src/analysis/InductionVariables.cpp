@@ -1,6 +1,7 @@
 // InductionVariables.cpp - registers that a loop moves by a fixed step each iteration.
 #include "ptxdvfs/ptx/analysis/TripCounts.h"
 
+#include "Copies.h"
 #include "IntegerSemantics.h"
 #include "Reasons.h"
 
@@ -167,14 +168,12 @@ std::optional<Value> TripCountAnalysis::updateStep(std::uint32_t loop, std::uint
       if (!definition)
         return false;
       const Instruction &copy = *graph_.instructions[*definition];
-      const auto &types = copy.details.types;
-      bool isMove = copy.opcode == "mov";
-      bool isIntegerConversion = copy.opcode == "cvt" && types.size() == 2 && intTypeOf(types[0]).isInteger &&
-                                 intTypeOf(types[1]).isInteger;
-      if (isIntegerConversion)
+      const Register *source = copySource(copy);
+      if (!source && (source = integerConversionSource(copy))) {
+        const auto &types = copy.details.types;
         width = std::min({width, intTypeOf(types[0]).bits, intTypeOf(types[1]).bits});
-      const auto *source = copy.operands.size() == 2 ? copy.operands[1].getIf<Register>() : nullptr;
-      if (!(isMove || isIntegerConversion) || (width < bits && !keepsLowBits) || !source || source->negated)
+      }
+      if (!source || (width < bits && !keepsLowBits))
         return false;
       if (source->name == updated) {
         narrowest = std::min(narrowest, width);
@@ -348,11 +347,11 @@ Value TripCountAnalysis::entryValue(std::uint32_t loop, const std::string &reg, 
   bool first = !bound;
   bool registerOnlyReason = false; // the reason names a register, not what decides it
   for (std::uint32_t def : bound ? std::vector<std::uint32_t>{} : entering) {
-    registerOnlyReason = def == ValueEvaluator::kNoDefinition;
-    Value value = registerOnlyReason ? Value::unknown("register " + reg + " read before it is written")
-                                     : values_.definedBy(def, reg, outer);
+    bool unwritten = def == ValueEvaluator::kNoDefinition;
+    Value value = unwritten ? Value::unknown("register " + reg + " read before it is written")
+                            : values_.definedBy(def, reg, outer);
     if (!value.known() || (!first && *value.number != *initial.number)) {
-      registerOnlyReason = registerOnlyReason || value.known();
+      registerOnlyReason = unwritten || value.known();
       initial = value.known() ? Value::unknown("register " + reg + " enters the loop with different values")
                               : value;
       first = false;
@@ -456,7 +455,7 @@ std::optional<InductionVariable> TripCountAnalysis::asInduction(std::uint32_t lo
   std::string_view op = instruction->opcode;
   if (instruction->operands.size() != 3 || instruction->details.types.empty())
     return std::nullopt;
-  unsigned countedBits = 64;
+  unsigned countedBits = 0;
   std::optional<Value> step = updateStep(loop, arithmetic, reg, outer, &countedBits);
   if (!step)
     return std::nullopt;
@@ -477,7 +476,7 @@ std::optional<InductionVariable> TripCountAnalysis::asInduction(std::uint32_t lo
     return std::nullopt;
   }
   ScalarType type = instruction->details.types.back();
-  variable.bits = std::min(intTypeOf(type).bits, countedBits);
+  variable.bits = countedBits; // the update's width, or a narrower copy's on the way round
   variable.isSigned = intTypeOf(type).isSigned;
 
   Value initial = entryValue(loop, reg, outer);
