@@ -127,6 +127,22 @@ TEST_F(BinarySearchTest, ABreakOnTheDataMakesTheBoundAnUpperBound) {
   EXPECT_FALSE(counted.loops[0].atMost);
 }
 
+TEST_F(BinarySearchTest, WithoutItsBoundAnExitWithABreakNamesTheBoundFirst) {
+  // Nothing counts either loop, but the first reason must be the value a
+  // user can give (--assume n), not the data exit nobody can, which the
+  // loop lists after it. Its data exit comes first in the PTX.
+  for (const char *kernelName : {"first_at_least", "find_key"}) {
+    SCOPED_TRACE(kernelName);
+    ExecutedKernel kernel = expand(kernelName);
+    ASSERT_EQ(kernel.loops.size(), 1u);
+    const LoopReport &loop = kernel.loops[0];
+    EXPECT_TRUE(loop.usedDefault);
+    ASSERT_EQ(loop.why.size(), 2u);
+    EXPECT_EQ(loop.why[0], "parameter param_3 (no --assume param_3=VALUE)"); // n, read without its .cu
+    EXPECT_EQ(loop.why[1].rfind("another exit may leave sooner: ", 0), 0u) << loop.why[1];
+  }
+}
+
 TEST_F(BinarySearchTest, TwoTestsJoinedByAndPredAreTwoExits) {
   // `change > tolerance && step < 100`, one and.pred: the counted test
   // bounds the loop, the float test may end it sooner.

@@ -95,19 +95,32 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
   const Loop &theLoop = forest_.loops[loop];
   std::optional<TripCount> best;
   std::optional<TripCount> firstFailure;
-  auto fail = [&](std::string reason) {
+  // The first exit a rule recognised (a counter, a search) whose start or
+  // bound is not known: its reasons name what would decide it (a
+  // parameter, the launch), which a user can give. An exit the analysis
+  // cannot read at all (a float test, a load) is only mentioned beside it.
+  std::optional<TripCount> unknownBound;
+  bool firstFailureIsUnknownBound = false;
+  auto keepFailure = [&](TripCount count, bool recognised) {
     if (!firstFailure) {
-      firstFailure = TripCount{};
-      firstFailure->why.push_back(std::move(reason));
+      firstFailure = count;
+      firstFailureIsUnknownBound = recognised;
     }
+    if (recognised && !unknownBound)
+      unknownBound = std::move(count);
+  };
+  auto fail = [&](std::string reason) {
+    TripCount failure;
+    failure.why.push_back(std::move(reason));
+    keepFailure(std::move(failure), false);
   };
   // A rule's reading of the exit in `block`: the fewest runs win; one
-  // without a count is kept as the first failure, its reasons saying why.
+  // without a count is kept as a failure, its reasons saying why.
   auto offer = [&](TripCount count, std::uint32_t block) {
     count.exitingBlock = block;
     if (!count.headerRuns) {
-      if (!firstFailure)
-        firstFailure = std::move(count);
+      const bool recognised = !count.why.empty();
+      keepFailure(std::move(count), recognised);
     } else if (!best || *count.headerRuns < *best->headerRuns) {
       best = std::move(count);
     }
@@ -347,8 +360,8 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
       if (left->value.known() && right->value.known())
         count.why.push_back("the exit test does not change from one iteration to the next");
       count.origin = ValueOrigin::Unknown;
-      if (!firstFailure)
-        firstFailure = count;
+      keepFailure(std::move(count), (left->induction || right->induction) &&
+                                        (!left->value.known() || !right->value.known()));
       continue;
     }
     auto describe = [&](const Side &side, const Operand &operand) {
@@ -416,8 +429,7 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
         count.headerRuns.reset();
         count.origin = ValueOrigin::Unknown;
         count.why.push_back("the loop does not end within 2^40 iterations for these values");
-        if (!firstFailure)
-          firstFailure = count;
+        keepFailure(std::move(count), false);
         continue;
       }
       while (high - low > 1) {
@@ -438,10 +450,13 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
   if (best)
     return *best;
   if (firstFailure) {
-    firstFailure->headerRuns.reset();
-    firstFailure->origin = ValueOrigin::Unknown;
-    firstFailure->exitingBlock = kNoBlock;
-    return *firstFailure;
+    TripCount failure = std::move(unknownBound ? *unknownBound : *firstFailure);
+    if (unknownBound && !firstFailureIsUnknownBound && !firstFailure->why.empty())
+      appendReasons(failure.why, {"another exit may leave sooner: " + firstFailure->why.front()});
+    failure.headerRuns.reset();
+    failure.origin = ValueOrigin::Unknown;
+    failure.exitingBlock = kNoBlock;
+    return failure;
   }
   TripCount none;
   none.why.push_back("the loop has no conditional exit branch");
