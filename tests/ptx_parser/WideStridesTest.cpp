@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ptxdvfs::test {
 namespace {
@@ -31,6 +32,23 @@ ExecutedKernel expand(const std::string &namePart, std::int64_t n, const Launch 
 std::int64_t threads(const Launch &launch) {
   return static_cast<std::int64_t>(launch.grid.x) * launch.grid.y * launch.grid.z * launch.block.x *
          launch.block.y * launch.block.z;
+}
+
+TEST(WideStridesTest, ALoopOverAllSixLaunchDimensionsNamesEachRegisterOnce) {
+  // One line per register and source, its components in order, as
+  // --grid X,Y,Z spells them; a loop that reads only .x keeps its line.
+  LaunchAssumptions assumptions;
+  assumptions.block = Dim3{32, 4, 1};
+  ExecutedKernel grid = expandNamed(loopFixture("wide_strides.ptx"), "grid_group_stride", assumptions);
+  ASSERT_FALSE(grid.loops.empty());
+  EXPECT_EQ(grid.loops[0].why, (std::vector<std::string>{"%nctaid.x,y,z = 1024,1,1 (default; set --grid)",
+                                                         "%ntid.x,y,z = 32,4,1 (--block)",
+                                                         "parameter param_1 (no --assume param_1=VALUE)"}));
+  ExecutedKernel xOnly = expandNamed(loopFixture("wide_strides.ptx"), "size_t_stride", assumptions);
+  ASSERT_FALSE(xOnly.loops.empty());
+  EXPECT_EQ(xOnly.loops[0].why, (std::vector<std::string>{"%ntid.x = 32 (--block)",
+                                                          "%nctaid.x = 1024 (default; set --grid)",
+                                                          "parameter param_1 (no --assume param_1=VALUE)"}));
 }
 
 TEST(WideStridesTest, EveryGridStrideShapeRunsCeilNOverTheThreads) {

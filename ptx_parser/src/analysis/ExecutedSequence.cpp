@@ -79,9 +79,11 @@ public:
       for (const Diagnostic &warning : facts->forest.warnings)
         result_.warnings.push_back(warning);
     }
-    for (LoopReport &report : result_.loops)
+    for (LoopReport &report : result_.loops) {
       if (report.entries > 0)
         report.meanTripCount /= report.entries;
+      foldLaunchReasons(report.why);
+    }
   }
 
   ExecutedKernel take() { return std::move(result_); }

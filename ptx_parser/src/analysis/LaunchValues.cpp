@@ -4,8 +4,12 @@
 #include "ptxdvfs/ptx/analysis/Values.h"
 
 #include "FloatSemantics.h"
+#include "Reasons.h"
 
+#include <algorithm>
 #include <cmath>
+#include <map>
+#include <optional>
 
 namespace ptxdvfs::ptx::analysis {
 
@@ -42,6 +46,65 @@ Value ValueEvaluator::specialRegister(std::string_view base, std::string_view co
     return assumptions_.grid ? described(*assumptions_.grid, ValueOrigin::Assumed, "--grid")
                              : described(kDefaultGrid, ValueOrigin::Defaulted, "default; set --grid");
   return Value::unknown("special register " + std::string(base) + "." + std::string(component));
+}
+
+namespace {
+
+/// One reason written by `specialRegister`: "%ntid.y = 1 (--block)".
+struct LaunchReason {
+  std::string base, source;
+  char component = 'x';
+  std::string number;
+};
+
+std::optional<LaunchReason> parseLaunchReason(const std::string &reason) {
+  LaunchReason parsed;
+  for (std::string_view base : {"%ntid", "%nctaid"})
+    if (reason.rfind(std::string(base) + ".", 0) == 0)
+      parsed.base = base;
+  const std::size_t at = parsed.base.size() + 1; // the component's letter
+  if (parsed.base.empty() || reason.size() < at + 4 || reason.compare(at + 1, 3, " = ") != 0)
+    return std::nullopt;
+  parsed.component = reason[at];
+  const std::size_t open = reason.find(" (", at + 4);
+  if (std::string_view("xyz").find(parsed.component) == std::string_view::npos || open == std::string::npos ||
+      reason.back() != ')')
+    return std::nullopt;
+  parsed.number = reason.substr(at + 4, open - (at + 4));
+  parsed.source = reason.substr(open + 2, reason.size() - open - 3);
+  return parsed;
+}
+
+} // namespace
+
+void foldLaunchReasons(std::vector<std::string> &why) {
+  std::vector<std::string> folded;
+  std::map<std::pair<std::string, std::string>, std::pair<std::size_t, std::vector<LaunchReason>>> groups;
+  for (const std::string &reason : why) {
+    auto parsed = parseLaunchReason(reason);
+    if (!parsed) {
+      folded.push_back(reason);
+      continue;
+    }
+    auto [group, isNew] = groups.try_emplace({parsed->base, parsed->source}, folded.size(), std::vector<LaunchReason>{});
+    if (isNew)
+      folded.push_back(reason);
+    group->second.second.push_back(std::move(*parsed));
+  }
+  for (auto &[key, group] : groups) {
+    auto &[slot, parts] = group;
+    if (parts.size() < 2)
+      continue;
+    std::sort(parts.begin(), parts.end(),
+              [](const LaunchReason &a, const LaunchReason &b) { return a.component < b.component; });
+    std::string components, numbers;
+    for (const LaunchReason &part : parts) {
+      components += (components.empty() ? "" : ",") + std::string(1, part.component);
+      numbers += (numbers.empty() ? "" : ",") + part.number;
+    }
+    folded[slot] = key.first + "." + components + " = " + numbers + " (" + key.second + ")";
+  }
+  why = std::move(folded);
 }
 
 Value ValueEvaluator::parameter(std::string_view name, std::optional<ScalarType> type) const {
