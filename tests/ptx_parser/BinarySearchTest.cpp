@@ -143,6 +143,26 @@ TEST_F(BinarySearchTest, WithoutItsBoundAnExitWithABreakNamesTheBoundFirst) {
   }
 }
 
+TEST_F(BinarySearchTest, ACappedLoopNamesTheBoundAUserCanGiveAmongTheSoonerExits) {
+  // The cap of 64 counts the loop; `k >= n` may leave sooner, and so may the
+  // match, which comes first in the PTX. The bound a user can give is named
+  // first, the data's exit after it; with n given, only the data's remains.
+  ExecutedKernel kernel = expand("capped_search");
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  const LoopReport &capped = kernel.loops[0];
+  EXPECT_EQ(capped.maxTripCount, 64u);
+  EXPECT_TRUE(capped.atMost);
+  ASSERT_EQ(capped.why.size(), 2u);
+  EXPECT_EQ(capped.why[0], "another exit may leave sooner: parameter param_3 (no --assume param_3=VALUE)");
+  EXPECT_NE(capped.why[1].find("compares floating-point values"), std::string::npos) << capped.why[2];
+
+  ExecutedKernel given = expand("capped_search", 10);
+  ASSERT_EQ(given.loops.size(), 1u);
+  EXPECT_EQ(given.loops[0].maxTripCount, 11u); // k = 0..10, the test after the match
+  EXPECT_TRUE(given.loops[0].atMost);
+  EXPECT_NE(given.loops[0].why.back().find("compares floating-point values"), std::string::npos);
+}
+
 TEST_F(BinarySearchTest, TwoTestsJoinedByAndPredAreTwoExits) {
   // `change > tolerance && step < 100`, one and.pred: the counted test
   // bounds the loop, the float test may end it sooner.

@@ -441,18 +441,31 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
     if (!best || *count.headerRuns < *best->headerRuns)
       best = std::move(count);
   }
-  if (best && firstFailure && !firstFailure->why.empty() && best->headerRuns > 0) {
-    // Another exit the analysis cannot count (a `break` on data, a search
-    // that finds its key) may leave sooner: the count is the most the loop runs.
-    best->atMost = true;
-    appendReasons(best->why, {"another exit may leave sooner: " + firstFailure->why.front()});
+  // Exits that may leave before the count found (or that stop one from being
+  // found): the one whose bound a user can give first, then the first one
+  // only the data decides.
+  auto sooner = [&](bool withUnknownBound) {
+    std::vector<std::string> reasons;
+    if (withUnknownBound && unknownBound && !unknownBound->why.empty())
+      reasons.push_back("another exit may leave sooner: " + unknownBound->why.front());
+    if (firstFailure && !firstFailureIsUnknownBound && !firstFailure->why.empty())
+      reasons.push_back("another exit may leave sooner: " + firstFailure->why.front());
+    return reasons;
+  };
+  if (best && best->headerRuns > 0) {
+    // A `break` on data, a search that finds its key, a bound not given:
+    // the count is then the most the loop runs.
+    if (std::vector<std::string> reasons = sooner(true); !reasons.empty()) {
+      best->atMost = true;
+      appendReasons(best->why, reasons);
+    }
   }
   if (best)
     return *best;
   if (firstFailure) {
     TripCount failure = std::move(unknownBound ? *unknownBound : *firstFailure);
-    if (unknownBound && !firstFailureIsUnknownBound && !firstFailure->why.empty())
-      appendReasons(failure.why, {"another exit may leave sooner: " + firstFailure->why.front()});
+    if (unknownBound)
+      appendReasons(failure.why, sooner(false));
     failure.headerRuns.reset();
     failure.origin = ValueOrigin::Unknown;
     failure.exitingBlock = kNoBlock;
