@@ -212,7 +212,9 @@ private:
       std::uint32_t updateBlock = facts.graph.blockOf[variable.update];
       if (count && updateBlock != theLoop.header && updateBlock != count->exitingBlock)
         continue;
-      Binding exit{Value{variable.atIteration(runs), variable.initial.origin, variable.initial.why,
+      // A copy opening the header still holds the last iteration's value.
+      std::uint64_t updates = variable.copiedAtHeaderStart && runs > 0 ? runs - 1 : runs;
+      Binding exit{Value{variable.atIteration(updates), variable.initial.origin, variable.initial.why,
                          variable.initial.perThread},
                    facts.values->reachingDefinitions(variable.reg, facts.graph.blocks[theLoop.header].first)};
       if (count) {

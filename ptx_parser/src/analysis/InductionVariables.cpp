@@ -4,6 +4,7 @@
 #include "Copies.h"
 #include "IntegerSemantics.h"
 #include "Reasons.h"
+#include "RegisterNames.h"
 
 #include <algorithm>
 
@@ -301,26 +302,34 @@ TripCountAnalysis::definitionOnThreadZerosPath(std::uint32_t loop, const std::st
         path.definition = i;
         path.afterLoop = false;
       }
+    const Loop *enclosing = parent < 0 ? nullptr : &forest_.loops[static_cast<std::size_t>(parent)];
+    auto endsPass = [&](std::uint32_t next) {
+      return next == kNoBlock || (enclosing && (next == enclosing->header || !enclosing->contains(next)));
+    };
     const auto &successors = current.successors;
     std::uint32_t next = successors.empty() ? kNoBlock : successors[0];
-    if (successors.size() == 2) {
+    if (successors.size() == 2 && endsPass(successors[0]) && endsPass(successors[1])) {
+      next = kNoBlock; // the enclosing loop's latch: round again or out, the loop is not entered
+    } else if (successors.size() == 2) {
       const Instruction *branch = graph_.terminator(block);
       if (!branch || branch->opcode != "bra" || !branch->guard)
         return std::nullopt;
       Value predicate = values_.registerAt(branch->guard->predicate, current.end - 1, outer);
-      if (!predicate.known()) {
+      if (predicate.known()) {
+        path.branches.origin = std::max(path.branches.origin, predicate.origin);
+        appendReasons(path.branches.why, predicate.why);
+        bool taken = (*predicate.number != 0) != branch->guard->negated;
+        next = successors[taken ? 0 : 1];
+      } else if (std::optional<std::uint32_t> join = joinOfBranchThatChangesNothing(loop, block, entering, seen)) {
+        next = *join;
+      } else {
         path.undecidedBranch = std::move(predicate);
         return path;
       }
-      path.branches.origin = std::max(path.branches.origin, predicate.origin);
-      appendReasons(path.branches.why, predicate.why);
-      bool taken = (*predicate.number != 0) != branch->guard->negated;
-      next = successors[taken ? 0 : 1];
     } else if (successors.size() > 2) {
       return std::nullopt;
     }
-    const Loop *enclosing = parent < 0 ? nullptr : &forest_.loops[static_cast<std::size_t>(parent)];
-    if (next == kNoBlock || (enclosing && (next == enclosing->header || !enclosing->contains(next)))) {
+    if (endsPass(next)) {
       path.definition = ValueEvaluator::kNoDefinition; // the pass ends without entering the loop
       path.reachesLoop = false;
       return path;
@@ -405,7 +414,15 @@ std::optional<Value> TripCountAnalysis::throughOperandsOnThreadZerosPath(std::ui
         std::any_of(merged.begin(), merged.end(), [&](std::uint32_t def) { return insideLoop(loop, def); }))
       continue;
     auto path = definitionOnThreadZerosPath(loop, read->name, merged, outer);
-    if (!path || path->undecidedBranch || !path->reachesLoop || path->afterLoop)
+    if (path && !path->undecidedBranch && !path->reachesLoop) {
+      // The peeled copies were all thread 0 needed: a guard leads it past
+      // the unrolled part (lavaMD's 100 particles, 128 threads apart).
+      Value skipped = skippedByThreadZero();
+      mergeProvenance(skipped, path->branches);
+      skipped.perThread = true;
+      return skipped;
+    }
+    if (!path || path->undecidedBranch || path->afterLoop)
       continue;
     Value value = values_.definedBy(path->definition, read->name, outer);
     if (!value.known())
@@ -424,6 +441,53 @@ std::optional<Value> TripCountAnalysis::throughOperandsOnThreadZerosPath(std::ui
   return value;
 }
 
+std::optional<std::uint32_t>
+TripCountAnalysis::joinOfBranchThatChangesNothing(std::uint32_t loop, std::uint32_t branchBlock,
+                                                  const std::vector<std::uint32_t> &entering,
+                                                  std::vector<bool> &seen) const {
+  if (!postDominators_)
+    postDominators_.emplace(graph_);
+  const std::uint32_t join = postDominators_->immediate(branchBlock);
+  if (join == kNoBlock || seen[join])
+    return std::nullopt;
+  const Loop &target = forest_.loops[loop];
+  const int parent = target.parent;
+  const Loop *enclosing = parent < 0 ? nullptr : &forest_.loops[static_cast<std::size_t>(parent)];
+  std::vector<bool> region(graph_.blocks.size(), false);
+  std::vector<std::uint32_t> work(graph_.blocks[branchBlock].successors);
+  while (!work.empty()) {
+    std::uint32_t block = work.back();
+    work.pop_back();
+    if (block == join || region[block])
+      continue;
+    if (block == branchBlock || seen[block] || target.contains(block) ||
+        (enclosing && (block == enclosing->header || !enclosing->contains(block))))
+      return std::nullopt; // around again, into the loop, or out of the pass
+    region[block] = true;
+    for (std::uint32_t i = graph_.blocks[block].first; i < graph_.blocks[block].end; ++i)
+      if (std::find(entering.begin(), entering.end(), i) != entering.end())
+        return std::nullopt; // the side taken decides the value
+    for (std::uint32_t next : graph_.blocks[block].successors)
+      work.push_back(next);
+  }
+  if (target.contains(join) && join != target.header)
+    return std::nullopt;
+  for (std::uint32_t block = 0; block < region.size(); ++block)
+    if (region[block])
+      seen[block] = true;
+  return join;
+}
+
+bool TripCountAnalysis::copiedFirstInHeader(std::uint32_t loop, std::uint32_t copy, const std::string &reg) const {
+  const BasicBlock &header = graph_.blocks[forest_.loops[loop].header];
+  if (copy < header.first || copy >= header.end)
+    return false;
+  for (std::uint32_t i = header.first; i < copy; ++i)
+    if (namesRegister(*graph_.instructions[i], reg))
+      return false;
+  return true;
+}
+
 std::optional<InductionVariable> TripCountAnalysis::asInduction(std::uint32_t loop,
                                                                 const std::string &reg,
                                                                 const Bindings &outer) const {
@@ -439,10 +503,19 @@ std::optional<InductionVariable> TripCountAnalysis::asInduction(std::uint32_t lo
   // `mov %r, %t` where `%t = %r op step` is the only write of %t in the loop.
   std::uint32_t arithmetic = inside[0];
   const Instruction *instruction = graph_.instructions[arithmetic];
+  std::string enteringRegister = reg; // whose value the first iteration reads
   if (instruction->opcode == "mov" && instruction->operands.size() == 2) {
     const auto *from = instruction->operands[1].getIf<Register>();
     if (!from)
       return std::nullopt;
+    // `mov %r10, %r30` opening the header, `add %r30, %r10, 1` later: nvcc
+    // keeps the old counter for the body (`k == 0`, `a[k - 1]`) and tests
+    // it. Each iteration starts by copying, so the first reads what %r30
+    // brings into the loop.
+    if (copiedFirstInHeader(loop, inside[0], reg)) {
+      enteringRegister = from->name;
+      variable.copiedAtHeaderStart = true;
+    }
     std::vector<std::uint32_t> temporaries;
     for (std::uint32_t def : values_.definitionsOf(from->name))
       if (insideLoop(loop, def))
@@ -479,7 +552,7 @@ std::optional<InductionVariable> TripCountAnalysis::asInduction(std::uint32_t lo
   variable.bits = countedBits; // the update's width, or a narrower copy's on the way round
   variable.isSigned = intTypeOf(type).isSigned;
 
-  Value initial = entryValue(loop, reg, outer);
+  Value initial = entryValue(loop, enteringRegister, outer);
   // The step's provenance travels with the initial value into the count.
   if (initial.known()) {
     std::optional<std::int64_t> number = initial.number;

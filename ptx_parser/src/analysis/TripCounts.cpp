@@ -306,7 +306,8 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
         initial.why.push_back(side.induction->reg + " starts at least at " + bound + " (a remainder): read as " + bound);
         side.initialIsBound = true;
       }
-      side.afterUpdate = reaching.size() == 1 && reaching[0] == side.induction->update;
+      side.afterUpdate = reaching.size() == 1 && reaching[0] == side.induction->update &&
+                         !side.induction->copiedAtHeaderStart;
       side.value = initial;
       return side;
     };

@@ -29,6 +29,10 @@ struct InductionVariable {
   /// low bits are then the counter's, and the exit test reads no more.
   unsigned bits = 64;
   bool isSigned = false;
+  /// `update` is a `mov` opening the header (`mov %r10, %r30`, `%r30 = %r10
+  /// + 1` later): the register holds iteration k's value for all of
+  /// iteration k, and a test reading it reads that value, not the next.
+  bool copiedAtHeaderStart = false;
 
   /// The value at the header in iteration k (0-based).
   std::int64_t atIteration(std::uint64_t k) const;
@@ -83,6 +87,10 @@ public:
 private:
   std::optional<InductionVariable> asInduction(std::uint32_t loop, const std::string &reg,
                                                const Bindings &outer) const;
+  /// Whether instruction `copy`, a `mov` into `reg`, lies in `loop`'s header
+  /// with nothing before it there naming `reg`: every iteration starts from
+  /// the copy, so the first reads what the copied register brings in.
+  bool copiedFirstInHeader(std::uint32_t loop, std::uint32_t copy, const std::string &reg) const;
   /// The value `reg` enters `loop` with: what every definition reaching
   /// its header from outside agrees on, a binding of the expansion that
   /// covers them, or the one thread 0's own path brings.
@@ -108,6 +116,15 @@ private:
   std::optional<PathDefinition> definitionOnThreadZerosPath(std::uint32_t loop, const std::string &reg,
                                                             const std::vector<std::uint32_t> &entering,
                                                             const Bindings &outer) const;
+  /// Where the two sides of the undecided branch ending `branchBlock` meet
+  /// again (its immediate post-dominator) when neither writes one of
+  /// `entering`, enters `loop`, or leaves the pass thread 0's path is on
+  /// (`box = k == 0 ? bx : neighbours[k - 1]` before a loop on `tx`):
+  /// whichever side runs, the path goes on from there. The sides' blocks
+  /// are marked in `seen`. nullopt when a side does any of those.
+  std::optional<std::uint32_t> joinOfBranchThatChangesNothing(std::uint32_t loop, std::uint32_t branchBlock,
+                                                               const std::vector<std::uint32_t> &entering,
+                                                               std::vector<bool> &seen) const;
   /// The value `definition`, the one definition of `reg` entering `loop`,
   /// gives when each register it reads that several definitions reach
   /// (none in the loop) is read as thread 0's path sets it: nvcc peels an
@@ -172,6 +189,7 @@ private:
   const LoopForest &forest_;
   const ValueEvaluator &values_;
   std::vector<bool> inlineAsm_;
+  mutable std::optional<PostDominatorTree> postDominators_; ///< built on the first undecided branch
 };
 
 } // namespace ptxdvfs::ptx::analysis
