@@ -478,6 +478,25 @@ TripCountAnalysis::joinOfBranchThatChangesNothing(std::uint32_t loop, std::uint3
   return join;
 }
 
+std::optional<InductionVariable> TripCountAnalysis::inductionCopiedFrom(std::uint32_t loop,
+                                                                        const std::string &temporary,
+                                                                        const Bindings &outer) const {
+  for (std::uint32_t block : forest_.loops[loop].blocks)
+    for (std::uint32_t i = graph_.blocks[block].first; i < graph_.blocks[block].end; ++i) {
+      const Instruction &instruction = *graph_.instructions[i];
+      const Register *from = copySource(instruction);
+      if (!from || from->name != temporary || instruction.operands.empty())
+        continue;
+      const auto *counter = instruction.operands[0].getIf<Register>();
+      if (!counter)
+        continue;
+      std::optional<InductionVariable> variable = asInduction(loop, counter->name, outer);
+      if (variable && variable->update == i && !variable->copiedAtHeaderStart)
+        return variable;
+    }
+  return std::nullopt;
+}
+
 bool TripCountAnalysis::copiedFirstInHeader(std::uint32_t loop, std::uint32_t copy, const std::string &reg) const {
   const BasicBlock &header = graph_.blocks[forest_.loops[loop].header];
   if (copy < header.first || copy >= header.end)

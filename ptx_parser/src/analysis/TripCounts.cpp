@@ -277,6 +277,13 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
           break;
         }
       }
+      // `shl %r3, %r8, 1` ... `mov %r8, %r3`: the test reads the
+      // temporary the counter is copied from, its next value.
+      bool readsNextValue = false;
+      if (!induction && reaching.size() == 1 && insideLoop(loop, reaching[0])) {
+        induction = inductionCopiedFrom(loop, base, outer);
+        readsNextValue = induction.has_value();
+      }
       side.induction = std::move(induction);
       if (!side.induction) {
         problem = whyNotInduction(loop, reg->name, test);
@@ -306,8 +313,8 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
         initial.why.push_back(side.induction->reg + " starts at least at " + bound + " (a remainder): read as " + bound);
         side.initialIsBound = true;
       }
-      side.afterUpdate = reaching.size() == 1 && reaching[0] == side.induction->update &&
-                         !side.induction->copiedAtHeaderStart;
+      side.afterUpdate = readsNextValue || (reaching.size() == 1 && reaching[0] == side.induction->update &&
+                                            !side.induction->copiedAtHeaderStart);
       side.value = initial;
       return side;
     };

@@ -87,6 +87,11 @@ public:
 private:
   std::optional<InductionVariable> asInduction(std::uint32_t loop, const std::string &reg,
                                                const Bindings &outer) const;
+  /// The induction variable of `loop` updated by a copy of `temporary`
+  /// (`shl %r3, %r8, 1` ... `mov %r8, %r3`): `temporary` holds its next
+  /// value. nullopt when no counter is updated that way.
+  std::optional<InductionVariable> inductionCopiedFrom(std::uint32_t loop, const std::string &temporary,
+                                                       const Bindings &outer) const;
   /// Whether instruction `copy`, a `mov` into `reg`, lies in `loop`'s header
   /// with nothing before it there naming `reg`: every iteration starts from
   /// the copy, so the first reads what the copied register brings in.

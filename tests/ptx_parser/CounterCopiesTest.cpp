@@ -1,0 +1,90 @@
+// CounterCopiesTest.cpp - counters nvcc keeps through a copy: one opening
+// each pass (the body reads the old value), and one taken from the
+// temporary that holds the next value.
+//
+// tests/fixtures/loops/realistic.cu: box_sweep_1000 (lavaMD's particle
+// loop: 1 + nn boxes, 8 bodies each for thread 0) and tree_levels.
+#include "LoopFixtures.h"
+
+#include <gtest/gtest.h>
+
+namespace ptxdvfs::test {
+namespace {
+
+using namespace ptx::analysis;
+
+TEST(CounterCopiesTest, ACounterCopiedAtTheTopOfEachPassCountsFromWhatItCopies) {
+  // `mov %r10, %r30` opens the header and the exit test reads %r10, the
+  // pass's own box: 1 + nn passes, not the default, nor one fewer.
+  for (std::int64_t nn : {0, 1, 26}) {
+    SCOPED_TRACE("nn = " + std::to_string(nn));
+    ExecutedKernel kernel = expandWithParameter("realistic.ptx", "box_sweep_1000", "param_4", nn);
+    ASSERT_EQ(kernel.loops.size(), 2u);
+    EXPECT_FALSE(kernel.loops[0].usedDefault) << kernel.loops[0].why.front();
+    EXPECT_EQ(kernel.loops[0].maxTripCount, static_cast<std::uint64_t>(nn + 1));
+    // 1000 particles 128 apart: 8 bodies, two passes of the part unrolled
+    // by 4, after the three peeled copies, which the sequence keeps (their
+    // branches are on the thread index).
+    EXPECT_EQ(kernel.loops[1].maxTripCount, 2u);
+    EXPECT_DOUBLE_EQ(executedCount(kernel, "st.global.f32"), static_cast<double>((8 + 3) * (nn + 1)));
+  }
+}
+
+TEST(CounterCopiesTest, ACounterCopiedAtTheTopOfEachPassKeepsTheLastPassValueAfterTheLoop) {
+  // The first loop's copy %r10 runs 0 .. 9 (ten passes) and holds 9 after
+  // it, one less than its step would give; the second loop counts from it
+  // to 12: three passes. A guard that n decides joins a second value of
+  // %r10 there, so the second loop reads the first's exit binding.
+  ptx::Module module = parseKernelText(R"(.visible .entry copied(.param .u64 out, .param .u32 n)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<40>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [n];
+  mov.u32 %r10, 0;
+  mov.u32 %r30, 0;
+  setp.lt.s32 %p0, %r1, 1;
+  @%p0 bra $Ldone;
+$Lfirst:
+  mov.u32 %r10, %r30;
+  add.s32 %r30, %r10, 1;
+  setp.lt.s32 %p1, %r10, 9;
+  @%p1 bra $Lfirst;
+$Ldone:
+  mov.u32 %r5, %r10;
+$Lsecond:
+  add.s32 %r5, %r5, 1;
+  st.global.u32 [%rd1], %r5;
+  setp.lt.s32 %p2, %r5, 12;
+  @%p2 bra $Lsecond;
+  ret;
+}
+)",
+                                       "copied.ptx");
+  ExecutedKernel kernel = expandFirstKernel(module, {{"n", 5}});
+  ASSERT_EQ(kernel.loops.size(), 2u);
+  EXPECT_EQ(kernel.loops[0].maxTripCount, 10u);
+  EXPECT_FALSE(kernel.loops[1].usedDefault) << kernel.loops[1].why.front();
+  EXPECT_EQ(kernel.loops[1].maxTripCount, 3u);
+}
+
+TEST(CounterCopiesTest, ATestOnTheTemporaryACounterIsCopiedFromReadsTheNextValue) {
+  // tree_levels: s = 1, 2, 4, ... while s < n, tested as the next stride
+  // before `mov %r8, %r3`: ceil(log2 n) levels, none for n = 1.
+  for (std::int64_t n : {1, 2, 3, 50, 1024, 1025}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    ExecutedKernel kernel = expandWithParameter("realistic.ptx", "tree_levels", "param_1", n);
+    std::uint64_t levels = 0;
+    for (std::int64_t s = 1; s < n; s <<= 1)
+      ++levels;
+    EXPECT_DOUBLE_EQ(executedCount(kernel, "bar.sync"), static_cast<double>(levels));
+    for (const LoopReport &loop : kernel.loops) {
+      EXPECT_FALSE(loop.usedDefault) << loop.why.front();
+      EXPECT_EQ(loop.maxTripCount, levels);
+    }
+  }
+}
+
+} // namespace
+} // namespace ptxdvfs::test
