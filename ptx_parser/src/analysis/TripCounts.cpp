@@ -260,7 +260,8 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
           if (!fromInduction)
             continue;
           if (const auto *otherRegister = other.getIf<Register>();
-              otherRegister && changesInside(loop, otherRegister->name, at))
+              otherRegister && changesInside(loop, otherRegister->name, at) &&
+              !recomputedInvariant(loop, otherRegister->name, at))
             continue;
           Value constant = values_.operandAt(other, at, outer);
           if (!constant.known()) {

@@ -1,6 +1,7 @@
-// CounterCopiesTest.cpp - counters nvcc keeps through a copy: one opening
-// each pass (the body reads the old value), and one taken from the
-// temporary that holds the next value.
+// CounterFormsTest.cpp - counters in the forms nvcc writes them: kept
+// through a copy opening each pass (the body reads the old value), copied
+// from the temporary that holds the next value, or tested against an
+// offset the loop recomputes every pass.
 //
 // tests/fixtures/loops/realistic.cu: box_sweep_1000 (lavaMD's particle
 // loop: 1 + nn boxes, 8 bodies each for thread 0) and tree_levels.
@@ -13,7 +14,7 @@ namespace {
 
 using namespace ptx::analysis;
 
-TEST(CounterCopiesTest, ACounterCopiedAtTheTopOfEachPassCountsFromWhatItCopies) {
+TEST(CounterFormsTest, ACounterCopiedAtTheTopOfEachPassCountsFromWhatItCopies) {
   // `mov %r10, %r30` opens the header and the exit test reads %r10, the
   // pass's own box: 1 + nn passes, not the default, nor one fewer.
   for (std::int64_t nn : {0, 1, 26}) {
@@ -30,7 +31,7 @@ TEST(CounterCopiesTest, ACounterCopiedAtTheTopOfEachPassCountsFromWhatItCopies) 
   }
 }
 
-TEST(CounterCopiesTest, ACounterCopiedAtTheTopOfEachPassKeepsTheLastPassValueAfterTheLoop) {
+TEST(CounterFormsTest, ACounterCopiedAtTheTopOfEachPassKeepsTheLastPassValueAfterTheLoop) {
   // The first loop's copy %r10 runs 0 .. 9 (ten passes) and holds 9 after
   // it, one less than its step would give; the second loop counts from it
   // to 12: three passes. A guard that n decides joins a second value of
@@ -69,7 +70,7 @@ $Lsecond:
   EXPECT_EQ(kernel.loops[1].maxTripCount, 3u);
 }
 
-TEST(CounterCopiesTest, ATestOnTheTemporaryACounterIsCopiedFromReadsTheNextValue) {
+TEST(CounterFormsTest, ATestOnTheTemporaryACounterIsCopiedFromReadsTheNextValue) {
   // tree_levels: s = 1, 2, 4, ... while s < n, tested as the next stride
   // before `mov %r8, %r3`: ceil(log2 n) levels, none for n = 1.
   for (std::int64_t n : {1, 2, 3, 50, 1024, 1025}) {
@@ -84,6 +85,41 @@ TEST(CounterCopiesTest, ATestOnTheTemporaryACounterIsCopiedFromReadsTheNextValue
       EXPECT_EQ(loop.maxTripCount, levels);
     }
   }
+}
+
+TEST(CounterFormsTest, AnOffsetRecomputedEveryPassIsStillLoopInvariant) {
+  // CUB's transform kernel, unrolled by 4: the counter %r80 climbs by 4 and
+  // the test reads (n & 3) - n + %r80, the offset recomputed in the loop
+  // from n alone: (n - n % 4) / 4 passes.
+  ptx::Module module = parseKernelText(R"(.visible .entry recomputed(.param .u32 n)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<90>;
+  ld.param.u32 %r30, [n];
+  mov.u32 %r80, 0;
+$Lpass:
+  add.s32 %r80, %r80, 4;
+  and.b32 %r67, %r30, 3;
+  sub.s32 %r68, %r67, %r30;
+  add.s32 %r69, %r68, %r80;
+  setp.ne.s32 %p1, %r69, 0;
+  @%p1 bra $Lpass;
+  ret;
+}
+)",
+                                       "recomputed.ptx");
+  for (std::int64_t n : {4, 7, 1000}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    ExecutedKernel kernel = expandFirstKernel(module, {{"n", n}});
+    ASSERT_EQ(kernel.loops.size(), 1u);
+    EXPECT_FALSE(kernel.loops[0].usedDefault) << kernel.loops[0].why.front();
+    EXPECT_EQ(kernel.loops[0].maxTripCount, static_cast<std::uint64_t>((n - n % 4) / 4));
+  }
+  // Without n, the reason names n, not a register.
+  ExecutedKernel unknown = expandFirstKernel(module);
+  ASSERT_EQ(unknown.loops.size(), 1u);
+  EXPECT_TRUE(unknown.loops[0].usedDefault);
+  EXPECT_EQ(unknown.loops[0].why, (std::vector<std::string>{"parameter n (no --assume n=VALUE)"}));
 }
 
 } // namespace
