@@ -1,7 +1,8 @@
 // CounterFormsTest.cpp - counters in the forms nvcc writes them: kept
 // through a copy opening each pass (the body reads the old value), copied
 // from the temporary that holds the next value, or tested against an
-// offset the loop recomputes every pass.
+// offset the loop recomputes every pass; stepped or bounded by a field of
+// a struct passed by value.
 //
 // tests/fixtures/loops/realistic.cu: box_sweep_1000 (lavaMD's particle
 // loop: 1 + nn boxes, 8 bodies each for thread 0) and tree_levels.
@@ -120,6 +121,59 @@ $Lpass:
   ASSERT_EQ(unknown.loops.size(), 1u);
   EXPECT_TRUE(unknown.loops[0].usedDefault);
   EXPECT_EQ(unknown.loops[0].why, (std::vector<std::string>{"parameter n (no --assume n=VALUE)"}));
+}
+
+/// A loop from 0 stepping by `step` while below `bound` (PTX text).
+ptx::Module fieldLoop(const std::string &step, const std::string &bound) {
+  return parseKernelText(".visible .entry fields(.param .align 8 .b8 share[32], .param .u32 step)\n"
+                         "{\n"
+                         "  .reg .pred %p<2>;\n"
+                         "  .reg .b32 %r<8>;\n"
+                         "  ld.param.u32 %r2, [" + step + "];\n"
+                         "  ld.param.u32 %r3, [" + bound + "];\n"
+                         "  mov.u32 %r1, 0;\n"
+                         "$Lpass:\n"
+                         "  add.s32 %r1, %r1, %r2;\n"
+                         "  setp.lt.s32 %p1, %r1, %r3;\n"
+                         "  @%p1 bra $Lpass;\n"
+                         "  ret;\n"
+                         "}\n",
+                         "fields.ptx");
+}
+
+TEST(CounterFormsTest, AFieldOfAStructPassedByValueIsAssumedAsNamePlusOffset) {
+  // CUB passes its grid-even-share as a struct: `ld.param.u32 %r3,
+  // [share+20]` is the field 20 bytes in, which --assume share+20=N sets,
+  // and which the reason names so (not "a value loaded from memory").
+  ptx::Module module = fieldLoop("step", "share+20");
+  ExecutedKernel unknown = expandFirstKernel(module, {{"step", 1}});
+  ASSERT_EQ(unknown.loops.size(), 1u);
+  EXPECT_TRUE(unknown.loops[0].usedDefault);
+  ASSERT_FALSE(unknown.loops[0].why.empty());
+  EXPECT_EQ(unknown.loops[0].why.back(), "parameter share+20 (a field of a struct passed by value; no --assume "
+                                         "share+20=VALUE)");
+  ExecutedKernel given = expandFirstKernel(module, {{"step", 1}, {"share+20", 100}});
+  ASSERT_EQ(given.loops.size(), 1u);
+  EXPECT_FALSE(given.loops[0].usedDefault);
+  EXPECT_EQ(given.loops[0].maxTripCount, 100u);
+  // Another field of the same struct is another value.
+  ExecutedKernel other = expandFirstKernel(module, {{"step", 1}, {"share+24", 100}});
+  ASSERT_EQ(other.loops.size(), 1u);
+  EXPECT_TRUE(other.loops[0].usedDefault);
+}
+
+TEST(CounterFormsTest, ACounterWithAnUnknownStepNamesWhatWouldGiveIt) {
+  // The bound is known; the step, a field, is not: the reason is the field,
+  // not "register %r1 in the exit test is not an induction variable".
+  ptx::Module module = fieldLoop("share+24", "share+20");
+  ExecutedKernel kernel = expandFirstKernel(module, {{"share+20", 1000}});
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  EXPECT_TRUE(kernel.loops[0].usedDefault);
+  EXPECT_EQ(kernel.loops[0].why, (std::vector<std::string>{"parameter share+24 (a field of a struct passed by "
+                                                           "value; no --assume share+24=VALUE)"}));
+  ExecutedKernel given = expandFirstKernel(module, {{"share+20", 1000}, {"share+24", 64}});
+  ASSERT_EQ(given.loops.size(), 1u);
+  EXPECT_EQ(given.loops[0].maxTripCount, 16u); // 64, 128, ..., 1024
 }
 
 } // namespace

@@ -73,7 +73,31 @@ bool TripCountAnalysis::changesInside(std::uint32_t loop, const std::string &reg
   return std::any_of(defs.begin(), defs.end(), [&](std::uint32_t def) { return insideLoop(loop, def); });
 }
 
-std::string TripCountAnalysis::whyNotInduction(std::uint32_t loop, const std::string &reg, std::uint32_t at) const {
+std::string TripCountAnalysis::whyNotInduction(std::uint32_t loop, const std::string &reg, std::uint32_t at,
+                                               const Bindings &outer) const {
+  // A counter stepped by an amount the loop does not change but the
+  // analysis does not know (CUB's grid-even-share stride, a struct field):
+  // what would make the step known.
+  std::vector<std::uint32_t> inside;
+  for (std::uint32_t def : values_.definitionsOf(reg))
+    if (insideLoop(loop, def))
+      inside.push_back(def);
+  if (inside.size() == 1) {
+    const Instruction &update = *graph_.instructions[inside[0]];
+    if ((update.opcode == "add" || update.opcode == "sub") && update.operands.size() == 3)
+      for (std::size_t side = 1; side <= 2; ++side) {
+        const auto *self = update.operands[side].getIf<Register>();
+        const Operand &step = update.operands[3 - side];
+        const auto *stepRegister = step.getIf<Register>();
+        if (!self || self->name != reg || (update.opcode == "sub" && side == 2) || !stepRegister ||
+            (changesInside(loop, stepRegister->name, inside[0]) &&
+             !recomputedInvariant(loop, stepRegister->name, inside[0])))
+          continue;
+        Value amount = values_.operandAt(step, inside[0], outer);
+        if (!amount.known() && !amount.why.empty())
+          return amount.why.front();
+      }
+  }
   constexpr std::size_t kMaxDefinitions = 64; // a bound's chain is short; stop rather than walk a whole body
   std::vector<std::pair<std::string, std::uint32_t>> pending{{reg, at}};
   std::vector<std::uint32_t> seen;

@@ -107,7 +107,7 @@ void foldLaunchReasons(std::vector<std::string> &why) {
   why = std::move(folded);
 }
 
-Value ValueEvaluator::parameter(std::string_view name, std::optional<ScalarType> type) const {
+Value ValueEvaluator::parameter(std::string_view name, std::optional<ScalarType> type, std::int64_t offset) const {
   const Function &function = *graph_.function;
   std::size_t index = 0;
   while (index < function.parameters.size() && function.parameters[index].name != name)
@@ -118,6 +118,9 @@ Value ValueEvaluator::parameter(std::string_view name, std::optional<ScalarType>
   if (auto names = assumptions_.sourceParameterNames.find(function.name);
       names != assumptions_.sourceParameterNames.end() && index < names->second.size())
     candidates.push_back(names->second[index]);
+  if (offset != 0)
+    for (std::string &candidate : candidates)
+      candidate += "+" + std::to_string(offset);
   for (const std::string &candidate : candidates) {
     auto assumed = assumptions_.parameters.find(candidate);
     if (assumed == assumptions_.parameters.end())
@@ -134,8 +137,9 @@ Value ValueEvaluator::parameter(std::string_view name, std::optional<ScalarType>
       return Value{whole, ValueOrigin::Assumed, {std::move(reason)}};
     return Value::unknown(reason + " is not a whole number, but the PTX reads it as an integer");
   }
-  return Value::unknown("parameter " + candidates.back() + " (no --assume " + candidates.back() +
-                        "=VALUE)");
+  return Value::unknown("parameter " + candidates.back() +
+                        (offset != 0 ? " (a field of a struct passed by value; no --assume " : " (no --assume ") +
+                        candidates.back() + "=VALUE)");
 }
 
 AssumedValue AssumedValue::real(double number) {

@@ -287,7 +287,7 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
       }
       side.induction = std::move(induction);
       if (!side.induction) {
-        problem = whyNotInduction(loop, reg->name, test);
+        problem = whyNotInduction(loop, reg->name, test, outer);
         return std::nullopt;
       }
       Value &initial = side.induction->initial;

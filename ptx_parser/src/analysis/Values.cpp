@@ -283,16 +283,19 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
     if (instruction.details.space == StateSpace::Param && operands.size() > 1) {
       if (const auto *address = operands[1].getIf<Address>(); address && address->parts.size() == 1) {
         std::string_view name;
+        std::int64_t field = 0; // bytes into a struct passed by value
         if (const auto *symbol = address->parts[0].getIf<Symbol>())
           name = symbol->name;
-        if (const auto *offset = address->parts[0].getIf<RegisterOffset>(); offset && offset->offset == 0)
+        if (const auto *offset = address->parts[0].getIf<RegisterOffset>()) {
           name = offset->base;
+          field = offset->offset;
+        }
         if (!name.empty()) {
           // A called function's parameter, as its call site set it.
-          if (auto argument = query.bindings.find(name); argument != query.bindings.end())
+          if (auto argument = query.bindings.find(name); argument != query.bindings.end() && field == 0)
             return argument->second.value;
-          Value value = parameter(name, types.empty() ? std::nullopt
-                                                      : std::optional<ScalarType>(types.back()));
+          Value value = parameter(name, types.empty() ? std::nullopt : std::optional<ScalarType>(types.back()),
+                                  field);
           if (!value.known())
             value.fromBase = Value::FromBase{def, 0, ValueOrigin::Constant, {}};
           return value;

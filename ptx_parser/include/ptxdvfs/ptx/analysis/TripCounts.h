@@ -186,9 +186,11 @@ private:
   bool changesInside(std::uint32_t loop, const std::string &reg, std::uint32_t at) const;
   /// Why `reg`, read by the exit test at instruction `at`, changes inside
   /// the loop without being an induction variable, in terms a CUDA author
-  /// can act on: a bound re-read from one address every iteration, data
-  /// loaded in the loop, or neither.
-  std::string whyNotInduction(std::uint32_t loop, const std::string &reg, std::uint32_t at) const;
+  /// can act on: a step the loop does not change but the analysis does not
+  /// know (the parameter that would give it), a bound re-read from one
+  /// address every iteration, data loaded in the loop, or neither.
+  std::string whyNotInduction(std::uint32_t loop, const std::string &reg, std::uint32_t at,
+                              const Bindings &outer) const;
 
   const ControlFlowGraph &graph_;
   const LoopForest &forest_;

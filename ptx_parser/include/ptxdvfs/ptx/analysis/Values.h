@@ -185,8 +185,10 @@ private:
                          const Value &a, const Value &b, Query &query, unsigned depth) const;
   Value specialRegister(std::string_view base, std::string_view component) const;
   /// The parameter `name` as an ld.param of `type` reads it (a float
-  /// type: its bits; none given: as an integer).
-  Value parameter(std::string_view name, std::optional<ScalarType> type) const;
+  /// type: its bits; none given: as an integer). A nonzero `offset` reads
+  /// the field that many bytes into a struct passed by value, assumed as
+  /// `NAME+OFFSET` (`param_3+24`).
+  Value parameter(std::string_view name, std::optional<ScalarType> type, std::int64_t offset = 0) const;
 
   const ControlFlowGraph &graph_;
   const LaunchAssumptions &assumptions_;
