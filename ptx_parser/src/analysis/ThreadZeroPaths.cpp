@@ -1,0 +1,247 @@
+// ThreadZeroPaths.cpp - the value a loop's counter enters with, read along
+// thread 0's own path when several definitions meet at the loop (nvcc's
+// peeled remainders, copies on both sides of a guard).
+#include "ptxdvfs/ptx/analysis/TripCounts.h"
+
+#include "Reasons.h"
+
+#include <algorithm>
+
+namespace ptxdvfs::ptx::analysis {
+
+namespace {
+
+/// The entry value of a counter whose loop thread 0's branches lead past.
+Value skippedByThreadZero() {
+  Value value{std::nullopt, ValueOrigin::Constant, {"thread 0's branches lead past this loop"}};
+  value.threadZeroSkipsLoop = true;
+  return value;
+}
+
+} // namespace
+
+std::optional<TripCountAnalysis::PathDefinition>
+TripCountAnalysis::definitionOnThreadZerosPath(std::uint32_t loop, const std::string &reg,
+                                               const std::vector<std::uint32_t> &entering,
+                                               const Bindings &outer) const {
+  const Loop &target = forest_.loops[loop];
+  const int parent = target.parent;
+  std::uint32_t block = parent < 0 ? 0 : forest_.loops[static_cast<std::size_t>(parent)].header;
+  PathDefinition path{ValueEvaluator::kNoDefinition, true, false, Value::constant(0), std::nullopt};
+  std::vector<bool> seen(graph_.blocks.size(), false);
+  while (block != target.header) {
+    if (seen[block])
+      return std::nullopt;
+    if (forest_.innermost[block] != parent) {
+      // Another loop on the way (a remainder loop before the unrolled
+      // part): entered at its header and left by its one exit, it leaves
+      // `reg` as the expansion bound it after the loop (a counter after
+      // its loop), when it writes `reg` at all.
+      int sibling = forest_.childHolding(parent, block);
+      if (sibling < 0)
+        return std::nullopt;
+      const Loop &other = forest_.loops[static_cast<std::size_t>(sibling)];
+      std::optional<std::uint32_t> exit;
+      for (std::uint32_t b : other.blocks)
+        for (std::uint32_t to : graph_.blocks[b].successors)
+          if (!other.contains(to)) {
+            if (exit && *exit != to)
+              return std::nullopt;
+            exit = to;
+          }
+      if (block != other.header || !exit)
+        return std::nullopt;
+      for (std::uint32_t b : other.blocks)
+        seen[b] = true;
+      auto writtenThere = [&](std::uint32_t def) { return insideLoop(static_cast<std::uint32_t>(sibling), def); };
+      if (std::any_of(entering.begin(), entering.end(), writtenThere)) {
+        path.definition = ValueEvaluator::kNoDefinition;
+        path.afterLoop = true;
+      }
+      block = *exit;
+      continue;
+    }
+    seen[block] = true;
+    const BasicBlock &current = graph_.blocks[block];
+    for (std::uint32_t i = current.first; i < current.end; ++i)
+      if (std::find(entering.begin(), entering.end(), i) != entering.end()) {
+        path.definition = i;
+        path.afterLoop = false;
+      }
+    const Loop *enclosing = parent < 0 ? nullptr : &forest_.loops[static_cast<std::size_t>(parent)];
+    auto endsPass = [&](std::uint32_t next) {
+      return next == kNoBlock || (enclosing && (next == enclosing->header || !enclosing->contains(next)));
+    };
+    const auto &successors = current.successors;
+    std::uint32_t next = successors.empty() ? kNoBlock : successors[0];
+    if (successors.size() == 2 && endsPass(successors[0]) && endsPass(successors[1])) {
+      next = kNoBlock; // the enclosing loop's latch: round again or out, the loop is not entered
+    } else if (successors.size() == 2) {
+      const Instruction *branch = graph_.terminator(block);
+      if (!branch || branch->opcode != "bra" || !branch->guard)
+        return std::nullopt;
+      Value predicate = values_.registerAt(branch->guard->predicate, current.end - 1, outer);
+      if (predicate.known()) {
+        path.branches.origin = std::max(path.branches.origin, predicate.origin);
+        appendReasons(path.branches.why, predicate.why);
+        bool taken = (*predicate.number != 0) != branch->guard->negated;
+        next = successors[taken ? 0 : 1];
+      } else if (std::optional<std::uint32_t> join = joinOfBranchThatChangesNothing(loop, block, entering, seen)) {
+        next = *join;
+      } else {
+        path.undecidedBranch = std::move(predicate);
+        return path;
+      }
+    } else if (successors.size() > 2) {
+      return std::nullopt;
+    }
+    if (endsPass(next)) {
+      path.definition = ValueEvaluator::kNoDefinition; // the pass ends without entering the loop
+      path.reachesLoop = false;
+      return path;
+    }
+    block = next;
+  }
+  if (path.definition == ValueEvaluator::kNoDefinition && !path.afterLoop)
+    return std::nullopt;
+  return path;
+}
+
+Value TripCountAnalysis::entryValue(std::uint32_t loop, const std::string &reg, const Bindings &outer) const {
+  // The value on entry: every definition reaching the header from outside.
+  const BasicBlock &header = graph_.blocks[forest_.loops[loop].header];
+  std::vector<std::uint32_t> entering;
+  for (std::uint32_t def : values_.reachingDefinitions(reg, header.first))
+    if (!insideLoop(loop, def))
+      entering.push_back(def);
+  // Several values entering (a counter left by an earlier loop, or copied
+  // on both paths around it) can be known from a binding of the expansion.
+  std::optional<Value> bound =
+      entering.size() > 1 ? values_.boundValue(reg, entering, header.first, outer) : std::nullopt;
+  Value initial = bound ? *bound : Value{};
+  bool first = !bound;
+  bool registerOnlyReason = false; // the reason names a register, not what decides it
+  for (std::uint32_t def : bound ? std::vector<std::uint32_t>{} : entering) {
+    bool unwritten = def == ValueEvaluator::kNoDefinition;
+    Value value = unwritten ? Value::unknown("register " + reg + " read before it is written")
+                            : values_.definedBy(def, reg, outer);
+    if (!value.known() || (!first && *value.number != *initial.number)) {
+      registerOnlyReason = unwritten || value.known();
+      initial = value.known() ? Value::unknown("register " + reg + " enters the loop with different values")
+                              : value;
+      first = false;
+      break;
+    }
+    initial = value;
+    first = false;
+  }
+  if (first)
+    initial = Value::unknown("no value of " + reg + " enters the loop");
+  if (!initial.known() && !bound && entering.size() == 1 && entering[0] != ValueEvaluator::kNoDefinition)
+    if (std::optional<Value> value = throughOperandsOnThreadZerosPath(loop, reg, entering[0], outer))
+      initial = *value;
+  if (initial.known() || bound || entering.size() < 2)
+    return initial;
+  auto path = definitionOnThreadZerosPath(loop, reg, entering, outer);
+  if (path && path->undecidedBranch) {
+    // What decides thread 0's path (a parameter) is what the user can give;
+    // "different values enter" names a register, which tells them nothing.
+    // An unknown value of its own (a load) keeps its reason: deciding the
+    // path would not make it known.
+    if (registerOnlyReason && !path->undecidedBranch->why.empty())
+      initial.why = path->undecidedBranch->why;
+  } else if (path) {
+    // Not reached: no number, and the provenance of the branches alone.
+    Value value = !path->reachesLoop ? skippedByThreadZero()
+                  : !path->afterLoop   ? values_.definedBy(path->definition, reg, outer)
+                  : outer.count(reg)   ? outer.find(reg)->second.value
+                                       : Value::unknown("register " + reg + " after an earlier loop");
+    if (value.known() || !path->reachesLoop) {
+      mergeProvenance(value, path->branches);
+      value.perThread = true;
+      initial = value;
+    }
+  }
+  return initial;
+}
+
+std::optional<Value> TripCountAnalysis::throughOperandsOnThreadZerosPath(std::uint32_t loop,
+                                                                       const std::string &reg,
+                                                                       std::uint32_t definition,
+                                                                       const Bindings &outer) const {
+  Bindings bindings = outer;
+  Value branches = Value::constant(0);
+  for (const Operand &operand : graph_.instructions[definition]->operands) {
+    const auto *read = operand.getIf<Register>();
+    if (!read || read->name == reg || bindings.count(read->name))
+      continue;
+    std::vector<std::uint32_t> merged = values_.reachingDefinitions(read->name, definition);
+    if (merged.size() < 2 ||
+        std::any_of(merged.begin(), merged.end(), [&](std::uint32_t def) { return insideLoop(loop, def); }))
+      continue;
+    auto path = definitionOnThreadZerosPath(loop, read->name, merged, outer);
+    if (path && !path->undecidedBranch && !path->reachesLoop) {
+      // The peeled copies were all thread 0 needed: a guard leads it past
+      // the unrolled part (lavaMD's 100 particles, 128 threads apart).
+      Value skipped = skippedByThreadZero();
+      mergeProvenance(skipped, path->branches);
+      skipped.perThread = true;
+      return skipped;
+    }
+    if (!path || path->undecidedBranch || path->afterLoop)
+      continue;
+    Value value = values_.definedBy(path->definition, read->name, outer);
+    if (!value.known())
+      continue;
+    mergeProvenance(branches, path->branches);
+    std::sort(merged.begin(), merged.end());
+    bindings[read->name] = Binding{std::move(value), std::move(merged)};
+  }
+  if (bindings.size() == outer.size())
+    return std::nullopt;
+  Value value = values_.definedBy(definition, reg, bindings);
+  if (!value.known())
+    return std::nullopt;
+  mergeProvenance(value, branches);
+  value.perThread = true;
+  return value;
+}
+
+std::optional<std::uint32_t>
+TripCountAnalysis::joinOfBranchThatChangesNothing(std::uint32_t loop, std::uint32_t branchBlock,
+                                                  const std::vector<std::uint32_t> &entering,
+                                                  std::vector<bool> &seen) const {
+  if (!postDominators_)
+    postDominators_.emplace(graph_);
+  const std::uint32_t join = postDominators_->immediate(branchBlock);
+  if (join == kNoBlock || seen[join])
+    return std::nullopt;
+  const Loop &target = forest_.loops[loop];
+  const int parent = target.parent;
+  const Loop *enclosing = parent < 0 ? nullptr : &forest_.loops[static_cast<std::size_t>(parent)];
+  std::vector<bool> region(graph_.blocks.size(), false);
+  std::vector<std::uint32_t> work(graph_.blocks[branchBlock].successors);
+  while (!work.empty()) {
+    std::uint32_t block = work.back();
+    work.pop_back();
+    if (block == join || region[block])
+      continue;
+    if (block == branchBlock || seen[block] || target.contains(block) ||
+        (enclosing && (block == enclosing->header || !enclosing->contains(block))))
+      return std::nullopt; // around again, into the loop, or out of the pass
+    region[block] = true;
+    for (std::uint32_t i = graph_.blocks[block].first; i < graph_.blocks[block].end; ++i)
+      if (std::find(entering.begin(), entering.end(), i) != entering.end())
+        return std::nullopt; // the side taken decides the value
+    for (std::uint32_t next : graph_.blocks[block].successors)
+      work.push_back(next);
+  }
+  if (target.contains(join) && join != target.header)
+    return std::nullopt;
+  for (std::uint32_t block = 0; block < region.size(); ++block)
+    if (region[block])
+      seen[block] = true;
+  return join;
+}
+
+} // namespace ptxdvfs::ptx::analysis
