@@ -1,9 +1,12 @@
 // ThreadZeroPathTest.cpp - loops whose start thread 0's own path decides:
 // an unrolled part that thread 0's peeled copies leave nothing for, behind
-// a branch nothing decides.
+// a branch nothing decides, and a tail that starts where an earlier loop
+// left its offset, or where a path around that loop set it.
 //
-// tests/fixtures/loops/realistic.cu, box_sweep_100 (lavaMD's particle
-// loop): for each of 1 + nn boxes, thread 0 runs one body.
+// tests/fixtures/loops/realistic.cu: box_sweep_100 (lavaMD's particle
+// loop: for each of 1 + nn boxes, thread 0 runs one body) and
+// tiles_then_tail and tiles_then_rest (CUB's reduction: full tiles, then
+// the partial one).
 #include "LoopFixtures.h"
 
 #include <gtest/gtest.h>
@@ -29,6 +32,41 @@ TEST(ThreadZeroPathTest, ThePeeledCopiesCanLeaveTheUnrolledPartNothing) {
     EXPECT_EQ(unrolled.maxTripCount, 0u);
     const double boxes = nn ? static_cast<double>(*nn + 1) : 16.0; // the default count
     EXPECT_DOUBLE_EQ(executedCount(kernel, "st.global.f32"), 3 * boxes); // the peeled copies alone
+  }
+}
+
+TEST(ThreadZeroPathTest, ATailStartsWhereTheTileLoopOrThePathAroundItLeftTheOffset) {
+  // The offset reaches the tail from the tile loop (its exit value) or, for
+  // n < 1024, from the path around it (0); the tile loop leaves by one of
+  // two exits through a block that only branches on, and the tail's own
+  // guard tests the offset being found.
+  for (std::int64_t n : {1000, 1024, 2047, 3000, 1000000}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    ExecutedKernel kernel = expandWithParameter("realistic.ptx", "tiles_then_tail", "param_2", n);
+    ASSERT_FALSE(kernel.loops.empty());
+    const LoopReport &tail = kernel.loops.back();
+    EXPECT_FALSE(tail.usedDefault) << tail.why.front();
+    const std::int64_t left = n % 1024;
+    EXPECT_EQ(tail.maxTripCount, static_cast<std::uint64_t>((left + 255) / 256));
+  }
+}
+
+TEST(ThreadZeroPathTest, ATileLoopWithTwoExitsLeavesByTheOneItsCountSays) {
+  // The tile loop leaves at its header when a partial tile is left (for
+  // the tail) and after a tile when none is (past it, to another block):
+  // the exit that never fires for n is not read as "a guard skips the
+  // loop", and the tail starts from the offset the header's exit leaves,
+  // the body's update having run once less than the header.
+  for (std::int64_t n : {2048, 3000, 4096, 5000, 1000000, 1048576}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    ExecutedKernel kernel = expandWithParameter("realistic.ptx", "tiles_then_rest", "param_2", n);
+    ASSERT_EQ(kernel.loops.size(), 2u);
+    const std::int64_t left = n % 1024;
+    EXPECT_FALSE(kernel.loops[0].usedDefault);
+    EXPECT_EQ(kernel.loops[0].maxTripCount, static_cast<std::uint64_t>(left ? n / 1024 : n / 1024 - 1));
+    const LoopReport &tail = kernel.loops[1];
+    EXPECT_FALSE(tail.usedDefault) << tail.why.front();
+    EXPECT_EQ(tail.maxTripCount, static_cast<std::uint64_t>((left + 255) / 256));
   }
 }
 

@@ -208,12 +208,20 @@ private:
       return; // a default count: what follows stays unknown rather than rest on a guess
     const Loop &theLoop = facts.forest.loops[loop];
     for (const InductionVariable &variable : variables) {
-      // An update outside the header and the exiting block may not run in every iteration.
-      std::uint32_t updateBlock = facts.graph.blockOf[variable.update];
-      if (count && updateBlock != theLoop.header && updateBlock != count->exitingBlock)
-        continue;
       // A copy opening the header still holds the last iteration's value.
       std::uint64_t updates = variable.copiedAtHeaderStart && runs > 0 ? runs - 1 : runs;
+      std::uint32_t updateBlock = facts.graph.blockOf[variable.update];
+      if (count && updateBlock != theLoop.header && updateBlock != count->exitingBlock) {
+        // An update elsewhere may not run in every iteration, unless every
+        // pass round the loop goes through it and the loop leaves by the
+        // header's test, before it: then it ran once less than the header.
+        bool everyPass = std::all_of(theLoop.latches.begin(), theLoop.latches.end(), [&](std::uint32_t latch) {
+          return facts.dominators->dominates(updateBlock, latch);
+        });
+        if (!everyPass || count->exitingBlock != theLoop.header || runs == 0)
+          continue;
+        updates = runs - 1;
+      }
       Binding exit{Value{variable.atIteration(updates), variable.initial.origin, variable.initial.why,
                          variable.initial.perThread},
                    facts.values->reachingDefinitions(variable.reg, facts.graph.blocks[theLoop.header].first)};

@@ -34,22 +34,17 @@ TripCountAnalysis::definitionOnThreadZerosPath(std::uint32_t loop, const std::st
       return std::nullopt;
     if (forest_.innermost[block] != parent) {
       // Another loop on the way (a remainder loop before the unrolled
-      // part): entered at its header and left by its one exit, it leaves
-      // `reg` as the expansion bound it after the loop (a counter after
-      // its loop), when it writes `reg` at all.
+      // part): entered at its header and left by the exit it leaves by,
+      // it leaves `reg` as the expansion bound it after the loop (a
+      // counter after its loop), when it writes `reg` at all.
       int sibling = forest_.childHolding(parent, block);
       if (sibling < 0)
         return std::nullopt;
       const Loop &other = forest_.loops[static_cast<std::size_t>(sibling)];
-      std::optional<std::uint32_t> exit;
-      for (std::uint32_t b : other.blocks)
-        for (std::uint32_t to : graph_.blocks[b].successors)
-          if (!other.contains(to)) {
-            if (exit && *exit != to)
-              return std::nullopt;
-            exit = to;
-          }
-      if (block != other.header || !exit)
+      std::optional<std::uint32_t> exit =
+          block == other.header ? exitLeftBy(static_cast<std::uint32_t>(sibling), outer, path.branches)
+                                : std::nullopt;
+      if (!exit)
         return std::nullopt;
       for (std::uint32_t b : other.blocks)
         seen[b] = true;
@@ -86,6 +81,10 @@ TripCountAnalysis::definitionOnThreadZerosPath(std::uint32_t loop, const std::st
         appendReasons(path.branches.why, predicate.why);
         bool taken = (*predicate.number != 0) != branch->guard->negated;
         next = successors[taken ? 0 : 1];
+      } else if (successors[0] == target.header || successors[1] == target.header) {
+        // The loop's own guard, on the value being found: which definition
+        // enters does not depend on it, and the count shows a skip.
+        next = target.header;
       } else if (std::optional<std::uint32_t> join = joinOfBranchThatChangesNothing(loop, block, entering, seen)) {
         next = *join;
       } else {
@@ -170,14 +169,20 @@ std::optional<Value> TripCountAnalysis::throughOperandsOnThreadZerosPath(std::ui
                                                                        std::uint32_t definition,
                                                                        const Bindings &outer) const {
   Bindings bindings = outer;
+  bool found = false;
   Value branches = Value::constant(0);
   for (const Operand &operand : graph_.instructions[definition]->operands) {
     const auto *read = operand.getIf<Register>();
-    if (!read || read->name == reg || bindings.count(read->name))
+    if (!read || read->name == reg)
       continue;
     std::vector<std::uint32_t> merged = values_.reachingDefinitions(read->name, definition);
     if (merged.size() < 2 ||
         std::any_of(merged.begin(), merged.end(), [&](std::uint32_t def) { return insideLoop(loop, def); }))
+      continue;
+    // An earlier loop's counter is bound after it, but a path around that
+    // loop (CUB's single tile, `n < 1024`) brings another value: only
+    // thread 0's path says which.
+    if (values_.boundValue(read->name, merged, definition, outer))
       continue;
     auto path = definitionOnThreadZerosPath(loop, read->name, merged, outer);
     if (path && !path->undecidedBranch && !path->reachesLoop) {
@@ -188,16 +193,20 @@ std::optional<Value> TripCountAnalysis::throughOperandsOnThreadZerosPath(std::ui
       skipped.perThread = true;
       return skipped;
     }
-    if (!path || path->undecidedBranch || path->afterLoop)
+    if (!path || path->undecidedBranch)
       continue;
-    Value value = values_.definedBy(path->definition, read->name, outer);
+    auto after = outer.find(read->name);
+    Value value = !path->afterLoop      ? values_.definedBy(path->definition, read->name, outer)
+                  : after != outer.end() ? after->second.value
+                                         : Value::unknown("register " + read->name + " after an earlier loop");
     if (!value.known())
       continue;
     mergeProvenance(branches, path->branches);
     std::sort(merged.begin(), merged.end());
     bindings[read->name] = Binding{std::move(value), std::move(merged)};
+    found = true;
   }
-  if (bindings.size() == outer.size())
+  if (!found)
     return std::nullopt;
   Value value = values_.definedBy(definition, reg, bindings);
   if (!value.known())
@@ -205,6 +214,43 @@ std::optional<Value> TripCountAnalysis::throughOperandsOnThreadZerosPath(std::ui
   mergeProvenance(value, branches);
   value.perThread = true;
   return value;
+}
+
+std::optional<std::uint32_t> TripCountAnalysis::exitLeftBy(std::uint32_t loop, const Bindings &outer,
+                                                          Value &provenance) const {
+  const Loop &theLoop = forest_.loops[loop];
+  // An exit through a block that only branches on (`bra.uni $L__BB0_5`
+  // after the latch) leaves for where that branch goes.
+  auto through = [&](std::uint32_t block) {
+    for (int hops = 0; hops < 4; ++hops) {
+      const BasicBlock &forwarding = graph_.blocks[block];
+      const Instruction *branch = graph_.terminator(block);
+      if (forwarding.end - forwarding.first != 1 || forwarding.successors.size() != 1 || !branch ||
+          branch->opcode != "bra" || theLoop.contains(forwarding.successors[0]))
+        break;
+      block = forwarding.successors[0];
+    }
+    return block;
+  };
+  std::vector<std::uint32_t> targets;
+  for (std::uint32_t b : theLoop.blocks)
+    for (std::uint32_t to : graph_.blocks[b].successors)
+      if (!theLoop.contains(to) && std::find(targets.begin(), targets.end(), through(to)) == targets.end())
+        targets.push_back(through(to));
+  if (targets.size() < 2)
+    return targets.empty() ? std::nullopt : std::optional<std::uint32_t>(targets[0]);
+  // Several (CUB's full-tile loop leaves past the partial tile when none is
+  // left): the one its count leaves by, when nothing may leave sooner.
+  TripCount count = tripCount(loop, outer);
+  if (!count.headerRuns || *count.headerRuns == 0 || count.atMost || count.exitingBlock == kNoBlock)
+    return std::nullopt;
+  for (std::uint32_t to : graph_.blocks[count.exitingBlock].successors)
+    if (!theLoop.contains(to)) {
+      provenance.origin = std::max(provenance.origin, count.origin);
+      appendReasons(provenance.why, count.why);
+      return through(to);
+    }
+  return std::nullopt;
 }
 
 std::optional<std::uint32_t>

@@ -101,6 +101,7 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
   // cannot read at all (a float test, a load) is only mentioned beside it.
   std::optional<TripCount> unknownBound;
   bool firstFailureIsUnknownBound = false;
+  std::optional<TripCount> neverLeaves; // a `!=` exit whose bound the counter skips over
   auto keepFailure = [&](TripCount count, bool recognised) {
     if (!firstFailure) {
       firstFailure = count;
@@ -407,6 +408,15 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
                                     {type.bits, true, true});
       if (step != 0 && distance % step == 0 && distance / step >= 0) {
         count.headerRuns = static_cast<std::uint64_t>(distance / step) + 1;
+      } else if (exits.size() > 1) {
+        // Never met, with other exits: this one does not leave (a tile
+        // loop's `remaining == 0` when a partial tile is left). Only when
+        // no other exit counts does it mean a guard skips the loop.
+        count.headerRuns = 0;
+        count.skippedByGuard = true;
+        if (!neverLeaves)
+          neverLeaves = std::move(count);
+        continue;
       } else {
         count.headerRuns = 0;
         count.skippedByGuard = true;
@@ -469,6 +479,8 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
       appendReasons(best->why, reasons);
     }
   }
+  if (!best && !firstFailure && neverLeaves)
+    best = std::move(neverLeaves); // no exit leaves: a guard must skip the loop
   if (best)
     return *best;
   if (firstFailure) {

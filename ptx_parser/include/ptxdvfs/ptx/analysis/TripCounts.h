@@ -121,6 +121,11 @@ private:
   std::optional<PathDefinition> definitionOnThreadZerosPath(std::uint32_t loop, const std::string &reg,
                                                             const std::vector<std::uint32_t> &entering,
                                                             const Bindings &outer) const;
+  /// The block `loop` is left for: its one exit's, or with several, the
+  /// one its count under `outer` leaves by (whose provenance joins
+  /// `provenance`). nullopt when no count tells, or another exit may
+  /// leave sooner.
+  std::optional<std::uint32_t> exitLeftBy(std::uint32_t loop, const Bindings &outer, Value &provenance) const;
   /// Where the two sides of the undecided branch ending `branchBlock` meet
   /// again (its immediate post-dominator) when neither writes one of
   /// `entering`, enters `loop`, or leaves the pass thread 0's path is on
