@@ -5,8 +5,8 @@
 //
 // tests/fixtures/loops/realistic.cu: box_sweep_100 (lavaMD's particle
 // loop: for each of 1 + nn boxes, thread 0 runs one body) and
-// tiles_then_tail and tiles_then_rest (CUB's reduction: full tiles, then
-// the partial one).
+// tiles_then_tail, tiles_then_rest, tiles_then_guarded_tail and
+// tiles_then_int_tail (CUB's reduction: full tiles, then the partial one).
 #include "LoopFixtures.h"
 
 #include <gtest/gtest.h>
@@ -67,6 +67,36 @@ TEST(ThreadZeroPathTest, ATileLoopWithTwoExitsLeavesByTheOneItsCountSays) {
     const LoopReport &tail = kernel.loops[1];
     EXPECT_FALSE(tail.usedDefault) << tail.why.front();
     EXPECT_EQ(tail.maxTripCount, static_cast<std::uint64_t>((left + 255) / 256));
+  }
+}
+
+TEST(ThreadZeroPathTest, ABranchOnTheOffsetBeingFoundIsDecidedWithItsValueSoFar) {
+  // `if (offset < n)` before the tail: the walk decides it with the offset
+  // the tile loop (or the path around it) left. Thread 0 has 1 to 4 items
+  // of any partial tile: one pass of the tail unrolled by 4.
+  for (std::int64_t n : {1000, 3000, 1000000, 1000960}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    ExecutedKernel kernel = expandWithParameter("realistic.ptx", "tiles_then_guarded_tail", "param_2", n);
+    ASSERT_FALSE(kernel.loops.empty());
+    const LoopReport &tail = kernel.loops.back();
+    EXPECT_FALSE(tail.usedDefault) << tail.why.front();
+    EXPECT_EQ(tail.maxTripCount, 1u);
+  }
+}
+
+TEST(ThreadZeroPathTest, ATailsRemainderAndUnrolledPartFollowTheOffsetThreeStepsUp) {
+  // The remainder loop's count is computed from the offset a few steps up
+  // (`((~tid + n - offset) >> 8) + 1 & 3`), and the unrolled part starts
+  // from the index `offset + tid` behind a guard on the offset: thread 0
+  // loads 4 per full tile and one per item of the partial tile.
+  for (std::int64_t n : {1000, 1024, 1025, 2047, 2048, 3000, 1000000, 1000960}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    ExecutedKernel kernel = expandWithParameter("realistic.ptx", "tiles_then_int_tail", "param_2", n);
+    for (const LoopReport &loop : kernel.loops)
+      EXPECT_FALSE(loop.usedDefault) << loop.why.front();
+    const std::int64_t items = (n % 1024 + 255) / 256;
+    const double loads = static_cast<double>(4 * (n / 1024) + items);
+    EXPECT_NEAR(executedCount(kernel, "ld.global.f32"), loads, 1e-9 * loads); // long loops are sampled
   }
 }
 

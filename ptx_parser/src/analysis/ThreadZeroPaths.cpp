@@ -76,6 +76,15 @@ TripCountAnalysis::definitionOnThreadZerosPath(std::uint32_t loop, const std::st
       if (!branch || branch->opcode != "bra" || !branch->guard)
         return std::nullopt;
       Value predicate = values_.registerAt(branch->guard->predicate, current.end - 1, outer);
+      bool skipsLoop = false;
+      if (!predicate.known())
+        predicate = withValueSoFar(loop, reg, path, branch->guard->predicate, current.end - 1, outer, skipsLoop)
+                        .value_or(predicate);
+      if (skipsLoop) {
+        path.definition = ValueEvaluator::kNoDefinition; // another register's path already goes past the loop
+        path.reachesLoop = false;
+        return path;
+      }
       if (predicate.known()) {
         path.branches.origin = std::max(path.branches.origin, predicate.origin);
         appendReasons(path.branches.why, predicate.why);
@@ -155,6 +164,11 @@ Value TripCountAnalysis::entryValue(std::uint32_t loop, const std::string &reg, 
                   : !path->afterLoop   ? values_.definedBy(path->definition, reg, outer)
                   : outer.count(reg)   ? outer.find(reg)->second.value
                                        : Value::unknown("register " + reg + " after an earlier loop");
+    // The definition on the path may read a register another path sets
+    // (the tail's index, `offset + tid`, after the tile loop).
+    if (!value.known() && path->reachesLoop && !path->afterLoop)
+      if (std::optional<Value> through = throughOperandsOnThreadZerosPath(loop, reg, path->definition, outer))
+        value = *through;
     if (value.known() || !path->reachesLoop) {
       mergeProvenance(value, path->branches);
       value.perThread = true;
@@ -164,47 +178,91 @@ Value TripCountAnalysis::entryValue(std::uint32_t loop, const std::string &reg, 
   return initial;
 }
 
+std::vector<std::pair<std::string, std::uint32_t>>
+TripCountAnalysis::mergedReadsBehind(std::uint32_t loop, std::uint32_t at, const std::string &exclude) const {
+  constexpr unsigned kMaxDepth = 6;
+  constexpr std::size_t kMaxVisited = 32;
+  std::vector<std::pair<std::string, std::uint32_t>> reads;
+  std::vector<std::uint32_t> visited;
+  auto collect = [&](auto &self, std::uint32_t instructionAt, unsigned depth) -> void {
+    if (depth > kMaxDepth || visited.size() >= kMaxVisited ||
+        std::find(visited.begin(), visited.end(), instructionAt) != visited.end())
+      return;
+    visited.push_back(instructionAt);
+    const Instruction &instruction = *graph_.instructions[instructionAt];
+    for (std::size_t i = 1; i < instruction.operands.size(); ++i) {
+      const auto *read = instruction.operands[i].getIf<Register>();
+      if (!read || read->name == exclude)
+        continue;
+      std::vector<std::uint32_t> defs = values_.reachingDefinitions(read->name, instructionAt);
+      if (std::any_of(defs.begin(), defs.end(), [&](std::uint32_t def) {
+            return def == ValueEvaluator::kNoDefinition || insideLoop(loop, def);
+          }))
+        continue;
+      bool known = std::any_of(reads.begin(), reads.end(), [&](const auto &seen) { return seen.first == read->name; });
+      if (defs.size() > 1 && !known)
+        reads.emplace_back(read->name, instructionAt);
+      else if (defs.size() == 1)
+        self(self, defs[0], depth + 1);
+    }
+  };
+  collect(collect, at, 0);
+  return reads;
+}
+
+TripCountAnalysis::PathBinding TripCountAnalysis::bindAlongThreadZerosPath(std::uint32_t loop,
+                                                                           const std::string &name,
+                                                                           std::uint32_t readAt,
+                                                                           const Bindings &outer, Bindings &bindings,
+                                                                           Value &branches) const {
+  std::vector<std::uint32_t> merged = values_.reachingDefinitions(name, readAt);
+  // An earlier loop's counter is bound after it, but a path around that
+  // loop (CUB's single tile, `n < 1024`) brings another value: only
+  // thread 0's path says which.
+  if (values_.boundValue(name, merged, readAt, outer))
+    return PathBinding::NotBound;
+  auto path = definitionOnThreadZerosPath(loop, name, merged, outer);
+  if (!path || path->undecidedBranch)
+    return PathBinding::NotBound;
+  mergeProvenance(branches, path->branches);
+  if (!path->reachesLoop)
+    return PathBinding::LoopSkipped;
+  auto after = outer.find(name);
+  Value value = !path->afterLoop      ? values_.definedBy(path->definition, name, outer)
+                : after != outer.end() ? after->second.value
+                                       : Value::unknown("register " + name + " after an earlier loop");
+  if (!value.known())
+    return PathBinding::NotBound;
+  std::sort(merged.begin(), merged.end());
+  bindings[name] = Binding{std::move(value), std::move(merged)};
+  return PathBinding::Bound;
+}
+
 std::optional<Value> TripCountAnalysis::throughOperandsOnThreadZerosPath(std::uint32_t loop,
                                                                        const std::string &reg,
                                                                        std::uint32_t definition,
                                                                        const Bindings &outer) const {
+  // The registers several definitions reach, read by `definition` or by
+  // the single definitions it is computed from (CUB's remainder count,
+  // `((~tid + end - offset) >> 8) + 1 & 3`, reads the offset three steps up).
   Bindings bindings = outer;
   bool found = false;
   Value branches = Value::constant(0);
-  for (const Operand &operand : graph_.instructions[definition]->operands) {
-    const auto *read = operand.getIf<Register>();
-    if (!read || read->name == reg)
-      continue;
-    std::vector<std::uint32_t> merged = values_.reachingDefinitions(read->name, definition);
-    if (merged.size() < 2 ||
-        std::any_of(merged.begin(), merged.end(), [&](std::uint32_t def) { return insideLoop(loop, def); }))
-      continue;
-    // An earlier loop's counter is bound after it, but a path around that
-    // loop (CUB's single tile, `n < 1024`) brings another value: only
-    // thread 0's path says which.
-    if (values_.boundValue(read->name, merged, definition, outer))
-      continue;
-    auto path = definitionOnThreadZerosPath(loop, read->name, merged, outer);
-    if (path && !path->undecidedBranch && !path->reachesLoop) {
+  for (const auto &[name, readAt] : mergedReadsBehind(loop, definition, reg)) {
+    Value pathBranches = Value::constant(0);
+    PathBinding bound = bindAlongThreadZerosPath(loop, name, readAt, outer, bindings, pathBranches);
+    if (bound == PathBinding::LoopSkipped) {
       // The peeled copies were all thread 0 needed: a guard leads it past
       // the unrolled part (lavaMD's 100 particles, 128 threads apart).
       Value skipped = skippedByThreadZero();
-      mergeProvenance(skipped, path->branches);
+      mergeProvenance(skipped, pathBranches);
       skipped.perThread = true;
       return skipped;
     }
-    if (!path || path->undecidedBranch)
-      continue;
-    auto after = outer.find(read->name);
-    Value value = !path->afterLoop      ? values_.definedBy(path->definition, read->name, outer)
-                  : after != outer.end() ? after->second.value
-                                         : Value::unknown("register " + read->name + " after an earlier loop");
-    if (!value.known())
-      continue;
-    mergeProvenance(branches, path->branches);
-    std::sort(merged.begin(), merged.end());
-    bindings[read->name] = Binding{std::move(value), std::move(merged)};
-    found = true;
+    if (bound == PathBinding::Bound) {
+      mergeProvenance(branches, pathBranches);
+      found = true;
+    }
   }
   if (!found)
     return std::nullopt;
@@ -214,6 +272,50 @@ std::optional<Value> TripCountAnalysis::throughOperandsOnThreadZerosPath(std::ui
   mergeProvenance(value, branches);
   value.perThread = true;
   return value;
+}
+
+std::optional<Value> TripCountAnalysis::withValueSoFar(std::uint32_t loop, const std::string &reg,
+                                                       const PathDefinition &path, const std::string &predicate,
+                                                       std::uint32_t at, const Bindings &outer,
+                                                       bool &skipsLoop) const {
+  Bindings bindings = outer;
+  auto bindValueSoFar = [&] {
+    auto after = outer.find(reg);
+    Value sofar = path.definition != ValueEvaluator::kNoDefinition ? values_.definedBy(path.definition, reg, bindings)
+                  : path.afterLoop && after != outer.end()       ? after->second.value
+                                                                 : Value{};
+    if (!sofar.known())
+      return;
+    std::vector<std::uint32_t> defs = values_.reachingDefinitions(reg, at);
+    std::sort(defs.begin(), defs.end());
+    bindings[reg] = Binding{std::move(sofar), std::move(defs)};
+  };
+  bindValueSoFar();
+  Value decided = values_.registerAt(predicate, at, bindings);
+  // Other registers several definitions reach may decide it too, behind
+  // the predicate or behind `reg`'s value so far (the tile loop's offset,
+  // for a branch on the tail's index `offset + tid`): each read along its
+  // own path, one level deep, so walks do not nest without end.
+  std::optional<std::uint32_t> test = values_.soleReachingDefinition(predicate, at);
+  if (!decided.known() && test && nestedWalks_ == 0) {
+    ++nestedWalks_;
+    auto reads = mergedReadsBehind(loop, *test, reg);
+    if (path.definition != ValueEvaluator::kNoDefinition)
+      for (auto &read : mergedReadsBehind(loop, path.definition, reg))
+        reads.push_back(std::move(read));
+    Value ignored = Value::constant(0);
+    for (const auto &[name, readAt] : reads)
+      skipsLoop = skipsLoop ||
+                  bindAlongThreadZerosPath(loop, name, readAt, outer, bindings, ignored) == PathBinding::LoopSkipped;
+    --nestedWalks_;
+    if (skipsLoop)
+      return std::nullopt;
+    bindValueSoFar();
+    decided = values_.registerAt(predicate, at, bindings);
+  }
+  if (!decided.known())
+    return std::nullopt;
+  return decided;
 }
 
 std::optional<std::uint32_t> TripCountAnalysis::exitLeftBy(std::uint32_t loop, const Bindings &outer,

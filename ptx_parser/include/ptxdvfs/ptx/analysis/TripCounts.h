@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ptxdvfs::ptx::analysis {
@@ -121,6 +122,29 @@ private:
   std::optional<PathDefinition> definitionOnThreadZerosPath(std::uint32_t loop, const std::string &reg,
                                                             const std::vector<std::uint32_t> &entering,
                                                             const Bindings &outer) const;
+  /// `predicate` at instruction `at`, read with `reg` holding the value
+  /// thread 0's path has given it so far (a branch on the offset being
+  /// found: `offset >= end` before the tail), and other registers that
+  /// several definitions reach as their own paths give them. nullopt when
+  /// the predicate stays unknown, or when one of those paths goes past
+  /// `loop` (`skipsLoop` is then set: so does this one).
+  std::optional<Value> withValueSoFar(std::uint32_t loop, const std::string &reg, const PathDefinition &path,
+                                      const std::string &predicate, std::uint32_t at, const Bindings &outer,
+                                      bool &skipsLoop) const;
+  /// Registers read by instruction `at`, or by the single definitions
+  /// outside `loop` it is computed from (a few steps up), that several
+  /// definitions reach, none inside `loop`; `exclude` left out. Each once,
+  /// with the first instruction found reading it.
+  std::vector<std::pair<std::string, std::uint32_t>> mergedReadsBehind(std::uint32_t loop, std::uint32_t at,
+                                                                       const std::string &exclude) const;
+  enum class PathBinding { Bound, NotBound, LoopSkipped };
+  /// Binds in `bindings` the value thread 0's path towards `loop` gives
+  /// `name` as instruction `readAt` reads it (the provenance of the
+  /// branches it took joins `branches`): LoopSkipped when that path goes
+  /// past the loop; NotBound when `outer` already binds it for those
+  /// definitions, or the path or the value is not known.
+  PathBinding bindAlongThreadZerosPath(std::uint32_t loop, const std::string &name, std::uint32_t readAt,
+                                       const Bindings &outer, Bindings &bindings, Value &branches) const;
   /// The block `loop` is left for: its one exit's, or with several, the
   /// one its count under `outer` leaves by (whose provenance joins
   /// `provenance`). nullopt when no count tells, or another exit may
@@ -202,6 +226,7 @@ private:
   const ValueEvaluator &values_;
   std::vector<bool> inlineAsm_;
   mutable std::optional<PostDominatorTree> postDominators_; ///< built on the first undecided branch
+  mutable unsigned nestedWalks_ = 0; ///< walks started to decide another walk's branch
 };
 
 } // namespace ptxdvfs::ptx::analysis
