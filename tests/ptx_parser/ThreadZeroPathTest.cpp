@@ -100,5 +100,45 @@ TEST(ThreadZeroPathTest, ATailsRemainderAndUnrolledPartFollowTheOffsetThreeSteps
   }
 }
 
+TEST(ThreadZeroPathTest, ALoopThreadZeroGoesPastRestsOnlyOnTheBranchesThatChoseThePath) {
+  // Thread 0 branches past the loop (`tid == 0`); its bound, loaded from
+  // memory, is never read on that path, so it must neither make the count
+  // unknown nor appear among its reasons.
+  ptx::Module module = parseKernelText(R"(.visible .entry skipped(.param .u64 data, .param .u32 n)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [data];
+  ld.param.u32 %r1, [n];
+  ld.global.u32 %r9, [%rd1];
+  mov.u32 %r2, %tid.x;
+  mov.u32 %r3, 0;
+  setp.eq.s32 %p1, %r2, 0;
+  @%p1 bra $Lpast;
+  setp.eq.s32 %p2, %r1, 8;
+  @%p2 bra $Lset;
+  bra.uni $Lloop;
+$Lset:
+  mov.u32 %r3, 1;
+$Lloop:
+  add.s32 %r3, %r3, 1;
+  setp.lt.s32 %p3, %r3, %r9;
+  @%p3 bra $Lloop;
+$Lpast:
+  ret;
+}
+)",
+                                       "skipped.ptx");
+  ExecutedKernel kernel = expandFirstKernel(module, {{"n", 8}});
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  const LoopReport &loop = kernel.loops[0];
+  EXPECT_EQ(loop.maxTripCount, 0u);
+  EXPECT_FALSE(loop.usedDefault);
+  EXPECT_NE(loop.origin, ValueOrigin::Unknown);
+  for (const std::string &reason : loop.why)
+    EXPECT_EQ(reason.find("loaded from memory"), std::string::npos) << reason;
+}
+
 } // namespace
 } // namespace ptxdvfs::test

@@ -357,15 +357,18 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
     TripCount count;
     count.exitingBlock = block;
     count.origin = ValueOrigin::Constant;
+    if (left->value.threadZeroSkipsLoop || right->value.threadZeroSkipsLoop) {
+      // The count rests on the branches that chose the path alone, not on
+      // the other side of the test, which thread 0 never evaluates.
+      mergeProvenance(count, left->value.threadZeroSkipsLoop ? left->value : right->value);
+      count.headerRuns = 0;
+      best = std::move(count);
+      break;
+    }
     mergeProvenance(count, left->value);
     mergeProvenance(count, right->value);
     mergeProvenance(count, left->offsetValue);
     mergeProvenance(count, right->offsetValue);
-    if (left->value.threadZeroSkipsLoop || right->value.threadZeroSkipsLoop) {
-      count.headerRuns = 0; // the count rests on the branches that chose the path, merged above
-      best = std::move(count);
-      break;
-    }
     if (!left->value.known() || !right->value.known() || (!left->induction && !right->induction)) {
       if (left->value.known() && right->value.known())
         count.why.push_back("the exit test does not change from one iteration to the next");
