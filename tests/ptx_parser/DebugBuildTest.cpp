@@ -60,5 +60,27 @@ TEST_F(DebugBuildTest, AnUnsignedCountDownStopsAtZero) {
   }
 }
 
+TEST_F(DebugBuildTest, AWhileTrueTestNeverLeavesAndTheBreakCountsTheLoop) {
+  // `mov.pred %p5, 0; @%p5 bra` is -G's `while (true)`: not an exit the
+  // data may take, so the break's count is exact.
+  for (std::int64_t n : {1, 10, 1000}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    ExecutedKernel kernel = expand("forever_with_break", "param_2", n);
+    ASSERT_EQ(kernel.loops.size(), 1u);
+    EXPECT_FALSE(kernel.loops[0].usedDefault);
+    EXPECT_FALSE(kernel.loops[0].atMost);
+    EXPECT_EQ(kernel.loops[0].maxTripCount, static_cast<std::uint64_t>(n));
+    EXPECT_TRUE(kernel.loops[0].why.size() == 1) << kernel.loops[0].why.back();
+  }
+}
+
+TEST_F(DebugBuildTest, ADoWhileZeroRunsOnce) {
+  ExecutedKernel kernel = expand("scale_once");
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  EXPECT_FALSE(kernel.loops[0].usedDefault);
+  EXPECT_EQ(kernel.loops[0].maxTripCount, 1u);
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "mul.f32"), 1);
+}
+
 } // namespace
 } // namespace ptxdvfs::test

@@ -187,6 +187,20 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
       continue;
     }
     const Instruction &setp = *graph_.instructions[test];
+    // `mov.pred %p5, 0` before the exit branch: -G's `while (true)`, a test
+    // that never leaves (or, set to 1, always does).
+    if (const auto *constant = setp.opcode == "mov" && setp.operands.size() == 2
+                                   ? setp.operands[1].getIf<Immediate>()
+                                   : nullptr;
+        constant && constant->kind == ImmediateKind::Integer) {
+      if ((constant->bits != 0) == stayWhen)
+        continue; // never leaves: the loop's other exits decide
+      TripCount once;
+      once.headerRuns = 1;
+      once.origin = ValueOrigin::Constant;
+      offer(std::move(once), block);
+      continue;
+    }
     if (const auto *pair = setp.operands.empty() ? nullptr : setp.operands[0].getIf<PredicatePair>();
         pair && pair->second == predicate)
       stayWhen = !stayWhen;
