@@ -82,5 +82,18 @@ TEST_F(DebugBuildTest, ADoWhileZeroRunsOnce) {
   EXPECT_DOUBLE_EQ(executedCount(kernel, "mul.f32"), 1);
 }
 
+TEST_F(DebugBuildTest, ACounterCarriedRoundThroughTwoCopiesIsACounter) {
+  // offset: `mov %r2, %r10` in the header, `add %r3, %r2, 1024`, then
+  // `mov %r10, %r3`: n / 1024 tiles, and the header runs once more.
+  for (std::int64_t n : {1000, 3000, 100000}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    ExecutedKernel kernel = expand("whole_tiles", "param_2", n);
+    ASSERT_EQ(kernel.loops.size(), 1u);
+    EXPECT_FALSE(kernel.loops[0].usedDefault) << kernel.loops[0].why.front();
+    EXPECT_EQ(kernel.loops[0].maxTripCount, static_cast<std::uint64_t>(n / 1024 + 1));
+    EXPECT_DOUBLE_EQ(executedCount(kernel, "ld.f32"), static_cast<double>(n / 1024)); // -G loads are generic
+  }
+}
+
 } // namespace
 } // namespace ptxdvfs::test

@@ -324,14 +324,21 @@ std::optional<InductionVariable> TripCountAnalysis::asInduction(std::uint32_t lo
       enteringRegister = from->name;
       variable.copiedAtHeaderStart = true;
     }
-    std::vector<std::uint32_t> temporaries;
-    for (std::uint32_t def : values_.definitionsOf(from->name))
-      if (insideLoop(loop, def))
-        temporaries.push_back(def);
-    if (temporaries.size() != 1)
-      return std::nullopt;
-    arithmetic = temporaries[0];
-    instruction = graph_.instructions[arithmetic];
+    // -G copies once more on the way round (`mov %r6, %r33` in the
+    // header, `mov %r33, %r10` at the latch, `add %r10, %r6, 1024`).
+    for (int copies = 0; copies < 3; ++copies) {
+      std::vector<std::uint32_t> temporaries;
+      for (std::uint32_t def : values_.definitionsOf(from->name))
+        if (insideLoop(loop, def))
+          temporaries.push_back(def);
+      if (temporaries.size() != 1)
+        return std::nullopt;
+      arithmetic = temporaries[0];
+      instruction = graph_.instructions[arithmetic];
+      from = copySource(*instruction);
+      if (!from)
+        break;
+    }
   }
   std::string_view op = instruction->opcode;
   if (instruction->operands.size() != 3 || instruction->details.types.empty())
