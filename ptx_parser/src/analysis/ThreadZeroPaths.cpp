@@ -342,8 +342,15 @@ std::optional<std::uint32_t> TripCountAnalysis::exitLeftBy(std::uint32_t loop, c
   if (targets.size() < 2)
     return targets.empty() ? std::nullopt : std::optional<std::uint32_t>(targets[0]);
   // Several (CUB's full-tile loop leaves past the partial tile when none is
-  // left): the one its count leaves by, when nothing may leave sooner.
+  // left): the one its count leaves by, when nothing may leave sooner. The
+  // count walks paths of its own; irreducible flow (no loop, so no order
+  // among the walks) must not send them round each other for ever.
+  constexpr unsigned kMaxNestedCounts = 4;
+  if (nestedExitCounts_ >= kMaxNestedCounts)
+    return std::nullopt;
+  ++nestedExitCounts_;
   TripCount count = tripCount(loop, outer);
+  --nestedExitCounts_;
   if (!count.headerRuns || *count.headerRuns == 0 || count.atMost || count.exitingBlock == kNoBlock)
     return std::nullopt;
   for (std::uint32_t to : graph_.blocks[count.exitingBlock].successors)

@@ -226,7 +226,8 @@ private:
   const ValueEvaluator &values_;
   std::vector<bool> inlineAsm_;
   mutable std::optional<PostDominatorTree> postDominators_; ///< built on the first undecided branch
-  mutable unsigned nestedWalks_ = 0; ///< walks started to decide another walk's branch
+  mutable unsigned nestedWalks_ = 0;      ///< walks started to decide another walk's branch
+  mutable unsigned nestedExitCounts_ = 0; ///< counts started to find the exit an earlier loop leaves by
 };
 
 } // namespace ptxdvfs::ptx::analysis
