@@ -112,6 +112,31 @@ $L__done:
   EXPECT_NE(kernel.loops[0].why[0].find("comes from an atomic (line 16,"), std::string::npos) << kernel.loops[0].why[0];
 }
 
+TEST(RareBranchTest, ASpinOnAWarpVoteSaysTheLanesWaitForOneAnother) {
+  // CUB's decoupled look-back: spin while any lane still reads an empty
+  // flag another block will set. How long depends on the other blocks.
+  ptx::Module module = parseKernelText(R"(.visible .entry spin(.param .u64 flags)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [flags];
+$L__spin:
+  ld.volatile.global.u32 %r1, [%rd1];
+  setp.eq.s32 %p1, %r1, 0;
+  vote.sync.any.pred %p2, %p1, -1;
+  @%p2 bra $L__spin;
+  ret;
+}
+)",
+                                       "look_back.ptx");
+  ExecutedKernel kernel = expandFirstKernel(module);
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  EXPECT_TRUE(kernel.loops[0].usedDefault);
+  ASSERT_FALSE(kernel.loops[0].why.empty());
+  EXPECT_NE(kernel.loops[0].why[0].find("is a warp vote"), std::string::npos) << kernel.loops[0].why[0];
+}
+
 /// A kernel whose branch on `test` (over %f2 = |%f1|) jumps to `add.f32`
 /// and falls through to `mul.f32`.
 ptx::Module magnitudeBranch(const std::string &test, const std::string &branch) {

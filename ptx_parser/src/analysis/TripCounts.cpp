@@ -213,7 +213,11 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
     if (floats || setp.opcode != "setp" || setp.modifiers.size() != 2 || setp.operands.size() != 3 ||
         setp.details.types.empty()) {
       fail("the exit test (line " + std::to_string(setp.location.line) + ") " +
-           (floats ? "compares floating-point values" : "is not an integer comparison"));
+           (floats                    ? "compares floating-point values"
+            : setp.opcode == "vote"   ? "is a warp vote: the lanes wait for one another (a spin on a flag "
+                                        "another block sets, as in a decoupled look-back), a count only a run "
+                                        "can tell"
+                                      : "is not an integer comparison"));
       continue;
     }
     std::string_view comparison = setp.modifiers[0];
