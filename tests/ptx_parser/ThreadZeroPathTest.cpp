@@ -38,8 +38,7 @@ TEST(ThreadZeroPathTest, ThePeeledCopiesCanLeaveTheUnrolledPartNothing) {
 TEST(ThreadZeroPathTest, ATailStartsWhereTheTileLoopOrThePathAroundItLeftTheOffset) {
   // The offset reaches the tail from the tile loop (its exit value) or, for
   // n < 1024, from the path around it (0); the tile loop leaves by one of
-  // two exits through a block that only branches on, and the tail's own
-  // guard tests the offset being found.
+  // two exits through a block that only branches on.
   for (std::int64_t n : {1000, 1024, 2047, 3000, 1000000}) {
     SCOPED_TRACE("n = " + std::to_string(n));
     ExecutedKernel kernel = expandWithParameter("realistic.ptx", "tiles_then_tail", "param_2", n);

@@ -90,10 +90,6 @@ TripCountAnalysis::definitionOnThreadZerosPath(std::uint32_t loop, const std::st
         appendReasons(path.branches.why, predicate.why);
         bool taken = (*predicate.number != 0) != branch->guard->negated;
         next = successors[taken ? 0 : 1];
-      } else if (successors[0] == target.header || successors[1] == target.header) {
-        // The loop's own guard, on the value being found: which definition
-        // enters does not depend on it, and the count shows a skip.
-        next = target.header;
       } else if (std::optional<std::uint32_t> join = joinOfBranchThatChangesNothing(loop, block, entering, seen)) {
         next = *join;
       } else {
