@@ -311,6 +311,23 @@ PostDominatorTree::PostDominatorTree(const ControlFlowGraph &graph)
   }
 }
 
+std::vector<bool> reachableWithin(const ControlFlowGraph &graph, std::uint32_t start,
+                                  std::uint32_t stop) {
+  std::vector<bool> seen(graph.blocks.size(), false);
+  std::vector<std::uint32_t> work{start};
+  while (!work.empty()) {
+    std::uint32_t block = work.back();
+    work.pop_back();
+    if (seen[block])
+      continue;
+    seen[block] = true;
+    if (block != stop)
+      for (std::uint32_t next : graph.blocks[block].successors)
+        work.push_back(next);
+  }
+  return seen;
+}
+
 std::vector<bool> inlineAsmInstructions(const ControlFlowGraph &graph, std::string_view source) {
   std::vector<bool> written(graph.instructions.size(), false);
   const Function *function = graph.function;

@@ -47,6 +47,14 @@ bool TripCountAnalysis::insideLoop(std::uint32_t loop, std::uint32_t instruction
          forest_.loops[loop].contains(graph_.blockOf[instruction]);
 }
 
+std::vector<std::uint32_t> TripCountAnalysis::definitionsInside(std::uint32_t loop, const std::string &reg) const {
+  std::vector<std::uint32_t> inside;
+  for (std::uint32_t def : values_.definitionsOf(reg))
+    if (insideLoop(loop, def))
+      inside.push_back(def);
+  return inside;
+}
+
 std::optional<std::uint32_t> TripCountAnalysis::soleDefinitionInside(std::uint32_t loop, const Register *operand,
                                                                     std::uint32_t at) const {
   if (!operand || operand->negated)
@@ -67,10 +75,7 @@ std::string TripCountAnalysis::whyNotInduction(std::uint32_t loop, const std::st
   // A counter stepped by an amount the loop does not change but the
   // analysis does not know (CUB's grid-even-share stride, a struct field):
   // what would make the step known.
-  std::vector<std::uint32_t> inside;
-  for (std::uint32_t def : values_.definitionsOf(reg))
-    if (insideLoop(loop, def))
-      inside.push_back(def);
+  std::vector<std::uint32_t> inside = definitionsInside(loop, reg);
   if (inside.size() == 1) {
     const Instruction &update = *graph_.instructions[inside[0]];
     if ((update.opcode == "add" || update.opcode == "sub") && update.operands.size() == 3)
@@ -299,10 +304,7 @@ bool TripCountAnalysis::copiedFirstInHeader(std::uint32_t loop, std::uint32_t co
 std::optional<InductionVariable> TripCountAnalysis::asInduction(std::uint32_t loop,
                                                                 const std::string &reg,
                                                                 const Bindings &outer) const {
-  std::vector<std::uint32_t> inside;
-  for (std::uint32_t def : values_.definitionsOf(reg))
-    if (insideLoop(loop, def))
-      inside.push_back(def);
+  std::vector<std::uint32_t> inside = definitionsInside(loop, reg);
   if (inside.size() != 1)
     return std::nullopt;
   InductionVariable variable;
@@ -327,10 +329,7 @@ std::optional<InductionVariable> TripCountAnalysis::asInduction(std::uint32_t lo
     // -G copies once more on the way round (`mov %r6, %r33` in the
     // header, `mov %r33, %r10` at the latch, `add %r10, %r6, 1024`).
     for (int copies = 0; copies < 3; ++copies) {
-      std::vector<std::uint32_t> temporaries;
-      for (std::uint32_t def : values_.definitionsOf(from->name))
-        if (insideLoop(loop, def))
-          temporaries.push_back(def);
+      std::vector<std::uint32_t> temporaries = definitionsInside(loop, from->name);
       if (temporaries.size() != 1)
         return std::nullopt;
       arithmetic = temporaries[0];

@@ -111,6 +111,17 @@ TripCountAnalysis::definitionOnThreadZerosPath(std::uint32_t loop, const std::st
   return path;
 }
 
+Value TripCountAnalysis::valueAlongPath(const PathDefinition &path, const std::string &reg,
+                                        const Bindings &outer, const Bindings &evaluateWith) const {
+  if (path.definition != ValueEvaluator::kNoDefinition)
+    return values_.definedBy(path.definition, reg, evaluateWith);
+  if (!path.afterLoop)
+    return Value::unknown("no definition of " + reg + " on thread 0's path yet");
+  auto after = outer.find(reg);
+  return after != outer.end() ? after->second.value
+                              : Value::unknown("register " + reg + " after an earlier loop");
+}
+
 Value TripCountAnalysis::entryValue(std::uint32_t loop, const std::string &reg, const Bindings &outer) const {
   // The value on entry: every definition reaching the header from outside.
   const BasicBlock &header = graph_.blocks[forest_.loops[loop].header];
@@ -156,10 +167,7 @@ Value TripCountAnalysis::entryValue(std::uint32_t loop, const std::string &reg, 
       initial.why = path->undecidedBranch->why;
   } else if (path) {
     // Not reached: no number, and the provenance of the branches alone.
-    Value value = !path->reachesLoop ? skippedByThreadZero()
-                  : !path->afterLoop   ? values_.definedBy(path->definition, reg, outer)
-                  : outer.count(reg)   ? outer.find(reg)->second.value
-                                       : Value::unknown("register " + reg + " after an earlier loop");
+    Value value = path->reachesLoop ? valueAlongPath(*path, reg, outer, outer) : skippedByThreadZero();
     // The definition on the path may read a register another path sets
     // (the tail's index, `offset + tid`, after the tile loop).
     if (!value.known() && path->reachesLoop && !path->afterLoop)
@@ -223,10 +231,7 @@ TripCountAnalysis::PathBinding TripCountAnalysis::bindAlongThreadZerosPath(std::
   mergeProvenance(branches, path->branches);
   if (!path->reachesLoop)
     return PathBinding::LoopSkipped;
-  auto after = outer.find(name);
-  Value value = !path->afterLoop      ? values_.definedBy(path->definition, name, outer)
-                : after != outer.end() ? after->second.value
-                                       : Value::unknown("register " + name + " after an earlier loop");
+  Value value = valueAlongPath(*path, name, outer, outer);
   if (!value.known())
     return PathBinding::NotBound;
   std::sort(merged.begin(), merged.end());
@@ -276,10 +281,7 @@ std::optional<Value> TripCountAnalysis::withValueSoFar(std::uint32_t loop, const
                                                        bool &skipsLoop) const {
   Bindings bindings = outer;
   auto bindValueSoFar = [&] {
-    auto after = outer.find(reg);
-    Value sofar = path.definition != ValueEvaluator::kNoDefinition ? values_.definedBy(path.definition, reg, bindings)
-                  : path.afterLoop && after != outer.end()       ? after->second.value
-                                                                 : Value{};
+    Value sofar = valueAlongPath(path, reg, outer, bindings);
     if (!sofar.known())
       return;
     std::vector<std::uint32_t> defs = values_.reachingDefinitions(reg, at);
@@ -370,22 +372,23 @@ TripCountAnalysis::joinOfBranchThatChangesNothing(std::uint32_t loop, std::uint3
   const Loop &target = forest_.loops[loop];
   const int parent = target.parent;
   const Loop *enclosing = parent < 0 ? nullptr : &forest_.loops[static_cast<std::size_t>(parent)];
+  // What either side runs before they meet.
   std::vector<bool> region(graph_.blocks.size(), false);
-  std::vector<std::uint32_t> work(graph_.blocks[branchBlock].successors);
-  while (!work.empty()) {
-    std::uint32_t block = work.back();
-    work.pop_back();
-    if (block == join || region[block])
+  for (std::uint32_t side : graph_.blocks[branchBlock].successors) {
+    std::vector<bool> reached = reachableWithin(graph_, side, join);
+    for (std::uint32_t block = 0; block < region.size(); ++block)
+      region[block] = region[block] || reached[block];
+  }
+  region[join] = false;
+  for (std::uint32_t block = 0; block < region.size(); ++block) {
+    if (!region[block])
       continue;
     if (block == branchBlock || seen[block] || target.contains(block) ||
         (enclosing && (block == enclosing->header || !enclosing->contains(block))))
       return std::nullopt; // around again, into the loop, or out of the pass
-    region[block] = true;
     for (std::uint32_t i = graph_.blocks[block].first; i < graph_.blocks[block].end; ++i)
       if (std::find(entering.begin(), entering.end(), i) != entering.end())
         return std::nullopt; // the side taken decides the value
-    for (std::uint32_t next : graph_.blocks[block].successors)
-      work.push_back(next);
   }
   if (target.contains(join) && join != target.header)
     return std::nullopt;

@@ -429,18 +429,17 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
                                     {type.bits, true, true});
       if (step != 0 && distance % step == 0 && distance / step >= 0) {
         count.headerRuns = static_cast<std::uint64_t>(distance / step) + 1;
-      } else if (exits.size() > 1) {
-        // Never met, with other exits: this one does not leave (a tile
-        // loop's `remaining == 0` when a partial tile is left). Only when
-        // no other exit counts does it mean a guard skips the loop.
-        count.headerRuns = 0;
-        count.skippedByGuard = true;
-        if (!neverLeaves)
-          neverLeaves = std::move(count);
-        continue;
       } else {
         count.headerRuns = 0;
         count.skippedByGuard = true;
+        if (exits.size() > 1) {
+          // Never met, with other exits: this one does not leave (a tile
+          // loop's `remaining == 0` when a partial tile is left). Only when
+          // no other exit counts does it mean a guard skips the loop.
+          if (!neverLeaves)
+            neverLeaves = std::move(count);
+          continue;
+        }
       }
     } else if (rotatedAndFailsOnEntry(*left, *right, stays)) {
       count.headerRuns = 0;

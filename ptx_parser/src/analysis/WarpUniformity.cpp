@@ -23,25 +23,6 @@ bool alwaysVaries(std::string_view opcode) {
 
 bool isLoad(std::string_view opcode) { return opcode == "ld" || opcode == "ldu"; }
 
-/// Blocks reachable from `start` (included) without passing `stop`
-/// (`stop` itself is reached, not left; kNoBlock: no stop).
-std::vector<bool> reachableWithin(const ControlFlowGraph &graph, std::uint32_t start,
-                                  std::uint32_t stop) {
-  std::vector<bool> seen(graph.blocks.size(), false);
-  std::vector<std::uint32_t> work{start};
-  while (!work.empty()) {
-    std::uint32_t block = work.back();
-    work.pop_back();
-    if (seen[block])
-      continue;
-    seen[block] = true;
-    if (block != stop)
-      for (std::uint32_t next : graph.blocks[block].successors)
-        work.push_back(next);
-  }
-  return seen;
-}
-
 } // namespace
 
 WarpUniformity::WarpUniformity(const ControlFlowGraph &graph) : graph_(graph) {

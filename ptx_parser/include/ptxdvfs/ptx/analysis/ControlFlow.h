@@ -49,6 +49,10 @@ struct ControlFlowGraph {
 /// `path` only names the file in warnings.
 ControlFlowGraph buildControlFlowGraph(const Function &function, const std::string &path = {});
 
+/// Per block of `graph`: whether it is reachable from `start` (included)
+/// without passing `stop` (which is reached, not left; kNoBlock: no stop).
+std::vector<bool> reachableWithin(const ControlFlowGraph &graph, std::uint32_t start, std::uint32_t stop);
+
 /// Per instruction of `graph`: whether the CUDA author wrote it in inline
 /// asm, which nvcc brackets with `// begin inline asm` and `// end inline
 /// asm` lines and emits as written, so no unrolling removes it. `source` is

@@ -122,6 +122,11 @@ private:
   std::optional<PathDefinition> definitionOnThreadZerosPath(std::uint32_t loop, const std::string &reg,
                                                             const std::vector<std::uint32_t> &entering,
                                                             const Bindings &outer) const;
+  /// The value `path` has given `reg` so far: its last definition on the
+  /// path, read under `evaluateWith`, or past an earlier loop that wrote
+  /// it, the value `outer` binds after that loop.
+  Value valueAlongPath(const PathDefinition &path, const std::string &reg, const Bindings &outer,
+                       const Bindings &evaluateWith) const;
   /// `predicate` at instruction `at`, read with `reg` holding the value
   /// thread 0's path has given it so far (a branch on the offset being
   /// found: `offset >= end` before the tail), and other registers that
@@ -200,6 +205,8 @@ private:
   std::optional<TripCount> floatCounter(std::uint32_t loop, std::uint32_t test, bool stayWhen,
                                         const Bindings &outer) const;
   bool insideLoop(std::uint32_t loop, std::uint32_t instruction) const;
+  /// The instructions inside `loop` that write `reg`, in order.
+  std::vector<std::uint32_t> definitionsInside(std::uint32_t loop, const std::string &reg) const;
   /// The one definition of `operand` that instruction `at` can read, when
   /// it lies in `loop` (it then runs before `at` in every iteration).
   std::optional<std::uint32_t> soleDefinitionInside(std::uint32_t loop, const Register *operand,
