@@ -63,10 +63,11 @@ std::optional<ptx::analysis::AssumedValue> parseAssumedValue(const std::string &
 void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags) {
   const char *group = "Loop analysis (what the PTX cannot tell)";
   command.add_option("--assume", flags.assume,
-                     "Value of a kernel parameter, NAME=VALUE (repeatable). NAME: the CUDA name "
-                     "(found through -lineinfo's .file), the PTX name, or param_N; a field of a "
-                     "struct passed by value is NAME+BYTES (param_3+24), as 'loops' names it; "
-                     "VALUE: an integer, or a decimal for a float parameter (dt=0.01)")
+                     "Value of a kernel parameter or __constant__ variable, NAME=VALUE (repeatable). "
+                     "NAME: the CUDA name (found through -lineinfo's .file), the PTX name, or "
+                     "param_N; a field of a struct passed by value, or of one in constant memory, "
+                     "is NAME+BYTES (param_3+24, d_common+8), as 'loops' names it; VALUE: an "
+                     "integer, or a decimal for a float parameter (dt=0.01)")
       ->group(group);
   command.add_option("--grid", flags.grid, "Blocks per grid, X[,Y[,Z]] (%nctaid; default 1024)")
       ->group(group);

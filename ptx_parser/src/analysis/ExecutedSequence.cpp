@@ -97,7 +97,7 @@ private:
       slot->graph = buildControlFlowGraph(function, module_.path);
       slot->dominators = std::make_unique<DominatorTree>(slot->graph);
       slot->forest = findLoops(slot->graph, *slot->dominators, module_.path);
-      slot->values = std::make_unique<ValueEvaluator>(slot->graph, assumptions_);
+      slot->values = std::make_unique<ValueEvaluator>(slot->graph, assumptions_, &module_);
       slot->trips = std::make_unique<TripCountAnalysis>(
           slot->graph, slot->forest, *slot->values,
           module_.source ? inlineAsmInstructions(slot->graph, *module_.source) : std::vector<bool>{});

@@ -1,6 +1,6 @@
 // LaunchValues.cpp - where the values a bound starts from come from: the
-// launch geometry (--grid, --block, .reqntid, or the defaults) and the
-// kernel's parameters (--assume).
+// launch geometry (--grid, --block, .reqntid, or the defaults), the
+// kernel's parameters and its `__constant__` variables (--assume).
 #include "ptxdvfs/ptx/analysis/Values.h"
 
 #include "FloatSemantics.h"
@@ -121,25 +121,49 @@ Value ValueEvaluator::parameter(std::string_view name, std::optional<ScalarType>
   if (offset != 0)
     for (std::string &candidate : candidates)
       candidate += "+" + std::to_string(offset);
-  for (const std::string &candidate : candidates) {
-    auto assumed = assumptions_.parameters.find(candidate);
-    if (assumed == assumptions_.parameters.end())
-      continue;
-    const AssumedValue &given = assumed->second;
-    std::string reason = "parameter " + candidate + " = " + given.text() + " (--assume)";
-    if (type && kindOf(*type) == ScalarTypeKind::Float) {
-      if (auto bits = encodeFloat(given.number(), *type))
-        return Value{bits, ValueOrigin::Assumed, {std::move(reason)}};
-      return Value::unknown(reason + ", read as " + std::string(toString(*type)) +
-                            ", a type the analysis does not follow");
-    }
-    if (auto whole = given.whole())
-      return Value{whole, ValueOrigin::Assumed, {std::move(reason)}};
-    return Value::unknown(reason + " is not a whole number, but the PTX reads it as an integer");
-  }
+  for (const std::string &candidate : candidates)
+    if (auto given = assumptions_.parameters.find(candidate); given != assumptions_.parameters.end())
+      return assumed("parameter " + candidate, given->second, type);
   return Value::unknown("parameter " + candidates.back() +
                         (offset != 0 ? " (a field of a struct passed by value; no --assume " : " (no --assume ") +
                         candidates.back() + "=VALUE)");
+}
+
+Value ValueEvaluator::constantVariable(const VariableDecl &variable, std::optional<ScalarType> type,
+                                       std::int64_t offset) const {
+  const std::string name = variable.name + (offset != 0 ? "+" + std::to_string(offset) : "");
+  const std::string label = "constant-memory variable " + name;
+  if (auto given = assumptions_.parameters.find(name); given != assumptions_.parameters.end())
+    return assumed(label, given->second, type);
+  const unsigned width = type ? sizeInBytes(*type) : 0;
+  auto bytes = initialBytes(variable);
+  if (bytes && width > 0 && width <= 8 && offset >= 0 && static_cast<std::uint64_t>(offset) + width <= bytes->size()) {
+    std::uint64_t bits = 0;
+    for (unsigned byte = 0; byte < width; ++byte)
+      bits |= std::uint64_t{(*bytes)[offset + byte]} << (8 * byte);
+    std::int64_t number = static_cast<std::int64_t>(bits);
+    if (width < 8 && kindOf(*type) == ScalarTypeKind::Signed && (bits >> (8 * width - 1)) & 1)
+      number = static_cast<std::int64_t>(bits | (~std::uint64_t{0} << (8 * width)));
+    auto real = kindOf(*type) == ScalarTypeKind::Float ? decodeFloat(number, *type) : std::nullopt;
+    return Value{number, ValueOrigin::Constant,
+                 {label + " = " + (real ? shortestDecimal(*real, *type) : std::to_string(number)) +
+                  " (as the PTX initializes it; --assume " + name + "=VALUE if the host writes it)"}};
+  }
+  return Value::unknown(label + " (set by the host; no --assume " + name + "=VALUE)");
+}
+
+Value ValueEvaluator::assumed(const std::string &label, const AssumedValue &given,
+                              std::optional<ScalarType> type) const {
+  std::string reason = label + " = " + given.text() + " (--assume)";
+  if (type && kindOf(*type) == ScalarTypeKind::Float) {
+    if (auto bits = encodeFloat(given.number(), *type))
+      return Value{bits, ValueOrigin::Assumed, {std::move(reason)}};
+    return Value::unknown(reason + ", read as " + std::string(toString(*type)) +
+                          ", a type the analysis does not follow");
+  }
+  if (auto whole = given.whole())
+    return Value{whole, ValueOrigin::Assumed, {std::move(reason)}};
+  return Value::unknown(reason + " is not a whole number, but the PTX reads it as an integer");
 }
 
 AssumedValue AssumedValue::real(double number) {

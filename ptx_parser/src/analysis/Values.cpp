@@ -92,8 +92,13 @@ std::optional<std::uint32_t> ValueEvaluator::soleReachingDefinition(std::string_
   return defs[0];
 }
 
-ValueEvaluator::ValueEvaluator(const ControlFlowGraph &graph, const LaunchAssumptions &assumptions)
+ValueEvaluator::ValueEvaluator(const ControlFlowGraph &graph, const LaunchAssumptions &assumptions,
+                               const Module *module)
     : graph_(graph), assumptions_(assumptions) {
+  if (module)
+    for (const VariableDecl &variable : module->globals)
+      if (variable.space == StateSpace::Const)
+        constants_.emplace(variable.name, &variable);
   for (std::uint32_t i = 0; i < graph.instructions.size(); ++i)
     for (std::string &name : destinationRegisters(*graph.instructions[i]))
       definitions_[std::move(name)].push_back(i);
@@ -280,28 +285,34 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
   auto where = "line " + std::to_string(instruction.location.line);
 
   if (op == "ld") {
-    if (instruction.details.space == StateSpace::Param && operands.size() > 1) {
-      if (const auto *address = operands[1].getIf<Address>(); address && address->parts.size() == 1) {
-        std::string_view name;
-        std::int64_t field = 0; // bytes into a struct passed by value
-        if (const auto *symbol = address->parts[0].getIf<Symbol>())
-          name = symbol->name;
-        if (const auto *offset = address->parts[0].getIf<RegisterOffset>()) {
-          name = offset->base;
-          field = offset->offset;
-        }
-        if (!name.empty()) {
-          // A called function's parameter, as its call site set it.
-          if (auto argument = query.bindings.find(name); argument != query.bindings.end() && field == 0)
-            return argument->second.value;
-          Value value = parameter(name, types.empty() ? std::nullopt : std::optional<ScalarType>(types.back()),
-                                  field);
-          if (!value.known())
-            value.fromBase = Value::FromBase{def, 0, ValueOrigin::Constant, {}};
-          return value;
-        }
+    // `[name]` or `[name+BYTES]`: a named parameter or variable, not a register's address.
+    std::string_view name;
+    std::int64_t field = 0; // bytes into a struct or array
+    if (const auto *address = operands.size() > 1 ? operands[1].getIf<Address>() : nullptr;
+        address && address->parts.size() == 1) {
+      if (const auto *symbol = address->parts[0].getIf<Symbol>())
+        name = symbol->name;
+      if (const auto *offset = address->parts[0].getIf<RegisterOffset>()) {
+        name = offset->base;
+        field = offset->offset;
       }
     }
+    std::optional<ScalarType> loaded = types.empty() ? std::nullopt : std::optional<ScalarType>(types.back());
+    // Unknown, but the same all kernel long: a base two addresses compare from.
+    auto invariant = [&](Value value) {
+      if (!value.known())
+        value.fromBase = Value::FromBase{def, 0, ValueOrigin::Constant, {}};
+      return value;
+    };
+    if (!name.empty() && instruction.details.space == StateSpace::Param) {
+      // A called function's parameter, as its call site set it.
+      if (auto argument = query.bindings.find(name); argument != query.bindings.end() && field == 0)
+        return argument->second.value;
+      return invariant(parameter(name, loaded, field));
+    }
+    if (instruction.details.space == StateSpace::Const && instruction.details.vectorWidth == 1)
+      if (auto variable = constants_.find(name); variable != constants_.end())
+        return invariant(constantVariable(*variable->second, loaded, field));
     return Value::unknown("a value loaded from memory (" + where + ")");
   }
   if (hasFloatType(instruction))

@@ -4,6 +4,7 @@
 #include "ptxdvfs/ptx/Instruction.h"
 #include "ptxdvfs/ptx/Types.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <variant>
@@ -33,6 +34,13 @@ struct VariableDecl {
   std::string initializer;              ///< text after `=`, empty if none
   SourceLocation location;
 };
+
+/// The bytes a module-scope variable starts with, as its initializer
+/// writes them: each element in its type's size, little-endian, zero-filled
+/// to the declared size (`.b8 s[20] = {232, 3}`: 1000 in the first four).
+/// nullopt without an initializer, or where an element is not a number (an
+/// address, `generic(x)`, or an expression), or a bound exceeds 1 MiB.
+std::optional<std::vector<std::uint8_t>> initialBytes(const VariableDecl &variable);
 
 /// `{ ... }`: a nested scope (nvcc wraps each call sequence in one).
 struct Block {

@@ -1,6 +1,7 @@
 // Values.h - what a register holds, given assumptions about the launch and the parameters.
 #pragma once
 
+#include "ptxdvfs/ptx/Module.h"
 #include "ptxdvfs/ptx/analysis/ControlFlow.h"
 
 #include <cstdint>
@@ -41,7 +42,8 @@ private:
   std::optional<std::int64_t> whole_;
 };
 
-/// `--assume` values by parameter name.
+/// `--assume` values by parameter name, or by the name of a `__constant__`
+/// variable (its PTX name; NAME+BYTES for a field or element).
 using AssumedParameters = std::map<std::string, AssumedValue, std::less<>>;
 
 /// The launch and the values the static analysis cannot see. A kernel is
@@ -129,7 +131,12 @@ using Bindings = std::map<std::string, Binding, std::less<>>;
 /// through the control-flow graph.
 class ValueEvaluator {
 public:
-  ValueEvaluator(const ControlFlowGraph &graph, const LaunchAssumptions &assumptions);
+  /// `module`, when given, is the one the function is in: a load from one
+  /// of its `.const` variables (`ld.const [NbrListLen]`, set by the host
+  /// with cudaMemcpyToSymbol) then reads as `--assume` or its initializer
+  /// give it, else as unknown with the variable named.
+  ValueEvaluator(const ControlFlowGraph &graph, const LaunchAssumptions &assumptions,
+                 const Module *module = nullptr);
 
   /// Instructions (indices into graph.instructions) that write `reg`.
   const std::vector<std::uint32_t> &definitionsOf(std::string_view reg) const;
@@ -189,9 +196,20 @@ private:
   /// the field that many bytes into a struct passed by value, assumed as
   /// `NAME+OFFSET` (`param_3+24`).
   Value parameter(std::string_view name, std::optional<ScalarType> type, std::int64_t offset = 0) const;
+  /// A load of `type` from `offset` bytes into the `.const` variable
+  /// `variable`: its `--assume` value, else what its initializer holds
+  /// there (a constant, with a reason saying the host may overwrite it),
+  /// else unknown, naming it.
+  Value constantVariable(const VariableDecl &variable, std::optional<ScalarType> type,
+                         std::int64_t offset) const;
+  /// A `--assume` value as a load of `type` reads it; `label` names what
+  /// was assumed in the reason ("parameter n").
+  Value assumed(const std::string &label, const AssumedValue &given, std::optional<ScalarType> type) const;
 
   const ControlFlowGraph &graph_;
   const LaunchAssumptions &assumptions_;
+  /// The module's `.const` variables by name (empty without a module).
+  std::map<std::string_view, const VariableDecl *, std::less<>> constants_;
   std::map<std::string, std::vector<std::uint32_t>, std::less<>> definitions_;
   std::vector<std::uint32_t> empty_;
 };

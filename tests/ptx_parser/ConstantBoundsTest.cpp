@@ -1,0 +1,128 @@
+// ConstantBoundsTest.cpp - loops bounded by a __constant__ variable: set by
+// the host (--assume NAME=VALUE, NAME+BYTES for a field) or initialized in
+// the PTX (tests/fixtures/loops/constant_bounds.cu).
+#include "LoopFixtures.h"
+
+#include "ptxdvfs/ptx/Statement.h"
+#include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ptxdvfs::test {
+namespace {
+
+using namespace ptx::analysis;
+
+ExecutedKernel expand(const std::string &namePart, AssumedParameters values = {}) {
+  LaunchAssumptions assumptions;
+  assumptions.parameters = std::move(values);
+  return expandNamed(loopFixture("constant_bounds.ptx"), namePart, assumptions);
+}
+
+TEST(ConstantBoundsTest, AHostSetBoundIsNamedAndTakesItsAssumedValue) {
+  ExecutedKernel unset = expand("neighbour_list");
+  ASSERT_FALSE(unset.loops.empty());
+  EXPECT_TRUE(unset.loops[0].usedDefault);
+  EXPECT_EQ(unset.loops[0].why.front(),
+            "constant-memory variable NbrListLen (set by the host; no --assume NbrListLen=VALUE)");
+  // One atom load per neighbour bin, through the loop unrolled by 4 and its remainder.
+  for (std::int64_t bins : {0, 1, 3, 4, 27, 256}) {
+    ExecutedKernel kernel = expand("neighbour_list", {{"NbrListLen", bins}});
+    EXPECT_DOUBLE_EQ(executedCount(kernel, "ld.global.v4.f32"), static_cast<double>(bins)) << bins;
+    for (const LoopReport &loop : kernel.loops) {
+      EXPECT_FALSE(loop.usedDefault) << bins;
+      EXPECT_EQ(loop.why.front(), "constant-memory variable NbrListLen = " + std::to_string(bins) + " (--assume)");
+    }
+  }
+}
+
+TEST(ConstantBoundsTest, AFieldOfAStructInConstantMemoryIsNamedByItsOffset) {
+  // while (ei < d_common.in_elem) { ...; ei += 128; }, then no_points (8 bytes in).
+  ExecutedKernel unset = expand("parameter_struct");
+  ASSERT_EQ(unset.loops.size(), 4u);
+  EXPECT_EQ(unset.loops[2].why.front(),
+            "constant-memory variable d_common+8 (set by the host; no --assume d_common+8=VALUE)");
+  // No 0 elements: the guard `tid >= in_elem` reads the thread index, so it
+  // is not decided for thread 0, and nvcc's remainder count is 1 there.
+  for (std::int64_t elements : {1, 127, 128, 129, 1000, 4096})
+    for (std::int64_t points : {0, 5, 51}) {
+      ExecutedKernel kernel = expand("parameter_struct", {{"d_common", elements}, {"d_common+8", points}});
+      EXPECT_DOUBLE_EQ(executedCount(kernel, "st.global.f32"), static_cast<double>((elements + 127) / 128 + points))
+          << elements << " elements, " << points << " points";
+    }
+}
+
+TEST(ConstantBoundsTest, AnInitializedVariableIsAConstantTheHostMayOverride) {
+  ExecutedKernel kernel = expand("initialized");
+  ASSERT_EQ(kernel.loops.size(), 4u);
+  for (const LoopReport &loop : kernel.loops) {
+    EXPECT_FALSE(loop.usedDefault) << loop.rule;
+    EXPECT_EQ(loop.origin, ValueOrigin::Constant) << loop.rule;
+  }
+  EXPECT_DOUBLE_EQ(kernel.loops[0].meanTripCount, 25); // c_rows = 100, unrolled by 4
+  EXPECT_DOUBLE_EQ(kernel.loops[1].meanTripCount, 7);  // c_defaults.no_points, bytes 8-11 of a .b8 array
+  EXPECT_DOUBLE_EQ(kernel.loops[2].meanTripCount, 5);  // from c_from = -5 (.u16, sign-extended by cvt) to 0
+  EXPECT_DOUBLE_EQ(kernel.loops[3].meanTripCount, 5);  // t = 0, 0.5, ..., 2 below c_limit = 2.5f
+  EXPECT_EQ(kernel.loops[0].why.front(), "constant-memory variable c_rows = 100 (as the PTX initializes it; "
+                                         "--assume c_rows=VALUE if the host writes it)");
+  EXPECT_EQ(kernel.loops[3].why.front(), "constant-memory variable c_limit = 2.5 (as the PTX initializes it; "
+                                         "--assume c_limit=VALUE if the host writes it)");
+
+  ExecutedKernel given = expand("initialized", {{"c_rows", 8}, {"c_defaults+8", 2}, {"c_limit", AssumedValue::real(1.0)}});
+  ASSERT_EQ(given.loops.size(), 4u);
+  EXPECT_DOUBLE_EQ(given.loops[0].meanTripCount, 2);
+  EXPECT_DOUBLE_EQ(given.loops[1].meanTripCount, 2);
+  EXPECT_DOUBLE_EQ(given.loops[3].meanTripCount, 2);
+  EXPECT_EQ(given.loops[0].origin, ValueOrigin::Assumed);
+}
+
+TEST(ConstantBoundsTest, ASignedLoadOfAnInitializedVariableIsSignExtended) {
+  ptx::Module module = parseKernelText(R"(
+.const .align 4 .s32 c_from = -5;
+.visible .entry from_negative(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  ld.const.s32 %r1, [c_from];
+$L_loop:
+  st.global.u32 [%rd2], %r1;
+  add.s32 %r1, %r1, 1;
+  setp.lt.s32 %p1, %r1, 0;
+  @%p1 bra $L_loop;
+  ret;
+}
+)", "from_negative.ptx");
+  ExecutedKernel kernel = expandFirstKernel(module);
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "st.global.u32"), 5);
+  EXPECT_EQ(kernel.loops[0].why.front(), "constant-memory variable c_from = -5 (as the PTX initializes it; "
+                                         "--assume c_from=VALUE if the host writes it)");
+}
+
+ptx::VariableDecl declared(const std::string &text) {
+  ptx::Module module = parseKernelText(text, "initializer.ptx");
+  EXPECT_EQ(module.globals.size(), 1u);
+  return module.globals.empty() ? ptx::VariableDecl{} : module.globals.front();
+}
+
+TEST(ConstantBoundsTest, InitialBytesAreLittleEndianAndZeroFilledToTheDeclaredSize) {
+  using Bytes = std::vector<std::uint8_t>;
+  EXPECT_EQ(ptx::initialBytes(declared(".const .align 4 .b8 s[6] = {232, 3};")), (Bytes{232, 3, 0, 0, 0, 0}));
+  EXPECT_EQ(ptx::initialBytes(declared(".const .align 4 .u32 a[2] = {1, -2};")),
+            (Bytes{1, 0, 0, 0, 0xfe, 0xff, 0xff, 0xff}));
+  EXPECT_EQ(ptx::initialBytes(declared(".const .align 4 .f32 x = 0f3F800000;")), (Bytes{0, 0, 0x80, 0x3f}));
+  EXPECT_EQ(ptx::initialBytes(declared(".const .align 2 .s16 m[2][2] = {{1, 2}, {3, 4}};")),
+            (Bytes{1, 0, 2, 0, 3, 0, 4, 0}));
+  EXPECT_EQ(ptx::initialBytes(declared(".const .align 4 .u32 n;")), std::nullopt);
+  EXPECT_EQ(ptx::initialBytes(declared(".global .align 8 .u64 p = generic(q);")), std::nullopt);
+}
+
+} // namespace
+} // namespace ptxdvfs::test
