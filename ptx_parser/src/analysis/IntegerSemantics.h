@@ -62,6 +62,35 @@ inline std::optional<bool> compare(std::string_view op, std::int64_t a, std::int
 
 /// Whether any type the instruction names is a float (`cvt.rzi.s32.f32`
 /// reads one, `setp.lt.f32` compares them).
+/// `clz`, `popc`, `brev` or `bfind` of `bits` (the operand's `type.bits`
+/// low bits): what PTX defines each to give, brev in the operand's width,
+/// the others as a .u32 (bfind's "none found" is 0xffffffff). Not for a
+/// signed bfind, which searches a negative value for its highest clear bit.
+inline std::int64_t bitInstruction(std::string_view op, std::uint64_t bits, IntType type, bool shiftAmount) {
+  const unsigned width = type.bits >= 64 ? 64 : type.bits;
+  if (op == "popc") {
+    std::int64_t count = 0;
+    for (; bits != 0; bits &= bits - 1)
+      ++count;
+    return count;
+  }
+  if (op == "brev") {
+    std::uint64_t reversed = 0;
+    for (unsigned bit = 0; bit < width; ++bit)
+      reversed |= ((bits >> bit) & 1) << (width - 1 - bit);
+    return normalise(static_cast<std::int64_t>(reversed), type);
+  }
+  int highest = -1; // the highest bit set
+  for (int bit = static_cast<int>(width) - 1; bit >= 0 && highest < 0; --bit)
+    if ((bits >> bit) & 1)
+      highest = bit;
+  if (op == "clz")
+    return static_cast<std::int64_t>(width) - 1 - highest;
+  if (highest < 0)
+    return 0xffffffff;
+  return shiftAmount ? static_cast<std::int64_t>(width) - 1 - highest : highest;
+}
+
 inline bool hasFloatType(const Instruction &instruction) {
   for (ScalarType type : instruction.details.types)
     if (kindOf(type) == ScalarTypeKind::Float)

@@ -350,6 +350,18 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
       a.number = normalise(normalise(*a.number, intTypeOf(types[1])), intTypeOf(types[0]));
     return a;
   }
+  if (op == "clz" || op == "popc" || op == "brev" || (op == "bfind" && !type.isSigned)) {
+    // Bit counts bound loops over a value's bits (`i < 32 - __clz(n)`, `i < __popc(mask)`).
+    Value a = source(1);
+    a.atMost.reset();
+    a.atLeast.reset();
+    a.fromBase.reset();
+    if (!a.known())
+      return a;
+    a.number = bitInstruction(op, static_cast<std::uint64_t>(normalise(*a.number, {type.bits, false, true})), type,
+                        hasModifier(instruction, "shiftamt"));
+    return a;
+  }
   if (op == "neg" || op == "not" || op == "abs") {
     Value a = source(1);
     if (!a.known()) {

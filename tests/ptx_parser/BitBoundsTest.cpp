@@ -1,0 +1,112 @@
+// BitBoundsTest.cpp - loops bounded by a count of bits (clz, popc, brev,
+// bfind), compared with the same counts taken on the host
+// (tests/fixtures/loops/bit_bounds.cu).
+#include "LoopFixtures.h"
+
+#include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace ptxdvfs::test {
+namespace {
+
+using namespace ptx::analysis;
+
+int highestSetBit(std::uint64_t bits) {
+  int highest = -1;
+  for (int bit = 0; bit < 64; ++bit)
+    if ((bits >> bit) & 1)
+      highest = bit;
+  return highest;
+}
+
+int setBits(std::uint64_t bits) {
+  int count = 0;
+  for (int bit = 0; bit < 64; ++bit)
+    count += (bits >> bit) & 1;
+  return count;
+}
+
+int lowestSetBitFromOne(std::uint32_t bits) {
+  for (int bit = 0; bit < 32; ++bit)
+    if ((bits >> bit) & 1)
+      return bit + 1;
+  return 0;
+}
+
+std::vector<std::int64_t> samples() {
+  std::vector<std::int64_t> values;
+  for (std::int64_t n = 0; n <= 300; ++n)
+    values.push_back(n);
+  for (std::int64_t n : {1023LL, 1024LL, 65535LL, 65536LL, 0x7fffffffLL, -1LL, -1024LL, 0x80000000LL})
+    values.push_back(n);
+  return values;
+}
+
+double storesWith(const char *kernel, std::int64_t value) {
+  ExecutedKernel executed = expandWithParameter("bit_bounds.ptx", kernel, "param_1", value);
+  for (const LoopReport &loop : executed.loops)
+    EXPECT_FALSE(loop.usedDefault) << kernel << " " << value << ": " << loop.why.front();
+  return executedCount(executed, "st.global.f32");
+}
+
+TEST(BitBoundsTest, EachBitCountBoundsItsLoopAsTheHostCountsIt) {
+  for (std::int64_t value : samples()) {
+    const auto low = static_cast<std::uint32_t>(value);
+    EXPECT_DOUBLE_EQ(storesWith("levels", value), highestSetBit(low) + 1) << value;
+    EXPECT_DOUBLE_EQ(storesWith("set_bits", value), setBits(low)) << value;
+    EXPECT_DOUBLE_EQ(storesWith("below_lowest_bit", value), lowestSetBitFromOne(low)) << value;
+  }
+}
+
+TEST(BitBoundsTest, A64BitCountReadsAllSixtyFourBits) {
+  for (std::int64_t value : {std::int64_t{1}, std::int64_t{1000}, std::int64_t{1} << 40, std::int64_t{-1}}) {
+    EXPECT_DOUBLE_EQ(storesWith("wide_levels", value), highestSetBit(static_cast<std::uint64_t>(value)) + 1)
+        << value;
+  }
+}
+
+TEST(BitBoundsTest, BfindWithoutShiftAmountGivesTheHighestBitsIndex) {
+  // for (i = 0; i < bfind(n); ++i), as written by hand: floor(log2 n)
+  // passes, none for n = 0 (bfind's 0xffffffff is -1 as an s32).
+  ptx::Module module = parseKernelText(R"(
+.visible .entry log2_passes(.param .u64 out, .param .u32 n)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [n];
+  cvta.to.global.u64 %rd2, %rd1;
+  bfind.u32 %r2, %r1;
+  mov.u32 %r3, 0;
+  setp.lt.s32 %p1, %r2, 1;
+  @%p1 bra $L_done;
+$L_loop:
+  st.global.u32 [%rd2], %r3;
+  add.s32 %r3, %r3, 1;
+  setp.lt.s32 %p1, %r3, %r2;
+  @%p1 bra $L_loop;
+$L_done:
+  ret;
+}
+)", "log2_passes.ptx");
+  for (std::int64_t n : {0, 1, 2, 3, 1000, 65536}) {
+    ExecutedKernel executed = expandFirstKernel(module, {{"n", n}});
+    EXPECT_DOUBLE_EQ(executedCount(executed, "st.global.u32"), std::max(highestSetBit(n), 0)) << n;
+  }
+}
+
+TEST(BitBoundsTest, AnUnsetOperandNamesWhatTheCountWaitsFor) {
+  ExecutedKernel executed = expandWithParameter("bit_bounds.ptx", "set_bits");
+  ASSERT_EQ(executed.loops.size(), 1u);
+  EXPECT_TRUE(executed.loops[0].usedDefault);
+  EXPECT_EQ(executed.loops[0].why.front(), "parameter param_1 (no --assume param_1=VALUE)");
+}
+
+} // namespace
+} // namespace ptxdvfs::test
