@@ -101,6 +101,42 @@ $L_done:
   }
 }
 
+TEST(BitBoundsTest, AByteOfAParameterIsThatByteOfItsAssumedValue) {
+  // nvcc loads (n >> 8) & 0xff as ld.param.u8 [n+1]: the parameter n, not a struct field n+1.
+  for (std::int64_t n : {0, 0xff, 0x100, 0x1234, 0xffff, 0x7fffff00, 1000000})
+    EXPECT_DOUBLE_EQ(storesWith("byte_field", n), (n >> 8) & 0xff) << n;
+  ExecutedKernel unset = expandWithParameter("bit_bounds.ptx", "byte_field");
+  ASSERT_EQ(unset.loops.size(), 1u);
+  EXPECT_EQ(unset.loops[0].why.front(), "parameter param_1 (no --assume param_1=VALUE)");
+}
+
+TEST(BitBoundsTest, ASignedPartialLoadIsSignExtended) {
+  // ld.param.s8 of the high byte: -0x10 for n = 0xf0000000, so 64 - 16 passes from -64.
+  ptx::Module module = parseKernelText(R"(
+.visible .entry high_byte(.param .u64 out, .param .u32 n)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  ld.param.s8 %r1, [n+3];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r2, -64;
+$L_loop:
+  st.global.u32 [%rd2], %r2;
+  add.s32 %r2, %r2, 1;
+  setp.lt.s32 %p1, %r2, %r1;
+  @%p1 bra $L_loop;
+  ret;
+}
+)", "high_byte.ptx");
+  for (std::int64_t n : {std::int64_t{0xf0000000}, std::int64_t{0x10000000}, std::int64_t{0x00ffffff}}) {
+    ExecutedKernel executed = expandFirstKernel(module, {{"n", n}});
+    const auto high = static_cast<std::int8_t>(static_cast<std::uint32_t>(n) >> 24);
+    EXPECT_DOUBLE_EQ(executedCount(executed, "st.global.u32"), std::max(high + 64, 1)) << n;
+  }
+}
+
 TEST(BitBoundsTest, AnUnsetOperandNamesWhatTheCountWaitsFor) {
   ExecutedKernel executed = expandWithParameter("bit_bounds.ptx", "set_bits");
   ASSERT_EQ(executed.loops.size(), 1u);

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -104,6 +105,32 @@ $L_loop:
   EXPECT_DOUBLE_EQ(executedCount(kernel, "st.global.u32"), 5);
   EXPECT_EQ(kernel.loops[0].why.front(), "constant-memory variable c_from = -5 (as the PTX initializes it; "
                                          "--assume c_from=VALUE if the host writes it)");
+}
+
+TEST(ConstantBoundsTest, AByteOfAnAssumedVariableIsThatByteOfItsValue) {
+  ptx::Module module = parseKernelText(R"(
+.const .align 4 .u32 c_packed;
+.visible .entry third_byte(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  ld.const.u8 %r1, [c_packed+2];
+  mov.u32 %r2, 0;
+$L_loop:
+  st.global.u32 [%rd2], %r2;
+  add.s32 %r2, %r2, 1;
+  setp.lt.u32 %p1, %r2, %r1;
+  @%p1 bra $L_loop;
+  ret;
+}
+)", "third_byte.ptx");
+  ExecutedKernel kernel = expandFirstKernel(module, {{"c_packed", 0x123456}});
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "st.global.u32"), 0x12);
+  EXPECT_EQ(kernel.loops[0].why.front(), "constant-memory variable c_packed = 1193046 (--assume)");
 }
 
 ptx::VariableDecl declared(const std::string &text) {

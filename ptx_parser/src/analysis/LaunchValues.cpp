@@ -4,6 +4,7 @@
 #include "ptxdvfs/ptx/analysis/Values.h"
 
 #include "FloatSemantics.h"
+#include "IntegerSemantics.h"
 #include "Reasons.h"
 
 #include <algorithm>
@@ -107,34 +108,65 @@ void foldLaunchReasons(std::vector<std::string> &why) {
   why = std::move(folded);
 }
 
+namespace {
+
+/// Whether a load of `read` at `offset` bytes into `declared` reads part of
+/// one integer (`ld.param.u8 [n+1]`: nvcc's `(n >> 8) & 0xff`), not a
+/// field of a struct.
+bool readsPartOfScalar(const VariableDecl &declared, std::optional<ScalarType> read, std::int64_t offset) {
+  auto isInteger = [](ScalarType type) {
+    return kindOf(type) != ScalarTypeKind::Float && kindOf(type) != ScalarTypeKind::Predicate;
+  };
+  if (!read || !declared.type || !declared.arrayDims.empty() || !isInteger(*declared.type) || !isInteger(*read))
+    return false;
+  const std::int64_t size = sizeInBytes(*declared.type), width = sizeInBytes(*read);
+  return offset >= 0 && offset + width <= size && (offset != 0 || width < size);
+}
+
+/// `whole`'s bytes from `offset` on, as a load of `read` extends them.
+Value partOfScalar(Value whole, std::int64_t offset, ScalarType read) {
+  if (whole.known())
+    whole.number = normalise(static_cast<std::int64_t>(static_cast<std::uint64_t>(*whole.number) >> (8 * offset)),
+                             intTypeOf(read));
+  return whole;
+}
+
+} // namespace
+
 Value ValueEvaluator::parameter(std::string_view name, std::optional<ScalarType> type, std::int64_t offset) const {
   const Function &function = *graph_.function;
   std::size_t index = 0;
   while (index < function.parameters.size() && function.parameters[index].name != name)
     ++index;
+  const VariableDecl *declared = index < function.parameters.size() ? &function.parameters[index] : nullptr;
+  const bool part = declared && readsPartOfScalar(*declared, type, offset);
   std::vector<std::string> candidates{std::string(name)};
   if (auto at = name.rfind("_param_"); at != std::string_view::npos)
     candidates.push_back(std::string(name.substr(at + 1)));
   if (auto names = assumptions_.sourceParameterNames.find(function.name);
       names != assumptions_.sourceParameterNames.end() && index < names->second.size())
     candidates.push_back(names->second[index]);
-  if (offset != 0)
+  const bool field = offset != 0 && !part;
+  if (field)
     for (std::string &candidate : candidates)
       candidate += "+" + std::to_string(offset);
   for (const std::string &candidate : candidates)
     if (auto given = assumptions_.parameters.find(candidate); given != assumptions_.parameters.end())
-      return assumed("parameter " + candidate, given->second, type);
+      return part ? partOfScalar(assumed("parameter " + candidate, given->second, declared->type), offset, *type)
+                  : assumed("parameter " + candidate, given->second, type);
   return Value::unknown("parameter " + candidates.back() +
-                        (offset != 0 ? " (a field of a struct passed by value; no --assume " : " (no --assume ") +
+                        (field ? " (a field of a struct passed by value; no --assume " : " (no --assume ") +
                         candidates.back() + "=VALUE)");
 }
 
 Value ValueEvaluator::constantVariable(const VariableDecl &variable, std::optional<ScalarType> type,
                                        std::int64_t offset) const {
-  const std::string name = variable.name + (offset != 0 ? "+" + std::to_string(offset) : "");
+  const bool part = readsPartOfScalar(variable, type, offset);
+  const std::string name = variable.name + (offset != 0 && !part ? "+" + std::to_string(offset) : "");
   const std::string label = "constant-memory variable " + name;
   if (auto given = assumptions_.parameters.find(name); given != assumptions_.parameters.end())
-    return assumed(label, given->second, type);
+    return part ? partOfScalar(assumed(label, given->second, variable.type), offset, *type)
+                : assumed(label, given->second, type);
   const unsigned width = type ? sizeInBytes(*type) : 0;
   auto bytes = initialBytes(variable);
   if (bytes && width > 0 && width <= 8 && offset >= 0 && static_cast<std::uint64_t>(offset) + width <= bytes->size()) {
