@@ -1,7 +1,7 @@
 // TripCounts.cpp - recognising induction variables and solving a loop's exit test for its count.
 #include "ptxdvfs/ptx/analysis/TripCounts.h"
 
-#include "Copies.h"
+#include "ExitSides.h"
 #include "IntegerSemantics.h"
 #include "Reasons.h"
 
@@ -17,24 +17,6 @@ constexpr std::uint64_t kMaxSearch = std::uint64_t{1} << 40;
 
 /// Exit tests of one loop, its branches' and those split from joined predicates.
 constexpr std::size_t kMaxExitTests = 64;
-
-/// One side of the exit comparison, as a function of the iteration.
-struct Side {
-  std::optional<InductionVariable> induction; ///< empty: loop-invariant `value`
-  bool afterUpdate = false; ///< reads the variable after this iteration's update
-  std::int64_t offset = 0;  ///< plus a loop-invariant (`add %r7, %iv, 1` then compared)
-  bool subtractsVariable = false; ///< offset minus the variable (`sub %r6, %n, %iv`)
-  Value value;              ///< the invariant value, or the variable's initial value
-  Value offsetValue = Value::constant(0); ///< where `offset` came from
-  bool initialIsBound = false; ///< the variable's initial value is only its upper bound
-
-  std::int64_t at(std::uint64_t k) const { // k: 1-based iteration
-    if (!induction)
-      return *value.number;
-    std::int64_t variable = induction->atIteration(afterUpdate ? k : k - 1);
-    return subtractsVariable ? offset - variable : variable + offset;
-  }
-};
 
 /// Steps a linear sequence starting at `first` (iteration 1) can take by
 /// `step` before it leaves `type`'s range and wraps around.
@@ -54,9 +36,9 @@ std::uint64_t stepsBeforeWrap(std::int64_t first, std::int64_t step, IntType typ
 /// The last iteration (1-based) in which no added counter of the test has
 /// wrapped, in its own type or in the comparison's: up to there each side
 /// moves one way, so the test's outcome changes at most once.
-std::uint64_t lastIterationBeforeWrap(const Side &left, const Side &right, IntType comparison) {
+std::uint64_t lastIterationBeforeWrap(const ExitSide &left, const ExitSide &right, IntType comparison) {
   std::uint64_t last = UINT64_MAX;
-  for (const Side *side : {&left, &right}) {
+  for (const ExitSide *side : {&left, &right}) {
     const std::optional<InductionVariable> &counter = side->induction;
     if (!counter || counter->kind != InductionVariable::Update::Add || counter->step == 0)
       continue;
@@ -78,8 +60,8 @@ std::uint64_t lastIterationBeforeWrap(const Side &left, const Side &right, IntTy
 /// `do { } while` in the source, whose body runs once whatever its test
 /// says, reads the same and is taken for skipped too.
 template <typename Stays>
-bool rotatedAndFailsOnEntry(const Side &left, const Side &right, Stays &stays) {
-  for (const Side *side : {&left, &right})
+bool rotatedAndFailsOnEntry(const ExitSide &left, const ExitSide &right, Stays &stays) {
+  for (const ExitSide *side : {&left, &right})
     if (side->induction && !side->afterUpdate)
       return false;
   return !stays(0);
@@ -231,116 +213,9 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
       continue;
     }
 
-    // Each side: invariant, an induction variable, or one plus a constant.
-    auto classify = [&](const Operand &operand, std::string &problem) -> std::optional<Side> {
-      Side side;
-      const auto *reg = operand.getIf<Register>();
-      if (!reg || reg->negated) {
-        side.value = values_.operandAt(operand, test, outer);
-        return side;
-      }
-      auto reaching = values_.reachingDefinitions(reg->name, test);
-      if (std::none_of(reaching.begin(), reaching.end(), [&](std::uint32_t def) { return insideLoop(loop, def); }) ||
-          recomputedInvariant(loop, reg->name, test)) {
-        side.value = values_.registerAt(reg->name, test, outer);
-        return side;
-      }
-      std::string base = reg->name;
-      std::uint32_t readAt = test;
-      std::optional<InductionVariable> induction = asInduction(loop, base, outer);
-      // Unoptimised code (nvcc -G) copies a variable into a fresh register
-      // before each use (`mov %r2, %r7` in the header, then `setp %p1, %r2,
-      // 100`): the test reads the counter the copy was taken from. An int
-      // counter kept in 64 bits (stepped by a 64-bit size) is tested through
-      // `cvt.u32.u64`: its low bits, which the comparison's width reads.
-      for (int copies = 0; copies < 4 && !induction && reaching.size() == 1 && insideLoop(loop, reaching[0]);
-           ++copies) {
-        const Register *from = copySource(*graph_.instructions[reaching[0]]);
-        if (!from)
-          from = lowBitsSource(*graph_.instructions[reaching[0]]);
-        if (!from)
-          break;
-        base = from->name;
-        readAt = reaching[0];
-        reaching = values_.reachingDefinitions(base, readAt);
-        induction = asInduction(loop, base, outer);
-      }
-      if (!induction && reaching.size() == 1) {
-        // `add %t, %iv, c` (or `add %t, c, %iv`, `sub %t, %iv, c`, `sub
-        // %t, c, %iv`: binomialOptions' `for (i = n; i > 0; i -= 32)` tests
-        // n - i), c loop-invariant, then `setp ... %t, bound`.
-        std::uint32_t at = reaching[0];
-        const Instruction &derived = *graph_.instructions[at];
-        bool isAdd = derived.opcode == "add", isSub = derived.opcode == "sub";
-        for (int ivSide = 1; (isAdd || isSub) && derived.operands.size() == 3 && ivSide <= 2; ++ivSide) {
-          const auto *from = derived.operands[static_cast<std::size_t>(ivSide)].getIf<Register>();
-          const Operand &other = derived.operands[static_cast<std::size_t>(3 - ivSide)];
-          std::optional<InductionVariable> fromInduction = from ? asInduction(loop, from->name, outer) : std::nullopt;
-          if (!fromInduction)
-            continue;
-          if (const auto *otherRegister = other.getIf<Register>();
-              otherRegister && changesInside(loop, otherRegister->name, at) &&
-              !recomputedInvariant(loop, otherRegister->name, at))
-            continue;
-          Value constant = values_.operandAt(other, at, outer);
-          if (!constant.known()) {
-            side.value = constant;
-            return side; // the count is unknown, and `constant` says why
-          }
-          side.subtractsVariable = isSub && ivSide == 2;
-          side.offset = isAdd || side.subtractsVariable ? *constant.number : -*constant.number;
-          side.offsetValue = constant;
-          base = from->name;
-          readAt = at;
-          reaching = values_.reachingDefinitions(base, readAt);
-          induction = std::move(fromInduction);
-          break;
-        }
-      }
-      // `shl %r3, %r8, 1` ... `mov %r8, %r3`: the test reads the
-      // temporary the counter is copied from, its next value.
-      bool readsNextValue = false;
-      if (!induction && reaching.size() == 1 && insideLoop(loop, reaching[0])) {
-        induction = inductionCopiedFrom(loop, base, outer);
-        readsNextValue = induction.has_value();
-      }
-      side.induction = std::move(induction);
-      if (!side.induction) {
-        problem = whyNotInduction(loop, reg->name, test, outer);
-        return std::nullopt;
-      }
-      Value &initial = side.induction->initial;
-      if (!initial.known() && initial.atMost && side.induction->kind == InductionVariable::Update::Add &&
-          side.induction->step < 0) {
-        // A counter that starts at most at M and counts down (nvcc's
-        // remainder loop after unrolling by 4: `r = n & 3; do ... while
-        // (--r)`) runs at most M times: read as M, as the guarded copies of
-        // an unrolled remainder would be, and not as the default.
-        std::string bound = std::to_string(*initial.atMost);
-        initial.number = *initial.atMost;
-        initial.atMost.reset(); // known now
-        initial.origin = std::max(initial.origin, ValueOrigin::Defaulted);
-        initial.why.push_back(side.induction->reg + " starts at most at " + bound + " (a remainder): read as " + bound);
-        side.initialIsBound = true;
-      } else if (!initial.known() && initial.atLeast && side.induction->kind == InductionVariable::Update::Add &&
-                 side.induction->step > 0) {
-        // The same remainder counted up to 0 from its negation (64-bit
-        // counters: `neg %rd31, %rd3; do ... while (++%rd31 != 0)`).
-        std::string bound = std::to_string(*initial.atLeast);
-        initial.number = *initial.atLeast;
-        initial.atLeast.reset();
-        initial.origin = std::max(initial.origin, ValueOrigin::Defaulted);
-        initial.why.push_back(side.induction->reg + " starts at least at " + bound + " (a remainder): read as " + bound);
-        side.initialIsBound = true;
-      }
-      side.afterUpdate = readsNextValue || (reaching.size() == 1 && reaching[0] == side.induction->update &&
-                                            !side.induction->copiedAtHeaderStart);
-      side.value = initial;
-      return side;
-    };
     std::string problem;
-    auto left = classify(setp.operands[1], problem);
-    auto right = left ? classify(setp.operands[2], problem) : std::nullopt;
+    auto left = readExitSide(loop, test, setp.operands[1], outer, problem);
+    auto right = left ? readExitSide(loop, test, setp.operands[2], outer, problem) : std::nullopt;
     if (!left || !right) {
       fail(problem);
       continue;
@@ -349,7 +224,7 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
     // as their offsets from it, with the offsets' provenance.
     if (!left->value.known() && !right->value.known() && left->value.fromBase && right->value.fromBase &&
         left->value.fromBase->base == right->value.fromBase->base) {
-      for (Side *side : {&*left, &*right}) {
+      for (ExitSide *side : {&*left, &*right}) {
         const Value::FromBase &from = *side->value.fromBase;
         side->value = Value{from.offset, from.origin, from.why, side->value.perThread};
         if (side->induction)
@@ -360,8 +235,8 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
     // i-- > 0;)`) leaves where it reaches 0: `i > 0` is `i != 0`, solved
     // exactly rather than searched, which would step past 0 to 2^32 - 1.
     if (!type.isSigned && left->induction.has_value() != right->induction.has_value()) {
-      const Side &moving = left->induction ? *left : *right;
-      const Side &fixed = left->induction ? *right : *left;
+      const ExitSide &moving = left->induction ? *left : *right;
+      const ExitSide &fixed = left->induction ? *right : *left;
       bool fixedOnRight = left->induction.has_value();
       bool unitStep = moving.induction->kind == InductionVariable::Update::Add &&
                       (moving.induction->step == 1 || moving.induction->step == -1);
@@ -395,7 +270,7 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
                                         (!left->value.known() || !right->value.known()));
       continue;
     }
-    auto describe = [&](const Side &side, const Operand &operand) {
+    auto describe = [&](const ExitSide &side, const Operand &operand) {
       std::string text = toString(operand);
       if (!side.induction)
         return text + " (= " + std::to_string(*side.value.number) + ")";
@@ -421,8 +296,8 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
     bool linearNotEqual = ((comparison == "ne") == stayWhen) &&
                           (comparison == "ne" || comparison == "eq") &&
                           (left->induction.has_value() != right->induction.has_value());
-    const Side &moving = left->induction ? *left : *right;
-    const Side &fixed = left->induction ? *right : *left;
+    const ExitSide &moving = left->induction ? *left : *right;
+    const ExitSide &fixed = left->induction ? *right : *left;
     if (linearNotEqual && moving.induction->kind == InductionVariable::Update::Add) {
       std::int64_t distance = normalise(fixed.at(1) - moving.at(1), {type.bits, true, true});
       std::int64_t step = normalise(moving.subtractsVariable ? -moving.induction->step : moving.induction->step,

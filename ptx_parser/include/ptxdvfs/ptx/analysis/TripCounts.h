@@ -61,6 +61,8 @@ struct TripCount {
 
 /// Loop facts for one function; cheap to query many times with different
 /// bindings of the enclosing loops' induction variables.
+struct ExitSide; // one side of an exit comparison (ExitSides.h, private)
+
 class TripCountAnalysis {
 public:
   /// `inlineAsm` (inlineAsmInstructions; empty: none) marks instructions
@@ -86,6 +88,12 @@ public:
   std::vector<std::uint32_t> loopControl(std::uint32_t loop) const;
 
 private:
+  /// One side of the exit comparison `test` of `loop` (ExitSides.h):
+  /// loop-invariant, an induction variable, or one plus or minus an
+  /// invariant, read through the copies nvcc makes. nullopt, with
+  /// `problem` saying why, when the side changes in the loop otherwise.
+  std::optional<ExitSide> readExitSide(std::uint32_t loop, std::uint32_t test, const Operand &operand,
+                                       const Bindings &outer, std::string &problem) const;
   std::optional<InductionVariable> asInduction(std::uint32_t loop, const std::string &reg,
                                                const Bindings &outer) const;
   /// The induction variable of `loop` updated by a copy of `temporary`

@@ -1,0 +1,119 @@
+// ExitSides.cpp - reading one side of a loop's exit comparison: an
+// invariant, an induction variable, or one plus an invariant.
+#include "ExitSides.h"
+
+#include "Copies.h"
+
+#include <algorithm>
+
+namespace ptxdvfs::ptx::analysis {
+
+std::optional<ExitSide> TripCountAnalysis::readExitSide(std::uint32_t loop, std::uint32_t test, const Operand &operand,
+                                                        const Bindings &outer, std::string &problem) const {
+  ExitSide side;
+  const auto *reg = operand.getIf<Register>();
+  if (!reg || reg->negated) {
+    side.value = values_.operandAt(operand, test, outer);
+    return side;
+  }
+  auto reaching = values_.reachingDefinitions(reg->name, test);
+  if (std::none_of(reaching.begin(), reaching.end(), [&](std::uint32_t def) { return insideLoop(loop, def); }) ||
+      recomputedInvariant(loop, reg->name, test)) {
+    side.value = values_.registerAt(reg->name, test, outer);
+    return side;
+  }
+  std::string base = reg->name;
+  std::uint32_t readAt = test;
+  std::optional<InductionVariable> induction = asInduction(loop, base, outer);
+  // Unoptimised code (nvcc -G) copies a variable into a fresh register
+  // before each use (`mov %r2, %r7` in the header, then `setp %p1, %r2,
+  // 100`): the test reads the counter the copy was taken from. An int
+  // counter kept in 64 bits (stepped by a 64-bit size) is tested through
+  // `cvt.u32.u64`: its low bits, which the comparison's width reads.
+  for (int copies = 0; copies < 4 && !induction && reaching.size() == 1 && insideLoop(loop, reaching[0]);
+       ++copies) {
+    const Register *from = copySource(*graph_.instructions[reaching[0]]);
+    if (!from)
+      from = lowBitsSource(*graph_.instructions[reaching[0]]);
+    if (!from)
+      break;
+    base = from->name;
+    readAt = reaching[0];
+    reaching = values_.reachingDefinitions(base, readAt);
+    induction = asInduction(loop, base, outer);
+  }
+  if (!induction && reaching.size() == 1) {
+    // `add %t, %iv, c` (or `add %t, c, %iv`, `sub %t, %iv, c`, `sub
+    // %t, c, %iv`: binomialOptions' `for (i = n; i > 0; i -= 32)` tests
+    // n - i), c loop-invariant, then `setp ... %t, bound`.
+    std::uint32_t at = reaching[0];
+    const Instruction &derived = *graph_.instructions[at];
+    bool isAdd = derived.opcode == "add", isSub = derived.opcode == "sub";
+    for (int ivSide = 1; (isAdd || isSub) && derived.operands.size() == 3 && ivSide <= 2; ++ivSide) {
+      const auto *from = derived.operands[static_cast<std::size_t>(ivSide)].getIf<Register>();
+      const Operand &other = derived.operands[static_cast<std::size_t>(3 - ivSide)];
+      std::optional<InductionVariable> fromInduction = from ? asInduction(loop, from->name, outer) : std::nullopt;
+      if (!fromInduction)
+        continue;
+      if (const auto *otherRegister = other.getIf<Register>();
+          otherRegister && changesInside(loop, otherRegister->name, at) &&
+          !recomputedInvariant(loop, otherRegister->name, at))
+        continue;
+      Value constant = values_.operandAt(other, at, outer);
+      if (!constant.known()) {
+        side.value = constant;
+        return side; // the count is unknown, and `constant` says why
+      }
+      side.subtractsVariable = isSub && ivSide == 2;
+      side.offset = isAdd || side.subtractsVariable ? *constant.number : -*constant.number;
+      side.offsetValue = constant;
+      base = from->name;
+      readAt = at;
+      reaching = values_.reachingDefinitions(base, readAt);
+      induction = std::move(fromInduction);
+      break;
+    }
+  }
+  // `shl %r3, %r8, 1` ... `mov %r8, %r3`: the test reads the
+  // temporary the counter is copied from, its next value.
+  bool readsNextValue = false;
+  if (!induction && reaching.size() == 1 && insideLoop(loop, reaching[0])) {
+    induction = inductionCopiedFrom(loop, base, outer);
+    readsNextValue = induction.has_value();
+  }
+  side.induction = std::move(induction);
+  if (!side.induction) {
+    problem = whyNotInduction(loop, reg->name, test, outer);
+    return std::nullopt;
+  }
+  Value &initial = side.induction->initial;
+  if (!initial.known() && initial.atMost && side.induction->kind == InductionVariable::Update::Add &&
+      side.induction->step < 0) {
+    // A counter that starts at most at M and counts down (nvcc's
+    // remainder loop after unrolling by 4: `r = n & 3; do ... while
+    // (--r)`) runs at most M times: read as M, as the guarded copies of
+    // an unrolled remainder would be, and not as the default.
+    std::string bound = std::to_string(*initial.atMost);
+    initial.number = *initial.atMost;
+    initial.atMost.reset(); // known now
+    initial.origin = std::max(initial.origin, ValueOrigin::Defaulted);
+    initial.why.push_back(side.induction->reg + " starts at most at " + bound + " (a remainder): read as " + bound);
+    side.initialIsBound = true;
+  } else if (!initial.known() && initial.atLeast && side.induction->kind == InductionVariable::Update::Add &&
+             side.induction->step > 0) {
+    // The same remainder counted up to 0 from its negation (64-bit
+    // counters: `neg %rd31, %rd3; do ... while (++%rd31 != 0)`).
+    std::string bound = std::to_string(*initial.atLeast);
+    initial.number = *initial.atLeast;
+    initial.atLeast.reset();
+    initial.origin = std::max(initial.origin, ValueOrigin::Defaulted);
+    initial.why.push_back(side.induction->reg + " starts at least at " + bound + " (a remainder): read as " + bound);
+    side.initialIsBound = true;
+  }
+  side.afterUpdate = readsNextValue || (reaching.size() == 1 && reaching[0] == side.induction->update &&
+                                        !side.induction->copiedAtHeaderStart);
+  side.value = initial;
+  return side;
+}
+
+} // namespace ptxdvfs::ptx::analysis
