@@ -133,6 +133,16 @@ $L_loop:
   EXPECT_EQ(kernel.loops[0].why.front(), "constant-memory variable c_packed = 1193046 (--assume)");
 }
 
+TEST(ConstantBoundsTest, EachElementOfAVectorLoadIsItsOwnField) {
+  // ld.param.v2.u32 {%r15, %r16}, [d_dim+32]: grid.y and grid.z; the loop reads grid.z at +36.
+  for (std::int64_t z : {1, 7, 40}) {
+    ExecutedKernel kernel = expand("struct_by_value", {{"param_0+32", 1000}, {"param_0+36", z}, {"param_0+48", 3}});
+    ASSERT_EQ(kernel.loops.size(), 3u);
+    EXPECT_DOUBLE_EQ(kernel.loops[1].meanTripCount, static_cast<double>(z));
+    EXPECT_DOUBLE_EQ(kernel.loops[2].meanTripCount, 3); // levels[2], the first element of its pair
+  }
+}
+
 ptx::VariableDecl declared(const std::string &text) {
   ptx::Module module = parseKernelText(text, "initializer.ptx");
   EXPECT_EQ(module.globals.size(), 1u);

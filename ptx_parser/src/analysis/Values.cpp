@@ -298,6 +298,18 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
       }
     }
     std::optional<ScalarType> loaded = types.empty() ? std::nullopt : std::optional<ScalarType>(types.back());
+    if (instruction.details.vectorWidth > 1) {
+      // `ld.param.v2.u32 {%r15, %r16}, [p+32]`: %r16 is the element at p+36.
+      const auto *pack = operands.empty() ? nullptr : operands[0].getIf<VectorPack>();
+      std::size_t element = 0;
+      while (pack && element < pack->elements.size() &&
+             !(pack->elements[element].getIf<Register>() && pack->elements[element].getIf<Register>()->name == reg))
+        ++element;
+      if (!pack || element == pack->elements.size() || !loaded)
+        name = {};
+      else
+        field += static_cast<std::int64_t>(element * sizeInBytes(*loaded));
+    }
     // Unknown, but the same all kernel long: a base two addresses compare from.
     auto invariant = [&](Value value) {
       if (!value.known())
@@ -310,7 +322,7 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
         return argument->second.value;
       return invariant(parameter(name, loaded, field));
     }
-    if (instruction.details.space == StateSpace::Const && instruction.details.vectorWidth == 1)
+    if (instruction.details.space == StateSpace::Const)
       if (auto variable = constants_.find(name); variable != constants_.end())
         return invariant(constantVariable(*variable->second, loaded, field));
     return Value::unknown("a value loaded from memory (" + where + ")");
