@@ -81,11 +81,11 @@ std::string baseNameOf(const std::string &mangled) {
   return last.empty() ? mangled : last;
 }
 
-std::vector<std::string> cudaParameterNames(const std::string &source, const std::string &name) {
+std::vector<CudaDeclaration> cudaParameters(const std::string &source, const std::string &name) {
   std::size_t open = kernelDeclaration(source, name).second;
   if (open == std::string::npos)
     return {};
-  std::vector<std::string> names;
+  std::vector<CudaDeclaration> parameters;
   int depth = 0;
   std::string current;
   auto finish = [&] {
@@ -99,7 +99,7 @@ std::vector<std::string> cudaParameterNames(const std::string &source, const std
     while (begin > 0 && isIdentifierChar(declarator[begin - 1]))
       --begin;
     if (end > begin)
-      names.push_back(declarator.substr(begin, end - begin));
+      parameters.push_back({declarator.substr(0, begin), declarator.substr(begin, end - begin)});
     current.clear();
   };
   for (std::size_t i = open + 1; i < source.size(); ++i) {
@@ -110,7 +110,7 @@ std::vector<std::string> cudaParameterNames(const std::string &source, const std
       --depth;
     else if (c == ')' && depth == 0) {
       finish();
-      return names;
+      return parameters;
     } else if (c == ',' && depth == 0) {
       finish();
       continue;
@@ -118,6 +118,26 @@ std::vector<std::string> cudaParameterNames(const std::string &source, const std
     current += c;
   }
   return {};
+}
+
+std::vector<CudaDeclaration> cudaConstantVariables(const std::string &source) {
+  std::vector<CudaDeclaration> variables;
+  const std::string keyword = "__constant__";
+  for (std::size_t at = source.find(keyword); at != std::string::npos; at = source.find(keyword, at + 1)) {
+    const std::size_t end = source.find_first_of(";=[{(", at);
+    if (end == std::string::npos || source[end] == '[' || source[end] == '{' || source[end] == '(')
+      continue;
+    std::string declaration = source.substr(at + keyword.size(), end - at - keyword.size());
+    std::size_t nameEnd = declaration.size();
+    while (nameEnd > 0 && !isIdentifierChar(declaration[nameEnd - 1]))
+      --nameEnd;
+    std::size_t nameStart = nameEnd;
+    while (nameStart > 0 && isIdentifierChar(declaration[nameStart - 1]))
+      --nameStart;
+    if (nameEnd > nameStart)
+      variables.push_back({declaration.substr(0, nameStart), declaration.substr(nameStart, nameEnd - nameStart)});
+  }
+  return variables;
 }
 
 std::optional<SourcePosition> findKernelDeclaration(const std::vector<CudaSourceFile> &sources,

@@ -28,9 +28,20 @@ std::string resolvedSourcePath(const std::vector<CudaSourceFile> &sources, const
 /// `_Z10triangularPKfPfi` -> `triangular`; a name that is not mangled comes back unchanged.
 std::string baseNameOf(const std::string &mangled);
 
-/// The parameter names of `__global__ ... name(...)` in CUDA `source`, in
+/// One declared name, a kernel parameter or a variable: `const float *x`
+/// is type `const float *`, name `x`.
+struct CudaDeclaration {
+  std::string type;
+  std::string name;
+};
+
+/// The parameters of `__global__ ... name(...)` in CUDA `source`, in
 /// order; empty when the declaration is not found.
-std::vector<std::string> cudaParameterNames(const std::string &source, const std::string &name);
+std::vector<CudaDeclaration> cudaParameters(const std::string &source, const std::string &name);
+
+/// The `__constant__` variables `source` declares (`__constant__ Common
+/// d_common;`), arrays left out.
+std::vector<CudaDeclaration> cudaConstantVariables(const std::string &source);
 
 /// A position in a CUDA file; line and column 1-based.
 struct SourcePosition {

@@ -2,6 +2,7 @@
 #include "LaunchFlags.h"
 
 #include "CudaSource.h"
+#include "CudaStructLayout.h"
 
 #include <CLI/CLI.hpp>
 
@@ -66,7 +67,8 @@ void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags) {
                      "Value of a kernel parameter or __constant__ variable, NAME=VALUE (repeatable). "
                      "NAME: the CUDA name (found through -lineinfo's .file), the PTX name, or "
                      "param_N; a field of a struct passed by value, or of one in constant memory, "
-                     "is NAME+BYTES (param_3+24, d_common+8), as 'loops' names it; VALUE: an "
+                     "is NAME.FIELD as the CUDA source names it (d_dim.number_boxes), else "
+                     "NAME+BYTES (param_3+24, d_common+8), as 'loops' names it; VALUE: an "
                      "integer, or a decimal for a float parameter (dt=0.01)")
       ->group(group);
   command.add_option("--grid", flags.grid, "Blocks per grid, X[,Y[,Z]] (%nctaid; default 1024)")
@@ -129,12 +131,22 @@ std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
   std::string text;
   for (const CudaSourceFile &file : sources)
     text += file.text + "\n";
-  if (!text.empty())
-    for (const ptx::Function &function : module.functions) {
-      auto names = cudaParameterNames(text, baseNameOf(function.name));
-      if (names.size() == function.parameters.size())
-        assumptions.sourceParameterNames[function.name] = std::move(names);
+  if (text.empty())
+    return "";
+  for (const ptx::Function &function : module.functions) {
+    std::vector<CudaDeclaration> parameters = cudaParameters(text, baseNameOf(function.name));
+    if (parameters.size() != function.parameters.size())
+      continue;
+    std::vector<std::string> &names = assumptions.sourceParameterNames[function.name];
+    std::vector<std::map<std::int64_t, std::string>> &fields = assumptions.sourceFieldNames[function.name];
+    for (const CudaDeclaration &parameter : parameters) {
+      names.push_back(parameter.name);
+      fields.push_back(structFieldNames(text, parameter.type, parameter.name));
     }
+  }
+  for (const CudaDeclaration &variable : cudaConstantVariables(text))
+    if (auto fields = structFieldNames(text, variable.type, variable.name); !fields.empty())
+      assumptions.constantFieldNames[variable.name] = std::move(fields);
   return "";
 }
 

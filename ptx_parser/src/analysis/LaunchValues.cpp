@@ -146,10 +146,16 @@ Value ValueEvaluator::parameter(std::string_view name, std::optional<ScalarType>
   if (auto names = assumptions_.sourceParameterNames.find(function.name);
       names != assumptions_.sourceParameterNames.end() && index < names->second.size())
     candidates.push_back(names->second[index]);
-  const bool field = offset != 0 && !part;
+  bool field = offset != 0 && !part;
   if (field)
     for (std::string &candidate : candidates)
       candidate += "+" + std::to_string(offset);
+  if (auto fields = assumptions_.sourceFieldNames.find(function.name);
+      !part && fields != assumptions_.sourceFieldNames.end() && index < fields->second.size())
+    if (auto cudaName = fields->second[index].find(offset); cudaName != fields->second[index].end()) {
+      candidates.push_back(cudaName->second); // `d_dim.number_boxes`, which reasons then use
+      field = true;
+    }
   for (const std::string &candidate : candidates)
     if (auto given = assumptions_.parameters.find(candidate); given != assumptions_.parameters.end())
       return part ? partOfScalar(assumed("parameter " + candidate, given->second, declared->type), offset, *type)
@@ -162,11 +168,19 @@ Value ValueEvaluator::parameter(std::string_view name, std::optional<ScalarType>
 Value ValueEvaluator::constantVariable(const VariableDecl &variable, std::optional<ScalarType> type,
                                        std::int64_t offset) const {
   const bool part = readsPartOfScalar(variable, type, offset);
-  const std::string name = variable.name + (offset != 0 && !part ? "+" + std::to_string(offset) : "");
+  std::vector<std::string> names{variable.name + (offset != 0 && !part ? "+" + std::to_string(offset) : "")};
+  if (auto fields = assumptions_.constantFieldNames.find(variable.name);
+      !part && fields != assumptions_.constantFieldNames.end())
+    if (auto cudaName = fields->second.find(offset); cudaName != fields->second.end())
+      names.push_back(cudaName->second); // `d_common.no_points`, which reasons then use
+  const std::string &name = names.back();
   const std::string label = "constant-memory variable " + name;
-  if (auto given = assumptions_.parameters.find(name); given != assumptions_.parameters.end())
-    return part ? partOfScalar(assumed(label, given->second, variable.type), offset, *type)
-                : assumed(label, given->second, type);
+  for (const std::string &candidate : names)
+    if (auto given = assumptions_.parameters.find(candidate); given != assumptions_.parameters.end()) {
+      const std::string assumedLabel = "constant-memory variable " + candidate;
+      return part ? partOfScalar(assumed(assumedLabel, given->second, variable.type), offset, *type)
+                  : assumed(assumedLabel, given->second, type);
+    }
   const unsigned width = type ? sizeInBytes(*type) : 0;
   auto bytes = initialBytes(variable);
   if (bytes && width > 0 && width <= 8 && offset >= 0 && static_cast<std::uint64_t>(offset) + width <= bytes->size()) {

@@ -63,6 +63,13 @@ struct LaunchAssumptions {
   /// Per kernel or function name, the CUDA names of its parameters in order
   /// (filled by callers that can read the source); may be empty.
   std::map<std::string, std::vector<std::string>, std::less<>> sourceParameterNames;
+  /// Per kernel or function name, per parameter (in order), the CUDA names
+  /// of the fields of a struct passed by value by byte offset
+  /// (`d_dim.number_boxes`): what reasons call the field, and a name
+  /// `--assume` takes for it. May be empty.
+  std::map<std::string, std::vector<std::map<std::int64_t, std::string>>, std::less<>> sourceFieldNames;
+  /// The same for a struct held in a `__constant__` variable, by the variable's name.
+  std::map<std::string, std::map<std::int64_t, std::string>, std::less<>> constantFieldNames;
 };
 
 inline constexpr Dim3 kDefaultBlock{256, 1, 1};

@@ -1,0 +1,92 @@
+// CudaStructLayoutTest.cpp - naming the fields of CUDA structs by their byte
+// offsets, and finding the declarations that hold them.
+#include "CudaSource.h"
+#include "CudaStructLayout.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+namespace ptxdvfs::tools {
+namespace {
+
+using Fields = std::map<std::int64_t, std::string>;
+
+TEST(CudaStructLayoutTest, FieldsArePaddedToTheirAlignmentAsOnA64BitHost) {
+  const std::string source = R"(
+#define LEVELS 4
+struct dim_str {
+  int cur_arg;          // 4 bytes, then 4 of padding before the long
+  long number_boxes;
+  float *box_mem, *spare; /* two pointers */
+  float alpha;
+  int3 grid;
+  int levels[LEVELS];
+  char tag;
+};
+)";
+  EXPECT_EQ(structFieldNames(source, "dim_str", "d"),
+            (Fields{{0, "d.cur_arg"}, {8, "d.number_boxes"}, {16, "d.box_mem"}, {24, "d.spare"}, {32, "d.alpha"},
+                    {36, "d.grid.x"}, {40, "d.grid.y"}, {44, "d.grid.z"}, {48, "d.levels[0]"}, {52, "d.levels[1]"},
+                    {56, "d.levels[2]"}, {60, "d.levels[3]"}, {64, "d.tag"}}));
+}
+
+TEST(CudaStructLayoutTest, TypedefsAndNestedStructsAreFollowed) {
+  const std::string source = R"(
+typedef struct { unsigned short w, h; double scale; } Size;
+typedef Size ImageSize;
+class Params {
+public:
+  ImageSize size;
+  const struct Other { int a; } *unused_pointer_to_nothing_known;
+};
+typedef struct Frame_t { unsigned char flags; ImageSize inner; } Frame;
+)";
+  EXPECT_EQ(structFieldNames(source, "const ImageSize", "s"), (Fields{{0, "s.w"}, {2, "s.h"}, {8, "s.scale"}}));
+  EXPECT_EQ(structFieldNames(source, "Frame", "f"),
+            (Fields{{0, "f.flags"}, {8, "f.inner.w"}, {10, "f.inner.h"}, {16, "f.inner.scale"}}));
+  // A member defined inline, with braces of its own: not laid out.
+  EXPECT_TRUE(structFieldNames(source, "Params", "p").empty());
+}
+
+TEST(CudaStructLayoutTest, NoNameWhereTheLayoutIsNotCertain) {
+  const std::string source = R"(
+struct Bits { int a : 3; int b : 5; };
+struct Unknown { my_type_t value; int n; };
+struct WithMethod { int n; __device__ int twice() const; };
+struct Fine { int n; };
+)";
+  EXPECT_TRUE(structFieldNames(source, "Bits", "b").empty());
+  EXPECT_TRUE(structFieldNames(source, "Unknown", "u").empty());
+  EXPECT_TRUE(structFieldNames(source, "WithMethod", "w").empty());
+  EXPECT_TRUE(structFieldNames(source, "Fine *", "p").empty());  // a pointer, not a struct by value
+  EXPECT_TRUE(structFieldNames(source, "int", "n").empty());     // a scalar
+  EXPECT_TRUE(structFieldNames(source, "Missing", "m").empty()); // not defined here
+  EXPECT_EQ(structFieldNames(source, "Fine", "f"), (Fields{{0, "f.n"}}));
+}
+
+TEST(CudaStructLayoutTest, DeclarationsGiveTypesAndNames) {
+  const std::string source = R"(
+struct Common { int in_elem; int no_points; };
+__constant__ Common d_common;
+__constant__ float c_table[64];
+__constant__ int c_rows = 100;
+__global__ void kernel(const dim_str d_dim, float *__restrict__ out, int n) {}
+)";
+  std::vector<CudaDeclaration> constants = cudaConstantVariables(source);
+  ASSERT_EQ(constants.size(), 2u);
+  EXPECT_EQ(constants[0].name, "d_common");
+  EXPECT_EQ(structFieldNames(source, constants[0].type, constants[0].name),
+            (Fields{{0, "d_common.in_elem"}, {4, "d_common.no_points"}}));
+  EXPECT_EQ(constants[1].name, "c_rows");
+  std::vector<CudaDeclaration> parameters = cudaParameters(source, "kernel");
+  ASSERT_EQ(parameters.size(), 3u);
+  EXPECT_EQ(parameters[0].name, "d_dim");
+  EXPECT_NE(parameters[0].type.find("dim_str"), std::string::npos);
+  EXPECT_EQ(parameters[1].name, "out");
+  EXPECT_NE(parameters[1].type.find('*'), std::string::npos);
+}
+
+} // namespace
+} // namespace ptxdvfs::tools

@@ -1,0 +1,316 @@
+// CudaStructLayout.cpp - reading a struct's members from CUDA source and
+// laying them out as C does on a 64-bit host.
+#include "CudaStructLayout.h"
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+#include <set>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace ptxdvfs::tools {
+
+namespace {
+
+bool isIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+std::string trimmed(std::string_view text) {
+  const auto begin = text.find_first_not_of(" \t\r\n");
+  if (begin == std::string_view::npos)
+    return {};
+  return std::string(text.substr(begin, text.find_last_not_of(" \t\r\n") - begin + 1));
+}
+
+std::vector<std::string> identifiersIn(std::string_view text) {
+  std::vector<std::string> words;
+  for (std::size_t at = 0; at < text.size();) {
+    if (!isIdentifierChar(text[at])) {
+      ++at;
+      continue;
+    }
+    std::size_t end = at;
+    while (end < text.size() && isIdentifierChar(text[end]))
+      ++end;
+    words.emplace_back(text.substr(at, end - at));
+    at = end;
+  }
+  return words;
+}
+
+/// `text` with its comments blanked out.
+std::string withoutComments(std::string text) {
+  for (std::size_t at = 0; at + 1 < text.size(); ++at) {
+    if (text[at] != '/' || (text[at + 1] != '/' && text[at + 1] != '*'))
+      continue;
+    const bool line = text[at + 1] == '/';
+    std::size_t end = line ? text.find('\n', at) : text.find("*/", at + 2);
+    end = end == std::string::npos ? text.size() : end + (line ? 0 : 2);
+    for (std::size_t i = at; i < end; ++i)
+      if (text[i] != '\n')
+        text[i] = ' ';
+    at = end - 1;
+  }
+  return text;
+}
+
+std::int64_t alignedUp(std::int64_t offset, std::int64_t alignment) {
+  return (offset + alignment - 1) / alignment * alignment;
+}
+
+struct Layout {
+  std::int64_t size = 0;
+  std::int64_t alignment = 1;
+  /// Offsets of the leaf members and their names from this type down
+  /// (`grid.x`); one unnamed leaf for a scalar.
+  std::vector<std::pair<std::int64_t, std::string>> leaves;
+};
+
+Layout scalar(std::int64_t size) { return Layout{size, size, {{0, ""}}}; }
+
+std::optional<Layout> vectorType(const std::string &name) {
+  struct Vector {
+    const char *name;
+    std::int64_t component, count, alignment;
+  };
+  static const Vector kVectors[] = {
+      {"char2", 1, 2, 2},   {"uchar2", 1, 2, 2},  {"char4", 1, 4, 4},   {"uchar4", 1, 4, 4},
+      {"short2", 2, 2, 4},  {"ushort2", 2, 2, 4}, {"short4", 2, 4, 8},  {"ushort4", 2, 4, 8},
+      {"int2", 4, 2, 8},    {"uint2", 4, 2, 8},   {"float2", 4, 2, 8},  {"int3", 4, 3, 4},
+      {"uint3", 4, 3, 4},   {"float3", 4, 3, 4},  {"dim3", 4, 3, 4},    {"int4", 4, 4, 16},
+      {"uint4", 4, 4, 16},  {"float4", 4, 4, 16}, {"double2", 8, 2, 16}, {"longlong2", 8, 2, 16}};
+  for (const Vector &vector : kVectors)
+    if (name == vector.name) {
+      Layout layout{vector.component * vector.count, vector.alignment, {}};
+      for (std::int64_t i = 0; i < vector.count; ++i)
+        layout.leaves.emplace_back(i * vector.component, std::string(1, "xyzw"[i]));
+      return layout;
+    }
+  return std::nullopt;
+}
+
+/// A built-in arithmetic type named by `words` (`unsigned long long int`),
+/// sized for LP64.
+std::optional<Layout> arithmeticType(const std::vector<std::string> &words) {
+  static const std::pair<const char *, std::int64_t> kNamed[] = {
+      {"int8_t", 1},  {"uint8_t", 1},   {"bool", 1},      {"int16_t", 2},   {"uint16_t", 2},
+      {"__half", 2},  {"half", 2},      {"__nv_bfloat16", 2}, {"int32_t", 4}, {"uint32_t", 4},
+      {"float", 4},   {"int64_t", 8},   {"uint64_t", 8},  {"size_t", 8},    {"ptrdiff_t", 8},
+      {"intptr_t", 8}, {"uintptr_t", 8}, {"double", 8}};
+  if (words.size() == 1)
+    for (const auto &[name, size] : kNamed)
+      if (words[0] == name)
+        return scalar(size);
+  std::multiset<std::string> set(words.begin(), words.end());
+  for (const std::string &word : set)
+    if (word != "int" && word != "unsigned" && word != "signed" && word != "char" && word != "short" &&
+        word != "long")
+      return std::nullopt;
+  if (set.empty())
+    return std::nullopt;
+  if (set.count("char"))
+    return scalar(1);
+  if (set.count("short"))
+    return scalar(2);
+  if (set.count("long"))
+    return scalar(8);
+  return scalar(4);
+}
+
+class StructReader {
+public:
+  explicit StructReader(const std::string &source) : source_(withoutComments(source)) {}
+
+  std::optional<Layout> layoutOf(const std::string &typeText, int depth) const {
+    if (depth > kMaxDepth || typeText.find_first_of("*&<>():[]{}") != std::string::npos)
+      return std::nullopt;
+    std::vector<std::string> words;
+    for (std::string &word : identifiersIn(typeText))
+      if (word != "const" && word != "volatile" && word != "struct" && word != "class" && word != "__restrict__")
+        words.push_back(std::move(word));
+    if (words.empty())
+      return std::nullopt;
+    if (auto arithmetic = arithmeticType(words))
+      return arithmetic;
+    if (words.size() != 1)
+      return std::nullopt;
+    if (auto vector = vectorType(words[0]))
+      return vector;
+    return structNamed(words[0], depth);
+  }
+
+private:
+  static constexpr int kMaxDepth = 6;
+  static constexpr std::int64_t kMaxElements = 64;
+
+  /// The struct `name` names: `struct name {...}`, `typedef struct [tag]
+  /// {...} name;`, or `typedef other name;`.
+  std::optional<Layout> structNamed(const std::string &name, int depth) const {
+    for (std::size_t at = source_.find(name); at != std::string::npos; at = source_.find(name, at + 1)) {
+      const std::size_t end = at + name.size();
+      if ((at > 0 && isIdentifierChar(source_[at - 1])) || (end < source_.size() && isIdentifierChar(source_[end])))
+        continue;
+      const std::size_t next = source_.find_first_not_of(" \t\r\n", end);
+      const std::size_t before = at == 0 ? std::string::npos : source_.find_last_not_of(" \t\r\n", at - 1);
+      if (next == std::string::npos || before == std::string::npos)
+        continue;
+      std::vector<std::string> keyword = identifiersIn(std::string_view(source_).substr(
+          before >= 5 ? before - 5 : 0, before >= 5 ? 6 : before + 1));
+      const bool afterKeyword = !keyword.empty() && (keyword.back() == "struct" || keyword.back() == "class");
+      if (afterKeyword && source_[next] == '{')
+        return bodyLayout(next, depth);
+      if (source_[before] == '}' && (source_[next] == ';' || source_[next] == ',')) {
+        if (auto open = matchingOpen(before); open && precededByTypedefStruct(*open))
+          return bodyLayout(*open, depth);
+        continue;
+      }
+      // `typedef other name;`
+      if (source_[next] == ';') {
+        const std::size_t typedefAt = source_.rfind("typedef", at);
+        const std::size_t statementStart = source_.find_last_of(";{}", at);
+        if (typedefAt != std::string::npos && (statementStart == std::string::npos || typedefAt > statementStart))
+          return layoutOf(source_.substr(typedefAt + 7, at - typedefAt - 7), depth + 1);
+      }
+    }
+    return std::nullopt;
+  }
+
+  std::optional<std::size_t> matchingOpen(std::size_t close) const {
+    int depth = 0;
+    for (std::size_t at = close + 1; at-- > 0;) {
+      if (source_[at] == '}')
+        ++depth;
+      else if (source_[at] == '{' && --depth == 0)
+        return at;
+    }
+    return std::nullopt;
+  }
+
+  bool precededByTypedefStruct(std::size_t open) const {
+    const std::size_t statementStart = source_.find_last_of(";}", open == 0 ? 0 : open - 1);
+    const std::size_t from = statementStart == std::string::npos ? 0 : statementStart + 1;
+    std::vector<std::string> words = identifiersIn(std::string_view(source_).substr(from, open - from));
+    return words.size() >= 2 && words.size() <= 3 && words[0] == "typedef" &&
+           (words[1] == "struct" || words[1] == "class");
+  }
+
+  /// The layout of the members between the brace at `open` and its match.
+  std::optional<Layout> bodyLayout(std::size_t open, int depth) const {
+    const std::size_t close = source_.find('}', open + 1);
+    if (close == std::string::npos || source_.find('{', open + 1) < close)
+      return std::nullopt; // a nested definition or an inline member function
+    Layout layout;
+    std::size_t start = open + 1;
+    for (std::size_t semicolon = source_.find(';', start); semicolon < close;
+         start = semicolon + 1, semicolon = source_.find(';', start))
+      if (!addMembers(source_.substr(start, semicolon - start), depth, layout))
+        return std::nullopt;
+    if (!trimmed(std::string_view(source_).substr(start, close - start)).empty() || layout.leaves.empty())
+      return std::nullopt;
+    layout.size = alignedUp(layout.size, layout.alignment);
+    return layout;
+  }
+
+  /// Adds the members one declaration declares (`int a, *b, c[4]`) at the
+  /// end of `layout`; false where their layout is not certain.
+  bool addMembers(std::string declaration, int depth, Layout &layout) const {
+    declaration = trimmed(declaration);
+    for (const char *label : {"public:", "private:", "protected:"})
+      if (declaration.rfind(label, 0) == 0)
+        declaration = trimmed(std::string_view(declaration).substr(std::string_view(label).size()));
+    if (declaration.empty())
+      return true;
+    std::vector<std::string> words = identifiersIn(declaration);
+    if (!words.empty() && (words[0] == "static" || words[0] == "typedef" || words[0] == "using"))
+      return true; // no storage in the struct
+    if (declaration.find_first_of("(:{}") != std::string::npos || (!words.empty() && words[0] == "enum"))
+      return false; // functions, bit fields, qualified names, enums
+    std::vector<std::string> declarators;
+    for (std::size_t from = 0, comma; from <= declaration.size(); from = comma + 1) {
+      comma = std::min(declaration.find(',', from), declaration.size());
+      declarators.push_back(declaration.substr(from, comma - from));
+    }
+    // The type is what precedes the first declarator's name.
+    std::string first = declarators[0].substr(0, declarators[0].find_first_of("=["));
+    std::size_t nameEnd = first.find_last_not_of(" \t\r\n") + 1;
+    std::size_t nameStart = nameEnd;
+    while (nameStart > 0 && isIdentifierChar(first[nameStart - 1]))
+      --nameStart;
+    std::string type = first.substr(0, nameStart);
+    type.erase(std::remove(type.begin(), type.end(), '*'), type.end());
+    declarators[0] = declarators[0].substr(nameStart);
+    if (first.substr(0, nameStart).find('*') != std::string::npos)
+      declarators[0] = "*" + declarators[0];
+    for (const std::string &declarator : declarators)
+      if (!addMember(type, declarator.substr(0, declarator.find('=')), depth, layout))
+        return false;
+    return true;
+  }
+
+  bool addMember(const std::string &type, const std::string &declarator, int depth, Layout &layout) const {
+    const bool pointer = declarator.find('*') != std::string::npos;
+    std::vector<std::string> names = identifiersIn(declarator.substr(0, declarator.find('[')));
+    if (names.size() != 1)
+      return false;
+    std::optional<Layout> element = pointer ? std::optional<Layout>(scalar(8)) : layoutOf(type, depth + 1);
+    if (!element)
+      return false;
+    std::int64_t count = 1;
+    bool array = false;
+    if (std::size_t open = declarator.find('['); open != std::string::npos) {
+      const std::size_t close = declarator.find(']', open);
+      auto length = close == std::string::npos ? std::nullopt : arrayLength(trimmed(declarator.substr(open + 1, close - open - 1)));
+      if (!length || declarator.find('[', close) != std::string::npos)
+        return false; // unknown or multi-dimensional
+      count = *length;
+      array = true;
+    }
+    const std::int64_t offset = alignedUp(layout.size, element->alignment);
+    for (std::int64_t i = 0; i < count && i < kMaxElements; ++i)
+      for (const auto &[inner, path] : element->leaves) {
+        std::string name = names[0] + (array ? "[" + std::to_string(i) + "]" : "");
+        layout.leaves.emplace_back(offset + i * element->size + inner, path.empty() ? name : name + "." + path);
+      }
+    layout.size = offset + count * element->size;
+    layout.alignment = std::max(layout.alignment, element->alignment);
+    return true;
+  }
+
+  /// A literal length, or one a `#define NAME number` gives.
+  std::optional<std::int64_t> arrayLength(const std::string &text) const {
+    std::string value = text;
+    if (!value.empty() && !std::isdigit(static_cast<unsigned char>(value[0]))) {
+      const std::string directive = "#define " + text + " ";
+      const std::size_t at = source_.find(directive);
+      if (at == std::string::npos)
+        return std::nullopt;
+      value = trimmed(std::string_view(source_).substr(at + directive.size(),
+                                                       source_.find('\n', at) - at - directive.size()));
+    }
+    if (value.empty() || value.size() > 9 || !std::all_of(value.begin(), value.end(), [](char c) {
+          return std::isdigit(static_cast<unsigned char>(c));
+        }))
+      return std::nullopt;
+    const std::int64_t length = std::stoll(value);
+    return length > 0 ? std::optional<std::int64_t>(length) : std::nullopt;
+  }
+
+  std::string source_;
+};
+
+} // namespace
+
+std::map<std::int64_t, std::string> structFieldNames(const std::string &source, const std::string &type,
+                                                     const std::string &variable) {
+  std::map<std::int64_t, std::string> names;
+  StructReader reader(source);
+  auto layout = reader.layoutOf(type, 0);
+  if (!layout || layout->leaves.front().second.empty())
+    return names; // a scalar, or not known
+  for (const auto &[offset, path] : layout->leaves)
+    names.emplace(offset, variable + "." + path);
+  return names;
+}
+
+} // namespace ptxdvfs::tools

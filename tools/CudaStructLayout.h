@@ -1,0 +1,23 @@
+// CudaStructLayout.h - where each field of a CUDA struct lies, so that a
+// bound read from `[param_1+16]` can be named `d_dim.number_boxes`.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace ptxdvfs::tools {
+
+/// The fields of `variable`, of type `type` (as declared: `dim_str`,
+/// `const struct Params`), by byte offset: the leaf members of the struct
+/// `source` defines under that name, laid out as C does on a 64-bit host,
+/// which is how CUDA lays out a struct passed by value or held in
+/// `__constant__` memory. Nested members are named with dots
+/// (`p.grid.x`), array elements with their index (`p.dims[2]`, up to 64).
+/// Empty when the type is not such a struct (a pointer, a template, an
+/// unknown member type, a bit field, a virtual member): a name is given
+/// only where the layout is certain.
+std::map<std::int64_t, std::string> structFieldNames(const std::string &source, const std::string &type,
+                                                     const std::string &variable);
+
+} // namespace ptxdvfs::tools
