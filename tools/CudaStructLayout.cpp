@@ -137,6 +137,8 @@ public:
       return std::nullopt;
     if (auto vector = vectorType(words[0]))
       return vector;
+    if (auto macro = definition(words[0]))
+      return layoutOf(*macro, depth + 1); // `#define fp double`, as lavaMD names its reals
     return structNamed(words[0], depth);
   }
 
@@ -277,16 +279,25 @@ private:
     return true;
   }
 
+  /// What `#define name ...` replaces `name` with; nullopt without one.
+  std::optional<std::string> definition(const std::string &name) const {
+    const std::string directive = "#define " + name;
+    for (std::size_t at = source_.find(directive); at != std::string::npos; at = source_.find(directive, at + 1)) {
+      const std::size_t end = at + directive.size();
+      if (end < source_.size() && (source_[end] == ' ' || source_[end] == '\t'))
+        return trimmed(std::string_view(source_).substr(end, source_.find('\n', end) - end));
+    }
+    return std::nullopt;
+  }
+
   /// A literal length, or one a `#define NAME number` gives.
   std::optional<std::int64_t> arrayLength(const std::string &text) const {
     std::string value = text;
     if (!value.empty() && !std::isdigit(static_cast<unsigned char>(value[0]))) {
-      const std::string directive = "#define " + text + " ";
-      const std::size_t at = source_.find(directive);
-      if (at == std::string::npos)
+      auto defined = definition(text);
+      if (!defined)
         return std::nullopt;
-      value = trimmed(std::string_view(source_).substr(at + directive.size(),
-                                                       source_.find('\n', at) - at - directive.size()));
+      value = *defined;
     }
     if (value.empty() || value.size() > 9 || !std::all_of(value.begin(), value.end(), [](char c) {
           return std::isdigit(static_cast<unsigned char>(c));

@@ -50,6 +50,22 @@ typedef struct Frame_t { unsigned char flags; ImageSize inner; } Frame;
   EXPECT_TRUE(structFieldNames(source, "Params", "p").empty());
 }
 
+TEST(CudaStructLayoutTest, TypeMacrosAreExpandedAsLavaMDUsesThem) {
+  const std::string source = R"(
+#define fp double
+#define NUMBER_NEIGHBOURS	26
+typedef struct nei_str { int x, y, z; int number; long offset; } nei_str;
+typedef struct box_str { int x, y, z; int number; long offset; int nn; nei_str nei[NUMBER_NEIGHBOURS]; } box_str;
+typedef struct par_str { fp alpha; } par_str;
+)";
+  EXPECT_EQ(structFieldNames(source, "par_str", "d_par"), (Fields{{0, "d_par.alpha"}}));
+  Fields box = structFieldNames(source, "box_str", "b");
+  EXPECT_EQ(box.at(16), "b.offset");
+  EXPECT_EQ(box.at(24), "b.nn");
+  EXPECT_EQ(box.at(32), "b.nei[0].x");
+  EXPECT_EQ(box.at(32 + 25 * 24 + 16), "b.nei[25].offset");
+}
+
 TEST(CudaStructLayoutTest, NoNameWhereTheLayoutIsNotCertain) {
   const std::string source = R"(
 struct Bits { int a : 3; int b : 5; };
