@@ -6,7 +6,9 @@
 // tests/fixtures/loops/realistic.cu: box_sweep_100 (lavaMD's particle
 // loop: for each of 1 + nn boxes, thread 0 runs one body) and
 // tiles_then_tail, tiles_then_rest, tiles_then_guarded_tail and
-// tiles_then_int_tail (CUB's reduction: full tiles, then the partial one).
+// tiles_then_int_tail (CUB's reduction: full tiles, then the partial one);
+// constant_bounds.cu: guarded_copy (lavaMD's copy behind a test of the
+// block against a struct field).
 #include "LoopFixtures.h"
 
 #include <gtest/gtest.h>
@@ -33,6 +35,19 @@ TEST(ThreadZeroPathTest, ThePeeledCopiesCanLeaveTheUnrolledPartNothing) {
     const double boxes = nn ? static_cast<double>(*nn + 1) : 16.0; // the default count
     EXPECT_DOUBLE_EQ(executedCount(kernel, "st.global.f32"), 3 * boxes); // the peeled copies alone
   }
+}
+
+TEST(ThreadZeroPathTest, AGuardOnlyOneSideOfWhichLeadsToTheLoopDoesNotDecideItsCount) {
+  // if (blockIdx.x < d_dim.number_boxes) { copy 100 particles, 128 threads apart }:
+  // a thread that reaches the copy took the guard's inner side, whatever
+  // number_boxes is, so thread 0 copies exactly one particle without it.
+  ExecutedKernel kernel = expandNamed(loopFixture("constant_bounds.ptx"), "guarded_copy");
+  ASSERT_EQ(kernel.loops.size(), 2u);
+  for (const LoopReport &loop : kernel.loops) {
+    EXPECT_FALSE(loop.usedDefault) << loop.rule;
+    EXPECT_EQ(loop.origin, ValueOrigin::Constant) << loop.rule;
+  }
+  EXPECT_DOUBLE_EQ(executedCount(kernel, "st.shared.v4.u32"), 1);
 }
 
 TEST(ThreadZeroPathTest, ATailStartsWhereTheTileLoopOrThePathAroundItLeftTheOffset) {
