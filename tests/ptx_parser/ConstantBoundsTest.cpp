@@ -143,6 +143,21 @@ TEST(ConstantBoundsTest, EachElementOfAVectorLoadIsItsOwnField) {
   }
 }
 
+TEST(ConstantBoundsTest, AStructHandedToAFunctionBindsEachFieldFromTheCall) {
+  // range_sum({2, 50}) then range_sum({0, m}): 48 loads, then m.
+  for (std::int64_t m : {0, 1, 70, 1000}) {
+    ExecutedKernel kernel = expand("struct_to_function", {{"param_2", m}});
+    ASSERT_EQ(kernel.loops.size(), 1u);
+    EXPECT_FALSE(kernel.loops[0].usedDefault) << kernel.loops[0].why.front();
+    EXPECT_DOUBLE_EQ(executedCount(kernel, "ld.global.f32"), static_cast<double>(48 + m)) << m;
+  }
+  ExecutedKernel unset = expand("struct_to_function");
+  ASSERT_EQ(unset.loops.size(), 1u);
+  EXPECT_TRUE(unset.loops[0].usedDefault);
+  EXPECT_EQ(unset.loops[0].why.front(), "parameter param_2 (no --assume param_2=VALUE)");
+  EXPECT_DOUBLE_EQ(executedCount(unset, "ld.global.f32"), 48 + 16); // the second call takes the default
+}
+
 ptx::VariableDecl declared(const std::string &text) {
   ptx::Module module = parseKernelText(text, "initializer.ptx");
   EXPECT_EQ(module.globals.size(), 1u);

@@ -279,8 +279,9 @@ private:
 
   /// The callee's parameters, by name, bound to the values the call site
   /// stores into its arguments (`st.param.b32 [param2+0], %r1;` before
-  /// `call (retval0), f, (param0, param1, param2)`): a loop bounded by a
-  /// parameter runs as this call asks, not as an --assume of that name says.
+  /// `call (retval0), f, (param0, param1, param2)`), and the fields of a
+  /// struct argument as NAME+BYTES: a loop bounded by a parameter runs as
+  /// this call asks, not as an --assume of that name says.
   Bindings argumentsOf(FunctionFacts &facts, std::uint32_t call, const Function &callee,
                        const Bindings &bindings) const {
     Bindings arguments;
@@ -307,10 +308,12 @@ private:
           continue;
         const auto *symbol = address->parts[0].getIf<Symbol>();
         const auto *offset = address->parts[0].getIf<RegisterOffset>();
-        if ((symbol && symbol->name == argument->name) ||
-            (offset && offset->base == argument->name && offset->offset == 0)) {
-          arguments[callee.parameters[a].name] = Binding{facts.values->operandAt(store.operands[1], i, bindings), {}};
-          break;
+        if ((symbol && symbol->name == argument->name) || (offset && offset->base == argument->name)) {
+          // A struct passed by value is stored field by field (`[param0+4]`),
+          // each bound as NAME+BYTES; the last store before the call counts.
+          const std::int64_t field = offset ? offset->offset : 0;
+          std::string name = callee.parameters[a].name + (field != 0 ? "+" + std::to_string(field) : "");
+          arguments.try_emplace(std::move(name), Binding{facts.values->operandAt(store.operands[1], i, bindings), {}});
         }
       }
     }

@@ -317,8 +317,9 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
       return value;
     };
     if (!name.empty() && instruction.details.space == StateSpace::Param) {
-      // A called function's parameter, as its call site set it.
-      if (auto argument = query.bindings.find(name); argument != query.bindings.end() && field == 0)
+      // A called function's parameter (or a field of it), as its call site set it.
+      const std::string bound = std::string(name) + (field != 0 ? "+" + std::to_string(field) : "");
+      if (auto argument = query.bindings.find(bound); argument != query.bindings.end())
         return argument->second.value;
       return invariant(parameter(name, loaded, field));
     }
