@@ -5,12 +5,15 @@
 #include "CudaStructLayout.h"
 
 #include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <optional>
+#include <set>
 #include <sstream>
 
 namespace ptxdvfs::tools {
@@ -57,6 +60,105 @@ std::optional<ptx::analysis::AssumedValue> parseAssumedValue(const std::string &
   if (end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(real))
     return std::nullopt;
   return ptx::analysis::AssumedValue::real(real);
+}
+
+/// Insertions, deletions and substitutions that turn `a` into `b`.
+std::size_t editDistance(const std::string &a, const std::string &b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j)
+    row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+void addSourceNames(const std::string &text, const ptx::Module &module,
+                    ptx::analysis::LaunchAssumptions &assumptions) {
+  for (const ptx::Function &function : module.functions) {
+    std::vector<CudaDeclaration> parameters = cudaParameters(text, baseNameOf(function.name));
+    if (parameters.size() != function.parameters.size())
+      continue;
+    std::vector<std::string> &names = assumptions.sourceParameterNames[function.name];
+    std::vector<std::map<std::int64_t, std::string>> &fields = assumptions.sourceFieldNames[function.name];
+    for (const CudaDeclaration &parameter : parameters) {
+      names.push_back(parameter.name);
+      fields.push_back(structFieldNames(text, parameter.type, parameter.name));
+    }
+  }
+  for (const CudaDeclaration &variable : cudaConstantVariables(text))
+    if (auto fields = structFieldNames(text, variable.type, variable.name); !fields.empty())
+      assumptions.constantFieldNames[variable.name] = std::move(fields);
+}
+
+void warnOfUnknownNames(const ptx::Module &module, const ptx::analysis::LaunchAssumptions &assumptions) {
+  // What --assume can name: parameters (PTX name, param_N, CUDA name) and
+  // __constant__ variables, their fields by CUDA name, or either plus BYTES.
+  std::set<std::string> known;
+  std::vector<std::string> shown; // the names a user would write, for the message
+  for (const ptx::Function &function : module.functions) {
+    auto cudaNames = assumptions.sourceParameterNames.find(function.name);
+    for (std::size_t i = 0; i < function.parameters.size(); ++i) {
+      const std::string &name = function.parameters[i].name;
+      known.insert(name);
+      std::string suffix = name.rfind("_param_") != std::string::npos ? name.substr(name.rfind("_param_") + 1) : name;
+      known.insert(suffix);
+      bool hasCudaName = cudaNames != assumptions.sourceParameterNames.end() && i < cudaNames->second.size();
+      if (hasCudaName)
+        known.insert(cudaNames->second[i]);
+      if (function.kind == ptx::FunctionKind::Entry)
+        shown.push_back(hasCudaName ? cudaNames->second[i] : suffix);
+    }
+    if (auto fields = assumptions.sourceFieldNames.find(function.name); fields != assumptions.sourceFieldNames.end())
+      for (const auto &parameterFields : fields->second)
+        for (const auto &[offset, name] : parameterFields)
+          known.insert(name);
+  }
+  for (const ptx::VariableDecl &variable : module.globals)
+    if (variable.space == ptx::StateSpace::Const) {
+      known.insert(variable.name);
+      shown.push_back(variable.name);
+    }
+  for (const auto &[variable, fields] : assumptions.constantFieldNames)
+    for (const auto &[offset, name] : fields)
+      known.insert(name);
+  auto isKnown = [&](const std::string &name) {
+    if (known.count(name))
+      return true;
+    const std::size_t plus = name.rfind('+');
+    return plus != std::string::npos && plus + 1 < name.size() &&
+           name.find_first_not_of("0123456789", plus + 1) == std::string::npos && known.count(name.substr(0, plus));
+  };
+  std::sort(shown.begin(), shown.end());
+  shown.erase(std::unique(shown.begin(), shown.end()), shown.end());
+  std::string listed;
+  for (std::size_t i = 0; i < shown.size() && i < 12; ++i)
+    listed += (i == 0 ? "" : ", ") + shown[i];
+  if (shown.size() > 12)
+    listed += ", ...";
+  for (const auto &[name, value] : assumptions.parameters) {
+    if (isKnown(name))
+      continue;
+    // A typo is one or two edits from the name meant.
+    std::string closest;
+    std::size_t fewest = 3;
+    for (const std::string &candidate : known)
+      if (std::size_t edits = editDistance(name, candidate); edits < fewest) {
+        fewest = edits;
+        closest = candidate;
+      }
+    std::string hint = !closest.empty() ? " (did you mean " + closest + "?)"
+                       : listed.empty() ? ""
+                                        : " (names here: " + listed + ")";
+    spdlog::warn("{}: --assume {}: no kernel parameter or __constant__ variable is named so; it is ignored{}",
+                 module.path, name, hint);
+  }
 }
 
 } // namespace
@@ -131,22 +233,9 @@ std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
   std::string text;
   for (const CudaSourceFile &file : sources)
     text += file.text + "\n";
-  if (text.empty())
-    return "";
-  for (const ptx::Function &function : module.functions) {
-    std::vector<CudaDeclaration> parameters = cudaParameters(text, baseNameOf(function.name));
-    if (parameters.size() != function.parameters.size())
-      continue;
-    std::vector<std::string> &names = assumptions.sourceParameterNames[function.name];
-    std::vector<std::map<std::int64_t, std::string>> &fields = assumptions.sourceFieldNames[function.name];
-    for (const CudaDeclaration &parameter : parameters) {
-      names.push_back(parameter.name);
-      fields.push_back(structFieldNames(text, parameter.type, parameter.name));
-    }
-  }
-  for (const CudaDeclaration &variable : cudaConstantVariables(text))
-    if (auto fields = structFieldNames(text, variable.type, variable.name); !fields.empty())
-      assumptions.constantFieldNames[variable.name] = std::move(fields);
+  if (!text.empty())
+    addSourceNames(text, module, assumptions);
+  warnOfUnknownNames(module, assumptions);
   return "";
 }
 
