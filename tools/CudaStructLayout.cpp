@@ -118,9 +118,19 @@ std::optional<Layout> arithmeticType(const std::vector<std::string> &words) {
   return scalar(4);
 }
 
-class StructReader {
+} // namespace
+
+class CudaStructs::Reader {
 public:
-  explicit StructReader(const std::string &source) : source_(withoutComments(source)) {}
+  explicit Reader(const std::string &source) : source_(withoutComments(source)) {}
+
+  /// layoutOf a declared type, each type text read once.
+  const std::optional<Layout> &cachedLayoutOf(const std::string &typeText) {
+    auto found = cache_.find(typeText);
+    if (found == cache_.end())
+      found = cache_.emplace(typeText, layoutOf(typeText, 0)).first;
+    return found->second;
+  }
 
   std::optional<Layout> layoutOf(const std::string &typeText, int depth) const {
     if (depth > kMaxDepth || typeText.find_first_of("*&<>():[]{}") != std::string::npos)
@@ -308,15 +318,17 @@ private:
   }
 
   std::string source_;
+  std::map<std::string, std::optional<Layout>> cache_;
 };
 
-} // namespace
+CudaStructs::CudaStructs(const std::string &source) : reader_(std::make_unique<Reader>(source)) {}
 
-std::map<std::int64_t, std::string> structFieldNames(const std::string &source, const std::string &type,
-                                                     const std::string &variable) {
+CudaStructs::~CudaStructs() = default;
+
+std::map<std::int64_t, std::string> CudaStructs::fieldNames(const std::string &type,
+                                                            const std::string &variable) {
   std::map<std::int64_t, std::string> names;
-  StructReader reader(source);
-  auto layout = reader.layoutOf(type, 0);
+  const std::optional<Layout> &layout = reader_->cachedLayoutOf(type);
   if (!layout || layout->leaves.front().second.empty())
     return names; // a scalar, or not known
   for (const auto &[offset, path] : layout->leaves)

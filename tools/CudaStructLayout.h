@@ -4,20 +4,34 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 
 namespace ptxdvfs::tools {
 
-/// The fields of `variable`, of type `type` (as declared: `dim_str`,
-/// `const struct Params`), by byte offset: the leaf members of the struct
-/// `source` defines under that name, laid out as C does on a 64-bit host,
-/// which is how CUDA lays out a struct passed by value or held in
-/// `__constant__` memory. Nested members are named with dots
-/// (`p.grid.x`), array elements with their index (`p.dims[2]`, up to 64).
-/// Empty when the type is not such a struct (a pointer, a template, an
-/// unknown member type, a bit field, a virtual member): a name is given
-/// only where the layout is certain.
-std::map<std::int64_t, std::string> structFieldNames(const std::string &source, const std::string &type,
-                                                     const std::string &variable);
+/// The structs one CUDA source defines, read once for all the names asked
+/// of it (a source holds many kernels, each with several parameters).
+class CudaStructs {
+public:
+  explicit CudaStructs(const std::string &source);
+  ~CudaStructs();
+  CudaStructs(const CudaStructs &) = delete;
+  CudaStructs &operator=(const CudaStructs &) = delete;
+
+  /// The fields of `variable`, of type `type` (as declared: `dim_str`,
+  /// `const struct Params`), by byte offset: the leaf members of the
+  /// struct the source defines under that name, laid out as C does on a
+  /// 64-bit host, which is how CUDA lays out a struct passed by value or
+  /// held in `__constant__` memory. Nested members are named with dots
+  /// (`p.grid.x`), array elements with their index (`p.dims[2]`, up to
+  /// 64). Empty when the type is not such a struct (a pointer, a template,
+  /// an unknown member type, a bit field, a member function): a name is
+  /// given only where the layout is certain.
+  std::map<std::int64_t, std::string> fieldNames(const std::string &type, const std::string &variable);
+
+private:
+  class Reader;
+  std::unique_ptr<Reader> reader_;
+};
 
 } // namespace ptxdvfs::tools

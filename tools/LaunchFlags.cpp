@@ -81,6 +81,7 @@ std::size_t editDistance(const std::string &a, const std::string &b) {
 
 void addSourceNames(const std::string &text, const ptx::Module &module,
                     ptx::analysis::LaunchAssumptions &assumptions) {
+  CudaStructs structs(text);
   for (const ptx::Function &function : module.functions) {
     std::vector<CudaDeclaration> parameters = cudaParameters(text, baseNameOf(function.name));
     if (parameters.size() != function.parameters.size())
@@ -89,11 +90,11 @@ void addSourceNames(const std::string &text, const ptx::Module &module,
     std::vector<std::map<std::int64_t, std::string>> &fields = assumptions.sourceFieldNames[function.name];
     for (const CudaDeclaration &parameter : parameters) {
       names.push_back(parameter.name);
-      fields.push_back(structFieldNames(text, parameter.type, parameter.name));
+      fields.push_back(structs.fieldNames(parameter.type, parameter.name));
     }
   }
   for (const CudaDeclaration &variable : cudaConstantVariables(text))
-    if (auto fields = structFieldNames(text, variable.type, variable.name); !fields.empty())
+    if (auto fields = structs.fieldNames(variable.type, variable.name); !fields.empty())
       assumptions.constantFieldNames[variable.name] = std::move(fields);
 }
 

@@ -26,7 +26,7 @@ struct dim_str {
   char tag;
 };
 )";
-  EXPECT_EQ(structFieldNames(source, "dim_str", "d"),
+  EXPECT_EQ(CudaStructs(source).fieldNames("dim_str", "d"),
             (Fields{{0, "d.cur_arg"}, {8, "d.number_boxes"}, {16, "d.box_mem"}, {24, "d.spare"}, {32, "d.alpha"},
                     {36, "d.grid.x"}, {40, "d.grid.y"}, {44, "d.grid.z"}, {48, "d.levels[0]"}, {52, "d.levels[1]"},
                     {56, "d.levels[2]"}, {60, "d.levels[3]"}, {64, "d.tag"}}));
@@ -43,11 +43,11 @@ public:
 };
 typedef struct Frame_t { unsigned char flags; ImageSize inner; } Frame;
 )";
-  EXPECT_EQ(structFieldNames(source, "const ImageSize", "s"), (Fields{{0, "s.w"}, {2, "s.h"}, {8, "s.scale"}}));
-  EXPECT_EQ(structFieldNames(source, "Frame", "f"),
+  EXPECT_EQ(CudaStructs(source).fieldNames("const ImageSize", "s"), (Fields{{0, "s.w"}, {2, "s.h"}, {8, "s.scale"}}));
+  EXPECT_EQ(CudaStructs(source).fieldNames("Frame", "f"),
             (Fields{{0, "f.flags"}, {8, "f.inner.w"}, {10, "f.inner.h"}, {16, "f.inner.scale"}}));
   // A member defined inline, with braces of its own: not laid out.
-  EXPECT_TRUE(structFieldNames(source, "Params", "p").empty());
+  EXPECT_TRUE(CudaStructs(source).fieldNames("Params", "p").empty());
 }
 
 TEST(CudaStructLayoutTest, TypeMacrosAreExpandedAsLavaMDUsesThem) {
@@ -58,8 +58,8 @@ typedef struct nei_str { int x, y, z; int number; long offset; } nei_str;
 typedef struct box_str { int x, y, z; int number; long offset; int nn; nei_str nei[NUMBER_NEIGHBOURS]; } box_str;
 typedef struct par_str { fp alpha; } par_str;
 )";
-  EXPECT_EQ(structFieldNames(source, "par_str", "d_par"), (Fields{{0, "d_par.alpha"}}));
-  Fields box = structFieldNames(source, "box_str", "b");
+  EXPECT_EQ(CudaStructs(source).fieldNames("par_str", "d_par"), (Fields{{0, "d_par.alpha"}}));
+  Fields box = CudaStructs(source).fieldNames("box_str", "b");
   EXPECT_EQ(box.at(16), "b.offset");
   EXPECT_EQ(box.at(24), "b.nn");
   EXPECT_EQ(box.at(32), "b.nei[0].x");
@@ -73,13 +73,13 @@ struct Unknown { my_type_t value; int n; };
 struct WithMethod { int n; __device__ int twice() const; };
 struct Fine { int n; };
 )";
-  EXPECT_TRUE(structFieldNames(source, "Bits", "b").empty());
-  EXPECT_TRUE(structFieldNames(source, "Unknown", "u").empty());
-  EXPECT_TRUE(structFieldNames(source, "WithMethod", "w").empty());
-  EXPECT_TRUE(structFieldNames(source, "Fine *", "p").empty());  // a pointer, not a struct by value
-  EXPECT_TRUE(structFieldNames(source, "int", "n").empty());     // a scalar
-  EXPECT_TRUE(structFieldNames(source, "Missing", "m").empty()); // not defined here
-  EXPECT_EQ(structFieldNames(source, "Fine", "f"), (Fields{{0, "f.n"}}));
+  EXPECT_TRUE(CudaStructs(source).fieldNames("Bits", "b").empty());
+  EXPECT_TRUE(CudaStructs(source).fieldNames("Unknown", "u").empty());
+  EXPECT_TRUE(CudaStructs(source).fieldNames("WithMethod", "w").empty());
+  EXPECT_TRUE(CudaStructs(source).fieldNames("Fine *", "p").empty());  // a pointer, not a struct by value
+  EXPECT_TRUE(CudaStructs(source).fieldNames("int", "n").empty());     // a scalar
+  EXPECT_TRUE(CudaStructs(source).fieldNames("Missing", "m").empty()); // not defined here
+  EXPECT_EQ(CudaStructs(source).fieldNames("Fine", "f"), (Fields{{0, "f.n"}}));
 }
 
 TEST(CudaStructLayoutTest, DeclarationsGiveTypesAndNames) {
@@ -93,7 +93,7 @@ __global__ void kernel(const dim_str d_dim, float *__restrict__ out, int n) {}
   std::vector<CudaDeclaration> constants = cudaConstantVariables(source);
   ASSERT_EQ(constants.size(), 2u);
   EXPECT_EQ(constants[0].name, "d_common");
-  EXPECT_EQ(structFieldNames(source, constants[0].type, constants[0].name),
+  EXPECT_EQ(CudaStructs(source).fieldNames(constants[0].type, constants[0].name),
             (Fields{{0, "d_common.in_elem"}, {4, "d_common.no_points"}}));
   EXPECT_EQ(constants[1].name, "c_rows");
   std::vector<CudaDeclaration> parameters = cudaParameters(source, "kernel");
