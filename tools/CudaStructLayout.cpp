@@ -155,6 +155,8 @@ public:
 private:
   static constexpr int kMaxDepth = 6;
   static constexpr std::int64_t kMaxElements = 64;
+  static constexpr std::int64_t kMaxBytes = std::int64_t{1} << 40;
+  static constexpr std::size_t kMaxLeaves = 4096;
 
   /// The struct `name` names: `struct name {...}`, `typedef struct [tag]
   /// {...} name;`, or `typedef other name;`.
@@ -278,6 +280,11 @@ private:
       count = *length;
       array = true;
     }
+    // Sizes past 2^40 bytes, or more names than a reason could use, are no
+    // struct a kernel is given: give up rather than overflow or blow up.
+    if (element->size > kMaxBytes / count ||
+        layout.leaves.size() + std::min(count, kMaxElements) * element->leaves.size() > kMaxLeaves)
+      return false;
     const std::int64_t offset = alignedUp(layout.size, element->alignment);
     for (std::int64_t i = 0; i < count && i < kMaxElements; ++i)
       for (const auto &[inner, path] : element->leaves) {

@@ -82,6 +82,23 @@ struct Fine { int n; };
   EXPECT_EQ(CudaStructs(source).fieldNames("Fine", "f"), (Fields{{0, "f.n"}}));
 }
 
+TEST(CudaStructLayoutTest, HugeOrDeeplyRepeatedStructsAreGivenUpOn) {
+  const std::string source = R"(
+struct Row { int x[64]; };
+struct Grid { Row rows[64]; };
+struct Grids { Grid g[2]; };
+struct Big { int v[999999999]; };
+struct Bigger { Big b[999999999]; };
+struct Biggest { Bigger b[999999999]; };
+)";
+  CudaStructs structs(source);
+  EXPECT_EQ(structs.fieldNames("Grid", "g").size(), 4096u);
+  EXPECT_EQ(structs.fieldNames("Grid", "g").rbegin()->second, "g.rows[63].x[63]");
+  EXPECT_TRUE(structs.fieldNames("Grids", "g").empty()); // 8192 names: more than any reason needs
+  EXPECT_EQ(structs.fieldNames("Big", "b").size(), 64u);  // the first 64 elements are named
+  EXPECT_TRUE(structs.fieldNames("Biggest", "b").empty()); // past 2^40 bytes: no overflow
+}
+
 TEST(CudaStructLayoutTest, DeclarationsGiveTypesAndNames) {
   const std::string source = R"(
 struct Common { int in_elem; int no_points; };
