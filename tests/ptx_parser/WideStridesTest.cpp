@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -117,6 +118,60 @@ TEST(WideStridesTest, ASaturatingNarrowedCopyIsNoCounter) {
                                                           "  cvt.s64.s32 %rd2, %r1;\n"
                                                           "  add.s64 %rd1, %rd2, 1000000000;\n",
                                                           "setp.lt.s32 %p1, %r2, 2000000000")));
+}
+
+double storesOf(const char *kernel, std::optional<std::int64_t> n) {
+  ExecutedKernel executed = n ? expandWithParameter("wide_strides.ptx", kernel, "param_1", *n)
+                              : expandWithParameter("wide_strides.ptx", kernel);
+  for (const LoopReport &loop : executed.loops)
+    EXPECT_FALSE(loop.usedDefault) << kernel << ": " << loop.why.front();
+  return executedCount(executed, "st.global.f32");
+}
+
+TEST(WideStridesTest, ACharCounterKeptIn16BitsWrapsIn8) {
+  // unsigned char c < n, tested through and.b16 ..., 255: n passes.
+  for (std::int64_t n : {1, 2, 77, 200, 255})
+    EXPECT_DOUBLE_EQ(storesOf("uchar_count", n), static_cast<double>(n)) << n;
+  // c != 4 from 250: round past 255, 10 passes (not 2^16 - 246 in the register's width).
+  EXPECT_DOUBLE_EQ(storesOf("uchar_wraps", std::nullopt), 10);
+  // signed char from -100, re-extended by cvt.s16.s8 every pass: n + 100 passes.
+  for (std::int64_t n : {-99, -1, 0, 77, 127})
+    EXPECT_DOUBLE_EQ(storesOf("schar_count", n), static_cast<double>(n + 100)) << n;
+}
+
+TEST(WideStridesTest, AMaskAfterARightShiftOrAnOffsetIsNoNarrowerCounter) {
+  // (x >> 1) & 255 is not (x & 255) >> 1: the high bits come down. From 768
+  // the masked value is 128, 192, 96, ... and reaches 0 on pass 10; read in
+  // 8 bits the counter would start at 0 and leave on pass 1.
+  EXPECT_TRUE(onlyLoopTakesTheDefault(parseKernelText(".visible .entry masked_shift(.param .u32 n)\n"
+                                                      "{\n"
+                                                      "  .reg .pred %p<2>;\n"
+                                                      "  .reg .b32 %r<3>;\n"
+                                                      "  mov.u32 %r1, 768;\n"
+                                                      "$L1:\n"
+                                                      "  shr.u32 %r1, %r1, 1;\n"
+                                                      "  and.b32 %r2, %r1, 255;\n"
+                                                      "  setp.ne.s32 %p1, %r2, 0;\n"
+                                                      "  @%p1 bra $L1;\n"
+                                                      "  ret;\n"
+                                                      "}\n",
+                                                      "masked_shift.ptx")));
+  // ((c + 5) & 255) != 0: the mask applies after the offset, which the
+  // counter's own width cannot say.
+  EXPECT_TRUE(onlyLoopTakesTheDefault(parseKernelText(".visible .entry masked_sum(.param .u32 n)\n"
+                                                      "{\n"
+                                                      "  .reg .pred %p<2>;\n"
+                                                      "  .reg .b32 %r<4>;\n"
+                                                      "  mov.u32 %r1, 0;\n"
+                                                      "$L1:\n"
+                                                      "  add.s32 %r1, %r1, 1;\n"
+                                                      "  add.s32 %r2, %r1, 5;\n"
+                                                      "  and.b32 %r3, %r2, 255;\n"
+                                                      "  setp.ne.s32 %p1, %r3, 0;\n"
+                                                      "  @%p1 bra $L1;\n"
+                                                      "  ret;\n"
+                                                      "}\n",
+                                                      "masked_sum.ptx")));
 }
 
 } // namespace

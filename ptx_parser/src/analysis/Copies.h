@@ -41,4 +41,32 @@ inline const Register *lowBitsSource(const Instruction &instruction) {
   return source && intTypeOf(types[0]).bits <= intTypeOf(types[1]).bits ? source : nullptr;
 }
 
+/// The register `instruction` keeps the low `bits` of when it is `and`
+/// with a mask 2^bits - 1 narrower than its type (`and.b16 %rs4, %rs5,
+/// 255`: an unsigned char counter nvcc keeps in 16 bits); nullptr
+/// otherwise.
+inline const Register *maskedLowBits(const Instruction &instruction, unsigned &bits) {
+  const auto &types = instruction.details.types;
+  if (instruction.opcode != "and" || instruction.operands.size() != 3 || types.empty())
+    return nullptr;
+  const unsigned width = intTypeOf(types.back()).bits;
+  for (std::size_t side = 1; side <= 2; ++side) {
+    const auto *source = instruction.operands[side].getIf<Register>();
+    const auto *mask = instruction.operands[3 - side].getIf<Immediate>();
+    if (!source || source->negated || !mask || mask->kind != ImmediateKind::Integer || mask->negative)
+      continue;
+    const std::uint64_t value = mask->bits;
+    if (value == 0 || (value & (value + 1)) != 0)
+      return nullptr; // not 2^k - 1
+    unsigned k = 0;
+    while (k < 64 && ((value >> k) & 1))
+      ++k;
+    if (k >= width)
+      return nullptr;
+    bits = k;
+    return source;
+  }
+  return nullptr;
+}
+
 } // namespace ptxdvfs::ptx::analysis

@@ -30,11 +30,17 @@ std::optional<ExitSide> TripCountAnalysis::readExitSide(std::uint32_t loop, std:
   // 100`): the test reads the counter the copy was taken from. An int
   // counter kept in 64 bits (stepped by a 64-bit size) is tested through
   // `cvt.u32.u64`: its low bits, which the comparison's width reads.
+  // An unsigned char counter, kept in 16 bits, is tested through `and
+  // %rs4, %rs5, 255`: its low 8 bits, in which it then wraps.
+  unsigned maskBits = 64;
   for (int copies = 0; copies < 4 && !induction && reaching.size() == 1 && insideLoop(loop, reaching[0]);
        ++copies) {
     const Register *from = copySource(*graph_.instructions[reaching[0]]);
     if (!from)
       from = lowBitsSource(*graph_.instructions[reaching[0]]);
+    unsigned masked = 64;
+    if (!from && (from = maskedLowBits(*graph_.instructions[reaching[0]], masked)))
+      maskBits = std::min(maskBits, masked);
     if (!from)
       break;
     base = from->name;
@@ -85,6 +91,19 @@ std::optional<ExitSide> TripCountAnalysis::readExitSide(std::uint32_t loop, std:
   if (!side.induction) {
     problem = whyNotInduction(loop, reg->name, test, outer);
     return std::nullopt;
+  }
+  if (maskBits < side.induction->bits) {
+    // The low bits of a sum, product or left shift are those of its
+    // operands' low bits: the counter is counted in the mask's width. A
+    // right shift would bring high bits down.
+    if (side.induction->kind == InductionVariable::Update::ShiftRight || side.offset != 0 ||
+        side.subtractsVariable) {
+      problem = "register " + reg->name + " in the exit test keeps the low bits of a counter the analysis "
+                "does not follow there (shifted right, or moved by an offset first)";
+      return std::nullopt;
+    }
+    side.induction->bits = maskBits;
+    side.induction->isSigned = false;
   }
   Value &initial = side.induction->initial;
   if (!initial.known() && initial.atMost && side.induction->kind == InductionVariable::Update::Add &&

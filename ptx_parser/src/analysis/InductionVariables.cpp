@@ -314,7 +314,19 @@ std::optional<InductionVariable> TripCountAnalysis::asInduction(std::uint32_t lo
   std::uint32_t arithmetic = inside[0];
   const Instruction *instruction = graph_.instructions[arithmetic];
   std::string enteringRegister = reg; // whose value the first iteration reads
-  if (instruction->opcode == "mov" && instruction->operands.size() == 2) {
+  // `cvt.s16.s8 %rs6, %rs5` after `add.s16 %rs5, %rs6, 1`: a signed char
+  // counter nvcc keeps in 16 bits, re-extended from its low 8 every pass.
+  std::optional<IntType> narrowedTo;
+  if (const Register *from = integerConversionSource(*instruction);
+      from && !copiedFirstInHeader(loop, inside[0], reg)) {
+    const IntType to = intTypeOf(instruction->details.types[0]), of = intTypeOf(instruction->details.types[1]);
+    narrowedTo = to.bits > of.bits ? of : to;
+    std::vector<std::uint32_t> temporaries = definitionsInside(loop, from->name);
+    if (temporaries.size() != 1)
+      return std::nullopt;
+    arithmetic = temporaries[0];
+    instruction = graph_.instructions[arithmetic];
+  } else if (instruction->opcode == "mov" && instruction->operands.size() == 2) {
     const auto *from = instruction->operands[1].getIf<Register>();
     if (!from)
       return std::nullopt;
@@ -365,6 +377,10 @@ std::optional<InductionVariable> TripCountAnalysis::asInduction(std::uint32_t lo
   ScalarType type = instruction->details.types.back();
   variable.bits = countedBits; // the update's width, or a narrower copy's on the way round
   variable.isSigned = intTypeOf(type).isSigned;
+  if (narrowedTo && narrowedTo->bits < variable.bits) {
+    variable.bits = narrowedTo->bits;
+    variable.isSigned = narrowedTo->isSigned;
+  }
 
   Value initial = entryValue(loop, enteringRegister, outer);
   // The step's provenance travels with the initial value into the count.

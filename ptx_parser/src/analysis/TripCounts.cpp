@@ -51,6 +51,29 @@ std::uint64_t lastIterationBeforeWrap(const ExitSide &left, const ExitSide &righ
   return last;
 }
 
+/// The fewest steps k >= 0 with k * step = distance modulo 2^bits: when a
+/// counter that wraps in `bits` first meets a value `distance` away.
+/// nullopt when it never does.
+std::optional<std::uint64_t> stepsModulo(std::int64_t distance, std::int64_t step, unsigned bits) {
+  auto maskOf = [](unsigned width) { return width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1; };
+  std::uint64_t d = static_cast<std::uint64_t>(distance) & maskOf(bits);
+  std::uint64_t s = static_cast<std::uint64_t>(step) & maskOf(bits);
+  if (s == 0)
+    return d == 0 ? std::optional<std::uint64_t>(0) : std::nullopt;
+  unsigned twos = 0;
+  while (((s >> twos) & 1) == 0)
+    ++twos;
+  if ((d & maskOf(twos)) != 0)
+    return std::nullopt;
+  d >>= twos;
+  s >>= twos;
+  // s is odd now: its inverse modulo 2^64 by Newton's iteration (each round doubles the correct bits).
+  std::uint64_t inverse = s;
+  for (int round = 0; round < 6; ++round)
+    inverse *= 2 - s * inverse;
+  return (d * inverse) & maskOf(bits - twos);
+}
+
 /// nvcc rotates a `for`/`while` loop so that its test follows the update
 /// at the bottom, behind a guard that makes the same test on the values
 /// the loop would enter with. When those values fail it, the guard skips
@@ -279,7 +302,7 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
       bool down = iv.kind == InductionVariable::Update::Add && iv.step < 0;
       std::string step = (down ? "" : update[static_cast<int>(iv.kind)]) + std::to_string(iv.step);
       std::string derived = side.subtractsVariable ? "= " + std::to_string(side.offset) + " - " + iv.reg + ", " : "";
-      return text + " (" + derived + iv.reg + " from " + std::to_string(*iv.initial.number) + ", " + step +
+      return text + " (" + derived + iv.reg + " from " + std::to_string(normalise(*iv.initial.number, {iv.bits, iv.isSigned, true})) + ", " + step +
              " per iteration)";
     };
     count.atMost = left->initialIsBound || right->initialIsBound;
@@ -302,7 +325,17 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
       std::int64_t distance = normalise(fixed.at(1) - moving.at(1), {type.bits, true, true});
       std::int64_t step = normalise(moving.subtractsVariable ? -moving.induction->step : moving.induction->step,
                                     {type.bits, true, true});
-      if (step != 0 && distance % step == 0 && distance / step >= 0) {
+      // A counter narrower than the test (an unsigned char in 16 bits)
+      // wraps in its own width: `c != 4` from 250 meets 4 after 10 steps.
+      const IntType counterType{moving.induction->bits, moving.induction->isSigned, true};
+      std::optional<std::uint64_t> wrapped =
+          moving.induction->bits < type.bits && normalise(fixed.at(1), counterType) == fixed.at(1)
+              ? stepsModulo(fixed.at(1) - moving.at(1), step, moving.induction->bits)
+              : std::nullopt;
+      if (wrapped) {
+        count.headerRuns = *wrapped + 1;
+      } else if (step != 0 && distance % step == 0 && distance / step >= 0 &&
+                 (moving.induction->bits >= type.bits || normalise(fixed.at(1), counterType) != fixed.at(1))) {
         count.headerRuns = static_cast<std::uint64_t>(distance / step) + 1;
       } else {
         count.headerRuns = 0;
