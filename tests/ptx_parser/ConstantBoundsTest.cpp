@@ -156,6 +156,14 @@ TEST(ConstantBoundsTest, AStructHandedToAFunctionBindsEachFieldFromTheCall) {
   EXPECT_TRUE(unset.loops[0].usedDefault);
   EXPECT_EQ(unset.loops[0].why.front(), "parameter param_2 (no --assume param_2=VALUE)");
   EXPECT_DOUBLE_EQ(executedCount(unset, "ld.global.f32"), 48 + 16); // the second call takes the default
+  // 30 fields stored field by field: the first, the bound, is stored 30 stores before the call.
+  for (std::int64_t m : {1, 7, 70}) {
+    ExecutedKernel wide = expand("wide_struct_to_function", {{"param_2", m}});
+    ASSERT_EQ(wide.loops.size(), 1u);
+    EXPECT_FALSE(wide.loops[0].usedDefault) << wide.loops[0].why.front();
+    EXPECT_DOUBLE_EQ(executedCount(wide, "ld.global.f32"), static_cast<double>(m)) << m;
+  }
+  EXPECT_DOUBLE_EQ(executedCount(expand("wide_struct_to_function", {{"param_2", 0}}), "ld.global.f32"), 0);
 }
 
 ptx::VariableDecl declared(const std::string &text) {

@@ -296,8 +296,10 @@ private:
       const auto *argument = list->elements[a].getIf<Symbol>();
       if (!argument)
         continue;
-      // The store is in the call's own `{ // callseq ... }` block, just before it.
-      for (std::uint32_t i = call; i-- > 0 && call - i <= 4 * list->elements.size() + 8;) {
+      // The store is in the call's own `{ // callseq ... }` block, after the
+      // previous call: a struct of 30 fields is 30 stores, so no fixed window.
+      constexpr std::uint32_t kMaxCallSequence = 4096;
+      for (std::uint32_t i = call; i-- > 0 && call - i <= kMaxCallSequence;) {
         const Instruction &store = *facts.graph.instructions[i];
         if (store.opcode == "call")
           break;
