@@ -81,6 +81,19 @@ std::string baseNameOf(const std::string &mangled) {
   return last.empty() ? mangled : last;
 }
 
+std::optional<CudaDeclaration> splitDeclaration(std::string_view declarator) {
+  declarator = declarator.substr(0, declarator.find_first_of("=["));
+  std::size_t end = declarator.size();
+  while (end > 0 && !isIdentifierChar(declarator[end - 1]))
+    --end;
+  std::size_t begin = end;
+  while (begin > 0 && isIdentifierChar(declarator[begin - 1]))
+    --begin;
+  if (end == begin)
+    return std::nullopt;
+  return CudaDeclaration{std::string(declarator.substr(0, begin)), std::string(declarator.substr(begin, end - begin))};
+}
+
 std::vector<CudaDeclaration> cudaParameters(const std::string &source, const std::string &name) {
   std::size_t open = kernelDeclaration(source, name).second;
   if (open == std::string::npos)
@@ -89,17 +102,8 @@ std::vector<CudaDeclaration> cudaParameters(const std::string &source, const std
   int depth = 0;
   std::string current;
   auto finish = [&] {
-    // The last identifier of a declarator, before any `[]` or default value.
-    std::string declarator = current.substr(0, current.find('='));
-    declarator = declarator.substr(0, declarator.find('['));
-    std::size_t end = declarator.size();
-    while (end > 0 && !isIdentifierChar(declarator[end - 1]))
-      --end;
-    std::size_t begin = end;
-    while (begin > 0 && isIdentifierChar(declarator[begin - 1]))
-      --begin;
-    if (end > begin)
-      parameters.push_back({declarator.substr(0, begin), declarator.substr(begin, end - begin)});
+    if (auto parameter = splitDeclaration(current))
+      parameters.push_back(std::move(*parameter));
     current.clear();
   };
   for (std::size_t i = open + 1; i < source.size(); ++i) {
@@ -127,15 +131,8 @@ std::vector<CudaDeclaration> cudaConstantVariables(const std::string &source) {
     const std::size_t end = source.find_first_of(";=[{(", at);
     if (end == std::string::npos || source[end] == '[' || source[end] == '{' || source[end] == '(')
       continue;
-    std::string declaration = source.substr(at + keyword.size(), end - at - keyword.size());
-    std::size_t nameEnd = declaration.size();
-    while (nameEnd > 0 && !isIdentifierChar(declaration[nameEnd - 1]))
-      --nameEnd;
-    std::size_t nameStart = nameEnd;
-    while (nameStart > 0 && isIdentifierChar(declaration[nameStart - 1]))
-      --nameStart;
-    if (nameEnd > nameStart)
-      variables.push_back({declaration.substr(0, nameStart), declaration.substr(nameStart, nameEnd - nameStart)});
+    if (auto variable = splitDeclaration(std::string_view(source).substr(at + keyword.size(), end - at - keyword.size())))
+      variables.push_back(std::move(*variable));
   }
   return variables;
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ptxdvfs::tools {
@@ -34,6 +35,10 @@ struct CudaDeclaration {
   std::string type;
   std::string name;
 };
+
+/// `const float *x` -> type `const float *`, name `x`: the last identifier
+/// of one declarator, cut before any `=` or `[`; nullopt when it has none.
+std::optional<CudaDeclaration> splitDeclaration(std::string_view declarator);
 
 /// The parameters of `__global__ ... name(...)` in CUDA `source`, in
 /// order; empty when the declaration is not found.

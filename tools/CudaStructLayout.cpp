@@ -2,6 +2,8 @@
 // laying them out as C does on a 64-bit host.
 #include "CudaStructLayout.h"
 
+#include "CudaSource.h"
+
 #include <algorithm>
 #include <cctype>
 #include <optional>
@@ -246,15 +248,13 @@ private:
       declarators.push_back(declaration.substr(from, comma - from));
     }
     // The type is what precedes the first declarator's name.
-    std::string first = declarators[0].substr(0, declarators[0].find_first_of("=["));
-    std::size_t nameEnd = first.find_last_not_of(" \t\r\n") + 1;
-    std::size_t nameStart = nameEnd;
-    while (nameStart > 0 && isIdentifierChar(first[nameStart - 1]))
-      --nameStart;
-    std::string type = first.substr(0, nameStart);
+    std::optional<CudaDeclaration> first = splitDeclaration(declarators[0]);
+    if (!first)
+      return false;
+    std::string type = first->type;
     type.erase(std::remove(type.begin(), type.end(), '*'), type.end());
-    declarators[0] = declarators[0].substr(nameStart);
-    if (first.substr(0, nameStart).find('*') != std::string::npos)
+    declarators[0] = declarators[0].substr(first->type.size());
+    if (type.size() != first->type.size())
       declarators[0] = "*" + declarators[0];
     for (const std::string &declarator : declarators)
       if (!addMember(type, declarator.substr(0, declarator.find('=')), depth, layout))
