@@ -73,28 +73,8 @@ TEST(BitBoundsTest, A64BitCountReadsAllSixtyFourBits) {
 TEST(BitBoundsTest, BfindWithoutShiftAmountGivesTheHighestBitsIndex) {
   // for (i = 0; i < bfind(n); ++i), as written by hand: floor(log2 n)
   // passes, none for n = 0 (bfind's 0xffffffff is -1 as an s32).
-  ptx::Module module = parseKernelText(R"(
-.visible .entry log2_passes(.param .u64 out, .param .u32 n)
-{
-  .reg .pred %p<2>;
-  .reg .b32 %r<4>;
-  .reg .b64 %rd<3>;
-  ld.param.u64 %rd1, [out];
-  ld.param.u32 %r1, [n];
-  cvta.to.global.u64 %rd2, %rd1;
-  bfind.u32 %r2, %r1;
-  mov.u32 %r3, 0;
-  setp.lt.s32 %p1, %r2, 1;
-  @%p1 bra $L_done;
-$L_loop:
-  st.global.u32 [%rd2], %r3;
-  add.s32 %r3, %r3, 1;
-  setp.lt.s32 %p1, %r3, %r2;
-  @%p1 bra $L_loop;
-$L_done:
-  ret;
-}
-)", "log2_passes.ptx");
+  ptx::Module module = storePerPassKernel("", "  ld.param.u32 %r3, [n];\n  bfind.u32 %r1, %r3;\n  mov.u32 %r2, 0;",
+                                          "lt.s32");
   for (std::int64_t n : {0, 1, 2, 3, 1000, 65536}) {
     ExecutedKernel executed = expandFirstKernel(module, {{"n", n}});
     EXPECT_DOUBLE_EQ(executedCount(executed, "st.global.u32"), std::max(highestSetBit(n), 0)) << n;
@@ -112,24 +92,7 @@ TEST(BitBoundsTest, AByteOfAParameterIsThatByteOfItsAssumedValue) {
 
 TEST(BitBoundsTest, ASignedPartialLoadIsSignExtended) {
   // ld.param.s8 of the high byte: -0x10 for n = 0xf0000000, so 64 - 16 passes from -64.
-  ptx::Module module = parseKernelText(R"(
-.visible .entry high_byte(.param .u64 out, .param .u32 n)
-{
-  .reg .pred %p<2>;
-  .reg .b32 %r<3>;
-  .reg .b64 %rd<3>;
-  ld.param.u64 %rd1, [out];
-  ld.param.s8 %r1, [n+3];
-  cvta.to.global.u64 %rd2, %rd1;
-  mov.u32 %r2, -64;
-$L_loop:
-  st.global.u32 [%rd2], %r2;
-  add.s32 %r2, %r2, 1;
-  setp.lt.s32 %p1, %r2, %r1;
-  @%p1 bra $L_loop;
-  ret;
-}
-)", "high_byte.ptx");
+  ptx::Module module = storePerPassKernel("", "  ld.param.s8 %r1, [n+3];\n  mov.u32 %r2, -64;", "lt.s32");
   for (std::int64_t n : {std::int64_t{0xf0000000}, std::int64_t{0x10000000}, std::int64_t{0x00ffffff}}) {
     ExecutedKernel executed = expandFirstKernel(module, {{"n", n}});
     const auto high = static_cast<std::int8_t>(static_cast<std::uint32_t>(n) >> 24);

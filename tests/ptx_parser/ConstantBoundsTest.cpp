@@ -82,24 +82,8 @@ TEST(ConstantBoundsTest, AnInitializedVariableIsAConstantTheHostMayOverride) {
 }
 
 TEST(ConstantBoundsTest, ASignedLoadOfAnInitializedVariableIsSignExtended) {
-  ptx::Module module = parseKernelText(R"(
-.const .align 4 .s32 c_from = -5;
-.visible .entry from_negative(.param .u64 out)
-{
-  .reg .pred %p<2>;
-  .reg .b32 %r<2>;
-  .reg .b64 %rd<3>;
-  ld.param.u64 %rd1, [out];
-  cvta.to.global.u64 %rd2, %rd1;
-  ld.const.s32 %r1, [c_from];
-$L_loop:
-  st.global.u32 [%rd2], %r1;
-  add.s32 %r1, %r1, 1;
-  setp.lt.s32 %p1, %r1, 0;
-  @%p1 bra $L_loop;
-  ret;
-}
-)", "from_negative.ptx");
+  ptx::Module module = storePerPassKernel(".const .align 4 .s32 c_from = -5;",
+                                          "  ld.const.s32 %r2, [c_from];\n  mov.u32 %r1, 0;", "lt.s32");
   ExecutedKernel kernel = expandFirstKernel(module);
   ASSERT_EQ(kernel.loops.size(), 1u);
   EXPECT_DOUBLE_EQ(executedCount(kernel, "st.global.u32"), 5);
@@ -108,25 +92,8 @@ $L_loop:
 }
 
 TEST(ConstantBoundsTest, AByteOfAnAssumedVariableIsThatByteOfItsValue) {
-  ptx::Module module = parseKernelText(R"(
-.const .align 4 .u32 c_packed;
-.visible .entry third_byte(.param .u64 out)
-{
-  .reg .pred %p<2>;
-  .reg .b32 %r<3>;
-  .reg .b64 %rd<3>;
-  ld.param.u64 %rd1, [out];
-  cvta.to.global.u64 %rd2, %rd1;
-  ld.const.u8 %r1, [c_packed+2];
-  mov.u32 %r2, 0;
-$L_loop:
-  st.global.u32 [%rd2], %r2;
-  add.s32 %r2, %r2, 1;
-  setp.lt.u32 %p1, %r2, %r1;
-  @%p1 bra $L_loop;
-  ret;
-}
-)", "third_byte.ptx");
+  ptx::Module module = storePerPassKernel(".const .align 4 .u32 c_packed;",
+                                          "  ld.const.u8 %r1, [c_packed+2];\n  mov.u32 %r2, 0;", "lt.u32");
   ExecutedKernel kernel = expandFirstKernel(module, {{"c_packed", 0x123456}});
   ASSERT_EQ(kernel.loops.size(), 1u);
   EXPECT_DOUBLE_EQ(executedCount(kernel, "st.global.u32"), 0x12);

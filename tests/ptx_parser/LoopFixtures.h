@@ -33,6 +33,35 @@ inline ptx::Module parseKernelText(const std::string &text, const std::string &n
   return parseOk(".version 8.0\n.target sm_80\n.address_size 64\n" + text, name);
 }
 
+/// A hand-written kernel (parameters `.u64 out`, `.u32 n`) whose loop
+/// stores once per pass: `globals` at module scope, then `setup` leaves the
+/// bound in %r1 and the counter's start in %r2 (%r3 is free), and the loop
+/// runs while `setp.<compare> %r2, %r1` holds after each `++%r2`, skipped
+/// when it fails on entry, as nvcc rotates a `for` loop. Its stores count
+/// its passes (`executedCount(..., "st.global.u32")`).
+inline ptx::Module storePerPassKernel(const std::string &globals, const std::string &setup,
+                                      const std::string &compare) {
+  return parseKernelText(globals + "\n.visible .entry store_per_pass(.param .u64 out, .param .u32 n)\n"
+                                   "{\n"
+                                   "  .reg .pred %p<2>;\n"
+                                   "  .reg .b32 %r<4>;\n"
+                                   "  .reg .b64 %rd<3>;\n"
+                                   "  ld.param.u64 %rd1, [out];\n"
+                                   "  cvta.to.global.u64 %rd2, %rd1;\n" +
+                             setup +
+                             "\n  setp." + compare + " %p1, %r2, %r1;\n"
+                             "  @!%p1 bra $L_done;\n"
+                             "$L_loop:\n"
+                             "  st.global.u32 [%rd2], %r2;\n"
+                             "  add.s32 %r2, %r2, 1;\n"
+                             "  setp." + compare + " %p1, %r2, %r1;\n"
+                             "  @%p1 bra $L_loop;\n"
+                             "$L_done:\n"
+                             "  ret;\n"
+                             "}\n",
+                         "store_per_pass.ptx");
+}
+
 /// The first kernel of `module` whose name contains `namePart`; null, and
 /// a test failure, when there is none.
 inline const ptx::Function *kernelNamed(const ptx::Module &module, std::string_view namePart) {
