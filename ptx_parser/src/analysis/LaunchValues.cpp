@@ -158,8 +158,7 @@ Value ValueEvaluator::parameter(std::string_view name, std::optional<ScalarType>
     }
   for (const std::string &candidate : candidates)
     if (auto given = assumptions_.parameters.find(candidate); given != assumptions_.parameters.end())
-      return part ? partOfScalar(assumed("parameter " + candidate, given->second, declared->type), offset, *type)
-                  : assumed("parameter " + candidate, given->second, type);
+      return assumedLoad("parameter " + candidate, given->second, part ? declared : nullptr, type, offset);
   return Value::unknown("parameter " + candidates.back() +
                         (field ? " (a field of a struct passed by value; no --assume " : " (no --assume ") +
                         candidates.back() + "=VALUE)");
@@ -173,29 +172,34 @@ Value ValueEvaluator::constantVariable(const VariableDecl &variable, std::option
       !part && fields != assumptions_.constantFieldNames.end())
     if (auto cudaName = fields->second.find(offset); cudaName != fields->second.end())
       names.push_back(cudaName->second); // `d_common.no_points`, which reasons then use
+  for (const std::string &candidate : names)
+    if (auto given = assumptions_.parameters.find(candidate); given != assumptions_.parameters.end())
+      return assumedLoad("constant-memory variable " + candidate, given->second, part ? &variable : nullptr, type,
+                         offset);
   const std::string &name = names.back();
   const std::string label = "constant-memory variable " + name;
-  for (const std::string &candidate : names)
-    if (auto given = assumptions_.parameters.find(candidate); given != assumptions_.parameters.end()) {
-      const std::string assumedLabel = "constant-memory variable " + candidate;
-      return part ? partOfScalar(assumed(assumedLabel, given->second, variable.type), offset, *type)
-                  : assumed(assumedLabel, given->second, type);
-    }
   const unsigned width = type ? sizeInBytes(*type) : 0;
   auto bytes = initialBytes(variable);
   if (bytes && width > 0 && width <= 8 && offset >= 0 && static_cast<std::uint64_t>(offset) + width <= bytes->size()) {
     std::uint64_t bits = 0;
     for (unsigned byte = 0; byte < width; ++byte)
       bits |= std::uint64_t{(*bytes)[offset + byte]} << (8 * byte);
-    std::int64_t number = static_cast<std::int64_t>(bits);
-    if (width < 8 && kindOf(*type) == ScalarTypeKind::Signed && (bits >> (8 * width - 1)) & 1)
-      number = static_cast<std::int64_t>(bits | (~std::uint64_t{0} << (8 * width)));
+    const std::int64_t number = kindOf(*type) == ScalarTypeKind::Signed
+                                    ? normalise(static_cast<std::int64_t>(bits), intTypeOf(*type))
+                                    : static_cast<std::int64_t>(bits);
     auto real = kindOf(*type) == ScalarTypeKind::Float ? decodeFloat(number, *type) : std::nullopt;
     return Value{number, ValueOrigin::Constant,
                  {label + " = " + (real ? shortestDecimal(*real, *type) : std::to_string(number)) +
                   " (as the PTX initializes it; --assume " + name + "=VALUE if the host writes it)"}};
   }
   return Value::unknown(label + " (set by the host; no --assume " + name + "=VALUE)");
+}
+
+Value ValueEvaluator::assumedLoad(const std::string &label, const AssumedValue &given, const VariableDecl *partOf,
+                                  std::optional<ScalarType> type, std::int64_t offset) const {
+  if (!partOf)
+    return assumed(label, given, type);
+  return partOfScalar(assumed(label, given, partOf->type), offset, *type);
 }
 
 Value ValueEvaluator::assumed(const std::string &label, const AssumedValue &given,

@@ -85,18 +85,23 @@ TripCountAnalysis::definitionOnThreadZerosPath(std::uint32_t loop, const std::st
         path.reachesLoop = false;
         return path;
       }
-      const std::uint32_t passStart = enclosing ? enclosing->header : kNoBlock;
-      const bool reaches[] = {reachableWithin(graph_, successors[0], passStart)[target.header],
-                              reachableWithin(graph_, successors[1], passStart)[target.header]};
+      // Only one side leads to the loop (`if (bx < d_dim.number_boxes) { ... }`
+      // around it): a thread that enters the loop took it, whatever decided.
+      auto onlySideReachingLoop = [&]() -> std::optional<std::uint32_t> {
+        const std::uint32_t passStart = enclosing ? enclosing->header : kNoBlock;
+        const bool reaches[] = {reachableWithin(graph_, successors[0], passStart)[target.header],
+                                reachableWithin(graph_, successors[1], passStart)[target.header]};
+        if (reaches[0] == reaches[1])
+          return std::nullopt;
+        return successors[reaches[0] ? 0 : 1];
+      };
       if (predicate.known()) {
         path.branches.origin = std::max(path.branches.origin, predicate.origin);
         appendReasons(path.branches.why, predicate.why);
         bool taken = (*predicate.number != 0) != branch->guard->negated;
         next = successors[taken ? 0 : 1];
-      } else if (reaches[0] != reaches[1]) {
-        // Only one side leads to the loop (`if (bx < d_dim.number_boxes) { ... }`
-        // around it): a thread that enters the loop took it, whatever decided.
-        next = successors[reaches[0] ? 0 : 1];
+      } else if (std::optional<std::uint32_t> only = onlySideReachingLoop()) {
+        next = *only;
       } else if (std::optional<std::uint32_t> join = joinOfBranchThatChangesNothing(loop, block, entering, seen)) {
         next = *join;
       } else {

@@ -209,6 +209,11 @@ private:
   /// else unknown, naming it.
   Value constantVariable(const VariableDecl &variable, std::optional<ScalarType> type,
                          std::int64_t offset) const;
+  /// A `--assume` value as a load of `type` at `offset` reads it: the whole
+  /// value, or, with `partOf` (the integer it is part of), the bytes a
+  /// partial load takes (`ld.param.u8 [n+1]`).
+  Value assumedLoad(const std::string &label, const AssumedValue &given, const VariableDecl *partOf,
+                    std::optional<ScalarType> type, std::int64_t offset) const;
   /// A `--assume` value as a load of `type` reads it; `label` names what
   /// was assumed in the reason ("parameter n").
   Value assumed(const std::string &label, const AssumedValue &given, std::optional<ScalarType> type) const;
