@@ -169,6 +169,7 @@ void SyntaxParser::functionDecl(Linkage linkage) {
     function.hasBody = true;
     debugLocation_.reset();
     statementsBetweenBraces(function.body);
+    resolveScopedRegisterNames(function);
   } else {
     expect(Tok::SEMI, "'{' or ';'");
   }

@@ -281,6 +281,46 @@ TEST(ParserTest, ParsesRegisterForms) {
   EXPECT_EQ(label->name, "$L__BB0_3");
 }
 
+TEST(ParserTest, NamesThatAScopeDeclaresAsRegistersAreRegisters) {
+  // Inline asm declares its temporaries without `%`; outside their block the
+  // same name is the global again (ptxas accepts this text).
+  ptx::Module module = parseOk(".version 8.0\n.target sm_80\n.address_size 64\n"
+                               ".global .u32 t;\n"
+                               ".func (.reg .b32 out) f(.reg .b32 in)\n{\n"
+                               ".reg .b32 %r<4>;\n.reg .b64 %rd<2>;\n"
+                               "mov.u32 %r1, in;\n"
+                               "{ .reg .b32 t; .reg .pred p; .reg .b64 w<2>;\n"
+                               "  setp.ne.s32 p, %r1, 0; selp.b32 t, 1, 0, p;\n"
+                               "  cvt.u64.u32 w0, t; add.s64 w1, w0, 8; ld.global.u32 %r2, [w1+4];\n"
+                               "  shfl.sync.up.b32 t|p, %r1, 1, 0, -1; mov.b64 %rd1, {t, %r1}; }\n"
+                               "ld.global.u32 %r2, [t];\n"
+                               "mov.u32 out, %r2;\n"
+                               "ret;\n}\n");
+  std::vector<ptx::Instruction> all;
+  module.functions.at(0).forEachInstruction([&](const ptx::Instruction &i) { all.push_back(i); });
+  ASSERT_EQ(all.size(), 11u);
+  auto registerName = [](const ptx::Operand &operand) {
+    const auto *reg = operand.getIf<ptx::Register>();
+    return reg ? reg->name : std::string("(not a register)");
+  };
+  EXPECT_EQ(registerName(all[0].operands[1]), "in"); // a .reg parameter
+  EXPECT_EQ(registerName(all[1].operands[0]), "p");
+  EXPECT_EQ(registerName(all[2].operands[0]), "t");
+  EXPECT_EQ(registerName(all[2].operands[3]), "p");
+  EXPECT_EQ(registerName(all[3].operands[0]), "w0"); // w<2> declares w0 and w1
+  EXPECT_EQ(registerName(all[3].operands[1]), "t");
+  EXPECT_EQ(registerName(all[4].operands[1]), "w0");
+  const auto *pack = all[7].operands[1].getIf<ptx::VectorPack>();
+  ASSERT_NE(pack, nullptr);
+  EXPECT_EQ(registerName(pack->elements[0]), "t");
+  // Outside the block, t is the global again; `out` is the result register.
+  const auto *global = all[8].operands[1].getIf<ptx::Address>();
+  ASSERT_NE(global, nullptr);
+  ASSERT_FALSE(global->parts.empty());
+  EXPECT_NE(global->parts[0].getIf<ptx::Symbol>(), nullptr);
+  EXPECT_EQ(registerName(all[9].operands[0]), "out");
+}
+
 TEST(ParserTest, ParsesAddressForms) {
   auto plain = operandAs<ptx::Address>("ld.global.f32 %f1, [%rd4];", 1);
   ASSERT_TRUE(plain.has_value());

@@ -137,6 +137,39 @@ $L__spin:
   EXPECT_NE(kernel.loops[0].why[0].find("is a warp vote"), std::string::npos) << kernel.loops[0].why[0];
 }
 
+TEST(RareBranchTest, ASpinOnAnMbarrierWaitSaysTheThreadWaitsForTheOthers) {
+  // libcu++'s cuda::barrier::arrive_and_wait: inline asm polls the
+  // barrier's phase into its own predicate p and returns it through selp.
+  ptx::Module module = parseKernelText(R"(.visible .entry barrier_wait(.param .u64 bar)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [bar];
+  cvta.to.shared.u64 %rd2, %rd1;
+  cvt.u32.u64 %r1, %rd2;
+  mbarrier.arrive.shared.b64 %rd2, [%r1];
+$L__poll:
+  {
+  .reg .pred p;
+  mbarrier.try_wait.shared.b64 p, [%r1], %rd2;
+  selp.b32 %r2, 1, 0, p;
+  }
+  setp.eq.s32 %p1, %r2, 0;
+  @%p1 bra $L__poll;
+  ret;
+}
+)",
+                                       "barrier_wait.ptx");
+  ExecutedKernel kernel = expandFirstKernel(module);
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  EXPECT_TRUE(kernel.loops[0].usedDefault);
+  ASSERT_FALSE(kernel.loops[0].why.empty());
+  EXPECT_NE(kernel.loops[0].why[0].find("comes from mbarrier.try_wait.shared.b64 (line 16): the thread waits"),
+            std::string::npos)
+      << kernel.loops[0].why[0];
+}
+
 /// A kernel whose branch on `test` (over %f2 = |%f1|) jumps to `add.f32`
 /// and falls through to `mul.f32`.
 ptx::Module magnitudeBranch(const std::string &test, const std::string &branch) {

@@ -70,6 +70,30 @@ TEST(WarpUniformityTest, ACoefficientIndexedByTheLoopCounterIsOneAddressPerWarp)
   EXPECT_FALSE(uniformity.varies("%r2"));
 }
 
+TEST(WarpUniformityTest, AShuffleResultPassedOutOfInlineAsmVaries) {
+  // CUB's warp scan: the shuffle writes the block's own register r0, which a
+  // mov hands to the kernel's %r2. Read as a symbol, r0 looked the same in
+  // every lane and the load it indexes as one address per warp.
+  ptx::Module module = parseOk(kernelWith("ld.param.u64 %rd1, [k_param_0];\n"
+                                          "mov.u32 %r1, 7;\n"
+                                          "{ .reg .u32 r0; .reg .pred p;\n"
+                                          "  shfl.sync.up.b32 r0|p, %r1, 1, 0, -1;\n"
+                                          "  @p add.u32 r0, r0, %r1;\n"
+                                          "  mov.u32 %r2, r0; }\n"
+                                          "mul.wide.u32 %rd2, %r2, 4;\n"
+                                          "add.s64 %rd3, %rd1, %rd2;\n"
+                                          "ld.global.f32 %f1, [%rd3];\n"
+                                          "mul.wide.u32 %rd4, %r1, 4;\n"
+                                          "add.s64 %rd5, %rd1, %rd4;\n"
+                                          "ld.global.f32 %f2, [%rd5];\n"
+                                          "ret;\n"));
+  EXPECT_EQ(uniformGlobalLoads(module), (std::vector<bool>{false, false, true}));
+  ControlFlowGraph graph = buildControlFlowGraph(module.functions.at(0));
+  WarpUniformity uniformity(graph);
+  EXPECT_TRUE(uniformity.varies("%r2"));
+  EXPECT_FALSE(uniformity.varies("%r1"));
+}
+
 TEST(WarpUniformityTest, TidYAndCtaidAreUniformButTidXAndLaneidVary) {
   ptx::Module module = parseOk(kernelWith("ld.param.u64 %rd1, [k_param_0];\n"
                                           "mov.u32 %r1, %tid.y;\n"

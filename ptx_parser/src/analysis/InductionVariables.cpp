@@ -109,6 +109,10 @@ std::string TripCountAnalysis::whyNotInduction(std::uint32_t loop, const std::st
                std::to_string(instruction.location.line) +
                ", a work queue or a shared counter): how often each thread goes round depends on "
                "the other threads";
+      if (instruction.opcode == "mbarrier")
+        return "the exit test's " + reg + " comes from " + std::string(instruction.mnemonic) + " (line " +
+               std::to_string(instruction.location.line) +
+               "): the thread waits at a barrier for the others to arrive, a count only a run can tell";
       if (instruction.opcode == "ld" || instruction.opcode == "ldu") {
         bool sameAddress = true;
         if (instruction.operands.size() > 1)

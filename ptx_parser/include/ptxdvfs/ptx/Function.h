@@ -36,4 +36,12 @@ struct Function {
   void forEachInstruction(const std::function<void(const Instruction &)> &visit) const;
 };
 
+/// Makes each operand that names a register declared without `%` a
+/// `Register`: inline asm declares its temporaries that way (`{ .reg .pred
+/// p; shfl.sync.up.b32 r0|p, ...; @p add.f32 r0, r0, %f1; mov.f32 %f2, r0;
+/// }`), and the parser, which reads a name by its spelling, took them for
+/// symbols. A declaration covers its own `{ }` block and the blocks inside
+/// it, as PTX scopes it; `.reg` parameters of a `.func` cover the body.
+void resolveScopedRegisterNames(Function &function);
+
 } // namespace ptxdvfs::ptx

@@ -14,6 +14,8 @@ struct Operand;
 
 /// `%r1`, `%p2`, `%tid` (special registers keep their `%` name); `!%p1`
 /// sets `negated` (PTX ISA 9.7: predicate negation on source operands).
+/// Also a name without `%` that a `.reg` of an enclosing scope declares
+/// (`p` in inline asm's `{ .reg .pred p; ... }`; resolveScopedRegisterNames).
 struct Register {
   std::string name;
   bool negated = false;
