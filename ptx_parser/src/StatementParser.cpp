@@ -130,6 +130,15 @@ void SyntaxParser::loc() {
     inlined.column = number();
     location.inlinedAt = inlined;
   }
+  // nvcc repeats an inlined position bare (`.loc 22 60 3, function_name
+  // ..., inlined_at 32 639 7`, then `.loc 22 60 3` a few lines on). A
+  // position of the source is either the function's own code or inlined
+  // into it, so the bare repeat is still inlined at the same call site.
+  auto position = std::make_tuple(location.fileIndex, location.line, location.column);
+  if (location.inlinedAt)
+    inlinedPositions_[position] = *location.inlinedAt;
+  else if (auto seen = inlinedPositions_.find(position); seen != inlinedPositions_.end())
+    location.inlinedAt = seen->second;
   debugLocation_ = std::move(location);
 }
 

@@ -168,6 +168,7 @@ void SyntaxParser::functionDecl(Linkage linkage) {
   if (at(Tok::LBRACE)) {
     function.hasBody = true;
     debugLocation_.reset();
+    inlinedPositions_.clear();
     statementsBetweenBraces(function.body);
     resolveScopedRegisterNames(function);
   } else {

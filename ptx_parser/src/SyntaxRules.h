@@ -11,6 +11,9 @@
 #include "PTXLexer.h"
 #include "SyntaxParser.h"
 
+#include <map>
+#include <tuple>
+
 namespace ptxdvfs::ptx::syntax {
 
 using Tok = PTXLexer;
@@ -132,6 +135,10 @@ private:
   Diagnostics &diagnostics_;
   TokenReader reader_;
   std::optional<DebugLocation> debugLocation_;
+  /// Per source position (file, line, column), the call site it was last
+  /// seen inlined at in this function: nvcc repeats an inlined position
+  /// with a bare `.loc` (see loc()).
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, InlinedAt> inlinedPositions_;
 };
 
 } // namespace ptxdvfs::ptx::syntax

@@ -436,6 +436,49 @@ $L__header:
   EXPECT_EQ(module.sourcePath(*kernel.loops[0].source), "/src/kernel.cu");
 }
 
+TEST(LoopSourceLineTest, AHeaderOpeningWithAnInlinedCallIsShownAtTheLoopsOwnLine) {
+  // `while (*flag == 0) __nanosleep(100);`: the header opens with the
+  // sleep, inlined from sm_70_rt.hpp; the loop is the kernel's line 39. A
+  // bare repeat of an inlined position (line 7) is not the kernel's own.
+  const char *text = R"(.file 1 "/src/kernel.cu"
+.file 3 "/cuda/include/sm_70_rt.hpp"
+.visible .entry k(.param .u64 flag)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<3>;
+  .loc 1 38 0
+  ld.param.u64 %rd2, [flag];
+  cvta.to.global.u64 %rd1, %rd2;
+  .loc 3 7 2, function_name $L__info_string0, inlined_at 1 37 1
+  mov.u32 %r1, 0;
+$L__spin:
+  .loc 3 169 5, function_name $L__info_string4, inlined_at 1 39 3
+  mov.u32 %r2, 100;
+  nanosleep.u32 %r2;
+  .loc 3 7 2
+  add.s32 %r1, %r1, 1;
+  .loc 1 39 3
+  ld.volatile.global.u32 %r3, [%rd1];
+  setp.eq.s32 %p1, %r3, 0;
+  @%p1 bra $L__spin;
+  ret;
+}
+)";
+  ptx::Module module = parseKernelText(text, "spin.ptx");
+  ExecutedKernel kernel = expandFirstKernel(module);
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  ASSERT_TRUE(kernel.loops[0].source.has_value());
+  EXPECT_EQ(kernel.loops[0].source->line, 39u);
+  EXPECT_EQ(module.sourcePath(*kernel.loops[0].source), "/src/kernel.cu");
+  // The flag is volatile: another thread or the host sets it, no aliasing to fix.
+  ASSERT_FALSE(kernel.loops[0].why.empty());
+  EXPECT_NE(kernel.loops[0].why[0].find("is read with ld.volatile.global.u32 from the same address in every "
+                                        "iteration (line 23): a spin on a flag another thread or the host sets"),
+            std::string::npos)
+      << kernel.loops[0].why[0];
+}
+
 TEST(LoopReasonTest, ABoundReReadEveryIterationIsToldApartFromDataTheLoopChases) {
   // rereads: `for (i = 0; i < *n; i++) out[i] = 0;` where the store may alias *n,
   // so nvcc loads the bound again each iteration. chase: `while (p >= 0) p = next[p];`.

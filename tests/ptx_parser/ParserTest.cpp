@@ -406,6 +406,43 @@ TEST(ParserTest, AttachesLocInForceAndResolvesItsFile) {
   EXPECT_EQ(all[3].debugLocation->line, 7u);
 }
 
+TEST(ParserTest, ABareLocRepeatingAnInlinedPositionIsStillInlined) {
+  // nvcc writes an inlined position with its call site once, then repeats
+  // it bare; a position never seen inlined stays the function's own.
+  ptx::Module module = parseOk(R"(.version 8.0
+.target sm_80
+.visible .entry k()
+{
+	.loc	2 60 3, function_name $L__info_string0, inlined_at 1 20 5
+	mov.u32 %r1, 1;
+	.loc	1 0 0
+	mov.u32 %r2, 2;
+	.loc	2 60 3
+	mov.u32 %r3, 3;
+	.loc	2 61 3
+	mov.u32 %r4, 4;
+	ret;
+}
+.visible .entry other()
+{
+	.loc	2 60 3
+	ret;
+}
+)");
+  std::vector<ptx::Instruction> all;
+  module.functions.at(0).forEachInstruction([&](const ptx::Instruction &i) { all.push_back(i); });
+  ASSERT_EQ(all.size(), 5u);
+  ASSERT_TRUE(all[2].debugLocation.has_value());
+  ASSERT_TRUE(all[2].debugLocation->inlinedAt.has_value());
+  EXPECT_EQ(all[2].debugLocation->inlinedAt->line, 20u);
+  EXPECT_FALSE(all[1].debugLocation->inlinedAt.has_value());
+  EXPECT_FALSE(all[3].debugLocation->inlinedAt.has_value());
+  std::vector<ptx::Instruction> other;
+  module.functions.at(1).forEachInstruction([&](const ptx::Instruction &i) { other.push_back(i); });
+  ASSERT_EQ(other.size(), 1u);
+  EXPECT_FALSE(other[0].debugLocation->inlinedAt.has_value()); // each function starts afresh
+}
+
 TEST(ParserTest, KeepsStatementDirectives) {
   ptx::Module module = parseOk(inKernel(R"(.pragma "nounroll";
 prototype_0 : .callprototype (.param .b32 _) _ (.param .b64 _);

@@ -32,14 +32,19 @@ struct OverBudget {};
 /// The CUDA line a loop is shown at: the first `.loc` with a real line in the
 /// header, else in the loop's other blocks. nvcc often opens a rotated loop's
 /// header with `.loc 1 0 N` (line 0: compiler-made code, DWARF's "no line"),
-/// and an editor cannot put a hint on line 0.
+/// and an editor cannot put a hint on line 0. A line of the function the
+/// loop is written in comes before one inlined into it: a header that opens
+/// with an inlined call (`while (*flag == 0) __nanosleep(100);` starts with
+/// the sleep's line in sm_70_rt.hpp) is shown at the loop's own line.
 std::optional<DebugLocation> sourceLineOf(const ControlFlowGraph &graph, const Loop &loop) {
-  std::optional<DebugLocation> fallback;
+  std::optional<DebugLocation> fallback, inlined;
   auto search = [&](std::uint32_t block) -> std::optional<DebugLocation> {
     for (std::uint32_t i = graph.blocks[block].first; i < graph.blocks[block].end; ++i) {
       const auto &location = graph.instructions[i]->debugLocation;
-      if (location && location->line != 0)
+      if (location && location->line != 0 && !location->inlinedAt)
         return location;
+      if (location && location->line != 0 && !inlined)
+        inlined = location;
       if (location && !fallback)
         fallback = location;
     }
@@ -51,7 +56,7 @@ std::optional<DebugLocation> sourceLineOf(const ControlFlowGraph &graph, const L
     if (block != loop.header)
       if (auto found = search(block))
         return found;
-  return fallback;
+  return inlined ? inlined : fallback;
 }
 
 class Expander {

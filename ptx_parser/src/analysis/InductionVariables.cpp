@@ -124,6 +124,14 @@ std::string TripCountAnalysis::whyNotInduction(std::uint32_t loop, const std::st
                   (offset && changesInside(loop, offset->base, def)))
                 sameAddress = false;
             }
+        const auto &modifiers = instruction.modifiers;
+        auto orders = [&](std::string_view word) {
+          return std::find(modifiers.begin(), modifiers.end(), word) != modifiers.end();
+        };
+        if (sameAddress && (orders("volatile") || orders("acquire") || orders("relaxed")))
+          return "the exit test's " + reg + " is read with " + std::string(instruction.mnemonic) +
+                 " from the same address in every iteration (line " + std::to_string(instruction.location.line) +
+                 "): a spin on a flag another thread or the host sets, a count only a run can tell";
         if (sameAddress)
           return "the exit test's " + reg +
                  " is re-read from the same address in every iteration (nvcc cannot prove the loop's "

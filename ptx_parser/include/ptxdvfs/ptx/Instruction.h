@@ -18,7 +18,9 @@ struct Guard {
   bool negated = false;
 };
 
-/// A call site that was inlined, from `.loc ... inlined_at FILE LINE COL`.
+/// A call site that was inlined, from `.loc ... inlined_at FILE LINE COL`,
+/// or from the last such `.loc` of the same position in the function where
+/// nvcc repeats the position bare.
 struct InlinedAt {
   std::uint32_t fileIndex = 0;
   std::uint32_t line = 0;
