@@ -137,10 +137,10 @@ $L__spin:
   EXPECT_NE(kernel.loops[0].why[0].find("is a warp vote"), std::string::npos) << kernel.loops[0].why[0];
 }
 
-TEST(RareBranchTest, ASpinOnAnMbarrierWaitSaysTheThreadWaitsForTheOthers) {
-  // libcu++'s cuda::barrier::arrive_and_wait: inline asm polls the
-  // barrier's phase into its own predicate p and returns it through selp.
-  ptx::Module module = parseKernelText(R"(.visible .entry barrier_wait(.param .u64 bar)
+/// A kernel that arrives at an mbarrier and polls it with `poll` (lines 14
+/// on), leaving the loop at `$L__done`.
+ptx::Module barrierPoll(const std::string &poll) {
+  return parseKernelText(R"(.visible .entry barrier_wait(.param .u64 bar)
 {
   .reg .pred %p<3>;
   .reg .b32 %r<3>;
@@ -150,24 +150,47 @@ TEST(RareBranchTest, ASpinOnAnMbarrierWaitSaysTheThreadWaitsForTheOthers) {
   cvt.u32.u64 %r1, %rd2;
   mbarrier.arrive.shared.b64 %rd2, [%r1];
 $L__poll:
-  {
-  .reg .pred p;
-  mbarrier.try_wait.shared.b64 p, [%r1], %rd2;
-  selp.b32 %r2, 1, 0, p;
-  }
-  setp.eq.s32 %p1, %r2, 0;
-  @%p1 bra $L__poll;
+)" + poll + R"(
+$L__done:
   ret;
 }
 )",
-                                       "barrier_wait.ptx");
-  ExecutedKernel kernel = expandFirstKernel(module);
-  ASSERT_EQ(kernel.loops.size(), 1u);
-  EXPECT_TRUE(kernel.loops[0].usedDefault);
-  ASSERT_FALSE(kernel.loops[0].why.empty());
-  EXPECT_NE(kernel.loops[0].why[0].find("comes from mbarrier.try_wait.shared.b64 (line 16): the thread waits"),
-            std::string::npos)
-      << kernel.loops[0].why[0];
+                         "barrier_wait.ptx");
+}
+
+TEST(RareBranchTest, APollOfATryWaitRunsOnceAsTheWaitSuspendsTheThread) {
+  // libcu++'s cuda::barrier::wait: inline asm polls the phase into its own
+  // predicate p and hands it back through selp; CUTLASS branches on it.
+  for (const char *poll : {"  { .reg .pred p; mbarrier.try_wait.shared.b64 p, [%r1], %rd2; selp.b32 %r2, 1, 0, p; }\n"
+                           "  setp.eq.s32 %p1, %r2, 0;\n  @%p1 bra $L__poll;",
+                           "  { .reg .pred p; mbarrier.try_wait.shared.b64 p, [%r1], %rd2; selp.b32 %r2, 0, 1, p; }\n"
+                           "  setp.ne.s32 %p1, 0, %r2;\n  @%p1 bra $L__poll;",
+                           "  mbarrier.try_wait.parity.shared.b64 %p1, [%r1], 0;\n  @!%p1 bra $L__poll;",
+                           "  mbarrier.try_wait.parity.shared.b64 %p1, [%r1], 0;\n  @%p1 bra $L__done;\n"
+                           "  bra.uni $L__poll;"}) {
+    ExecutedKernel kernel = expandFirstKernel(barrierPoll(poll));
+    ASSERT_EQ(kernel.loops.size(), 1u) << poll;
+    EXPECT_FALSE(kernel.loops[0].usedDefault) << poll;
+    EXPECT_EQ(kernel.loops[0].maxTripCount, 1u) << poll;
+    EXPECT_EQ(kernel.loops[0].origin, ValueOrigin::Defaulted) << poll;
+    EXPECT_NE(kernel.loops[0].rule.find("waits until mbarrier.try_wait"), std::string::npos) << kernel.loops[0].rule;
+  }
+}
+
+TEST(RareBranchTest, APollThatDoesNotSuspendOrStaysOnCompletionKeepsTheDefault) {
+  // test_wait returns at once: how often it polls only a run can tell. A
+  // loop that goes round while the phase is complete is no wait.
+  for (const char *poll : {"  { .reg .pred p; mbarrier.test_wait.shared.b64 p, [%r1], %rd2; selp.b32 %r2, 1, 0, p; }\n"
+                           "  setp.eq.s32 %p1, %r2, 0;\n  @%p1 bra $L__poll;",
+                           "  { .reg .pred p; mbarrier.try_wait.shared.b64 p, [%r1], %rd2; selp.b32 %r2, 1, 0, p; }\n"
+                           "  setp.ne.s32 %p1, %r2, 0;\n  @%p1 bra $L__poll;"}) {
+    ExecutedKernel kernel = expandFirstKernel(barrierPoll(poll));
+    ASSERT_EQ(kernel.loops.size(), 1u) << poll;
+    EXPECT_TRUE(kernel.loops[0].usedDefault) << poll;
+    ASSERT_FALSE(kernel.loops[0].why.empty());
+    EXPECT_NE(kernel.loops[0].why[0].find("comes from mbarrier.t"), std::string::npos) << kernel.loops[0].why[0];
+    EXPECT_NE(kernel.loops[0].why[0].find("(line 14): the thread waits"), std::string::npos) << kernel.loops[0].why[0];
+  }
 }
 
 /// A kernel whose branch on `test` (over %f2 = |%f1|) jumps to `add.f32`

@@ -1,5 +1,6 @@
 // DataDependentExits.cpp - loops whose exit test reads data, counted
-// without it: compare-and-swap retries and binary searches.
+// without it: compare-and-swap retries, waits on an mbarrier and binary
+// searches.
 #include "ptxdvfs/ptx/analysis/TripCounts.h"
 
 #include "IntegerSemantics.h"
@@ -33,6 +34,57 @@ std::optional<TripCount> TripCountAnalysis::compareAndSwapRetry(std::uint32_t lo
     return count;
   }
   return std::nullopt;
+}
+
+std::optional<TripCount> TripCountAnalysis::blockingWait(std::uint32_t loop, std::uint32_t test, bool stayWhen) const {
+  auto isTryWait = [](const Instruction &instruction) {
+    return instruction.opcode == "mbarrier" &&
+           std::find(instruction.modifiers.begin(), instruction.modifiers.end(), "try_wait") !=
+               instruction.modifiers.end();
+  };
+  // Whether the loop leaves when try_wait says the phase is complete, and
+  // stays while it is not.
+  const Instruction *wait = nullptr;
+  bool leavesWhenComplete = false;
+  const Instruction &setp = *graph_.instructions[test];
+  if (isTryWait(setp)) {
+    wait = &setp;
+    leavesWhenComplete = !stayWhen;
+  } else if (setp.opcode == "setp" && setp.modifiers.size() == 2 && setp.operands.size() == 3 &&
+             (setp.modifiers[0] == "eq" || setp.modifiers[0] == "ne")) {
+    // `selp.b32 %r2, 1, 0, p; setp.eq.s32 %p1, %r2, 0;`, either operand order.
+    for (std::size_t at : {1, 2}) {
+      const auto *constant = setp.operands[3 - at].getIf<Immediate>();
+      std::optional<std::uint32_t> definition = soleDefinitionInside(loop, setp.operands[at].getIf<Register>(), test);
+      if (!constant || constant->kind != ImmediateKind::Integer || !definition)
+        continue;
+      const Instruction &select = *graph_.instructions[*definition];
+      const auto *whenTrue = select.operands.size() == 4 ? select.operands[1].getIf<Immediate>() : nullptr;
+      const auto *whenFalse = select.operands.size() == 4 ? select.operands[2].getIf<Immediate>() : nullptr;
+      std::optional<std::uint32_t> polled =
+          select.opcode == "selp" && whenTrue && whenFalse
+              ? soleDefinitionInside(loop, select.operands[3].getIf<Register>(), *definition)
+              : std::nullopt;
+      if (!polled || !isTryWait(*graph_.instructions[*polled]) || select.operands[3].getIf<Register>()->negated)
+        continue;
+      auto testHolds = [&](const Immediate &selected) {
+        return (selected.bits == constant->bits) == (setp.modifiers[0] == "eq");
+      };
+      wait = graph_.instructions[*polled];
+      leavesWhenComplete = testHolds(*whenTrue) != stayWhen && testHolds(*whenFalse) == stayWhen;
+      break;
+    }
+  }
+  if (!wait || !leavesWhenComplete)
+    return std::nullopt;
+  TripCount count;
+  count.headerRuns = 1;
+  count.origin = ValueOrigin::Defaulted;
+  count.rule = "waits until " + std::string(wait->mnemonic) + " (line " + std::to_string(wait->location.line) +
+               ") finds the barrier's phase complete";
+  count.why.push_back("a wait on an mbarrier: try_wait suspends the thread until the other threads arrive "
+                      "(or a time limit passes), so it is read as one pass");
+  return count;
 }
 
 namespace {

@@ -209,6 +209,10 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
     if (const auto *pair = setp.operands.empty() ? nullptr : setp.operands[0].getIf<PredicatePair>();
         pair && pair->second == predicate)
       stayWhen = !stayWhen;
+    if (auto wait = blockingWait(loop, test, stayWhen)) {
+      offer(std::move(*wait), block);
+      continue;
+    }
     const bool floats = setp.opcode == "setp" && !setp.details.types.empty() &&
                         kindOf(setp.details.types.back()) == ScalarTypeKind::Float;
     if (auto counted = floats ? floatCounter(loop, test, stayWhen, outer) : std::nullopt) {

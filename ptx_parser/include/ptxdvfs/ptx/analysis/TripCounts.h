@@ -194,6 +194,14 @@ private:
   /// a lock-free update), exiting at comparison `test`: 1, as without
   /// contention. nullopt for any other exit test.
   std::optional<TripCount> compareAndSwapRetry(std::uint32_t loop, std::uint32_t test, bool stayWhen) const;
+  /// The count of a loop that polls `mbarrier.try_wait` until the barrier's
+  /// phase completes (cuda::barrier::wait, cuda::pipeline, TMA loads),
+  /// exiting at `test`: the predicate try_wait writes, or `setp` on a
+  /// `selp` of it, as inline asm hands it back. try_wait suspends the
+  /// thread until the phase completes (or a system time limit passes), so
+  /// 1. nullopt for any other exit test, `test_wait` (which does not
+  /// suspend) included.
+  std::optional<TripCount> blockingWait(std::uint32_t loop, std::uint32_t test, bool stayWhen) const;
   /// The count of a loop that narrows an interval by a choice the data
   /// makes, exiting at comparison `test`: a binary search, `while (lo <
   /// hi) { mid = (lo + hi) / 2; if (a[mid] < key) lo = mid + 1; else hi
