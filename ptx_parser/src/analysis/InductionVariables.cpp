@@ -25,6 +25,15 @@ std::int64_t InductionVariable::atIteration(std::uint64_t k) const {
   }
   case Update::ShiftRight: {
     std::uint64_t shift = k * static_cast<std::uint64_t>(step);
+    if (truncates) {
+      // Repeated truncating division by 2^step is one division by 2^shift.
+      const std::int64_t value = normalise(start, type);
+      if (k > 64 || shift >= bits)
+        return 0;
+      const std::uint64_t magnitude = (value < 0 ? 0 - static_cast<std::uint64_t>(value)
+                                                 : static_cast<std::uint64_t>(value)) >> shift;
+      return value < 0 ? -static_cast<std::int64_t>(magnitude) : static_cast<std::int64_t>(magnitude);
+    }
     if (k > 64 || shift >= bits)
       return isSigned && start < 0 ? -1 : 0;
     return isSigned ? normalise(start, type) >> shift
@@ -170,7 +179,7 @@ bool TripCountAnalysis::recomputedInvariant(std::uint32_t loop, const std::strin
 
 std::optional<Value> TripCountAnalysis::updateStep(std::uint32_t loop, std::uint32_t arithmetic,
                                                   const std::string &updated, const Bindings &outer,
-                                                  unsigned *countedBits) const {
+                                                  unsigned *countedBits, bool *truncates) const {
   const Instruction *instruction = graph_.instructions[arithmetic];
   std::string_view op = instruction->opcode;
   // A float counter's bits are no count (`f += 1.0f` adds 1.0 to a value,
@@ -218,6 +227,48 @@ std::optional<Value> TripCountAnalysis::updateStep(std::uint32_t loop, std::uint
   auto readsCounter = [&](const Register *operand, std::uint32_t at) {
     return operand && (operand->name == updated || copiesUpdated(operand, at));
   };
+  // A signed division by 2^k: `shr.s32 q, u, k` of `u = x + t`, t being
+  // x's sign bit brought down to the k low bits (`shr.u32 t, x, 31` for k
+  // = 1; `shr.s32 s, x, 31; shr.u32 t, s, 32 - k` above), so that
+  // negative values round toward zero. u then stands for x.
+  auto roundedDividend = [&](const Register *operand, std::uint32_t at) -> bool {
+    const Instruction &shift = *graph_.instructions[arithmetic];
+    const auto *amount = shift.operands[2].getIf<Immediate>();
+    const IntType type = intTypeOf(shift.details.types.back());
+    std::optional<std::uint32_t> definition = soleDefinitionInside(loop, operand, at);
+    if (op != "shr" || !type.isSigned || !amount || amount->kind != ImmediateKind::Integer || amount->bits == 0 ||
+        amount->bits >= type.bits || !definition)
+      return false;
+    const Instruction &sum = *graph_.instructions[*definition];
+    if (sum.opcode != "add" || sum.operands.size() != 3)
+      return false;
+    auto shiftOf = [&](const Register *source, std::uint32_t reader, std::string_view opcode,
+                       std::uint64_t by) -> const Register * {
+      std::optional<std::uint32_t> at = soleDefinitionInside(loop, source, reader);
+      if (!at)
+        return nullptr;
+      const Instruction &instruction = *graph_.instructions[*at];
+      const auto *count = instruction.operands.size() == 3 ? instruction.operands[2].getIf<Immediate>() : nullptr;
+      if (instruction.opcode != "shr" || !count || count->bits != by || instruction.details.types.empty() ||
+          intTypeOf(instruction.details.types.back()).isSigned != (opcode == "s") ||
+          intTypeOf(instruction.details.types.back()).bits != type.bits)
+        return nullptr;
+      return instruction.operands[1].getIf<Register>();
+    };
+    for (std::size_t side : {1, 2}) {
+      const auto *dividend = sum.operands[side].getIf<Register>();
+      const auto *sign = sum.operands[3 - side].getIf<Register>();
+      const Register *signOf = shiftOf(sign, *definition, "u", type.bits - amount->bits);
+      if (signOf && amount->bits > 1)
+        signOf = shiftOf(signOf, *definition, "s", type.bits - 1);
+      if (dividend && signOf && signOf->name == dividend->name && readsCounter(dividend, *definition)) {
+        if (truncates)
+          *truncates = true;
+        return true;
+      }
+    }
+    return false;
+  };
   // A partial sum of a chain of adds: nvcc's unrolled grid-stride loops add
   // the stride once per copy of the body (`%a = %i + s; %b = %a + s;
   // %i = %b + s`). The link must be the only value the read can see, so it
@@ -245,7 +296,7 @@ std::optional<Value> TripCountAnalysis::updateStep(std::uint32_t loop, std::uint
     const auto *left = link.operands[1].getIf<Register>();
     const auto *right = link.operands[2].getIf<Register>();
     bool commutes = linkOp == "add" || linkOp == "mul";
-    if (readsCounter(left, at)) {
+    if (readsCounter(left, at) || roundedDividend(left, at)) {
       terms.push_back({&link.operands[2], at, linkOp == "sub"});
       break;
     }
@@ -367,7 +418,7 @@ std::optional<InductionVariable> TripCountAnalysis::asInduction(std::uint32_t lo
   if (instruction->operands.size() != 3 || instruction->details.types.empty())
     return std::nullopt;
   unsigned countedBits = 0;
-  std::optional<Value> step = updateStep(loop, arithmetic, reg, outer, &countedBits);
+  std::optional<Value> step = updateStep(loop, arithmetic, reg, outer, &countedBits, &variable.truncates);
   if (!step)
     return std::nullopt;
   if (op == "add" || op == "sub") {

@@ -304,7 +304,9 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
       const InductionVariable &iv = *side.induction;
       const char *update[] = {"+", "<<", ">>", "*"};
       bool down = iv.kind == InductionVariable::Update::Add && iv.step < 0;
-      std::string step = (down ? "" : update[static_cast<int>(iv.kind)]) + std::to_string(iv.step);
+      std::string step = iv.truncates && iv.step < 63
+                             ? "/" + std::to_string(std::int64_t{1} << iv.step) // a signed division
+                             : (down ? "" : update[static_cast<int>(iv.kind)]) + std::to_string(iv.step);
       std::string derived = side.subtractsVariable ? "= " + std::to_string(side.offset) + " - " + iv.reg + ", " : "";
       return text + " (" + derived + iv.reg + " from " + std::to_string(normalise(*iv.initial.number, {iv.bits, iv.isSigned, true})) + ", " + step +
              " per iteration)";

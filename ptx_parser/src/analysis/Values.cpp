@@ -250,6 +250,9 @@ Value ValueEvaluator::operandAt(const Operand &operand, std::uint32_t at, Query 
       return Value{0, ValueOrigin::Constant, {}, true};
     return registerAt(reg->name, at, query, depth);
   }
+  // PTX's predefined WARP_SZ (nvcc's warpSize): 32 threads on every target.
+  if (const auto *symbol = operand.getIf<Symbol>(); symbol && symbol->name == "WARP_SZ")
+    return Value::constant(32);
   return Value::unknown("operand " + toString(operand));
 }
 

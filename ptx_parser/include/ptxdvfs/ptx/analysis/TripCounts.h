@@ -34,6 +34,10 @@ struct InductionVariable {
   /// + 1` later): the register holds iteration k's value for all of
   /// iteration k, and a test reading it reads that value, not the next.
   bool copiedAtHeaderStart = false;
+  /// A ShiftRight that rounds toward zero: nvcc's signed division by
+  /// 2^step (`k /= 2` on an int: `shr.u32 t, k, 31; add.s32 u, k, t;
+  /// shr.s32 k, u, 1`), which an arithmetic shift equals only for k >= 0.
+  bool truncates = false;
 
   /// The value at the header in iteration k (0-based).
   std::int64_t atIteration(std::uint64_t k) const;
@@ -186,9 +190,11 @@ private:
   /// InductionVariable names, or the step changes inside the loop.
   /// `countedBits`, when given, receives the width the counter is counted
   /// in (InductionVariable::bits): its own, or that of a narrowing copy on
-  /// the way back to it.
+  /// the way back to it. `truncates`, when given, is set when the update
+  /// is a signed division by 2^step (InductionVariable::truncates).
   std::optional<Value> updateStep(std::uint32_t loop, std::uint32_t arithmetic, const std::string &updated,
-                                  const Bindings &outer, unsigned *countedBits = nullptr) const;
+                                  const Bindings &outer, unsigned *countedBits = nullptr,
+                                  bool *truncates = nullptr) const;
   /// The count of a loop that retries an `atom.cas` until it finds the
   /// value it expected (atomicAdd on a float or double written by hand,
   /// a lock-free update), exiting at comparison `test`: 1, as without
