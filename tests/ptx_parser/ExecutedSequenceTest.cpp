@@ -407,6 +407,16 @@ TEST_F(RealisticLoopsTest, AccumulatorsReadAfterTheLoopAreDataNotControl) {
   EXPECT_DOUBLE_EQ(executedCount(saxpy, "mul.wide.s32"), 0);
 }
 
+/// Where `loops` shows the only loop of `text`'s kernel ("path:line"), with
+/// the expanded kernel in `kernel`.
+std::string shownAt(const char *text, ExecutedKernel &kernel) {
+  ptx::Module module = parseKernelText(text, "loop_line.ptx");
+  kernel = expandFirstKernel(module);
+  if (kernel.loops.size() != 1 || !kernel.loops[0].source)
+    return "(" + std::to_string(kernel.loops.size()) + " loops, or no source line)";
+  return std::string(module.sourcePath(*kernel.loops[0].source)) + ":" + std::to_string(kernel.loops[0].source->line);
+}
+
 TEST(LoopSourceLineTest, ARotatedHeaderOpeningOnLineZeroIsShownAtItsFirstRealLine) {
   // nvcc opens the header of a rotated loop with `.loc 1 0 N` (compiler-made
   // code); an editor hint on line 0 would be lost, so the loop takes line 42.
@@ -427,13 +437,9 @@ $L__header:
   ret;
 }
 )";
-  ptx::Module module = parseKernelText(text, "line_zero.ptx");
-  ExecutedKernel kernel = expandFirstKernel(module);
-  ASSERT_EQ(kernel.loops.size(), 1u);
-  EXPECT_EQ(kernel.loops[0].maxTripCount, 10u);
-  ASSERT_TRUE(kernel.loops[0].source.has_value());
-  EXPECT_EQ(kernel.loops[0].source->line, 42u);
-  EXPECT_EQ(module.sourcePath(*kernel.loops[0].source), "/src/kernel.cu");
+  ExecutedKernel kernel;
+  EXPECT_EQ(shownAt(text, kernel), "/src/kernel.cu:42");
+  EXPECT_EQ(kernel.loops.at(0).maxTripCount, 10u);
 }
 
 TEST(LoopSourceLineTest, AHeaderOpeningWithAnInlinedCallIsShownAtTheLoopsOwnLine) {
@@ -465,12 +471,8 @@ $L__spin:
   ret;
 }
 )";
-  ptx::Module module = parseKernelText(text, "spin.ptx");
-  ExecutedKernel kernel = expandFirstKernel(module);
-  ASSERT_EQ(kernel.loops.size(), 1u);
-  ASSERT_TRUE(kernel.loops[0].source.has_value());
-  EXPECT_EQ(kernel.loops[0].source->line, 39u);
-  EXPECT_EQ(module.sourcePath(*kernel.loops[0].source), "/src/kernel.cu");
+  ExecutedKernel kernel;
+  EXPECT_EQ(shownAt(text, kernel), "/src/kernel.cu:39");
   // The flag is volatile: another thread or the host sets it, no aliasing to fix.
   ASSERT_FALSE(kernel.loops[0].why.empty());
   EXPECT_NE(kernel.loops[0].why[0].find("is read with ld.volatile.global.u32 from the same address in every "
