@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
@@ -48,6 +49,39 @@ std::string pointText(const embeddings::VfPoint &point) {
 std::string percentChange(double ratio) {
   long percent = std::lround(100 * (ratio - 1));
   return (percent > 0 ? "+" : "") + std::to_string(percent) + "%";
+}
+
+DefaultedLoops defaultedLoops(const embeddings::EncodedKernel &kernel) {
+  DefaultedLoops found;
+  found.loops = kernel.loops.size();
+  for (const ptx::analysis::LoopReport &loop : kernel.loops) {
+    if (!loop.usedDefault && loop.origin != ptx::analysis::ValueOrigin::Defaulted)
+      continue;
+    ++found.defaulted;
+    for (const std::string &reason : loop.why)
+      if (std::find(found.reasons.begin(), found.reasons.end(), reason) == found.reasons.end())
+        found.reasons.push_back(reason);
+  }
+  return found;
+}
+
+std::string defaultedLoopsLine(const embeddings::EncodedKernel &kernel) {
+  constexpr std::size_t kShown = 4;
+  DefaultedLoops found = defaultedLoops(kernel);
+  if (found.defaulted == 0)
+    return "";
+  std::string line = "  loops: " + std::to_string(found.defaulted) + " of " + std::to_string(found.loops) +
+                     (found.defaulted == 1 ? " rests" : " rest") + " on defaults";
+  for (std::size_t r = 0; r < found.reasons.size() && r < kShown; ++r)
+    line += (r == 0 ? ": " : ", ") + found.reasons[r];
+  if (found.reasons.size() > kShown)
+    line += ", and " + std::to_string(found.reasons.size() - kShown) + " more ('ptxdvfs loops' lists them)";
+  return line;
+}
+
+nlohmann::json defaultedLoopsJson(const embeddings::EncodedKernel &kernel) {
+  DefaultedLoops found = defaultedLoops(kernel);
+  return {{"loops", found.loops}, {"resting_on_defaults", found.defaulted}, {"reasons", found.reasons}};
 }
 
 namespace {

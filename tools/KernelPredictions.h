@@ -103,4 +103,24 @@ std::string pointText(const embeddings::VfPoint &point);
 /// A ratio as a signed percent change: 0.82 -> "-18%", 1.02 -> "+2%".
 std::string percentChange(double ratio);
 
+/// The loops of a kernel whose count rests on a default rather than on
+/// the code or the flags given: a bound the PTX cannot tell (an unset
+/// parameter, a value read from memory) or the default launch geometry.
+/// Their reasons name what to give (--assume, --grid, --block), so that a
+/// user of predict or recommend learns what the answer was read with.
+struct DefaultedLoops {
+  std::size_t loops = 0;            ///< every loop of the kernel
+  std::size_t defaulted = 0;        ///< those resting on a default
+  std::vector<std::string> reasons; ///< theirs, each once, in loop order
+};
+DefaultedLoops defaultedLoops(const embeddings::EncodedKernel &kernel);
+
+/// "  loops: 2 of 3 rest on defaults: parameter n (no --assume n=VALUE), ..."
+/// (at most four reasons, then how many more and where to see them);
+/// empty when no loop rests on a default.
+std::string defaultedLoopsLine(const embeddings::EncodedKernel &kernel);
+
+/// `{"loops", "resting_on_defaults", "reasons"}`.
+nlohmann::json defaultedLoopsJson(const embeddings::EncodedKernel &kernel);
+
 } // namespace ptxdvfs::tools

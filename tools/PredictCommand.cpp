@@ -33,8 +33,9 @@ bool contains(const std::vector<std::size_t> &points, std::size_t p) {
 }
 
 /// One application's surface, each row marked: `*` least energy, `p` Pareto-optimal.
+/// `loops`: what the kernel's loop counts rest on (defaultedLoopsLine), or empty.
 void printSurface(std::ostream &out, const PredictionRun &run, const std::string &title,
-                  const model::ApplicationPrediction &prediction) {
+                  const model::ApplicationPrediction &prediction, const std::string &loops = {}) {
   const model::SurfacePrediction &surface = prediction.surface;
   std::vector<std::size_t> pareto = model::paretoPoints(surface.mean);
   out << title << '\n';
@@ -54,6 +55,8 @@ void printSurface(std::ostream &out, const PredictionRun &run, const std::string
     }
     out << '\n';
   }
+  if (!loops.empty())
+    out << loops << '\n';
   out << "  f_mem  f_core   time             power            energy\n";
   char line[160];
   for (std::size_t p = 0; p < surface.mean.size(); ++p) {
@@ -81,7 +84,7 @@ void printText(const PredictionRun &run) {
   for (const ModulePrediction &module : run.modules) {
     for (const KernelPrediction &kernel : module.kernels)
       printSurface(std::cout, run, "\n" + module.input->input + ": kernel " + demangle(kernel.name),
-                   kernel.prediction);
+                   kernel.prediction, defaultedLoopsLine(kernel.encoded));
     if (module.whole)
       printSurface(std::cout, run, "\n" + module.input->input + ": all " +
                                        std::to_string(module.kernels.size()) + " kernels together",
@@ -117,6 +120,7 @@ void printJson(const PredictionRun &run) {
       nlohmann::json entry = surfaceJson(run, kernel.prediction);
       entry["name"] = kernel.name;
       entry["demangled"] = demangle(kernel.name);
+      entry["loop_counts"] = defaultedLoopsJson(kernel.encoded);
       kernels.push_back(std::move(entry));
     }
     nlohmann::json entry = {{"input", module.input->input}, {"kernels", kernels}};

@@ -95,6 +95,7 @@ void printJson(const PredictionRun &run, const RecommendOptions &options) {
       nlohmann::json entry = decisionJson(run, options, kernel.prediction);
       entry["name"] = kernel.name;
       entry["demangled"] = demangle(kernel.name);
+      entry["loop_counts"] = defaultedLoopsJson(kernel.encoded);
       kernels.push_back(std::move(entry));
     }
     modules.push_back({{"input", module.input->input},
@@ -163,9 +164,12 @@ void setupRecommendCommand(CLI::App &app, int &exitCode) {
     std::cout << "Objective " << model::toString(options->objective) << ", predictor "
               << run.model->predictor << ", GPU " << run.model->folder.card.clocks.gpu << '\n';
     for (const ModulePrediction &module : run.modules) {
-      for (const KernelPrediction &kernel : module.kernels)
+      for (const KernelPrediction &kernel : module.kernels) {
         printDecision(run, *options, "\n" + module.input->input + ": kernel " + demangle(kernel.name),
                       kernel.prediction);
+        if (std::string line = defaultedLoopsLine(kernel.encoded); !line.empty())
+          std::cout << line << '\n';
+      }
       if (module.whole)
         printDecision(run, *options, "\n" + module.input->input + ": all kernels together",
                       *module.whole);
