@@ -101,6 +101,19 @@ inline ::testing::AssertionResult onlyLoopTakesTheDefault(const ptx::Module &mod
   return ::testing::AssertionSuccess();
 }
 
+/// Whether the first kernel of `module` has one loop, counted (not the
+/// default) at `passes` header runs.
+inline ::testing::AssertionResult onlyLoopRuns(const ptx::Module &module, std::uint64_t passes) {
+  ptx::analysis::ExecutedKernel kernel = expandFirstKernel(module);
+  if (kernel.loops.size() != 1)
+    return ::testing::AssertionFailure() << kernel.loops.size() << " loops, not 1";
+  if (kernel.loops[0].usedDefault)
+    return ::testing::AssertionFailure() << "the default count: " << kernel.loops[0].why.front();
+  if (kernel.loops[0].maxTripCount != passes)
+    return ::testing::AssertionFailure() << kernel.loops[0].maxTripCount << " passes (" << kernel.loops[0].rule << ")";
+  return ::testing::AssertionSuccess();
+}
+
 /// The kernel of fixture `file` read with parameter `name` (its PTX name
 /// or that name's suffix, `param_2`) set to `value`; nothing set for an
 /// empty name.

@@ -109,15 +109,40 @@ TEST(WideStridesTest, ARightShiftThroughANarrowedCopyIsNoCounter) {
                                                           "setp.ne.s32 %p1, %r2, 0")));
 }
 
-TEST(WideStridesTest, ASaturatingNarrowedCopyIsNoCounter) {
-  // cvt.sat clamps instead of keeping the low bits: past 2^31 - 1 the counter
-  // is held at 2^31 - 1 + 10^9 and the low half never reaches the bound,
-  // where a 32-bit counter stepped by 10^9 would after a few wraps.
-  EXPECT_TRUE(onlyLoopTakesTheDefault(narrowedCounterLoop("0",
-                                                          "  cvt.sat.s32.s64 %r1, %rd1;\n"
-                                                          "  cvt.s64.s32 %rd2, %r1;\n"
-                                                          "  add.s64 %rd1, %rd2, 1000000000;\n",
-                                                          "setp.lt.s32 %p1, %r2, 2000000000")));
+TEST(WideStridesTest, ASaturatingCopyClampsTheCounter) {
+  // cvt.sat clamps instead of keeping the low bits, so the counter is not
+  // a narrowed one; stepped, 0, 10^9, 2 x 10^9 meets a bound of 2 x 10^9 on
+  // pass 2, before any clamp. Against 2.1 x 10^9 it is held at 2^31 - 1 +
+  // 10^9 from pass 3 on and never leaves, where a 32-bit counter stepped by
+  // 10^9 would after a few wraps: the default count, and why.
+  const char *update = "  cvt.sat.s32.s64 %r1, %rd1;\n"
+                       "  cvt.s64.s32 %rd2, %r1;\n"
+                       "  add.s64 %rd1, %rd2, 1000000000;\n";
+  EXPECT_TRUE(onlyLoopRuns(narrowedCounterLoop("0", update, "setp.lt.s32 %p1, %r2, 2000000000"), 2));
+  ptx::Module held = narrowedCounterLoop("0", update, "setp.lt.s32 %p1, %r2, 2100000000");
+  EXPECT_TRUE(onlyLoopTakesTheDefault(held));
+  ExecutedKernel kernel = expandFirstKernel(held);
+  ASSERT_FALSE(kernel.loops.at(0).why.empty());
+  EXPECT_NE(kernel.loops[0].why.back().find("stays at 3147483647"), std::string::npos) << kernel.loops[0].why.back();
+}
+
+TEST(WideStridesTest, ASaturatingAddIsSteppedNotWrapped) {
+  // add.sat.s32 by 10^9 from 0: 10^9, 2 x 10^9, then held at 2^31 - 1, which
+  // the test waits for: 3 passes. Read as a wrapping step it would never
+  // meet 2^31 - 1 exactly.
+  EXPECT_TRUE(onlyLoopRuns(parseKernelText(".visible .entry clamped(.param .u32 n)\n"
+                                           "{\n"
+                                           "  .reg .pred %p<2>;\n"
+                                           "  .reg .b32 %r<2>;\n"
+                                           "  mov.u32 %r1, 0;\n"
+                                           "$L1:\n"
+                                           "  add.sat.s32 %r1, %r1, 1000000000;\n"
+                                           "  setp.ne.s32 %p1, %r1, 2147483647;\n"
+                                           "  @%p1 bra $L1;\n"
+                                           "  ret;\n"
+                                           "}\n",
+                                           "clamped.ptx"),
+                           3));
 }
 
 double storesOf(const char *kernel, std::optional<std::int64_t> n) {
@@ -139,11 +164,11 @@ TEST(WideStridesTest, ACharCounterKeptIn16BitsWrapsIn8) {
     EXPECT_DOUBLE_EQ(storesOf("schar_count", n), static_cast<double>(n + 100)) << n;
 }
 
-TEST(WideStridesTest, AMaskAfterARightShiftOrAnOffsetIsNoNarrowerCounter) {
+TEST(WideStridesTest, AMaskAfterARightShiftOrAnOffsetIsSteppedNotNarrowed) {
   // (x >> 1) & 255 is not (x & 255) >> 1: the high bits come down. From 768
   // the masked value is 128, 192, 96, ... and reaches 0 on pass 10; read in
   // 8 bits the counter would start at 0 and leave on pass 1.
-  EXPECT_TRUE(onlyLoopTakesTheDefault(parseKernelText(".visible .entry masked_shift(.param .u32 n)\n"
+  EXPECT_TRUE(onlyLoopRuns(parseKernelText(".visible .entry masked_shift(.param .u32 n)\n"
                                                       "{\n"
                                                       "  .reg .pred %p<2>;\n"
                                                       "  .reg .b32 %r<3>;\n"
@@ -155,10 +180,10 @@ TEST(WideStridesTest, AMaskAfterARightShiftOrAnOffsetIsNoNarrowerCounter) {
                                                       "  @%p1 bra $L1;\n"
                                                       "  ret;\n"
                                                       "}\n",
-                                                      "masked_shift.ptx")));
+                                                      "masked_shift.ptx"), 10));
   // ((c + 5) & 255) != 0: the mask applies after the offset, which the
-  // counter's own width cannot say.
-  EXPECT_TRUE(onlyLoopTakesTheDefault(parseKernelText(".visible .entry masked_sum(.param .u32 n)\n"
+  // counter's own width cannot say; c = 251 is the first to leave.
+  EXPECT_TRUE(onlyLoopRuns(parseKernelText(".visible .entry masked_sum(.param .u32 n)\n"
                                                       "{\n"
                                                       "  .reg .pred %p<2>;\n"
                                                       "  .reg .b32 %r<4>;\n"
@@ -171,7 +196,7 @@ TEST(WideStridesTest, AMaskAfterARightShiftOrAnOffsetIsNoNarrowerCounter) {
                                                       "  @%p1 bra $L1;\n"
                                                       "  ret;\n"
                                                       "}\n",
-                                                      "masked_sum.ptx")));
+                                                      "masked_sum.ptx"), 251));
 }
 
 } // namespace

@@ -186,6 +186,10 @@ std::optional<Value> TripCountAnalysis::updateStep(std::uint32_t loop, std::uint
   // not 0x3f800000 to its bits).
   if (kindOf(instruction->details.types.back()) == ScalarTypeKind::Float)
     return std::nullopt;
+  // add.sat clamps at the type's ends instead of wrapping: no fixed step
+  // there (simulatedCount() steps it).
+  if (std::find(instruction->modifiers.begin(), instruction->modifiers.end(), "sat") != instruction->modifiers.end())
+    return std::nullopt;
   const unsigned bits = intTypeOf(instruction->details.types.back()).bits;
   // A copy of the counter taken earlier in the iteration, then `%r = %t op
   // step`: `mov %t, %r` where the body reads the old value (lud's `for (i

@@ -39,6 +39,23 @@ inline std::int64_t normalise(std::int64_t value, IntType type) {
   return static_cast<std::int64_t>(bits);
 }
 
+/// `value` (an exact integer, or for a 64-bit unsigned `from` its bits)
+/// clamped into `type`'s range: PTX's `.sat` on integer `add`, `sub` and
+/// `cvt`, which clamp rather than wrap.
+inline std::int64_t saturate(std::int64_t value, IntType type, IntType from = {64, true, true}) {
+  const bool aboveInt64 = !from.isSigned && from.bits >= 64 && value < 0; // bits of a value >= 2^63
+  if (type.bits >= 64) {
+    if (!type.isSigned)
+      return aboveInt64 || value >= 0 ? value : 0;
+    return aboveInt64 ? INT64_MAX : value;
+  }
+  const std::int64_t high = type.isSigned ? (std::int64_t{1} << (type.bits - 1)) - 1 : (std::int64_t{1} << type.bits) - 1;
+  const std::int64_t low = type.isSigned ? -(std::int64_t{1} << (type.bits - 1)) : 0;
+  if (aboveInt64 || value > high)
+    return normalise(high, type);
+  return value < low ? low : value;
+}
+
 /// Comparison key: signed values as they are, unsigned ones as their bits.
 inline bool lessThan(std::int64_t a, std::int64_t b, IntType type) {
   if (type.isSigned)
@@ -47,6 +64,46 @@ inline bool lessThan(std::int64_t a, std::int64_t b, IntType type) {
   return static_cast<std::uint64_t>(normalise(a, unsignedType)) <
          static_cast<std::uint64_t>(normalise(b, unsignedType));
 }
+
+/// What integer `op` (add, sub, mul or mad's product, div, rem, min, max,
+/// and, or, xor, shl, shr) gives for `a` and `b` read as `type`, before
+/// the result is cut to its width; `high`: mul.hi's upper half. nullopt
+/// for a division by zero or another opcode.
+inline std::optional<std::int64_t> integerResult(std::string_view op, std::int64_t a, std::int64_t b, IntType type,
+                                                 bool high) {
+  // mul.hi of 64-bit operands needs the 128-bit product; a GCC/Clang extension.
+  __extension__ using Int128 = __int128;
+  __extension__ using UInt128 = unsigned __int128;
+  const std::int64_t x = normalise(a, type), y = normalise(b, type);
+  const auto ux = static_cast<std::uint64_t>(normalise(x, {type.bits, false, true}));
+  const auto uy = static_cast<std::uint64_t>(normalise(y, {type.bits, false, true}));
+  if (op == "add") return x + y;
+  if (op == "sub") return x - y;
+  if (op == "mul" || op == "mad") {
+    if (!high)
+      return type.isSigned ? x * y : static_cast<std::int64_t>(ux * uy);
+    Int128 product = type.isSigned ? static_cast<Int128>(x) * y : static_cast<Int128>(static_cast<UInt128>(ux) * uy);
+    return static_cast<std::int64_t>(product >> type.bits);
+  }
+  if (op == "div" || op == "rem") {
+    if (y == 0)
+      return std::nullopt;
+    return type.isSigned ? (op == "div" ? x / y : x % y) : static_cast<std::int64_t>(op == "div" ? ux / uy : ux % uy);
+  }
+  if (op == "min") return lessThan(x, y, type) ? x : y;
+  if (op == "max") return lessThan(x, y, type) ? y : x;
+  if (op == "and") return x & y;
+  if (op == "or") return x | y;
+  if (op == "xor") return x ^ y;
+  if (op == "shl") return uy >= type.bits ? 0 : static_cast<std::int64_t>(ux << uy);
+  if (op == "shr") {
+    if (type.isSigned)
+      return uy >= type.bits ? (x < 0 ? -1 : 0) : x >> uy;
+    return uy >= type.bits ? 0 : static_cast<std::int64_t>(ux >> uy);
+  }
+  return std::nullopt;
+}
+
 
 /// setp's comparison; nullopt for the float-only and unordered ones.
 inline std::optional<bool> compare(std::string_view op, std::int64_t a, std::int64_t b, IntType type) {

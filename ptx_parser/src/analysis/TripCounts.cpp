@@ -244,7 +244,10 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
     auto left = readExitSide(loop, test, setp.operands[1], outer, problem);
     auto right = left ? readExitSide(loop, test, setp.operands[2], outer, problem) : std::nullopt;
     if (!left || !right) {
-      fail(problem);
+      if (auto simulated = simulatedCount(loop, test, stayWhen, outer))
+        offer(std::move(*simulated), block);
+      else
+        fail(problem);
       continue;
     }
     // Two addresses from one base (`for (p = a; p < a + n; ++p)`) compare

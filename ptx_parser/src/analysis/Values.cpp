@@ -26,10 +26,6 @@ Value Value::unknown(std::string reason) {
 
 namespace {
 
-// mul.hi of 64-bit operands needs the 128-bit product; a GCC/Clang extension.
-__extension__ using Int128 = __int128;
-__extension__ using UInt128 = unsigned __int128;
-
 /// Deeper chains than this are not followed; nvcc's bound computations are a few steps.
 constexpr unsigned kMaxDepth = 48;
 
@@ -362,8 +358,10 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
     if (types.size() < 2)
       return Value::unknown("cvt without its two types (" + where + ")");
     Value a = source(1);
+    const IntType to = intTypeOf(types[0]), from = intTypeOf(types[1]);
     if (a.known())
-      a.number = normalise(normalise(*a.number, intTypeOf(types[1])), intTypeOf(types[0]));
+      a.number = hasModifier(instruction, "sat") ? saturate(normalise(*a.number, from), to, from)
+                                                 : normalise(normalise(*a.number, from), to);
     return a;
   }
   if (op == "clz" || op == "popc" || op == "brev" || (op == "bfind" && !type.isSigned)) {
@@ -412,34 +410,13 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
     }
   }
   std::optional<std::int64_t> number;
-  if (a.known() && b.known()) {
-    std::int64_t x = normalise(*a.number, type), y = normalise(*b.number, type);
-    auto ux = static_cast<std::uint64_t>(normalise(x, {type.bits, false, true}));
-    auto uy = static_cast<std::uint64_t>(normalise(y, {type.bits, false, true}));
-    if (op == "add") number = x + y;
-    else if (op == "sub") number = x - y;
-    else if (op == "mul" || op == "mad") {
-      if (high) {
-        Int128 product = type.isSigned ? static_cast<Int128>(x) * y
-                                       : static_cast<Int128>(static_cast<UInt128>(ux) * uy);
-        number = static_cast<std::int64_t>(product >> type.bits);
-      } else {
-        number = type.isSigned ? x * y : static_cast<std::int64_t>(ux * uy);
-      }
-    } else if (op == "div" || op == "rem") {
-      if (y != 0)
-        number = type.isSigned ? (op == "div" ? x / y : x % y)
-                               : static_cast<std::int64_t>(op == "div" ? ux / uy : ux % uy);
-    } else if (op == "min") number = lessThan(x, y, type) ? x : y;
-    else if (op == "max") number = lessThan(x, y, type) ? y : x;
-    else if (op == "and") number = x & y;
-    else if (op == "or") number = x | y;
-    else if (op == "xor") number = x ^ y;
-    else if (op == "shl") number = uy >= type.bits ? 0 : static_cast<std::int64_t>(ux << uy);
-    else if (op == "shr") {
-      if (type.isSigned) number = uy >= type.bits ? (x < 0 ? -1 : 0) : x >> uy;
-      else number = uy >= type.bits ? 0 : static_cast<std::int64_t>(ux >> uy);
-    }
+  if (a.known() && b.known())
+    number = integerResult(op, *a.number, *b.number, type, high);
+  if (hasModifier(instruction, "sat")) { // add.sat.s32, sub.sat.s32 clamp; other .sat forms are not read
+    if (op != "add" && op != "sub")
+      return Value::unknown("the result of " + std::string(instruction.mnemonic) + " (" + where + ")");
+    if (number)
+      number = saturate(*number, type);
   }
   if (op == "mad") {
     Value c = source(3);

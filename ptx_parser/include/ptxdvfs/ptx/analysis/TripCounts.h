@@ -226,6 +226,20 @@ private:
   /// or it runs past 2^20 iterations (the reasons say which).
   std::optional<TripCount> floatCounter(std::uint32_t loop, std::uint32_t test, bool stayWhen,
                                         const Bindings &outer) const;
+  /// The count of a loop whose exit `test` compares values computed from
+  /// one register the loop carries and writes once, by a computation the
+  /// induction forms do not cover (`k = (k + 1) / 2`, `i = 2 * i + 1`):
+  /// thread 0's value is stepped one iteration at a time through the
+  /// value analysis, up to 4096 iterations. nullopt when the test reads
+  /// anything else that changes, or a value the analysis cannot compute;
+  /// without headerRuns when only the entry value is unknown (its reasons
+  /// say what to give), the counter stops moving, or it runs too long.
+  std::optional<TripCount> simulatedCount(std::uint32_t loop, std::uint32_t test, bool stayWhen,
+                                          const Bindings &outer) const;
+  /// The one register the loop carries from one iteration to the next
+  /// among those instruction `from` reads, directly or through values the
+  /// loop computes; nullopt when there are several, or too many reads.
+  std::optional<std::string> soleCarriedRegister(std::uint32_t loop, std::uint32_t from) const;
   bool insideLoop(std::uint32_t loop, std::uint32_t instruction) const;
   /// The instructions inside `loop` that write `reg`, in order.
   std::vector<std::uint32_t> definitionsInside(std::uint32_t loop, const std::string &reg) const;
@@ -257,6 +271,7 @@ private:
   mutable std::optional<PostDominatorTree> postDominators_; ///< built on the first undecided branch
   mutable unsigned nestedWalks_ = 0;      ///< walks started to decide another walk's branch
   mutable unsigned nestedExitCounts_ = 0; ///< counts started to find the exit an earlier loop leaves by
+  mutable std::uint64_t simulatedSteps_ = 0; ///< iterations simulatedCount() has stepped, all loops together
 };
 
 } // namespace ptxdvfs::ptx::analysis
