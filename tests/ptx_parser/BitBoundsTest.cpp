@@ -47,12 +47,7 @@ std::vector<std::int64_t> samples() {
   return values;
 }
 
-double storesWith(const char *kernel, std::int64_t value) {
-  ExecutedKernel executed = expandWithParameter("bit_bounds.ptx", kernel, "param_1", value);
-  for (const LoopReport &loop : executed.loops)
-    EXPECT_FALSE(loop.usedDefault) << kernel << " " << value << ": " << loop.why.front();
-  return executedCount(executed, "st.global.f32");
-}
+double storesWith(const char *kernel, std::int64_t value) { return storesPerThreadWith("bit_bounds.ptx", kernel, value); }
 
 TEST(BitBoundsTest, EachBitCountBoundsItsLoopAsTheHostCountsIt) {
   for (std::int64_t value : samples()) {

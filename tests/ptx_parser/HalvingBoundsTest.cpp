@@ -25,12 +25,7 @@ std::vector<std::int64_t> samples() {
   return values;
 }
 
-double storesWith(const char *kernel, std::int64_t value) {
-  ExecutedKernel executed = expandWithParameter("halving.ptx", kernel, "param_1", value);
-  for (const LoopReport &loop : executed.loops)
-    EXPECT_FALSE(loop.usedDefault) << kernel << " " << value << ": " << loop.why.front();
-  return executedCount(executed, "st.global.f32");
-}
+double storesWith(const char *kernel, std::int64_t value) { return storesPerThreadWith("halving.ptx", kernel, value); }
 
 template <typename Integer> int passes(Integer k, Integer divisor, bool whileNonZero) {
   int count = 0;

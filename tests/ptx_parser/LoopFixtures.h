@@ -135,4 +135,14 @@ inline double executedCount(const ptx::analysis::ExecutedKernel &kernel, std::st
   return total;
 }
 
+/// Stores per thread of `kernel` in fixture `file` with its second
+/// parameter (param_1, the bound of the fixtures that store once per pass)
+/// set to `value`; each of its loops must be counted, not defaulted.
+inline double storesPerThreadWith(const std::string &file, std::string_view kernel, std::int64_t value) {
+  ptx::analysis::ExecutedKernel executed = expandWithParameter(file, kernel, "param_1", value);
+  for (const ptx::analysis::LoopReport &loop : executed.loops)
+    EXPECT_FALSE(loop.usedDefault) << kernel << " " << value << ": " << loop.why.front();
+  return executedCount(executed, "st.global.f32");
+}
+
 } // namespace ptxdvfs::test

@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include <algorithm>
 
 namespace ptxdvfs::test {
@@ -158,6 +160,14 @@ $L__done:
                          "barrier_wait.ptx");
 }
 
+/// The one loop of barrierPoll(poll) as read; nullopt when it has another number.
+std::optional<LoopReport> pollLoop(const std::string &poll) {
+  ExecutedKernel kernel = expandFirstKernel(barrierPoll(poll));
+  if (kernel.loops.size() != 1)
+    return std::nullopt;
+  return kernel.loops[0];
+}
+
 TEST(RareBranchTest, APollOfATryWaitRunsOnceAsTheWaitSuspendsTheThread) {
   // libcu++'s cuda::barrier::wait: inline asm polls the phase into its own
   // predicate p and hands it back through selp; CUTLASS branches on it.
@@ -168,12 +178,12 @@ TEST(RareBranchTest, APollOfATryWaitRunsOnceAsTheWaitSuspendsTheThread) {
                            "  mbarrier.try_wait.parity.shared.b64 %p1, [%r1], 0;\n  @!%p1 bra $L__poll;",
                            "  mbarrier.try_wait.parity.shared.b64 %p1, [%r1], 0;\n  @%p1 bra $L__done;\n"
                            "  bra.uni $L__poll;"}) {
-    ExecutedKernel kernel = expandFirstKernel(barrierPoll(poll));
-    ASSERT_EQ(kernel.loops.size(), 1u) << poll;
-    EXPECT_FALSE(kernel.loops[0].usedDefault) << poll;
-    EXPECT_EQ(kernel.loops[0].maxTripCount, 1u) << poll;
-    EXPECT_EQ(kernel.loops[0].origin, ValueOrigin::Defaulted) << poll;
-    EXPECT_NE(kernel.loops[0].rule.find("waits until mbarrier.try_wait"), std::string::npos) << kernel.loops[0].rule;
+    std::optional<LoopReport> loop = pollLoop(poll);
+    ASSERT_TRUE(loop) << poll;
+    EXPECT_FALSE(loop->usedDefault) << poll;
+    EXPECT_EQ(loop->maxTripCount, 1u) << poll;
+    EXPECT_EQ(loop->origin, ValueOrigin::Defaulted) << poll;
+    EXPECT_NE(loop->rule.find("waits until mbarrier.try_wait"), std::string::npos) << loop->rule;
   }
 }
 
@@ -184,12 +194,12 @@ TEST(RareBranchTest, APollThatDoesNotSuspendOrStaysOnCompletionKeepsTheDefault) 
                            "  setp.eq.s32 %p1, %r2, 0;\n  @%p1 bra $L__poll;",
                            "  { .reg .pred p; mbarrier.try_wait.shared.b64 p, [%r1], %rd2; selp.b32 %r2, 1, 0, p; }\n"
                            "  setp.ne.s32 %p1, %r2, 0;\n  @%p1 bra $L__poll;"}) {
-    ExecutedKernel kernel = expandFirstKernel(barrierPoll(poll));
-    ASSERT_EQ(kernel.loops.size(), 1u) << poll;
-    EXPECT_TRUE(kernel.loops[0].usedDefault) << poll;
-    ASSERT_FALSE(kernel.loops[0].why.empty());
-    EXPECT_NE(kernel.loops[0].why[0].find("comes from mbarrier.t"), std::string::npos) << kernel.loops[0].why[0];
-    EXPECT_NE(kernel.loops[0].why[0].find("(line 14): the thread waits"), std::string::npos) << kernel.loops[0].why[0];
+    std::optional<LoopReport> loop = pollLoop(poll);
+    ASSERT_TRUE(loop) << poll;
+    EXPECT_TRUE(loop->usedDefault) << poll;
+    ASSERT_FALSE(loop->why.empty());
+    EXPECT_NE(loop->why[0].find("comes from mbarrier.t"), std::string::npos) << loop->why[0];
+    EXPECT_NE(loop->why[0].find("(line 14): the thread waits"), std::string::npos) << loop->why[0];
   }
 }
 

@@ -24,12 +24,7 @@ std::vector<std::int64_t> samples() {
   return values;
 }
 
-double storesWith(const char *kernel, std::int64_t value) {
-  ExecutedKernel executed = expandWithParameter("stepped.ptx", kernel, "param_1", value);
-  for (const LoopReport &loop : executed.loops)
-    EXPECT_FALSE(loop.usedDefault) << kernel << " " << value << ": " << loop.why.front();
-  return executedCount(executed, "st.global.f32");
-}
+double storesWith(const char *kernel, std::int64_t value) { return storesPerThreadWith("stepped.ptx", kernel, value); }
 
 int ceilHalvings(std::int32_t k) {
   int passes = 0;
