@@ -119,5 +119,57 @@ $L__loop:
   }
 }
 
+/// A loop `while (r < 1000)` whose only write of r is `update`, reached on
+/// the passes where r is odd (%p2).
+ptx::Module oddOnlyUpdate(const std::string &update) {
+  return parseKernelText(R"(.visible .entry odd_only(.param .u32 n)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<3>;
+  ld.param.u32 %r1, [n];
+$L_loop:
+  and.b32 %r2, %r1, 1;
+  setp.ne.s32 %p2, %r2, 0;
+)" + update + R"(  setp.lt.u32 %p1, %r1, 1000;
+  @%p1 bra $L_loop;
+  ret;
+}
+)",
+                         "odd_only.ptx");
+}
+
+TEST(SteppedCountersTest, AnUpdateThatDoesNotRunEveryPassIsNotStepped) {
+  // r = r * r only while r is odd: from 3 that is 3, 9, 81, 6561, 3 passes,
+  // but from 2 it never moves. Stepped as if the update ran every pass, 2
+  // would leave after 4 (2, 4, 16, 256, 65536): it keeps the default.
+  for (const char *update : {"  @%p2 mul.lo.s32 %r1, %r1, %r1;\n",
+                             "  @!%p2 bra $L_skip;\n  mul.lo.s32 %r1, %r1, %r1;\n$L_skip:\n"}) {
+    ExecutedKernel executed = expandFirstKernel(oddOnlyUpdate(update), {{"n", 2}});
+    ASSERT_EQ(executed.loops.size(), 1u) << update;
+    EXPECT_TRUE(executed.loops[0].usedDefault) << update << executed.loops[0].rule;
+  }
+}
+
+TEST(SteppedCountersTest, ACounterMovedOnSomePassesSaysSo) {
+  // r *= 3 only while r is odd is a counter (x3 per pass) that skips the
+  // passes where r is even: from 1, 7 passes (3^7 = 2187); from 2 it never
+  // leaves. It is counted as if it moved every pass (the guarded form: 7
+  // from 1, 6 from 2), and the reason says it does not.
+  for (const char *update : {"  @%p2 mul.lo.s32 %r1, %r1, 3;\n",
+                             "  @!%p2 bra $L_skip;\n  mul.lo.s32 %r1, %r1, 3;\n$L_skip:\n"}) {
+    for (std::int64_t n : {1, 2}) {
+      ExecutedKernel executed = expandFirstKernel(oddOnlyUpdate(update), {{"n", n}});
+      ASSERT_EQ(executed.loops.size(), 1u) << update;
+      if (std::string(update).find("bra") == std::string::npos) { // the guarded form
+        EXPECT_EQ(executed.loops[0].maxTripCount, n == 1 ? 7u : 6u) << update;
+      }
+      ASSERT_FALSE(executed.loops[0].why.empty());
+      EXPECT_NE(executed.loops[0].why.back().find("the counter %r1 moves only on the passes that run line "),
+                std::string::npos)
+          << executed.loops[0].why.back();
+    }
+  }
+}
+
 } // namespace
 } // namespace ptxdvfs::test

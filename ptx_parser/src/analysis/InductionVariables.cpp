@@ -56,6 +56,19 @@ bool TripCountAnalysis::insideLoop(std::uint32_t loop, std::uint32_t instruction
          forest_.loops[loop].contains(graph_.blockOf[instruction]);
 }
 
+bool TripCountAnalysis::runsEveryPass(std::uint32_t loop, std::uint32_t at) const {
+  return !graph_.instructions[at]->guard && blockRunsEveryPass(loop, graph_.blockOf[at]);
+}
+
+bool TripCountAnalysis::blockRunsEveryPass(std::uint32_t loop, std::uint32_t block) const {
+  const Loop &theLoop = forest_.loops[loop];
+  if (block == theLoop.header)
+    return true;
+  std::vector<bool> around = reachableWithin(graph_, theLoop.header, block);
+  return std::none_of(theLoop.latches.begin(), theLoop.latches.end(),
+                      [&](std::uint32_t latch) { return latch != block && around[latch]; });
+}
+
 std::vector<std::uint32_t> TripCountAnalysis::definitionsInside(std::uint32_t loop, const std::string &reg) const {
   std::vector<std::uint32_t> inside;
   for (std::uint32_t def : values_.definitionsOf(reg))

@@ -63,7 +63,8 @@ std::optional<std::string> TripCountAnalysis::soleCarriedRegister(std::uint32_t 
   return carried;
 }
 
-std::optional<TripCount> TripCountAnalysis::simulatedCount(std::uint32_t loop, std::uint32_t test, bool stayWhen,
+std::optional<TripCount> TripCountAnalysis::simulatedCount(std::uint32_t loop, std::uint32_t test,
+                                                           std::uint32_t exitingBlock, bool stayWhen,
                                                            const Bindings &outer) const {
   const Instruction &setp = *graph_.instructions[test];
   if (setp.opcode != "setp" || setp.modifiers.size() != 2 || setp.operands.size() != 3 || setp.details.types.empty())
@@ -79,6 +80,10 @@ std::optional<TripCount> TripCountAnalysis::simulatedCount(std::uint32_t loop, s
     return std::nullopt;
   std::vector<std::uint32_t> updates = definitionsInside(loop, *carried);
   if (updates.size() != 1 || soleCarriedRegister(loop, updates[0]) != carried)
+    return std::nullopt;
+  // Stepping reads the update and the test once per iteration: both must
+  // run in every one, not under a guard or a branch of the body.
+  if (!runsEveryPass(loop, updates[0]) || !blockRunsEveryPass(loop, exitingBlock))
     return std::nullopt;
 
   Bindings bindings = outer;
@@ -105,8 +110,8 @@ std::optional<TripCount> TripCountAnalysis::simulatedCount(std::uint32_t loop, s
   }
   std::int64_t value = *entry.number;
   const std::int64_t first = value;
-  for (std::uint64_t k = 0; k < kMaxSimulatedSteps && simulatedSteps_ < kMaxSimulatedStepsInAll;
-       ++k, ++simulatedSteps_) {
+  std::uint64_t k = 0;
+  for (; k < kMaxSimulatedSteps && simulatedSteps_ < kMaxSimulatedStepsInAll; ++k, ++simulatedSteps_) {
     if (!step(value, entry, left, right, next))
       return std::nullopt;
     std::optional<bool> holds = compare(comparison, *left.number, *right.number, type);
@@ -133,8 +138,11 @@ std::optional<TripCount> TripCountAnalysis::simulatedCount(std::uint32_t loop, s
     value = *next.number;
   }
   count.origin = ValueOrigin::Unknown;
-  count.why.push_back("the counter " + *carried + " was stepped " + std::to_string(kMaxSimulatedSteps) +
-                      " iterations (or the analysis's budget) without leaving");
+  count.why.push_back(k == kMaxSimulatedSteps
+                          ? "the counter " + *carried + " was stepped " + std::to_string(kMaxSimulatedSteps) +
+                                " iterations without leaving"
+                          : "the function's budget of " + std::to_string(kMaxSimulatedStepsInAll) +
+                                " stepped iterations ran out");
   return count;
 }
 

@@ -244,7 +244,7 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
     auto left = readExitSide(loop, test, setp.operands[1], outer, problem);
     auto right = left ? readExitSide(loop, test, setp.operands[2], outer, problem) : std::nullopt;
     if (!left || !right) {
-      if (auto simulated = simulatedCount(loop, test, stayWhen, outer))
+      if (auto simulated = simulatedCount(loop, test, block, stayWhen, outer))
         offer(std::move(*simulated), block);
       else
         fail(problem);
@@ -314,6 +314,11 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
       return text + " (" + derived + iv.reg + " from " + std::to_string(normalise(*iv.initial.number, {iv.bits, iv.isSigned, true})) + ", " + step +
              " per iteration)";
     };
+    for (const ExitSide *side : {&*left, &*right})
+      if (side->induction && !runsEveryPass(loop, side->induction->update))
+        count.why.push_back("the counter " + side->induction->reg + " moves only on the passes that run line " +
+                            std::to_string(graph_.instructions[side->induction->update]->location.line) +
+                            ": counted as if it moved on every pass; each pass that skips it adds one");
     count.atMost = left->initialIsBound || right->initialIsBound;
     count.rule = "stays while " + std::string(stayWhen ? "" : "not ") + describe(*left, setp.operands[1]) +
                  " " + std::string(comparison) + " " + describe(*right, setp.operands[2]);

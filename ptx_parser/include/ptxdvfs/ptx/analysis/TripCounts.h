@@ -230,17 +230,24 @@ private:
   /// one register the loop carries and writes once, by a computation the
   /// induction forms do not cover (`k = (k + 1) / 2`, `i = 2 * i + 1`):
   /// thread 0's value is stepped one iteration at a time through the
-  /// value analysis, up to 4096 iterations. nullopt when the test reads
-  /// anything else that changes, or a value the analysis cannot compute;
-  /// without headerRuns when only the entry value is unknown (its reasons
-  /// say what to give), the counter stops moving, or it runs too long.
-  std::optional<TripCount> simulatedCount(std::uint32_t loop, std::uint32_t test, bool stayWhen,
-                                          const Bindings &outer) const;
+  /// value analysis, up to 4096 iterations. The update and the exit (in
+  /// `exitingBlock`) must run in every iteration. nullopt when the test
+  /// reads anything else that changes, or a value the analysis cannot
+  /// compute; without headerRuns when only the entry value is unknown (its
+  /// reasons say what to give), the counter stops moving, or it runs too long.
+  std::optional<TripCount> simulatedCount(std::uint32_t loop, std::uint32_t test, std::uint32_t exitingBlock,
+                                          bool stayWhen, const Bindings &outer) const;
   /// The one register the loop carries from one iteration to the next
   /// among those instruction `from` reads, directly or through values the
   /// loop computes; nullopt when there are several, or too many reads.
   std::optional<std::string> soleCarriedRegister(std::uint32_t loop, std::uint32_t from) const;
   bool insideLoop(std::uint32_t loop, std::uint32_t instruction) const;
+  /// Whether block `block` of `loop` runs in every iteration: no path from
+  /// the header back round avoids it.
+  bool blockRunsEveryPass(std::uint32_t loop, std::uint32_t block) const;
+  /// Whether instruction `at` of `loop` runs in every iteration: it is not
+  /// guarded, and its block does.
+  bool runsEveryPass(std::uint32_t loop, std::uint32_t at) const;
   /// The instructions inside `loop` that write `reg`, in order.
   std::vector<std::uint32_t> definitionsInside(std::uint32_t loop, const std::string &reg) const;
   /// The one definition of `operand` that instruction `at` can read, when
