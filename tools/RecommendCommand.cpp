@@ -138,6 +138,9 @@ void setupRecommendCommand(CLI::App &app, int &exitCode) {
       "default clocks and Fmax. Confidence compares the predicted saving with the\n"
       "predictor's spread: high (saving > 2x spread), medium (> 1x), low; unknown for a\n"
       "predictor without spread; none when the default clocks are already best.\n"
+      "A kernel whose loop counts rest on defaults (an unset parameter, a bound read from\n"
+      "memory, the default --grid/--block) gets a 'loops:' line naming them (--json:\n"
+      "loop_counts); give the values with --assume, --grid and --block (see `ptxdvfs loops`).\n"
       "The printed nvidia-smi commands need root; memory clock locking needs a GPU and\n"
       "driver that support it (older GPUs: nvidia-smi --applications-clocks=MEM,CORE).\n"
       "Exit status: 0 success, 1 an input or the model could not be read, 2 usage error.");
