@@ -21,8 +21,7 @@ std::optional<TripCount> TripCountAnalysis::compareAndSwapRetry(std::uint32_t lo
     if (!definition)
       continue;
     const Instruction &atom = *graph_.instructions[*definition];
-    if (atom.opcode != "atom" ||
-        std::find(atom.modifiers.begin(), atom.modifiers.end(), "cas") == atom.modifiers.end())
+    if (atom.opcode != "atom" || !atom.hasModifier("cas"))
       continue;
     TripCount count;
     count.headerRuns = 1;
@@ -38,9 +37,7 @@ std::optional<TripCount> TripCountAnalysis::compareAndSwapRetry(std::uint32_t lo
 
 std::optional<TripCount> TripCountAnalysis::blockingWait(std::uint32_t loop, std::uint32_t test, bool stayWhen) const {
   auto isTryWait = [](const Instruction &instruction) {
-    return instruction.opcode == "mbarrier" &&
-           std::find(instruction.modifiers.begin(), instruction.modifiers.end(), "try_wait") !=
-               instruction.modifiers.end();
+    return instruction.opcode == "mbarrier" && instruction.hasModifier("try_wait");
   };
   // Whether the loop leaves when try_wait says the phase is complete, and
   // stays while it is not.

@@ -146,11 +146,8 @@ std::string TripCountAnalysis::whyNotInduction(std::uint32_t loop, const std::st
                   (offset && changesInside(loop, offset->base, def)))
                 sameAddress = false;
             }
-        const auto &modifiers = instruction.modifiers;
-        auto orders = [&](std::string_view word) {
-          return std::find(modifiers.begin(), modifiers.end(), word) != modifiers.end();
-        };
-        if (sameAddress && (orders("volatile") || orders("acquire") || orders("relaxed")))
+        if (sameAddress && (instruction.hasModifier("volatile") || instruction.hasModifier("acquire") ||
+                            instruction.hasModifier("relaxed")))
           return "the exit test's " + reg + " is read with " + std::string(instruction.mnemonic) +
                  " from the same address in every iteration (line " + std::to_string(instruction.location.line) +
                  "): a spin on a flag another thread or the host sets, a count only a run can tell";
@@ -201,7 +198,7 @@ std::optional<Value> TripCountAnalysis::updateStep(std::uint32_t loop, std::uint
     return std::nullopt;
   // add.sat clamps at the type's ends instead of wrapping: no fixed step
   // there (simulatedCount() steps it).
-  if (std::find(instruction->modifiers.begin(), instruction->modifiers.end(), "sat") != instruction->modifiers.end())
+  if (instruction->hasModifier("sat"))
     return std::nullopt;
   const unsigned bits = intTypeOf(instruction->details.types.back()).bits;
   // A copy of the counter taken earlier in the iteration, then `%r = %t op
@@ -447,8 +444,7 @@ std::optional<InductionVariable> TripCountAnalysis::asInduction(std::uint32_t lo
     variable.step = *step->number;
     if (variable.step <= 0)
       return std::nullopt;
-  } else if (op == "mul" && std::find(instruction->modifiers.begin(), instruction->modifiers.end(),
-                                      "wide") == instruction->modifiers.end()) {
+  } else if (op == "mul" && !instruction->hasModifier("wide")) {
     variable.kind = InductionVariable::Update::Multiply;
     variable.step = *step->number;
   } else {

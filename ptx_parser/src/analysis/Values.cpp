@@ -40,11 +40,6 @@ const std::set<std::string_view> &opcodesWithoutDestination() {
   return opcodes;
 }
 
-bool hasModifier(const Instruction &instruction, std::string_view modifier) {
-  return std::find(instruction.modifiers.begin(), instruction.modifiers.end(), modifier) !=
-         instruction.modifiers.end();
-}
-
 /// `base + x ± c`: an address moved by a known amount keeps its base.
 std::optional<Value> addressArithmetic(bool subtract, const Value &a, const Value &b) {
   const Value *address = a.fromBase ? &a : (!subtract && b.fromBase ? &b : nullptr);
@@ -360,7 +355,7 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
     Value a = source(1);
     const IntType to = intTypeOf(types[0]), from = intTypeOf(types[1]);
     if (a.known())
-      a.number = hasModifier(instruction, "sat") ? saturate(normalise(*a.number, from), to, from)
+      a.number = instruction.hasModifier("sat") ? saturate(normalise(*a.number, from), to, from)
                                                  : normalise(normalise(*a.number, from), to);
     return a;
   }
@@ -373,7 +368,7 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
     if (!a.known())
       return a;
     a.number = bitInstruction(op, static_cast<std::uint64_t>(normalise(*a.number, {type.bits, false, true})), type,
-                        hasModifier(instruction, "shiftamt"));
+                        instruction.hasModifier("shiftamt"));
     return a;
   }
   if (op == "neg" || op == "not" || op == "abs") {
@@ -393,9 +388,9 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
   }
 
   Value a = source(1), b = source(2);
-  bool wide = hasModifier(instruction, "wide"), high = hasModifier(instruction, "hi");
+  bool wide = instruction.hasModifier("wide"), high = instruction.hasModifier("hi");
   IntType resultType = wide ? IntType{type.bits * 2, type.isSigned, true} : type;
-  if ((op == "mul" || op == "mad") && !hasModifier(instruction, "cc")) {
+  if ((op == "mul" || op == "mad") && !instruction.hasModifier("cc")) {
     // A known zero factor makes the other irrelevant: `mad %ctaid.x, %ntid.x,
     // %tid.x` in block 0 does not rest on the block size, however it was set.
     const Value *zero = a.known() && *a.number == 0 ? &a : b.known() && *b.number == 0 ? &b : nullptr;
@@ -412,7 +407,7 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
   std::optional<std::int64_t> number;
   if (a.known() && b.known())
     number = integerResult(op, *a.number, *b.number, type, high);
-  if (hasModifier(instruction, "sat")) { // add.sat.s32, sub.sat.s32 clamp; other .sat forms are not read
+  if (instruction.hasModifier("sat")) { // add.sat.s32, sub.sat.s32 clamp; other .sat forms are not read
     if (op != "add" && op != "sub")
       return Value::unknown("the result of " + std::string(instruction.mnemonic) + " (" + where + ")");
     if (number)
@@ -431,7 +426,7 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
   }
   static const std::set<std::string_view> binary{"add", "sub", "mul", "div", "rem", "min", "max",
                                                  "and", "or",  "xor", "shl", "shr"};
-  if (!binary.count(op) || hasModifier(instruction, "cc"))
+  if (!binary.count(op) || instruction.hasModifier("cc"))
     return Value::unknown("the result of " + std::string(instruction.mnemonic) + " (" + where + ")");
   if ((op == "add" || op == "sub") && (a.fromBase || b.fromBase))
     if (std::optional<Value> address = addressArithmetic(op == "sub", a, b))

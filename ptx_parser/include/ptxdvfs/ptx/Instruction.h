@@ -5,6 +5,7 @@
 #include "ptxdvfs/ptx/Operand.h"
 #include "ptxdvfs/ptx/Types.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -61,6 +62,11 @@ struct Instruction {
   SourceLocation location;                 ///< the guard, or the mnemonic if unguarded
   std::string_view lineText;               ///< the whole source line, without newline
   std::optional<DebugLocation> debugLocation;
+
+  /// Whether `modifier` is among the modifiers (`hasModifier("sat")` for `add.sat.s32`).
+  bool hasModifier(std::string_view modifier) const {
+    return std::find(modifiers.begin(), modifiers.end(), modifier) != modifiers.end();
+  }
 };
 
 } // namespace ptxdvfs::ptx
