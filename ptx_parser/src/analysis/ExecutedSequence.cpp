@@ -104,7 +104,7 @@ private:
       slot->forest = findLoops(slot->graph, *slot->dominators, module_.path);
       slot->values = std::make_unique<ValueEvaluator>(slot->graph, assumptions_, &module_);
       slot->trips = std::make_unique<TripCountAnalysis>(
-          slot->graph, slot->forest, *slot->values,
+          slot->graph, *slot->dominators, slot->forest, *slot->values,
           module_.source ? inlineAsmInstructions(slot->graph, *module_.source) : std::vector<bool>{});
     }
     return *slot;
@@ -220,10 +220,8 @@ private:
         // An update elsewhere may not run in every iteration, unless every
         // pass round the loop goes through it and the loop leaves by the
         // header's test, before it: then it ran once less than the header.
-        bool everyPass = std::all_of(theLoop.latches.begin(), theLoop.latches.end(), [&](std::uint32_t latch) {
-          return facts.dominators->dominates(updateBlock, latch);
-        });
-        if (!everyPass || count->exitingBlock != theLoop.header || runs == 0)
+        if (!facts.trips->blockRunsEveryPass(loop, updateBlock) || count->exitingBlock != theLoop.header ||
+            runs == 0)
           continue;
         updates = runs - 1;
       }

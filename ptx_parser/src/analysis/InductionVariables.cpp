@@ -61,12 +61,9 @@ bool TripCountAnalysis::runsEveryPass(std::uint32_t loop, std::uint32_t at) cons
 }
 
 bool TripCountAnalysis::blockRunsEveryPass(std::uint32_t loop, std::uint32_t block) const {
-  const Loop &theLoop = forest_.loops[loop];
-  if (block == theLoop.header)
-    return true;
-  std::vector<bool> around = reachableWithin(graph_, theLoop.header, block);
-  return std::none_of(theLoop.latches.begin(), theLoop.latches.end(),
-                      [&](std::uint32_t latch) { return latch != block && around[latch]; });
+  const std::vector<std::uint32_t> &latches = forest_.loops[loop].latches;
+  return std::all_of(latches.begin(), latches.end(),
+                     [&](std::uint32_t latch) { return dominators_.dominates(block, latch); });
 }
 
 std::vector<std::uint32_t> TripCountAnalysis::definitionsInside(std::uint32_t loop, const std::string &reg) const {

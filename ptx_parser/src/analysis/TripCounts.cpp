@@ -92,9 +92,10 @@ bool rotatedAndFailsOnEntry(const ExitSide &left, const ExitSide &right, Stays &
 
 } // namespace
 
-TripCountAnalysis::TripCountAnalysis(const ControlFlowGraph &graph, const LoopForest &forest,
-                                     const ValueEvaluator &values, std::vector<bool> inlineAsm)
-    : graph_(graph), forest_(forest), values_(values), inlineAsm_(std::move(inlineAsm)) {}
+TripCountAnalysis::TripCountAnalysis(const ControlFlowGraph &graph, const DominatorTree &dominators,
+                                     const LoopForest &forest, const ValueEvaluator &values,
+                                     std::vector<bool> inlineAsm)
+    : graph_(graph), dominators_(dominators), forest_(forest), values_(values), inlineAsm_(std::move(inlineAsm)) {}
 
 TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer) const {
   const Loop &theLoop = forest_.loops[loop];

@@ -71,8 +71,12 @@ class TripCountAnalysis {
 public:
   /// `inlineAsm` (inlineAsmInstructions; empty: none) marks instructions
   /// the CUDA author wrote, which loopControl() never counts as control.
-  TripCountAnalysis(const ControlFlowGraph &graph, const LoopForest &forest,
+  TripCountAnalysis(const ControlFlowGraph &graph, const DominatorTree &dominators, const LoopForest &forest,
                     const ValueEvaluator &values, std::vector<bool> inlineAsm = {});
+
+  /// Whether block `block` of `loop` runs in every iteration: it dominates
+  /// every latch, so no pass round the loop avoids it.
+  bool blockRunsEveryPass(std::uint32_t loop, std::uint32_t block) const;
 
   /// Induction variables of `loop` whose entry value is known under `outer`.
   std::vector<InductionVariable> inductionVariables(std::uint32_t loop, const Bindings &outer) const;
@@ -242,9 +246,6 @@ private:
   /// loop computes; nullopt when there are several, or too many reads.
   std::optional<std::string> soleCarriedRegister(std::uint32_t loop, std::uint32_t from) const;
   bool insideLoop(std::uint32_t loop, std::uint32_t instruction) const;
-  /// Whether block `block` of `loop` runs in every iteration: no path from
-  /// the header back round avoids it.
-  bool blockRunsEveryPass(std::uint32_t loop, std::uint32_t block) const;
   /// Whether instruction `at` of `loop` runs in every iteration: it is not
   /// guarded, and its block does.
   bool runsEveryPass(std::uint32_t loop, std::uint32_t at) const;
@@ -272,6 +273,7 @@ private:
                               const Bindings &outer) const;
 
   const ControlFlowGraph &graph_;
+  const DominatorTree &dominators_;
   const LoopForest &forest_;
   const ValueEvaluator &values_;
   std::vector<bool> inlineAsm_;
