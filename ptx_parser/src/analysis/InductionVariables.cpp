@@ -253,15 +253,16 @@ std::optional<Value> TripCountAnalysis::updateStep(std::uint32_t loop, std::uint
     const Instruction &sum = *graph_.instructions[*definition];
     if (sum.opcode != "add" || sum.operands.size() != 3)
       return false;
-    auto shiftOf = [&](const Register *source, std::uint32_t reader, std::string_view opcode,
+    // The register `source` shifts right by `by` (shr.s when signedShift, else shr.u), in the loop.
+    auto shiftOf = [&](const Register *source, std::uint32_t reader, bool signedShift,
                        std::uint64_t by) -> const Register * {
-      std::optional<std::uint32_t> at = soleDefinitionInside(loop, source, reader);
-      if (!at)
+      std::optional<std::uint32_t> shifted = soleDefinitionInside(loop, source, reader);
+      if (!shifted)
         return nullptr;
-      const Instruction &instruction = *graph_.instructions[*at];
+      const Instruction &instruction = *graph_.instructions[*shifted];
       const auto *count = instruction.operands.size() == 3 ? instruction.operands[2].getIf<Immediate>() : nullptr;
       if (instruction.opcode != "shr" || !count || count->bits != by || instruction.details.types.empty() ||
-          intTypeOf(instruction.details.types.back()).isSigned != (opcode == "s") ||
+          intTypeOf(instruction.details.types.back()).isSigned != signedShift ||
           intTypeOf(instruction.details.types.back()).bits != type.bits)
         return nullptr;
       return instruction.operands[1].getIf<Register>();
@@ -269,9 +270,9 @@ std::optional<Value> TripCountAnalysis::updateStep(std::uint32_t loop, std::uint
     for (std::size_t side : {1, 2}) {
       const auto *dividend = sum.operands[side].getIf<Register>();
       const auto *sign = sum.operands[3 - side].getIf<Register>();
-      const Register *signOf = shiftOf(sign, *definition, "u", type.bits - amount->bits);
+      const Register *signOf = shiftOf(sign, *definition, false, type.bits - amount->bits);
       if (signOf && amount->bits > 1)
-        signOf = shiftOf(signOf, *definition, "s", type.bits - 1);
+        signOf = shiftOf(signOf, *definition, true, type.bits - 1);
       if (dividend && signOf && signOf->name == dividend->name && readsCounter(dividend, *definition)) {
         if (truncates)
           *truncates = true;
