@@ -108,7 +108,8 @@ void warnOfUnknownNames(const ptx::Module &module, const ptx::analysis::LaunchAs
     for (std::size_t i = 0; i < function.parameters.size(); ++i) {
       const std::string &name = function.parameters[i].name;
       known.insert(name);
-      std::string suffix = name.rfind("_param_") != std::string::npos ? name.substr(name.rfind("_param_") + 1) : name;
+      std::string_view shortName = ptx::analysis::shortParameterName(name);
+      std::string suffix(shortName.empty() ? std::string_view(name) : shortName);
       known.insert(suffix);
       bool hasCudaName = cudaNames != assumptions.sourceParameterNames.end() && i < cudaNames->second.size();
       if (hasCudaName)

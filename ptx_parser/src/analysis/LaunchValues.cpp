@@ -108,6 +108,11 @@ void foldLaunchReasons(std::vector<std::string> &why) {
   why = std::move(folded);
 }
 
+std::string_view shortParameterName(std::string_view ptxName) {
+  const std::size_t at = ptxName.rfind("_param_");
+  return at == std::string_view::npos ? std::string_view() : ptxName.substr(at + 1);
+}
+
 namespace {
 
 /// Whether a load of `read` at `offset` bytes into `declared` reads part of
@@ -141,8 +146,8 @@ Value ValueEvaluator::parameter(std::string_view name, std::optional<ScalarType>
   const VariableDecl *declared = index < function.parameters.size() ? &function.parameters[index] : nullptr;
   const bool part = declared && readsPartOfScalar(*declared, type, offset);
   std::vector<std::string> candidates{std::string(name)};
-  if (auto at = name.rfind("_param_"); at != std::string_view::npos)
-    candidates.push_back(std::string(name.substr(at + 1)));
+  if (std::string_view suffix = shortParameterName(name); !suffix.empty())
+    candidates.emplace_back(suffix);
   if (auto names = assumptions_.sourceParameterNames.find(function.name);
       names != assumptions_.sourceParameterNames.end() && index < names->second.size())
     candidates.push_back(names->second[index]);

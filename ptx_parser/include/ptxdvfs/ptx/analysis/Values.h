@@ -42,6 +42,10 @@ private:
   std::optional<std::int64_t> whole_;
 };
 
+/// The short name `--assume` also takes for a PTX parameter: `param_2` for
+/// `_Z5saxpyifPKfPf_param_2`; empty for a name without `_param_`.
+std::string_view shortParameterName(std::string_view ptxName);
+
 /// `--assume` values by parameter name, or by the name of a `__constant__`
 /// variable (its PTX name; NAME+BYTES for a field or element).
 using AssumedParameters = std::map<std::string, AssumedValue, std::less<>>;
