@@ -8,6 +8,40 @@
 
 namespace ptxdvfs::ptx::analysis {
 
+namespace {
+
+/// Steps a linear sequence starting at `first` (iteration 1) can take by
+/// `step` before it leaves `type`'s range and wraps around.
+std::uint64_t stepsBeforeWrap(std::int64_t first, std::int64_t step, IntType type) {
+  __extension__ using Int128 = __int128;
+  if (type.bits == 0 || type.bits > 64)
+    return UINT64_MAX - 1;
+  Int128 value = type.isSigned ? Int128{normalise(first, type)}
+                               : Int128{static_cast<std::uint64_t>(normalise(first, {type.bits, false, true}))};
+  Int128 lowest = type.isSigned ? -(Int128{1} << (type.bits - 1)) : 0;
+  Int128 highest = (Int128{1} << (type.bits - (type.isSigned ? 1 : 0))) - 1;
+  Int128 room = step > 0 ? highest - value : value - lowest;
+  Int128 steps = room / (step > 0 ? Int128{step} : -Int128{step});
+  return steps > Int128{UINT64_MAX - 1} ? UINT64_MAX - 1 : static_cast<std::uint64_t>(steps);
+}
+
+} // namespace
+
+std::uint64_t lastIterationBeforeWrap(const ExitSide &left, const ExitSide &right, IntType comparison) {
+  std::uint64_t last = UINT64_MAX;
+  for (const ExitSide *side : {&left, &right}) {
+    const std::optional<InductionVariable> &counter = side->induction;
+    if (!counter || counter->kind != InductionVariable::Update::Add || counter->step == 0)
+      continue;
+    std::int64_t ownFirst = counter->atIteration(side->afterUpdate ? 1 : 0);
+    last = std::min(last, 1 + stepsBeforeWrap(ownFirst, counter->step,
+                                              {counter->bits, counter->isSigned, true}));
+    std::int64_t compared = side->subtractsVariable ? -counter->step : counter->step;
+    last = std::min(last, 1 + stepsBeforeWrap(side->at(1), compared, comparison));
+  }
+  return last;
+}
+
 std::optional<ExitSide> TripCountAnalysis::readExitSide(std::uint32_t loop, std::uint32_t test, const Operand &operand,
                                                         const Bindings &outer, std::string &problem) const {
   ExitSide side;

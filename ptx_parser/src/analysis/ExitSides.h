@@ -4,6 +4,8 @@
 
 #include "ptxdvfs/ptx/analysis/TripCounts.h"
 
+#include "IntegerSemantics.h"
+
 #include <cstdint>
 #include <optional>
 
@@ -26,5 +28,43 @@ struct ExitSide {
     return subtractsVariable ? offset - variable : variable + offset;
   }
 };
+
+/// Searches for the exit no further than this many iterations: a loop
+/// that has not left by then is reported as not understood.
+inline constexpr std::uint64_t kMaxExitSearch = std::uint64_t{1} << 40;
+inline constexpr const char *kNoEndWithinSearch = "the loop does not end within 2^40 iterations for these values";
+
+/// The last iteration (1-based) in which no added counter of the test has
+/// wrapped, in its own type or in the comparison's: up to there each side
+/// moves one way, so the test's outcome changes at most once.
+std::uint64_t lastIterationBeforeWrap(const ExitSide &left, const ExitSide &right, IntType comparison);
+
+/// The first iteration (1-based) whose test leaves, for a test whose
+/// outcome changes at most once up to iteration `unwrapped`: found by
+/// doubling, then halving. nullopt when it stays past kMaxExitSearch.
+template <typename Stays>
+std::optional<std::uint64_t> firstLeavingIteration(Stays &stays, std::uint64_t unwrapped) {
+  std::uint64_t low = 0, high = 1;
+  // Doubling must not step over the exit to where a counter has wrapped
+  // and the test holds again (`i < 2000000000` in 32 bits: 2^31 reads
+  // as -2^31): the last unwrapped iteration is tried on the way.
+  while (high <= kMaxExitSearch) {
+    if (low < unwrapped && unwrapped < high && !stays(unwrapped)) {
+      high = unwrapped;
+      break;
+    }
+    if (!stays(high))
+      break;
+    low = high;
+    high *= 2;
+  }
+  if (high > kMaxExitSearch)
+    return std::nullopt;
+  while (high - low > 1) {
+    std::uint64_t middle = low + (high - low) / 2;
+    (stays(middle) ? low : high) = middle;
+  }
+  return high;
+}
 
 } // namespace ptxdvfs::ptx::analysis

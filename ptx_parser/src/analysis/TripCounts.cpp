@@ -11,45 +11,8 @@ namespace ptxdvfs::ptx::analysis {
 
 namespace {
 
-/// Searches for the exit no further than this many iterations: a loop
-/// that has not left by then is reported as not understood.
-constexpr std::uint64_t kMaxSearch = std::uint64_t{1} << 40;
-
 /// Exit tests of one loop, its branches' and those split from joined predicates.
 constexpr std::size_t kMaxExitTests = 64;
-
-/// Steps a linear sequence starting at `first` (iteration 1) can take by
-/// `step` before it leaves `type`'s range and wraps around.
-std::uint64_t stepsBeforeWrap(std::int64_t first, std::int64_t step, IntType type) {
-  __extension__ using Int128 = __int128;
-  if (type.bits == 0 || type.bits > 64)
-    return UINT64_MAX - 1;
-  Int128 value = type.isSigned ? Int128{normalise(first, type)}
-                               : Int128{static_cast<std::uint64_t>(normalise(first, {type.bits, false, true}))};
-  Int128 lowest = type.isSigned ? -(Int128{1} << (type.bits - 1)) : 0;
-  Int128 highest = (Int128{1} << (type.bits - (type.isSigned ? 1 : 0))) - 1;
-  Int128 room = step > 0 ? highest - value : value - lowest;
-  Int128 steps = room / (step > 0 ? Int128{step} : -Int128{step});
-  return steps > Int128{UINT64_MAX - 1} ? UINT64_MAX - 1 : static_cast<std::uint64_t>(steps);
-}
-
-/// The last iteration (1-based) in which no added counter of the test has
-/// wrapped, in its own type or in the comparison's: up to there each side
-/// moves one way, so the test's outcome changes at most once.
-std::uint64_t lastIterationBeforeWrap(const ExitSide &left, const ExitSide &right, IntType comparison) {
-  std::uint64_t last = UINT64_MAX;
-  for (const ExitSide *side : {&left, &right}) {
-    const std::optional<InductionVariable> &counter = side->induction;
-    if (!counter || counter->kind != InductionVariable::Update::Add || counter->step == 0)
-      continue;
-    std::int64_t ownFirst = counter->atIteration(side->afterUpdate ? 1 : 0);
-    last = std::min(last, 1 + stepsBeforeWrap(ownFirst, counter->step,
-                                              {counter->bits, counter->isSigned, true}));
-    std::int64_t compared = side->subtractsVariable ? -counter->step : counter->step;
-    last = std::min(last, 1 + stepsBeforeWrap(side->at(1), compared, comparison));
-  }
-  return last;
-}
 
 /// The fewest steps k >= 0 with k * step = distance modulo 2^bits: when a
 /// counter that wraps in `bits` first meets a value `distance` away.
@@ -368,37 +331,20 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
       count.headerRuns = 0;
       count.skippedByGuard = true;
     } else {
-      std::uint64_t low = 0, high = 1;
-      // Doubling must not step over the exit to where a counter has wrapped
-      // and the test holds again (`i < 2000000000` in 32 bits: 2^31 reads
-      // as -2^31): the last unwrapped iteration is tried on the way.
-      const std::uint64_t unwrapped = lastIterationBeforeWrap(*left, *right, type);
-      while (high <= kMaxSearch) {
-        if (low < unwrapped && unwrapped < high && !stays(unwrapped)) {
-          high = unwrapped;
-          break;
-        }
-        if (!stays(high))
-          break;
-        low = high;
-        high *= 2;
-      }
+      std::optional<std::uint64_t> leaves =
+          firstLeavingIteration(stays, lastIterationBeforeWrap(*left, *right, type));
       if (!comparable) {
         fail("the exit comparison '" + std::string(comparison) + "' is not modelled");
         continue;
       }
-      if (high > kMaxSearch) {
+      if (!leaves) {
         count.headerRuns.reset();
         count.origin = ValueOrigin::Unknown;
-        count.why.push_back("the loop does not end within 2^40 iterations for these values");
+        count.why.push_back(kNoEndWithinSearch);
         keepFailure(std::move(count), false);
         continue;
       }
-      while (high - low > 1) {
-        std::uint64_t middle = low + (high - low) / 2;
-        (stays(middle) ? low : high) = middle;
-      }
-      count.headerRuns = high; // the first iteration whose test leaves
+      count.headerRuns = *leaves;
     }
     if (!best || *count.headerRuns < *best->headerRuns)
       best = std::move(count);
