@@ -1,12 +1,16 @@
-// FloatCounters.cpp - loops counted by a floating-point variable:
-// `for (float t = 0; t < T; t += dt)`, a time-step loop.
+// FloatCounters.cpp - loops whose exit test compares floating-point
+// values: a float counter (`for (float t = 0; t < T; t += dt)`, a
+// time-step loop), or an int counter converted for the test (`for (int i
+// = 1; i <= log2f(n); i++)`).
 #include "ptxdvfs/ptx/analysis/TripCounts.h"
 
 #include "Copies.h"
+#include "ExitSides.h"
 #include "FloatSemantics.h"
 #include "Reasons.h"
 
 #include <algorithm>
+#include <set>
 
 namespace ptxdvfs::ptx::analysis {
 
@@ -200,6 +204,82 @@ std::optional<TripCount> TripCountAnalysis::floatCounter(std::uint32_t loop, std
     if (auto why = run.count(*first, *by, *limit, count); !why.empty()) {
       count.origin = ValueOrigin::Unknown;
       count.why.push_back("the float counter " + carried + " " + why);
+    }
+    return count;
+  }
+  return std::nullopt;
+}
+
+std::optional<TripCount> TripCountAnalysis::convertedCounter(std::uint32_t loop, std::uint32_t test, bool stayWhen,
+                                                             const Bindings &outer) const {
+  const Instruction &setp = *graph_.instructions[test];
+  if (setp.opcode != "setp" || setp.modifiers.empty() || setp.operands.size() != 3 || setp.details.types.empty())
+    return std::nullopt;
+  const ScalarType type = setp.details.types.back();
+  const std::string_view comparison = setp.modifiers[0];
+  // An ordering against a fixed bound changes its outcome at most once
+  // while the counter moves one way; `==` and `!=` on floats are left alone.
+  static const std::set<std::string_view> orderings{"lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu"};
+  if ((type != ScalarType::F32 && type != ScalarType::F64) || !orderings.count(comparison))
+    return std::nullopt;
+  for (std::size_t counterAt : {1, 2}) {
+    const auto *compared = setp.operands[counterAt].getIf<Register>();
+    if (!compared || compared->negated)
+      continue;
+    // `cvt.rn.f32.s32 %f47, %r13` in the loop, then the test on %f47.
+    std::vector<std::uint32_t> definitions = values_.reachingDefinitions(compared->name, test);
+    if (definitions.size() != 1 || !insideLoop(loop, definitions[0]))
+      continue;
+    const std::uint32_t conversionAt = definitions[0];
+    const Instruction &conversion = *graph_.instructions[conversionAt];
+    if (conversion.opcode != "cvt" || !conversion.hasModifier("rn") || conversion.operands.size() != 2 ||
+        conversion.details.types.size() != 2 || conversion.details.types[0] != type)
+      continue;
+    const IntType source = intTypeOf(conversion.details.types[1]);
+    if (!source.isInteger)
+      continue;
+    std::string problem;
+    std::optional<ExitSide> counter = readExitSide(loop, conversionAt, conversion.operands[1], outer, problem);
+    std::optional<ExitSide> bound = readExitSide(loop, test, setp.operands[3 - counterAt], outer, problem);
+    if (!counter || !bound || !counter->induction || bound->induction ||
+        counter->induction->kind != InductionVariable::Update::Add)
+      continue;
+
+    TripCount count;
+    count.origin = ValueOrigin::Constant;
+    for (const Value *used : {&counter->value, &counter->offsetValue, &bound->value})
+      mergeProvenance(count, *used);
+    std::optional<double> limit = bound->value.known() ? decodeFloat(*bound->value.number, type) : std::nullopt;
+    if (!counter->value.known() || !limit) {
+      count.origin = ValueOrigin::Unknown;
+      return count; // the reasons say which value is unknown
+    }
+    // The counter's value in iteration k as the conversion rounds it.
+    auto converted = [&](std::uint64_t k) {
+      return *decodeFloat(*encodeFloat(integerToFloat(counter->at(k), source), type), type);
+    };
+    auto stays = [&](std::uint64_t k) {
+      std::optional<bool> holds = counterAt == 1 ? compareFloat(comparison, converted(k), *limit)
+                                                 : compareFloat(comparison, *limit, converted(k));
+      return holds.value_or(false) == stayWhen;
+    };
+    const InductionVariable &iv = *counter->induction;
+    std::string counted = toString(setp.operands[counterAt]) + " (" + iv.reg + " from " +
+                          std::to_string(normalise(*iv.initial.number, {iv.bits, iv.isSigned, true})) + ", " +
+                          (iv.step < 0 ? "" : "+") + std::to_string(iv.step) + " per iteration, as " +
+                          std::string(toString(type)) + ")";
+    std::string fixed = toString(setp.operands[3 - counterAt]) + " (= " + shortestDecimal(*limit, type) + ")";
+    count.rule = "stays while " + std::string(stayWhen ? "" : "not ") + (counterAt == 1 ? counted : fixed) + " " +
+                 std::string(comparison) + " " + (counterAt == 1 ? fixed : counted);
+    noteCounterSkips(loop, iv, count);
+    // A rotated loop that fails its test on entry is skipped by the guard
+    // nvcc puts before it, which the walk along thread 0's path reads.
+    if (std::optional<std::uint64_t> leaves =
+            firstLeavingIteration(stays, lastIterationBeforeWrap(*counter, *bound, source))) {
+      count.headerRuns = *leaves;
+    } else {
+      count.origin = ValueOrigin::Unknown;
+      count.why.push_back(kNoEndWithinSearch);
     }
     return count;
   }

@@ -60,6 +60,13 @@ bool TripCountAnalysis::runsEveryPass(std::uint32_t loop, std::uint32_t at) cons
   return !graph_.instructions[at]->guard && blockRunsEveryPass(loop, graph_.blockOf[at]);
 }
 
+void TripCountAnalysis::noteCounterSkips(std::uint32_t loop, const InductionVariable &counter, TripCount &count) const {
+  if (!runsEveryPass(loop, counter.update))
+    count.why.push_back("the counter " + counter.reg + " moves only on the passes that run line " +
+                        std::to_string(graph_.instructions[counter.update]->location.line) +
+                        ": counted as if it moved on every pass; each pass that skips it adds one");
+}
+
 bool TripCountAnalysis::blockRunsEveryPass(std::uint32_t loop, std::uint32_t block) const {
   const std::vector<std::uint32_t> &latches = forest_.loops[loop].latches;
   return std::all_of(latches.begin(), latches.end(),

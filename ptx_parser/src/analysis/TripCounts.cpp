@@ -183,6 +183,10 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
       offer(std::move(*counted), block);
       continue;
     }
+    if (auto converted = floats ? convertedCounter(loop, test, stayWhen, outer) : std::nullopt) {
+      offer(std::move(*converted), block);
+      continue;
+    }
     if (floats || setp.opcode != "setp" || setp.modifiers.size() != 2 || setp.operands.size() != 3 ||
         setp.details.types.empty()) {
       fail("the exit test (line " + std::to_string(setp.location.line) + ") " +
@@ -279,10 +283,8 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
              " per iteration)";
     };
     for (const ExitSide *side : {&*left, &*right})
-      if (side->induction && !runsEveryPass(loop, side->induction->update))
-        count.why.push_back("the counter " + side->induction->reg + " moves only on the passes that run line " +
-                            std::to_string(graph_.instructions[side->induction->update]->location.line) +
-                            ": counted as if it moved on every pass; each pass that skips it adds one");
+      if (side->induction)
+        noteCounterSkips(loop, *side->induction, count);
     count.atMost = left->initialIsBound || right->initialIsBound;
     count.rule = "stays while " + std::string(stayWhen ? "" : "not ") + describe(*left, setp.operands[1]) +
                  " " + std::string(comparison) + " " + describe(*right, setp.operands[2]);

@@ -230,6 +230,14 @@ private:
   /// or it runs past 2^20 iterations (the reasons say which).
   std::optional<TripCount> floatCounter(std::uint32_t loop, std::uint32_t test, bool stayWhen,
                                         const Bindings &outer) const;
+  /// The count of a loop whose exit `test` orders an int counter (one
+  /// that adds a fixed step), converted to float to nearest, against an
+  /// invariant float bound: `for (int i = 1; i <= log2f(n); i++)`, where
+  /// C converts i to float. Solved by search, as the conversion rounds.
+  /// nullopt for any other exit test; without headerRuns when a value is
+  /// unknown or the loop does not end (the reasons say which).
+  std::optional<TripCount> convertedCounter(std::uint32_t loop, std::uint32_t test, bool stayWhen,
+                                            const Bindings &outer) const;
   /// The count of a loop whose exit `test` compares values computed from
   /// one register the loop carries and writes once, by a computation the
   /// induction forms do not cover (`k = (k + 1) / 2`, `i = 2 * i + 1`):
@@ -249,6 +257,9 @@ private:
   /// Whether instruction `at` of `loop` runs in every iteration: it is not
   /// guarded, and its block does.
   bool runsEveryPass(std::uint32_t loop, std::uint32_t at) const;
+  /// Adds to `count` why it is the fewest passes the loop can run when
+  /// `counter` moves only on the passes that reach its update.
+  void noteCounterSkips(std::uint32_t loop, const InductionVariable &counter, TripCount &count) const;
   /// The instructions inside `loop` that write `reg`, in order.
   std::vector<std::uint32_t> definitionsInside(std::uint32_t loop, const std::string &reg) const;
   /// The one definition of `operand` that instruction `at` can read, when

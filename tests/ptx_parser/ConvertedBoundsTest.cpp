@@ -1,0 +1,115 @@
+// ConvertedBoundsTest.cpp - loops whose int counter is converted to float
+// for its test against a float bound (tests/fixtures/loops/converted_bounds.cu),
+// compared with the same loops run on the host.
+#include "LoopFixtures.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace ptxdvfs::test {
+namespace {
+
+using namespace ptx::analysis;
+
+double storesWith(const char *kernel, std::int64_t n) { return storesPerThreadWith("converted_bounds.ptx", kernel, n); }
+
+/// Counts past the budget are written as sampled iterations whose weights
+/// add up to the count within rounding.
+::testing::AssertionResult passes(double stores, std::int64_t expected) {
+  if (std::fabs(stores - static_cast<double>(expected)) <= 1e-9 * std::max<double>(1, expected))
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << stores << " stores, not " << expected;
+}
+
+std::vector<std::int64_t> samples() {
+  std::vector<std::int64_t> values;
+  for (std::int64_t n = -3; n <= 300; ++n)
+    values.push_back(n);
+  for (std::int64_t n : {1000LL, 65536LL, 1000003LL, 16777216LL, 30000001LL})
+    values.push_back(n);
+  return values;
+}
+
+/// floor(log2(n)) in integers: the GPU's log2f and lg2.approx give exactly
+/// k at 2^k, and no n <= 300 (or the larger samples) lies within their
+/// error of a power of two.
+int levels(std::int64_t n) {
+  int passes = 0;
+  for (std::int64_t power = 2; power <= n; power *= 2)
+    ++passes;
+  return passes;
+}
+
+// The loops as written, on the host's IEEE float and double.
+int sqrtRows(std::int32_t n) {
+  int passes = 0;
+  for (int i = 0; static_cast<float>(i) < std::sqrt(static_cast<float>(n)); i++)
+    ++passes;
+  return passes;
+}
+int sqrtRowsDouble(std::int32_t n) {
+  int passes = 0;
+  for (int i = 0; static_cast<double>(i) < std::sqrt(static_cast<double>(n)); i++)
+    ++passes;
+  return passes;
+}
+std::int64_t threeQuarters(std::int32_t n) {
+  const float bound = static_cast<float>(n) * 0.75f;
+  std::int64_t passes = 0;
+  for (std::int32_t i = 0; static_cast<float>(i) < bound; i++)
+    ++passes;
+  return passes;
+}
+std::int64_t unsignedQuarter(std::int32_t n) {
+  const float bound = static_cast<float>(n) * 0.25f;
+  std::int64_t passes = 0;
+  for (std::uint32_t i = 0; static_cast<float>(i) < bound; i++)
+    ++passes;
+  return passes;
+}
+std::int64_t downToSqrt(std::int32_t n) {
+  const float bound = std::sqrt(static_cast<float>(n));
+  std::int64_t passes = 0;
+  for (std::int32_t i = n; static_cast<float>(i) > bound; i--)
+    ++passes;
+  return passes;
+}
+
+TEST(ConvertedBoundsTest, EachLoopRunsAsTheHostRunsIt) {
+  for (std::int64_t n : samples()) {
+    const auto asInt = static_cast<std::int32_t>(n);
+    EXPECT_TRUE(passes(storesWith("log2_levels", n), levels(n))) << n;
+    EXPECT_TRUE(passes(storesWith("fast_log2_levels", n), levels(n))) << n;
+    EXPECT_TRUE(passes(storesWith("sqrt_rows", n), sqrtRows(asInt))) << n;
+    EXPECT_TRUE(passes(storesWith("sqrt_rows_double", n), sqrtRowsDouble(asInt))) << n;
+    EXPECT_TRUE(passes(storesWith("three_quarters", n), threeQuarters(asInt))) << n;
+    EXPECT_TRUE(passes(storesWith("unsigned_quarter", n), unsignedQuarter(asInt))) << n;
+    if (n < 1000000) { // the host loop is too slow beyond
+      EXPECT_TRUE(passes(storesWith("down_to_sqrt", n), downToSqrt(asInt))) << n;
+    }
+  }
+}
+
+TEST(ConvertedBoundsTest, PastTwoToTheTwentyFourTheConvertedCounterRounds) {
+  // 30000001 * 0.75f is 22500000 in float; from 2^24 on, i converts to
+  // even numbers only, and 22500000 is reached at i = 22499999 (rounded up).
+  ASSERT_EQ(threeQuarters(30000001), 22499999);
+  EXPECT_TRUE(passes(storesWith("three_quarters", 30000001), 22499999));
+}
+
+TEST(ConvertedBoundsTest, AnUnknownBoundNamesTheParameter) {
+  ExecutedKernel executed = expandWithParameter("converted_bounds.ptx", "sqrt_rows");
+  ASSERT_FALSE(executed.loops.empty());
+  for (const LoopReport &loop : executed.loops) {
+    EXPECT_TRUE(loop.usedDefault);
+    ASSERT_FALSE(loop.why.empty());
+    EXPECT_EQ(loop.why[0], "parameter param_1 (no --assume param_1=VALUE)");
+  }
+}
+
+} // namespace
+} // namespace ptxdvfs::test
