@@ -34,9 +34,12 @@ TEST(ConstantBoundsTest, AHostSetBoundIsNamedAndTakesItsAssumedValue) {
   for (std::int64_t bins : {0, 1, 3, 4, 27, 256}) {
     ExecutedKernel kernel = expand("neighbour_list", {{"NbrListLen", bins}});
     EXPECT_DOUBLE_EQ(executedCount(kernel, "ld.global.v4.f32"), static_cast<double>(bins)) << bins;
+    // The unrolled loop and its remainder are both listed, run or skipped;
+    // either way the count rests on the assumed value.
+    ASSERT_EQ(kernel.loops.size(), 2u) << bins;
     for (const LoopReport &loop : kernel.loops) {
       EXPECT_FALSE(loop.usedDefault) << bins;
-      EXPECT_EQ(loop.why.front(), "constant-memory variable NbrListLen = " + std::to_string(bins) + " (--assume)");
+      EXPECT_EQ(loop.why.back(), "constant-memory variable NbrListLen = " + std::to_string(bins) + " (--assume)");
     }
   }
 }
@@ -59,26 +62,32 @@ TEST(ConstantBoundsTest, AFieldOfAStructInConstantMemoryIsNamedByItsOffset) {
 
 TEST(ConstantBoundsTest, AnInitializedVariableIsAConstantTheHostMayOverride) {
   ExecutedKernel kernel = expand("initialized");
-  ASSERT_EQ(kernel.loops.size(), 4u);
+  ASSERT_EQ(kernel.loops.size(), 5u);
   for (const LoopReport &loop : kernel.loops) {
     EXPECT_FALSE(loop.usedDefault) << loop.rule;
     EXPECT_EQ(loop.origin, ValueOrigin::Constant) << loop.rule;
   }
   EXPECT_DOUBLE_EQ(kernel.loops[0].meanTripCount, 25); // c_rows = 100, unrolled by 4
-  EXPECT_DOUBLE_EQ(kernel.loops[1].meanTripCount, 7);  // c_defaults.no_points, bytes 8-11 of a .b8 array
-  EXPECT_DOUBLE_EQ(kernel.loops[2].meanTripCount, 5);  // from c_from = -5 (.u16, sign-extended by cvt) to 0
-  EXPECT_DOUBLE_EQ(kernel.loops[3].meanTripCount, 5);  // t = 0, 0.5, ..., 2 below c_limit = 2.5f
+  EXPECT_DOUBLE_EQ(kernel.loops[1].meanTripCount, 0);  // its remainder: 100 % 4 = 0, skipped
+  EXPECT_DOUBLE_EQ(kernel.loops[2].meanTripCount, 7);  // c_defaults.no_points, bytes 8-11 of a .b8 array
+  EXPECT_DOUBLE_EQ(kernel.loops[3].meanTripCount, 5);  // from c_from = -5 (.u16, sign-extended by cvt) to 0
+  EXPECT_DOUBLE_EQ(kernel.loops[4].meanTripCount, 5);  // t = 0, 0.5, ..., 2 below c_limit = 2.5f
   EXPECT_EQ(kernel.loops[0].why.front(), "constant-memory variable c_rows = 100 (as the PTX initializes it; "
                                          "--assume c_rows=VALUE if the host writes it)");
-  EXPECT_EQ(kernel.loops[3].why.front(), "constant-memory variable c_limit = 2.5 (as the PTX initializes it; "
+  // The skipped remainder rests on the branch that skips it, which reads c_rows alone.
+  EXPECT_EQ(kernel.loops[1].why, (std::vector<std::string>{"thread 0's branches lead past this loop",
+                                                           kernel.loops[0].why.front()}));
+  EXPECT_EQ(kernel.loops[4].why.front(), "constant-memory variable c_limit = 2.5 (as the PTX initializes it; "
                                          "--assume c_limit=VALUE if the host writes it)");
 
   ExecutedKernel given = expand("initialized", {{"c_rows", 8}, {"c_defaults+8", 2}, {"c_limit", AssumedValue::real(1.0)}});
-  ASSERT_EQ(given.loops.size(), 4u);
+  ASSERT_EQ(given.loops.size(), 5u);
   EXPECT_DOUBLE_EQ(given.loops[0].meanTripCount, 2);
-  EXPECT_DOUBLE_EQ(given.loops[1].meanTripCount, 2);
-  EXPECT_DOUBLE_EQ(given.loops[3].meanTripCount, 2);
+  EXPECT_DOUBLE_EQ(given.loops[1].meanTripCount, 0); // 8 % 4 = 0: the remainder is skipped
+  EXPECT_DOUBLE_EQ(given.loops[2].meanTripCount, 2);
+  EXPECT_DOUBLE_EQ(given.loops[4].meanTripCount, 2);
   EXPECT_EQ(given.loops[0].origin, ValueOrigin::Assumed);
+  EXPECT_EQ(given.loops[1].origin, ValueOrigin::Assumed); // skipped because c_rows = 8 was given
 }
 
 TEST(ConstantBoundsTest, ASignedLoadOfAnInitializedVariableIsSignExtended) {

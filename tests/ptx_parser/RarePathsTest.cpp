@@ -32,9 +32,15 @@ TEST_F(RarePathsTest, SincosfsLargeArgumentReductionIsNotRead) {
   LaunchAssumptions assumptions;
   assumptions.parameters = {{"param_4", 100}};
   ExecutedKernel kernel = expand("phase_sum", assumptions);
-  // Only the sample loop: the reduction's 6-iteration loop is behind the rare side.
-  ASSERT_EQ(kernel.loops.size(), 1u);
+  // The sample loop runs; the reduction's 6-iteration loop inside it is
+  // behind the rare side: listed, never entered.
+  ASSERT_EQ(kernel.loops.size(), 2u);
   EXPECT_EQ(kernel.loops[0].maxTripCount, 100u);
+  EXPECT_EQ(kernel.loops[1].parent, 0);
+  EXPECT_DOUBLE_EQ(kernel.loops[1].entries, 0);
+  EXPECT_EQ(kernel.loops[1].maxTripCount, 0u);
+  EXPECT_EQ(kernel.loops[1].why,
+            std::vector<std::string>{"it lies on a side of a branch read as rare (never taken)"});
   EXPECT_DOUBLE_EQ(executedCount(kernel, "ld.global.f32"), 1 + 100); // x[i], then kx[k]
   EXPECT_DOUBLE_EQ(executedCount(kernel, "ld.global.nc.u32"), 0);    // the 2/pi table
   EXPECT_DOUBLE_EQ(executedCount(kernel, "st.local.u32"), 0);

@@ -1,6 +1,7 @@
 // ExecutedSequence.cpp - writing out loop iterations and inlined calls within a budget.
 #include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
 
+#include "LoopReports.h"
 #include "RareBranches.h"
 #include "Reasons.h"
 
@@ -29,36 +30,6 @@ struct FunctionFacts {
 /// Thrown to stop a trial expansion as soon as it outgrows the budget.
 struct OverBudget {};
 
-/// The CUDA line a loop is shown at: the first `.loc` with a real line in the
-/// header, else in the loop's other blocks. nvcc often opens a rotated loop's
-/// header with `.loc 1 0 N` (line 0: compiler-made code, DWARF's "no line"),
-/// and an editor cannot put a hint on line 0. A line of the function the
-/// loop is written in comes before one inlined into it: a header that opens
-/// with an inlined call (`while (*flag == 0) __nanosleep(100);` starts with
-/// the sleep's line in sm_70_rt.hpp) is shown at the loop's own line.
-std::optional<DebugLocation> sourceLineOf(const ControlFlowGraph &graph, const Loop &loop) {
-  std::optional<DebugLocation> fallback, inlined;
-  auto search = [&](std::uint32_t block) -> std::optional<DebugLocation> {
-    for (std::uint32_t i = graph.blocks[block].first; i < graph.blocks[block].end; ++i) {
-      const auto &location = graph.instructions[i]->debugLocation;
-      if (location && location->line != 0 && !location->inlinedAt)
-        return location;
-      if (location && location->line != 0 && !inlined)
-        inlined = location;
-      if (location && !fallback)
-        fallback = location;
-    }
-    return std::nullopt;
-  };
-  if (auto found = search(loop.header))
-    return found;
-  for (std::uint32_t block : loop.blocks)
-    if (block != loop.header)
-      if (auto found = search(block))
-        return found;
-  return inlined ? inlined : fallback;
-}
-
 class Expander {
 public:
   Expander(const Module &module, const LaunchAssumptions &assumptions,
@@ -75,6 +46,7 @@ public:
     result_.kernel = &kernel;
     reportIds_.clear();
     rareReported_.clear();
+    skipped_.clear();
     callStack_.clear();
     emitFunction(kernel, 1.0);
     for (auto &[function, facts] : facts_) {
@@ -84,6 +56,8 @@ public:
       for (const Diagnostic &warning : facts->forest.warnings)
         result_.warnings.push_back(warning);
     }
+    for (auto &[id, decided] : skipped_)
+      describeSkipped(result_.loops[static_cast<std::size_t>(id)], decided);
     for (LoopReport &report : result_.loops) {
       if (report.entries > 0)
         report.meanTripCount /= report.entries;
@@ -123,9 +97,10 @@ private:
 
   /// The successors a pass follows from `block`: the taken side alone when
   /// the branch condition is known for every thread under `bindings`, the
-  /// ordinary side alone when the other is rare (RareBranches.h).
-  std::vector<std::uint32_t> followed(FunctionFacts &facts, std::uint32_t block,
-                                      const Bindings &bindings) {
+  /// ordinary side alone when the other is rare (RareBranches.h). What
+  /// decided it goes into `decisions`.
+  std::vector<std::uint32_t> followed(FunctionFacts &facts, std::uint32_t block, const Bindings &bindings,
+                                      std::vector<Decision> &decisions) {
     const auto &successors = facts.graph.blocks[block].successors;
     const Instruction *branch = facts.graph.terminator(block);
     if (!branch || branch->opcode != "bra" || !branch->guard || successors.size() != 2)
@@ -134,6 +109,7 @@ private:
                                                facts.graph.blocks[block].end - 1, bindings);
     if (predicate.known() && !predicate.perThread) {
       bool taken = (*predicate.number != 0) != branch->guard->negated;
+      decisions.push_back({successors[taken ? 1 : 0], predicate.origin, predicate.why, false});
       return {successors[taken ? 0 : 1]};
     }
     if (auto ordinary = ordinarySideOf(facts.graph, *facts.values, block)) {
@@ -141,6 +117,7 @@ private:
         result_.rareBranches.push_back(
             {facts.graph.function, branch->location, branch->debugLocation, ordinary->condition,
              ordinary->nonFinite});
+      decisions.push_back({successors[ordinary->taken ? 1 : 0], ValueOrigin::Constant, {}, true});
       return {successors[ordinary->taken ? 0 : 1]};
     }
     return successors;
@@ -148,7 +125,8 @@ private:
 
   /// Blocks of a region (a loop's body, or the function) that one pass
   /// reaches from its entry, branches decided where `followed` can.
-  std::vector<bool> liveBlocks(FunctionFacts &facts, int loop, const Bindings &bindings) {
+  std::vector<bool> liveBlocks(FunctionFacts &facts, int loop, const Bindings &bindings,
+                               std::vector<Decision> &decisions) {
     const LoopForest &forest = facts.forest;
     std::vector<bool> live(facts.graph.blocks.size(), false);
     const Loop *region = loop < 0 ? nullptr : &forest.loops[static_cast<std::size_t>(loop)];
@@ -172,7 +150,7 @@ private:
         }
         continue;
       }
-      for (std::uint32_t to : followed(facts, block, bindings))
+      for (std::uint32_t to : followed(facts, block, bindings, decisions))
         if (inRegion(to))
           work.push_back(to);
     }
@@ -182,7 +160,8 @@ private:
   void emitRegion(FunctionFacts &facts, int loop, const Bindings &bindings, double weight,
                   const std::vector<bool> &skip, int report, std::uint64_t iteration) {
     const auto &blocks = loop < 0 ? allBlocks(facts) : facts.forest.loops[static_cast<std::size_t>(loop)].blocks;
-    std::vector<bool> live = liveBlocks(facts, loop, bindings);
+    std::vector<Decision> decisions;
+    std::vector<bool> live = liveBlocks(facts, loop, bindings, decisions);
     std::vector<bool> done(facts.forest.loops.size(), false);
     Bindings current = bindings; // and the counters of the loops written so far
     for (std::uint32_t block : blocks) {
@@ -192,10 +171,13 @@ private:
       if (child >= 0 && !done[static_cast<std::size_t>(child)]) {
         done[static_cast<std::size_t>(child)] = true;
         auto childLoop = static_cast<std::uint32_t>(child);
-        if (live[block])
+        if (live[block]) {
           emitLoop(facts, childLoop, current, weight, report);
-        else // a guard skips it: its counters leave with the values they entered with
+        } else { // a guard skips it: its counters leave with the values they entered with
+          noteSkipped(facts, childLoop, report,
+                      leadingPast(facts.graph, facts.forest, loop, live, decisions, childLoop));
           bindExitValues(facts, childLoop, facts.trips->inductionVariables(childLoop, current), nullptr, 0, current);
+        }
       }
       if (child >= 0 || !live[block])
         continue;
@@ -356,6 +338,15 @@ private:
     return id;
   }
 
+  /// Keeps a report for `loop` and the loops inside it, which the branches
+  /// in `decided` lead past: `loops` lists every loop, run or not.
+  void noteSkipped(FunctionFacts &facts, std::uint32_t loop, int parentReport, const DecidedBranches &decided) {
+    int id = reportFor(facts, loop, parentReport);
+    skipped_[id].merge(decided);
+    for (std::uint32_t child : facts.forest.loops[loop].children)
+      noteSkipped(facts, child, id, decided);
+  }
+
   /// Writes `loop` out; then binds its counters' values after it into `bindings`.
   void emitLoop(FunctionFacts &facts, std::uint32_t loop, Bindings &bindings, double weight,
                 int parentReport) {
@@ -416,6 +407,7 @@ private:
   std::map<const FunctionFacts *, std::vector<std::uint32_t>> allBlocks_;
   std::map<std::pair<const Function *, std::uint32_t>, int> reportIds_;
   std::set<std::pair<const Function *, std::uint32_t>> rareReported_; ///< branches in result_.rareBranches
+  std::map<int, DecidedBranches> skipped_; ///< reports of loops some pass skipped, and why
   std::vector<const Function *> callStack_;
   ExecutedKernel result_;
   std::uint64_t cap_ = 1;
