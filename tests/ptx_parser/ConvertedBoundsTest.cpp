@@ -101,6 +101,35 @@ TEST(ConvertedBoundsTest, PastTwoToTheTwentyFourTheConvertedCounterRounds) {
   EXPECT_TRUE(passes(storesWith("three_quarters", 30000001), 22499999));
 }
 
+TEST(ConvertedBoundsTest, ACounterThatStartsAtMostAtARemainderIsABound) {
+  // r = n & 3, then one pass per r while float(r) > 0 after --r: at most 3
+  // passes whatever n is, the bound the remainder gives (as for an integer test).
+  ptx::Module module = parseKernelText(R"(.visible .entry remainder(.param .u64 out, .param .u32 n)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<3>;
+  .reg .f32 %f<2>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  ld.param.u32 %r1, [n];
+  and.b32 %r2, %r1, 3;
+$L_loop:
+  st.global.u32 [%rd2], %r2;
+  add.s32 %r2, %r2, -1;
+  cvt.rn.f32.s32 %f1, %r2;
+  setp.gt.f32 %p1, %f1, 0f00000000;
+  @%p1 bra $L_loop;
+  ret;
+}
+)",
+                                       "remainder.ptx");
+  ExecutedKernel executed = expandFirstKernel(module);
+  ASSERT_EQ(executed.loops.size(), 1u);
+  EXPECT_EQ(executed.loops[0].maxTripCount, 3u) << executed.loops[0].rule;
+  EXPECT_TRUE(executed.loops[0].atMost);
+}
+
 TEST(ConvertedBoundsTest, AnUnknownBoundNamesTheParameter) {
   ExecutedKernel executed = expandWithParameter("converted_bounds.ptx", "sqrt_rows");
   ASSERT_FALSE(executed.loops.empty());

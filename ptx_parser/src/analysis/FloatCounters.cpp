@@ -240,10 +240,17 @@ std::optional<TripCount> TripCountAnalysis::convertedCounter(std::uint32_t loop,
       continue;
     std::string problem;
     std::optional<ExitSide> counter = readExitSide(loop, conversionAt, conversion.operands[1], outer, problem);
-    std::optional<ExitSide> bound = readExitSide(loop, test, setp.operands[3 - counterAt], outer, problem);
+    // The bound: a float immediate is its number (the integer value
+    // analysis reads `0f00000000` as no value).
+    const Operand &boundOperand = setp.operands[3 - counterAt];
+    const auto *immediate = boundOperand.getIf<Immediate>();
+    std::optional<ExitSide> bound =
+        immediate ? std::optional<ExitSide>(ExitSide{}) : readExitSide(loop, test, boundOperand, outer, problem);
     if (!counter || !bound || !counter->induction || bound->induction ||
         counter->induction->kind != InductionVariable::Update::Add)
       continue;
+    if (immediate)
+      bound->value = Value::constant(*encodeFloat(immediateAsFloat(*immediate), type));
 
     TripCount count;
     count.origin = ValueOrigin::Constant;
@@ -268,10 +275,11 @@ std::optional<TripCount> TripCountAnalysis::convertedCounter(std::uint32_t loop,
                           std::to_string(normalise(*iv.initial.number, {iv.bits, iv.isSigned, true})) + ", " +
                           (iv.step < 0 ? "" : "+") + std::to_string(iv.step) + " per iteration, as " +
                           std::string(toString(type)) + ")";
-    std::string fixed = toString(setp.operands[3 - counterAt]) + " (= " + shortestDecimal(*limit, type) + ")";
+    std::string fixed = toString(boundOperand) + " (= " + shortestDecimal(*limit, type) + ")";
     count.rule = "stays while " + std::string(stayWhen ? "" : "not ") + (counterAt == 1 ? counted : fixed) + " " +
                  std::string(comparison) + " " + (counterAt == 1 ? fixed : counted);
     noteCounterSkips(loop, iv, count);
+    count.atMost = counter->initialIsBound;
     // A rotated loop that fails its test on entry is skipped by the guard
     // nvcc puts before it, which the walk along thread 0's path reads.
     if (std::optional<std::uint64_t> leaves =
