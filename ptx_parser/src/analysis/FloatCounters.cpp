@@ -61,17 +61,30 @@ struct FloatCounterRun {
   }
 };
 
+/// An exit test that compares f32 or f64 values, as setp does.
+struct FloatTest {
+  ScalarType type;
+  std::string_view comparison;
+};
+
+std::optional<FloatTest> floatTestOf(const Instruction &setp) {
+  if (setp.opcode != "setp" || setp.modifiers.empty() || setp.operands.size() != 3 || setp.details.types.empty())
+    return std::nullopt;
+  FloatTest test{setp.details.types.back(), setp.modifiers[0]};
+  if ((test.type != ScalarType::F32 && test.type != ScalarType::F64) || !compareFloat(test.comparison, 0, 0))
+    return std::nullopt;
+  return test;
+}
+
 } // namespace
 
 std::optional<TripCount> TripCountAnalysis::floatCounter(std::uint32_t loop, std::uint32_t test, bool stayWhen,
                                                          const Bindings &outer) const {
   const Instruction &setp = *graph_.instructions[test];
-  if (setp.opcode != "setp" || setp.modifiers.empty() || setp.operands.size() != 3 || setp.details.types.empty())
+  const std::optional<FloatTest> tested = floatTestOf(setp);
+  if (!tested)
     return std::nullopt;
-  const ScalarType type = setp.details.types.back();
-  const std::string_view comparison = setp.modifiers[0];
-  if ((type != ScalarType::F32 && type != ScalarType::F64) || !compareFloat(comparison, 0, 0))
-    return std::nullopt;
+  const auto [type, comparison] = *tested;
   // A register read at an instruction, followed back through the copies
   // the loop makes of it (nvcc -G: `mov %f4, %f14` in the header, `mov
   // %f14, %f6` before the back edge), with the definitions that reach it.
@@ -213,15 +226,13 @@ std::optional<TripCount> TripCountAnalysis::floatCounter(std::uint32_t loop, std
 std::optional<TripCount> TripCountAnalysis::convertedCounter(std::uint32_t loop, std::uint32_t test, bool stayWhen,
                                                              const Bindings &outer) const {
   const Instruction &setp = *graph_.instructions[test];
-  if (setp.opcode != "setp" || setp.modifiers.empty() || setp.operands.size() != 3 || setp.details.types.empty())
-    return std::nullopt;
-  const ScalarType type = setp.details.types.back();
-  const std::string_view comparison = setp.modifiers[0];
+  const std::optional<FloatTest> tested = floatTestOf(setp);
   // An ordering against a fixed bound changes its outcome at most once
   // while the counter moves one way; `==` and `!=` on floats are left alone.
   static const std::set<std::string_view> orderings{"lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu"};
-  if ((type != ScalarType::F32 && type != ScalarType::F64) || !orderings.count(comparison))
+  if (!tested || !orderings.count(tested->comparison))
     return std::nullopt;
+  const auto [type, comparison] = *tested;
   for (std::size_t counterAt : {1, 2}) {
     const auto *compared = setp.operands[counterAt].getIf<Register>();
     if (!compared || compared->negated)
