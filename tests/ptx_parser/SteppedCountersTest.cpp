@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ptxdvfs::test {
@@ -57,6 +58,26 @@ int powerCycle(std::uint32_t seed) {
   return passes;
 }
 
+int fibonacciSteps(std::int32_t n) {
+  int passes = 0;
+  for (std::int32_t a = 0, b = 1; b < n; ++passes) {
+    std::int32_t t = a + b;
+    a = b;
+    b = t;
+  }
+  return passes;
+}
+
+int euclidSteps(std::int32_t n) {
+  int passes = 0;
+  for (std::int32_t a = n, b = 1071; b != 0; ++passes) {
+    std::int32_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return passes;
+}
+
 TEST(SteppedCountersTest, EachRuleIsSteppedAsTheHostRunsIt) {
   for (std::int64_t value : samples()) {
     const auto asInt = static_cast<std::int32_t>(value);
@@ -72,7 +93,32 @@ TEST(SteppedCountersTest, EachRuleIsSteppedAsTheHostRunsIt) {
     if (asUnsigned % 1021 != 0) { // from 0 the loop has no start to return to: skipped
       EXPECT_DOUBLE_EQ(storesWith("power_cycle", value), powerCycle(asUnsigned)) << value;
     }
+    // Two carried registers each. The Fibonacci numbers pass 2^31 - 1
+    // (where the host's int would overflow) only for the largest sample.
+    if (value != 0x7fffffffLL) {
+      EXPECT_DOUBLE_EQ(storesWith("fibonacci", value), fibonacciSteps(asInt)) << value;
+    }
+    EXPECT_DOUBLE_EQ(storesWith("euclid", value), euclidSteps(asInt)) << value;
   }
+}
+
+TEST(SteppedCountersTest, CountersSteppedTogetherAreNamedInTheRule) {
+  ExecutedKernel executed = expandWithParameter("stepped.ptx", "euclid", "param_1", 100);
+  ASSERT_EQ(executed.loops.size(), 1u);
+  EXPECT_EQ(executed.loops[0].maxTripCount, 7u); // 1071, 100, 71, 29, 13, 3, 1, 0
+  const std::string &rule = executed.loops[0].rule;
+  EXPECT_NE(rule.find("= 1071, "), std::string::npos) << rule;
+  EXPECT_NE(rule.find("= 100, set by lines "), std::string::npos) << rule;
+  // Without a value for n, the start of one of them is what to give.
+  ExecutedKernel unset = expandWithParameter("stepped.ptx", "euclid");
+  ASSERT_EQ(unset.loops.size(), 1u);
+  EXPECT_TRUE(unset.loops[0].usedDefault);
+  EXPECT_EQ(unset.loops[0].why, std::vector<std::string>{"parameter param_1 (no --assume param_1=VALUE)"});
+  // Nor for the bound the Fibonacci numbers are stepped against.
+  ExecutedKernel unbounded = expandWithParameter("stepped.ptx", "fibonacci");
+  ASSERT_EQ(unbounded.loops.size(), 1u);
+  EXPECT_TRUE(unbounded.loops[0].usedDefault);
+  EXPECT_EQ(unbounded.loops[0].why, std::vector<std::string>{"parameter param_1 (no --assume param_1=VALUE)"});
 }
 
 TEST(SteppedCountersTest, AnUnknownStartNamesWhatToGive) {

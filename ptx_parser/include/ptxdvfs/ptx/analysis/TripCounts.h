@@ -239,20 +239,21 @@ private:
   std::optional<TripCount> convertedCounter(std::uint32_t loop, std::uint32_t test, bool stayWhen,
                                             const Bindings &outer) const;
   /// The count of a loop whose exit `test` compares values computed from
-  /// one register the loop carries and writes once, by a computation the
-  /// induction forms do not cover (`k = (k + 1) / 2`, `i = 2 * i + 1`):
-  /// thread 0's value is stepped one iteration at a time through the
-  /// value analysis, up to 4096 iterations. The update and the exit (in
-  /// `exitingBlock`) must run in every iteration. nullopt when the test
-  /// reads anything else that changes, or a value the analysis cannot
-  /// compute; without headerRuns when only the entry value is unknown (its
-  /// reasons say what to give), the counter stops moving, or it runs too long.
+  /// the registers the loop carries (at most 4, each written once in it),
+  /// by a computation the induction forms do not cover (`k = (k + 1) / 2`,
+  /// `i = 2 * i + 1`, `a, b = b, a % b`): thread 0's values are stepped one
+  /// iteration at a time through the value analysis, up to 4096
+  /// iterations. The updates and the exit (in `exitingBlock`) must run in
+  /// every iteration. nullopt when the test reads anything else that
+  /// changes, or a value the analysis cannot compute; without headerRuns
+  /// when only an entry value is unknown (its reasons say what to give),
+  /// the counters stop moving, or they run too long.
   std::optional<TripCount> simulatedCount(std::uint32_t loop, std::uint32_t test, std::uint32_t exitingBlock,
                                           bool stayWhen, const Bindings &outer) const;
-  /// The one register the loop carries from one iteration to the next
-  /// among those instruction `from` reads, directly or through values the
-  /// loop computes; nullopt when there are several, or too many reads.
-  std::optional<std::string> soleCarriedRegister(std::uint32_t loop, std::uint32_t from) const;
+  /// The registers the loop carries from one iteration to the next among
+  /// those instruction `from` reads, directly or through values the loop
+  /// computes, in the order found; nullopt when there are too many reads.
+  std::optional<std::vector<std::string>> carriedRegisters(std::uint32_t loop, std::uint32_t from) const;
   bool insideLoop(std::uint32_t loop, std::uint32_t instruction) const;
   /// Whether instruction `at` of `loop` runs in every iteration: it is not
   /// guarded, and its block does.
