@@ -76,6 +76,54 @@ TEST(BitBoundsTest, BfindWithoutShiftAmountGivesTheHighestBitsIndex) {
   }
 }
 
+/// Passes of the store-per-pass loop from 0 while `setp.<compare>` holds
+/// against the bound `instruction` computes from n into %r1 (n in %r3).
+double passesBoundBy(const std::string &instruction, const std::string &compare, std::int64_t n) {
+  ptx::Module module = storePerPassKernel(
+      "", "  ld.param.u32 %r3, [n];\n  " + instruction + "\n  mov.u32 %r2, 0;", compare);
+  ExecutedKernel executed = expandFirstKernel(module, {{"n", n}});
+  for (const LoopReport &loop : executed.loops)
+    EXPECT_FALSE(loop.usedDefault) << instruction << " " << n << ": " << loop.why.front();
+  return executedCount(executed, "st.global.u32");
+}
+
+TEST(BitBoundsTest, ASignedBfindFindsTheHighestBitThatDiffersFromTheSign) {
+  // For a negative n, the highest clear bit; none (-1: no pass) for 0 and -1.
+  for (std::int32_t n : {0, 1, 2, 1000, -1, -2, -3, -1000, -2147483647 - 1}) {
+    const std::uint32_t magnitude = static_cast<std::uint32_t>(n < 0 ? ~n : n);
+    int highest = -1;
+    for (int bit = 0; bit < 32; ++bit)
+      if ((magnitude >> bit) & 1)
+        highest = bit;
+    EXPECT_DOUBLE_EQ(passesBoundBy("bfind.s32 %r1, %r3;", "lt.s32", n), std::max(highest, 0)) << n;
+  }
+}
+
+TEST(BitBoundsTest, FunnelShiftsSadAndBytePermutesAreEvaluated) {
+  for (std::uint32_t n : {0u, 1u, 7u, 300u, 0x10000001u, 0x0000ff80u}) {
+    const std::uint32_t rotatedLeft4 = (n << 4) | (n >> 28);
+    EXPECT_TRUE(sameCount(passesBoundBy("shf.l.wrap.b32 %r1, %r3, %r3, 36;", "lt.u32", n), rotatedLeft4)) << n;
+    EXPECT_TRUE(sameCount(passesBoundBy("shf.r.wrap.b32 %r1, %r3, %r3, 28;", "lt.u32", n), rotatedLeft4)) << n;
+    // .clamp shifts by at most 32: left by 40 is the low word, a.
+    EXPECT_TRUE(sameCount(passesBoundBy("shf.l.clamp.b32 %r1, %r3, 0, 40;", "lt.u32", n), n)) << n;
+    const auto signedN = static_cast<std::int32_t>(n);
+    EXPECT_TRUE(sameCount(passesBoundBy("sad.s32 %r1, %r3, 100, 7;", "lt.u32", n),
+                                   (signedN < 100 ? 100 - signedN : signedN - 100) + 7))
+        << n;
+    // Byte 1 of n, then byte 0's sign replicated into the low byte.
+    EXPECT_TRUE(sameCount(passesBoundBy("prmt.b32 %r1, %r3, 0, 0x4441;", "lt.u32", n), (n >> 8) & 0xff)) << n;
+    EXPECT_TRUE(sameCount(passesBoundBy("prmt.b32 %r1, %r3, 0, 0x4448;", "lt.u32", n), (n & 0x80) ? 0xff : 0)) << n;
+  }
+  // prmt's other modes are not modelled: the default, with the instruction named.
+  ptx::Module module =
+      storePerPassKernel("", "  ld.param.u32 %r3, [n];\n  prmt.b32.f4e %r1, %r3, 0, 1;\n  mov.u32 %r2, 0;", "lt.u32");
+  ExecutedKernel executed = expandFirstKernel(module, {{"n", 5}});
+  ASSERT_EQ(executed.loops.size(), 1u);
+  EXPECT_TRUE(executed.loops[0].usedDefault);
+  EXPECT_NE(executed.loops[0].why.front().find("the result of prmt.b32.f4e"), std::string::npos)
+      << executed.loops[0].why.front();
+}
+
 TEST(BitBoundsTest, AByteOfAParameterIsThatByteOfItsAssumedValue) {
   // nvcc loads (n >> 8) & 0xff as ld.param.u8 [n+1]: the parameter n, not a struct field n+1.
   for (std::int64_t n : {0, 0xff, 0x100, 0x1234, 0xffff, 0x7fffff00, 1000000})

@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -16,14 +15,6 @@ namespace {
 using namespace ptx::analysis;
 
 double storesWith(const char *kernel, std::int64_t n) { return storesPerThreadWith("converted_bounds.ptx", kernel, n); }
-
-/// Counts past the budget are written as sampled iterations whose weights
-/// add up to the count within rounding.
-::testing::AssertionResult passes(double stores, std::int64_t expected) {
-  if (std::fabs(stores - static_cast<double>(expected)) <= 1e-9 * std::max<double>(1, expected))
-    return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << stores << " stores, not " << expected;
-}
 
 std::vector<std::int64_t> samples() {
   std::vector<std::int64_t> values;
@@ -78,14 +69,14 @@ std::int64_t downToSqrt(std::int32_t n) {
 TEST(ConvertedBoundsTest, EachLoopRunsAsTheHostRunsIt) {
   for (std::int64_t n : samples()) {
     const auto asInt = static_cast<std::int32_t>(n);
-    EXPECT_TRUE(passes(storesWith("log2_levels", n), levels(n))) << n;
-    EXPECT_TRUE(passes(storesWith("fast_log2_levels", n), levels(n))) << n;
-    EXPECT_TRUE(passes(storesWith("sqrt_rows", n), sqrtRows(asInt))) << n;
-    EXPECT_TRUE(passes(storesWith("sqrt_rows_double", n), sqrtRowsDouble(asInt))) << n;
-    EXPECT_TRUE(passes(storesWith("three_quarters", n), threeQuarters(asInt))) << n;
-    EXPECT_TRUE(passes(storesWith("unsigned_quarter", n), unsignedQuarter(asInt))) << n;
+    EXPECT_TRUE(sameCount(storesWith("log2_levels", n), levels(n))) << n;
+    EXPECT_TRUE(sameCount(storesWith("fast_log2_levels", n), levels(n))) << n;
+    EXPECT_TRUE(sameCount(storesWith("sqrt_rows", n), sqrtRows(asInt))) << n;
+    EXPECT_TRUE(sameCount(storesWith("sqrt_rows_double", n), sqrtRowsDouble(asInt))) << n;
+    EXPECT_TRUE(sameCount(storesWith("three_quarters", n), threeQuarters(asInt))) << n;
+    EXPECT_TRUE(sameCount(storesWith("unsigned_quarter", n), unsignedQuarter(asInt))) << n;
     if (n < 1000000) { // the host loop is too slow beyond
-      EXPECT_TRUE(passes(storesWith("down_to_sqrt", n), downToSqrt(asInt))) << n;
+      EXPECT_TRUE(sameCount(storesWith("down_to_sqrt", n), downToSqrt(asInt))) << n;
     }
   }
 }
@@ -94,7 +85,7 @@ TEST(ConvertedBoundsTest, PastTwoToTheTwentyFourTheConvertedCounterRounds) {
   // 30000001 * 0.75f is 22500000 in float; from 2^24 on, i converts to
   // even numbers only, and 22500000 is reached at i = 22499999 (rounded up).
   ASSERT_EQ(threeQuarters(30000001), 22499999);
-  EXPECT_TRUE(passes(storesWith("three_quarters", 30000001), 22499999));
+  EXPECT_TRUE(sameCount(storesWith("three_quarters", 30000001), 22499999));
 }
 
 TEST(ConvertedBoundsTest, ACounterThatStartsAtMostAtARemainderIsABound) {

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -133,6 +135,15 @@ inline double executedCount(const ptx::analysis::ExecutedKernel &kernel, std::st
     if (step.instruction->mnemonic == mnemonic)
       total += step.weight;
   return total;
+}
+
+/// Whether an executed count (a sum of weights) is `expected`: counts past
+/// the budget are written as sampled iterations whose weights add up to
+/// the count within rounding.
+inline ::testing::AssertionResult sameCount(double executed, double expected) {
+  if (std::fabs(executed - expected) <= 1e-9 * std::max(1.0, std::fabs(expected)))
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << executed << " executed, not " << expected;
 }
 
 /// Stores per thread of `kernel` in fixture `file` with its second

@@ -121,10 +121,13 @@ inline std::optional<bool> compare(std::string_view op, std::int64_t a, std::int
 /// reads one, `setp.lt.f32` compares them).
 /// `clz`, `popc`, `brev` or `bfind` of `bits` (the operand's `type.bits`
 /// low bits): what PTX defines each to give, brev in the operand's width,
-/// the others as a .u32 (bfind's "none found" is 0xffffffff). Not for a
-/// signed bfind, which searches a negative value for its highest clear bit.
+/// the others as a .u32 (bfind's "none found" is 0xffffffff). A signed
+/// bfind finds the highest bit that differs from the sign: the highest
+/// clear bit of a negative value.
 inline std::int64_t bitInstruction(std::string_view op, std::uint64_t bits, IntType type, bool shiftAmount) {
   const unsigned width = type.bits >= 64 ? 64 : type.bits;
+  if (op == "bfind" && type.isSigned && width > 0 && ((bits >> (width - 1)) & 1))
+    bits = ~bits & (width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1);
   if (op == "popc") {
     std::int64_t count = 0;
     for (; bits != 0; bits &= bits - 1)
@@ -146,6 +149,50 @@ inline std::int64_t bitInstruction(std::string_view op, std::uint64_t bits, IntT
   if (highest < 0)
     return 0xffffffff;
   return shiftAmount ? static_cast<std::int64_t>(width) - 1 - highest : highest;
+}
+
+/// The three-source bit instructions, as the PTX ISA defines them on
+/// their operands' low bits; nullopt for a form not modelled (prmt's
+/// f4e, b4e, rc8, ecl, ecr and rc16 modes).
+/// - `shf.l`/`shf.r` (`.wrap`: the shift modulo 32; `.clamp`: at most
+///   32): the upper (left) or lower (right) word of b:a shifted by c;
+/// - `sad`: c + |a - b| in `type`;
+/// - `prmt` (default mode): each byte of the result picks one of the
+///   eight bytes of b:a by a nibble of c, whose bit 3 asks for that
+///   byte's sign replicated instead.
+inline std::optional<std::int64_t> threeSourceResult(const Instruction &instruction, std::int64_t a, std::int64_t b,
+                                                     std::int64_t c, IntType type) {
+  const std::string_view op = instruction.opcode;
+  const auto word = [](std::int64_t x) { return static_cast<std::uint64_t>(static_cast<std::uint32_t>(x)); };
+  if (op == "shf") {
+    const std::uint64_t joined = word(b) << 32 | word(a);
+    const std::uint64_t amount = instruction.hasModifier("clamp") ? std::min<std::uint64_t>(word(c), 32) : word(c) & 31;
+    if (instruction.hasModifier("l"))
+      return static_cast<std::int64_t>(word(static_cast<std::int64_t>((joined << amount) >> 32)));
+    if (instruction.hasModifier("r"))
+      return static_cast<std::int64_t>(word(static_cast<std::int64_t>(joined >> amount)));
+    return std::nullopt;
+  }
+  if (op == "sad") {
+    const std::int64_t x = normalise(a, type), y = normalise(b, type);
+    const bool below = lessThan(x, y, type);
+    return normalise(c + (below ? y - x : x - y), type);
+  }
+  if (op == "prmt") {
+    if (instruction.modifiers.size() != 1) // `prmt.b32` alone: the default mode
+      return std::nullopt;
+    const std::uint64_t bytes = word(b) << 32 | word(a);
+    std::uint64_t result = 0;
+    for (unsigned i = 0; i < 4; ++i) {
+      const std::uint64_t selector = (word(c) >> (4 * i)) & 0xf;
+      std::uint64_t byte = (bytes >> (8 * (selector & 7))) & 0xff;
+      if (selector & 8)
+        byte = (byte & 0x80) ? 0xff : 0;
+      result |= byte << (8 * i);
+    }
+    return static_cast<std::int64_t>(result);
+  }
+  return std::nullopt;
 }
 
 inline bool hasFloatType(const Instruction &instruction) {

@@ -359,7 +359,7 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
                                                  : normalise(normalise(*a.number, from), to);
     return a;
   }
-  if (op == "clz" || op == "popc" || op == "brev" || (op == "bfind" && !type.isSigned)) {
+  if (op == "clz" || op == "popc" || op == "brev" || op == "bfind") {
     // Bit counts bound loops over a value's bits (`i < 32 - __clz(n)`, `i < __popc(mask)`).
     Value a = source(1);
     a.atMost.reset();
@@ -370,6 +370,14 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
     a.number = bitInstruction(op, static_cast<std::uint64_t>(normalise(*a.number, {type.bits, false, true})), type,
                         instruction.hasModifier("shiftamt"));
     return a;
+  }
+  if (op == "shf" || op == "sad" || op == "prmt") {
+    Value a = source(1), b = source(2), c = source(3);
+    std::optional<std::int64_t> number;
+    if (a.known() && b.known() && c.known())
+      if (!(number = threeSourceResult(instruction, *a.number, *b.number, *c.number, type)))
+        return Value::unknown("the result of " + std::string(instruction.mnemonic) + " (" + where + ")");
+    return combine({&a, &b, &c}, number);
   }
   if (op == "neg" || op == "not" || op == "abs") {
     Value a = source(1);
