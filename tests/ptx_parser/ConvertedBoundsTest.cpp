@@ -115,6 +115,44 @@ $L_loop:
   EXPECT_TRUE(expandFirstKernel(module).loops[0].atMost);
 }
 
+TEST(ConvertedBoundsTest, ABoundRecomputedInEveryPassIsStillInvariant) {
+  // nvcc -G's `for (int i = 0; i < n * 0.75f; i++)`: the counter copied at
+  // the top, n * 0.75f computed again before every test (cvt, mul.f32),
+  // the test negated. 750 bodies for n = 1000, and one more header run.
+  ptx::Module module = parseKernelText(R"(.visible .entry recomputed(.param .u64 out, .param .u32 n)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<12>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  ld.param.u32 %r4, [n];
+  mov.u32 %r11, 0;
+$L_header:
+  mov.u32 %r2, %r11;
+  cvt.rn.f32.s32 %f1, %r2;
+  cvt.rn.f32.s32 %f2, %r4;
+  mul.f32 %f3, %f2, 0f3F400000;
+  setp.lt.f32 %p1, %f1, %f3;
+  not.pred %p2, %p1;
+  @%p2 bra $L_done;
+  st.global.u32 [%rd2], %r2;
+  add.s32 %r3, %r2, 1;
+  mov.u32 %r11, %r3;
+  bra.uni $L_header;
+$L_done:
+  ret;
+}
+)",
+                                       "recomputed.ptx");
+  ExecutedKernel executed = expandFirstKernel(module, {{"n", 1000}});
+  ASSERT_EQ(executed.loops.size(), 1u);
+  EXPECT_FALSE(executed.loops[0].usedDefault) << executed.loops[0].why.front();
+  EXPECT_EQ(executed.loops[0].maxTripCount, 751u) << executed.loops[0].rule;
+  EXPECT_TRUE(sameCount(executedCount(executed, "st.global.u32"), 750));
+}
+
 TEST(ConvertedBoundsTest, AnUnknownBoundNamesTheParameter) {
   ExecutedKernel executed = expandWithParameter("converted_bounds.ptx", "sqrt_rows");
   ASSERT_FALSE(executed.loops.empty());

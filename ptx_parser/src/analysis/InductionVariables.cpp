@@ -2,6 +2,7 @@
 #include "ptxdvfs/ptx/analysis/TripCounts.h"
 
 #include "Copies.h"
+#include "FloatSemantics.h"
 #include "IntegerSemantics.h"
 #include "Reasons.h"
 #include "RegisterNames.h"
@@ -180,7 +181,12 @@ bool TripCountAnalysis::recomputedInvariant(std::uint32_t loop, const std::strin
   if (!definition || !insideLoop(loop, *definition) || depth >= kMaxDepth)
     return false;
   const Instruction &computation = *graph_.instructions[*definition];
-  if (!isIntegerArithmetic(computation))
+  // Integer arithmetic, or the float arithmetic a bound is computed in
+  // (-G recomputes `n * 0.75f` before every test): pure functions of their operands.
+  const bool floatArithmetic = hasFloatType(computation) && computation.operands.size() >= 2 &&
+                               (computation.opcode == "cvt" || computation.opcode == "mov" ||
+                                modelsFloatArithmetic(computation.opcode, computation.operands.size() - 1));
+  if (!isIntegerArithmetic(computation) && !floatArithmetic)
     return false;
   for (std::size_t i = 1; i < computation.operands.size(); ++i) {
     const auto *operand = computation.operands[i].getIf<Register>();
