@@ -10,6 +10,7 @@
 #include "Reasons.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 
 namespace ptxdvfs::ptx::analysis {
@@ -282,7 +283,12 @@ std::optional<TripCount> TripCountAnalysis::convertedCounter(std::uint32_t loop,
       return holds.value_or(false) == stayWhen;
     };
     const InductionVariable &iv = *counter->induction;
-    std::string counted = toString(setp.operands[counterAt]) + " (" + iv.reg + " from " +
+    // An unrolled loop's tests in the middle read the counter plus a copy's offset.
+    std::string derived = counter->subtractsVariable ? std::to_string(counter->offset) + " - " + iv.reg + ", "
+                          : counter->offset != 0    ? iv.reg + (counter->offset > 0 ? " + " : " - ") +
+                                                       std::to_string(std::llabs(counter->offset)) + ", "
+                                                    : "";
+    std::string counted = toString(setp.operands[counterAt]) + " (" + derived + iv.reg + " from " +
                           std::to_string(normalise(*iv.initial.number, {iv.bits, iv.isSigned, true})) + ", " +
                           (iv.step < 0 ? "" : "+") + std::to_string(iv.step) + " per iteration, as " +
                           std::string(toString(type)) + ")";
