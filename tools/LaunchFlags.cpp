@@ -179,7 +179,7 @@ void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags) {
   command.add_option("--grid", flags.grid, "Blocks per grid, X[,Y[,Z]] (%nctaid; default 1024)")
       ->group(group);
   command.add_option("--block", flags.block,
-                     "Threads per block, X[,Y[,Z]] (%ntid; default .reqntid, else 256)")
+                     "Threads per block, X[,Y[,Z]] (%ntid; default .reqntid, else .maxntid, else 256)")
       ->group(group);
   if (!readingFlags) {
     // The model fixes how kernels are read; only what the PTX cannot tell is asked.

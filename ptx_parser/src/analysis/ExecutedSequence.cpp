@@ -423,7 +423,13 @@ std::string_view originName(const LoopReport &loop) {
 
 ExecutedKernel expandKernel(const Module &module, const Function &kernel,
                             const LaunchAssumptions &assumptions, const ExpansionOptions &options) {
-  Expander expander(module, assumptions, options);
+  // The kernel's block-size directives hold in the functions it calls too.
+  LaunchAssumptions forKernel = assumptions;
+  if (!forKernel.requiredBlock)
+    forKernel.requiredBlock = blockDirective(kernel, "reqntid");
+  if (!forKernel.maximumBlock)
+    forKernel.maximumBlock = blockDirective(kernel, "maxntid");
+  Expander expander(module, forKernel, options);
   // Code without loops can exceed the budget; this bounds pathological
   // inlining instead, and keeps memory bounded whatever the counts say.
   const std::size_t hardLimit = std::max<std::size_t>(options.budget, 1) * 64 + (1u << 20);

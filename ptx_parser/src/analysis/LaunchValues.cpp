@@ -1,5 +1,5 @@
 // LaunchValues.cpp - where the values a bound starts from come from: the
-// launch geometry (--grid, --block, .reqntid, or the defaults), the
+// launch geometry (--grid, --block, .reqntid, .maxntid, or the defaults), the
 // kernel's parameters and its `__constant__` variables (--assume).
 #include "ptxdvfs/ptx/analysis/Values.h"
 
@@ -13,6 +13,15 @@
 #include <optional>
 
 namespace ptxdvfs::ptx::analysis {
+
+std::optional<Dim3> blockDirective(const Function &function, std::string_view name) {
+  for (const PerformanceDirective &directive : function.performanceDirectives)
+    if (directive.name == name && !directive.values.empty())
+      return Dim3{static_cast<std::uint32_t>(directive.values[0]),
+                  directive.values.size() > 1 ? static_cast<std::uint32_t>(directive.values[1]) : 1,
+                  directive.values.size() > 2 ? static_cast<std::uint32_t>(directive.values[2]) : 1};
+  return std::nullopt;
+}
 
 Value ValueEvaluator::specialRegister(std::string_view base, std::string_view component) const {
   if (base == "%tid" || base == "%ctaid")
@@ -34,13 +43,14 @@ Value ValueEvaluator::specialRegister(std::string_view base, std::string_view co
   if (base == "%ntid") {
     if (assumptions_.block)
       return described(*assumptions_.block, ValueOrigin::Assumed, "--block");
-    for (const PerformanceDirective &directive : graph_.function->performanceDirectives)
-      if (directive.name == "reqntid" && !directive.values.empty()) {
-        Dim3 dims{static_cast<std::uint32_t>(directive.values[0]),
-                  directive.values.size() > 1 ? static_cast<std::uint32_t>(directive.values[1]) : 1,
-                  directive.values.size() > 2 ? static_cast<std::uint32_t>(directive.values[2]) : 1};
-        return described(dims, ValueOrigin::Constant, ".reqntid");
-      }
+    std::optional<Dim3> required = assumptions_.requiredBlock ? assumptions_.requiredBlock
+                                                              : blockDirective(*graph_.function, "reqntid");
+    if (required)
+      return described(*required, ValueOrigin::Constant, ".reqntid");
+    std::optional<Dim3> maximum = assumptions_.maximumBlock ? assumptions_.maximumBlock
+                                                            : blockDirective(*graph_.function, "maxntid");
+    if (maximum)
+      return described(*maximum, ValueOrigin::Defaulted, ".maxntid, the most the kernel allows; set --block");
     return described(kDefaultBlock, ValueOrigin::Defaulted, "default; set --block");
   }
   if (base == "%nctaid")

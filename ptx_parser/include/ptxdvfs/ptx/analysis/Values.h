@@ -55,9 +55,16 @@ using AssumedParameters = std::map<std::string, AssumedValue, std::less<>>;
 /// (`%tid`, `%ctaid`, `%laneid` read 0), so a grid-stride loop runs its
 /// largest per-thread count, ceil(n / (blockDim * gridDim)).
 struct LaunchAssumptions {
-  /// `--block X[,Y[,Z]]`: %ntid. Unset: the kernel's `.reqntid`, else
-  /// kDefaultBlock (reported as a default; `.maxntid` is only a bound).
+  /// `--block X[,Y[,Z]]`: %ntid. Unset: the kernel's `.reqntid` (the
+  /// block size it must be launched with), else its `.maxntid`
+  /// (`__launch_bounds__`: the most threads per block it allows, and the
+  /// size it is most likely launched with; reported as a default), else
+  /// kDefaultBlock (a default), never more than `.maxntid` allows.
   std::optional<Dim3> block;
+  /// The `.reqntid` and `.maxntid` of the kernel being read, which a
+  /// `.func` inlined into it reads %ntid under too; expandKernel fills
+  /// them. Unset: those of the function the evaluator reads, if any.
+  std::optional<Dim3> requiredBlock, maximumBlock;
   /// `--grid X[,Y[,Z]]`: %nctaid. Unset: kDefaultGrid (reported as a default).
   std::optional<Dim3> grid;
   /// `--assume NAME=VALUE`: kernel parameters by PTX name
@@ -77,6 +84,10 @@ struct LaunchAssumptions {
 };
 
 inline constexpr Dim3 kDefaultBlock{256, 1, 1};
+
+/// The dimensions a performance directive of `function` gives
+/// (`.reqntid 128` -> {128, 1, 1}); nullopt when it has none of that name.
+std::optional<Dim3> blockDirective(const Function &function, std::string_view name);
 inline constexpr Dim3 kDefaultGrid{1024, 1, 1};
 
 /// How much a value can be trusted, worst first from the bottom up: a
