@@ -141,11 +141,8 @@ $L__done:
 }
 )",
                                        "header_copy.ptx");
-  ExecutedKernel kernel = expandFirstKernel(module, {{"limit", 2}});
-  ASSERT_EQ(kernel.loops.size(), 1u);
-  EXPECT_FALSE(kernel.loops[0].usedDefault) << kernel.loops[0].rule;
-  EXPECT_EQ(kernel.loops[0].maxTripCount, 5u);
-  EXPECT_DOUBLE_EQ(executedCount(kernel, "st.global.f32"), 4);
+  EXPECT_TRUE(onlyLoopRuns(module, 5, {{"limit", 2}}));
+  EXPECT_DOUBLE_EQ(executedCount(expandFirstKernel(module, {{"limit", 2}}), "st.global.f32"), 4);
 }
 
 TEST(FloatBoundsTest, AFloatCounterThatStopsMovingIsNoCount) {

@@ -103,10 +103,11 @@ inline ::testing::AssertionResult onlyLoopTakesTheDefault(const ptx::Module &mod
   return ::testing::AssertionSuccess();
 }
 
-/// Whether the first kernel of `module` has one loop, counted (not the
-/// default) at `passes` header runs.
-inline ::testing::AssertionResult onlyLoopRuns(const ptx::Module &module, std::uint64_t passes) {
-  ptx::analysis::ExecutedKernel kernel = expandFirstKernel(module);
+/// Whether the first kernel of `module`, with `parameters` set, has one
+/// loop, counted (not the default) at `passes` header runs.
+inline ::testing::AssertionResult onlyLoopRuns(const ptx::Module &module, std::uint64_t passes,
+                                               ptx::analysis::AssumedParameters parameters = {}) {
+  ptx::analysis::ExecutedKernel kernel = expandFirstKernel(module, std::move(parameters));
   if (kernel.loops.size() != 1)
     return ::testing::AssertionFailure() << kernel.loops.size() << " loops, not 1";
   if (kernel.loops[0].usedDefault)
