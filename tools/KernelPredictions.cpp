@@ -59,7 +59,8 @@ DefaultedLoops defaultedLoops(const embeddings::EncodedKernel &kernel) {
       continue;
     ++found.defaulted;
     for (const std::string &reason : loop.why)
-      if (std::find(found.reasons.begin(), found.reasons.end(), reason) == found.reasons.end())
+      if (!ptx::analysis::saysWhyNotRun(reason) &&
+          std::find(found.reasons.begin(), found.reasons.end(), reason) == found.reasons.end())
         found.reasons.push_back(reason);
   }
   return found;

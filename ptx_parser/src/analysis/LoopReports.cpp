@@ -62,9 +62,9 @@ void describeSkipped(LoopReport &report, const DecidedBranches &decided) {
   report.minTripCount = 0;
   report.origin = decided.origin;
   if (decided.byValue)
-    appendReasons(report.why, {"thread 0's branches lead past this loop"});
+    appendReasons(report.why, {kLeadsPastLoop});
   if (decided.byRarity)
-    appendReasons(report.why, {"it lies on a side of a branch read as rare (never taken)"});
+    appendReasons(report.why, {kBehindRareSide});
   appendReasons(report.why, decided.why);
 }
 

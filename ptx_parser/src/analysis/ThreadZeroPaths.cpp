@@ -13,7 +13,7 @@ namespace {
 
 /// The entry value of a counter whose loop thread 0's branches lead past.
 Value skippedByThreadZero() {
-  Value value{std::nullopt, ValueOrigin::Constant, {"thread 0's branches lead past this loop"}};
+  Value value{std::nullopt, ValueOrigin::Constant, {kLeadsPastLoop}};
   value.threadZeroSkipsLoop = true;
   return value;
 }

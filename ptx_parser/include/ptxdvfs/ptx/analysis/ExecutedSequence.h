@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ptxdvfs::ptx::analysis {
@@ -77,6 +78,14 @@ struct RareBranchReport {
 /// "default" where some entry fell back to the default count, else the
 /// name of the loop's origin ("constant", "assumed", "unknown").
 std::string_view originName(const LoopReport &loop);
+
+/// The reason a report gives for a loop behind a side read as rare.
+inline constexpr const char *kBehindRareSide = "it lies on a side of a branch read as rare (never taken)";
+
+/// Whether `reason` says why a loop does not run (kLeadsPastLoop,
+/// kBehindRareSide) rather than naming a value its count rests on: a
+/// summary of what to give (--assume, --grid, --block) leaves it out.
+inline bool saysWhyNotRun(std::string_view reason) { return reason == kLeadsPastLoop || reason == kBehindRareSide; }
 
 struct ExecutedKernel {
   const Function *kernel = nullptr;

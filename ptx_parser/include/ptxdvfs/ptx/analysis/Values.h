@@ -85,6 +85,10 @@ struct LaunchAssumptions {
 
 inline constexpr Dim3 kDefaultBlock{256, 1, 1};
 
+/// The reason a loop report gives when thread 0's branches lead past the
+/// loop: why it does not run, not a value its count rests on.
+inline constexpr const char *kLeadsPastLoop = "thread 0's branches lead past this loop";
+
 /// The dimensions a performance directive of `function` gives
 /// (`.reqntid 128` -> {128, 1, 1}); nullopt when it has none of that name.
 std::optional<Dim3> blockDirective(const Function &function, std::string_view name);
