@@ -206,6 +206,8 @@ void setupLoopsCommand(CLI::App &app, int &exitCode) {
       "runs as its counted exit says.\n"
       "A branch on a magnitude against a huge bound (sinf's large-argument path,\n"
       "infinity and NaN cases) is read on its ordinary side and listed.\n"
+      "A loop the branches lead past for these values (a remainder loop when n is a\n"
+      "multiple of 4, a tail path) is listed at 0 iterations, with what skips it.\n"
       "The thread analysed is thread 0 of block 0. See docs/loops.md.");
   command->add_option("file", options->file, "PTX file")->required()->check(CLI::ExistingFile);
   addLaunchFlags(*command, options->launch);
