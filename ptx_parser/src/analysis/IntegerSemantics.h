@@ -104,7 +104,6 @@ inline std::optional<std::int64_t> integerResult(std::string_view op, std::int64
   return std::nullopt;
 }
 
-
 /// setp's comparison; nullopt for the float-only and unordered ones.
 inline std::optional<bool> compare(std::string_view op, std::int64_t a, std::int64_t b, IntType type) {
   bool lt = lessThan(a, b, type), gt = lessThan(b, a, type), eq = !lt && !gt;
@@ -117,8 +116,6 @@ inline std::optional<bool> compare(std::string_view op, std::int64_t a, std::int
   return std::nullopt;
 }
 
-/// Whether any type the instruction names is a float (`cvt.rzi.s32.f32`
-/// reads one, `setp.lt.f32` compares them).
 /// `clz`, `popc`, `brev` or `bfind` of `bits` (the operand's `type.bits`
 /// low bits): what PTX defines each to give, brev in the operand's width,
 /// the others as a .u32 (bfind's "none found" is 0xffffffff). A signed
@@ -195,6 +192,8 @@ inline std::optional<std::int64_t> threeSourceResult(const Instruction &instruct
   return std::nullopt;
 }
 
+/// Whether any type the instruction names is a float (`cvt.rzi.s32.f32`
+/// reads one, `setp.lt.f32` compares them).
 inline bool hasFloatType(const Instruction &instruction) {
   for (ScalarType type : instruction.details.types)
     if (kindOf(type) == ScalarTypeKind::Float)

@@ -59,7 +59,7 @@ struct LaunchAssumptions {
   /// block size it must be launched with), else its `.maxntid`
   /// (`__launch_bounds__`: the most threads per block it allows, and the
   /// size it is most likely launched with; reported as a default), else
-  /// kDefaultBlock (a default), never more than `.maxntid` allows.
+  /// kDefaultBlock (a default).
   std::optional<Dim3> block;
   /// The `.reqntid` and `.maxntid` of the kernel being read, which a
   /// `.func` inlined into it reads %ntid under too; expandKernel fills
@@ -84,15 +84,15 @@ struct LaunchAssumptions {
 };
 
 inline constexpr Dim3 kDefaultBlock{256, 1, 1};
-
-/// The reason a loop report gives when thread 0's branches lead past the
-/// loop: why it does not run, not a value its count rests on.
-inline constexpr const char *kLeadsPastLoop = "thread 0's branches lead past this loop";
+inline constexpr Dim3 kDefaultGrid{1024, 1, 1};
 
 /// The dimensions a performance directive of `function` gives
 /// (`.reqntid 128` -> {128, 1, 1}); nullopt when it has none of that name.
 std::optional<Dim3> blockDirective(const Function &function, std::string_view name);
-inline constexpr Dim3 kDefaultGrid{1024, 1, 1};
+
+/// The reason a loop report gives when thread 0's branches lead past the
+/// loop: why it does not run, not a value its count rests on.
+inline constexpr const char *kLeadsPastLoop = "thread 0's branches lead past this loop";
 
 /// How much a value can be trusted, worst first from the bottom up: a
 /// value combined from several takes the worst of their origins.
