@@ -1,6 +1,7 @@
 // CudaSource.cpp - reading the CUDA files a PTX module names, and finding kernel declarations in them.
 #include "CudaSource.h"
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -10,9 +11,53 @@ namespace ptxdvfs::tools {
 
 namespace fs = std::filesystem;
 
-namespace {
-
 bool isIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+std::vector<std::string> wordsIn(std::string_view text) {
+  std::vector<std::string> words;
+  for (std::size_t at = 0; at < text.size();) {
+    if (!isIdentifierChar(text[at])) {
+      ++at;
+      continue;
+    }
+    std::size_t end = at;
+    while (end < text.size() && isIdentifierChar(text[end]))
+      ++end;
+    words.emplace_back(text.substr(at, end - at));
+    at = end;
+  }
+  return words;
+}
+
+std::string codeOf(std::string text) {
+  auto blank = [&](std::size_t from, std::size_t to) {
+    for (std::size_t i = from; i < to && i < text.size(); ++i)
+      if (text[i] != '\n')
+        text[i] = ' ';
+  };
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    const char c = text[at];
+    std::size_t end = std::string::npos;
+    if (c == '/' && at + 1 < text.size() && (text[at + 1] == '/' || text[at + 1] == '*')) {
+      const bool line = text[at + 1] == '/';
+      end = line ? text.find('\n', at) : text.find("*/", at + 2);
+      end = end == std::string::npos ? text.size() : end + (line ? 0 : 2);
+    } else if (c == '"' || (c == '\'' && (at == 0 || !std::isxdigit(static_cast<unsigned char>(text[at - 1]))))) {
+      // A digit before a quote is C++14's separator (1'000), not a character literal.
+      end = at + 1;
+      while (end < text.size() && text[end] != c && text[end] != '\n')
+        end += text[end] == '\\' ? 2 : 1;
+      end = std::min(end + 1, text.size());
+    } else {
+      continue;
+    }
+    blank(at, end);
+    at = end - 1;
+  }
+  return text;
+}
+
+namespace {
 
 /// Offset of `name` in the first `__global__ ... name(` of `source`, and
 /// of its `(`; npos when there is none.

@@ -26,6 +26,16 @@ std::vector<CudaSourceFile> readCudaSources(const ptx::Module &module);
 /// Where `declared` (a `.file` path) was read from, or `declared` itself.
 std::string resolvedSourcePath(const std::vector<CudaSourceFile> &sources, const std::string &declared);
 
+bool isIdentifierChar(char c);
+
+/// The identifiers in `text`, in order.
+std::vector<std::string> wordsIn(std::string_view text);
+
+/// `text` with its comments and string and character literals blanked
+/// (newlines kept, so offsets and lines still match the file): what is
+/// left is code, whose braces and names can be matched.
+std::string codeOf(std::string text);
+
 /// `_Z10triangularPKfPfi` -> `triangular`; a name that is not mangled comes back unchanged.
 std::string baseNameOf(const std::string &mangled);
 

@@ -16,45 +16,11 @@ namespace ptxdvfs::tools {
 
 namespace {
 
-bool isIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
 std::string trimmed(std::string_view text) {
   const auto begin = text.find_first_not_of(" \t\r\n");
   if (begin == std::string_view::npos)
     return {};
   return std::string(text.substr(begin, text.find_last_not_of(" \t\r\n") - begin + 1));
-}
-
-std::vector<std::string> identifiersIn(std::string_view text) {
-  std::vector<std::string> words;
-  for (std::size_t at = 0; at < text.size();) {
-    if (!isIdentifierChar(text[at])) {
-      ++at;
-      continue;
-    }
-    std::size_t end = at;
-    while (end < text.size() && isIdentifierChar(text[end]))
-      ++end;
-    words.emplace_back(text.substr(at, end - at));
-    at = end;
-  }
-  return words;
-}
-
-/// `text` with its comments blanked out.
-std::string withoutComments(std::string text) {
-  for (std::size_t at = 0; at + 1 < text.size(); ++at) {
-    if (text[at] != '/' || (text[at + 1] != '/' && text[at + 1] != '*'))
-      continue;
-    const bool line = text[at + 1] == '/';
-    std::size_t end = line ? text.find('\n', at) : text.find("*/", at + 2);
-    end = end == std::string::npos ? text.size() : end + (line ? 0 : 2);
-    for (std::size_t i = at; i < end; ++i)
-      if (text[i] != '\n')
-        text[i] = ' ';
-    at = end - 1;
-  }
-  return text;
 }
 
 std::int64_t alignedUp(std::int64_t offset, std::int64_t alignment) {
@@ -124,7 +90,7 @@ std::optional<Layout> arithmeticType(const std::vector<std::string> &words) {
 
 class CudaStructs::Reader {
 public:
-  explicit Reader(const std::string &source) : source_(withoutComments(source)) {}
+  explicit Reader(const std::string &source) : source_(codeOf(source)) {}
 
   /// layoutOf a declared type, each type text read once.
   const std::optional<Layout> &cachedLayoutOf(const std::string &typeText) {
@@ -138,7 +104,7 @@ public:
     if (depth > kMaxDepth || typeText.find_first_of("*&<>():[]{}") != std::string::npos)
       return std::nullopt;
     std::vector<std::string> words;
-    for (std::string &word : identifiersIn(typeText))
+    for (std::string &word : wordsIn(typeText))
       if (word != "const" && word != "volatile" && word != "struct" && word != "class" && word != "__restrict__")
         words.push_back(std::move(word));
     if (words.empty())
@@ -171,7 +137,7 @@ private:
       const std::size_t before = at == 0 ? std::string::npos : source_.find_last_not_of(" \t\r\n", at - 1);
       if (next == std::string::npos || before == std::string::npos)
         continue;
-      std::vector<std::string> keyword = identifiersIn(std::string_view(source_).substr(
+      std::vector<std::string> keyword = wordsIn(std::string_view(source_).substr(
           before >= 5 ? before - 5 : 0, before >= 5 ? 6 : before + 1));
       const bool afterKeyword = !keyword.empty() && (keyword.back() == "struct" || keyword.back() == "class");
       if (afterKeyword && source_[next] == '{')
@@ -206,7 +172,7 @@ private:
   bool precededByTypedefStruct(std::size_t open) const {
     const std::size_t statementStart = source_.find_last_of(";}", open == 0 ? 0 : open - 1);
     const std::size_t from = statementStart == std::string::npos ? 0 : statementStart + 1;
-    std::vector<std::string> words = identifiersIn(std::string_view(source_).substr(from, open - from));
+    std::vector<std::string> words = wordsIn(std::string_view(source_).substr(from, open - from));
     return words.size() >= 2 && words.size() <= 3 && words[0] == "typedef" &&
            (words[1] == "struct" || words[1] == "class");
   }
@@ -237,7 +203,7 @@ private:
         declaration = trimmed(std::string_view(declaration).substr(std::string_view(label).size()));
     if (declaration.empty())
       return true;
-    std::vector<std::string> words = identifiersIn(declaration);
+    std::vector<std::string> words = wordsIn(declaration);
     if (!words.empty() && (words[0] == "static" || words[0] == "typedef" || words[0] == "using"))
       return true; // no storage in the struct
     if (declaration.find_first_of("(:{}") != std::string::npos || (!words.empty() && words[0] == "enum"))
@@ -264,7 +230,7 @@ private:
 
   bool addMember(const std::string &type, const std::string &declarator, int depth, Layout &layout) const {
     const bool pointer = declarator.find('*') != std::string::npos;
-    std::vector<std::string> names = identifiersIn(declarator.substr(0, declarator.find('[')));
+    std::vector<std::string> names = wordsIn(declarator.substr(0, declarator.find('[')));
     if (names.size() != 1)
       return false;
     std::optional<Layout> element = pointer ? std::optional<Layout>(scalar(8)) : layoutOf(type, depth + 1);
