@@ -423,12 +423,14 @@ std::string_view originName(const LoopReport &loop) {
 
 ExecutedKernel expandKernel(const Module &module, const Function &kernel,
                             const LaunchAssumptions &assumptions, const ExpansionOptions &options) {
-  // The kernel's block-size directives hold in the functions it calls too.
+  // The kernel's block-size directives and launch hold in the functions it calls too.
   LaunchAssumptions forKernel = assumptions;
   if (!forKernel.requiredBlock)
     forKernel.requiredBlock = blockDirective(kernel, "reqntid");
   if (!forKernel.maximumBlock)
     forKernel.maximumBlock = blockDirective(kernel, "maxntid");
+  if (auto found = forKernel.sourceLaunches.find(kernel.name); !forKernel.launch && found != forKernel.sourceLaunches.end())
+    forKernel.launch = found->second;
   Expander expander(module, forKernel, options);
   // Code without loops can exceed the budget; this bounds pathological
   // inlining instead, and keeps memory bounded whatever the counts say.

@@ -1,6 +1,7 @@
 // LaunchValues.cpp - where the values a bound starts from come from: the
-// launch geometry (--grid, --block, .reqntid, .maxntid, or the defaults), the
-// kernel's parameters and its `__constant__` variables (--assume).
+// launch geometry (--grid, --block, .reqntid, the source's launch, .maxntid,
+// or the defaults), the kernel's parameters and its `__constant__`
+// variables (--assume).
 #include "ptxdvfs/ptx/analysis/Values.h"
 
 #include "FloatSemantics.h"
@@ -40,6 +41,13 @@ Value ValueEvaluator::specialRegister(std::string_view base, std::string_view co
                  {std::string(base) + "." + std::string(component) + " = " +
                   std::to_string(*number) + " (" + source + ")"}};
   };
+  const SourceLaunch *launch = nullptr;
+  if (assumptions_.launch) {
+    launch = &*assumptions_.launch;
+  } else if (auto found = assumptions_.sourceLaunches.find(graph_.function->name);
+             found != assumptions_.sourceLaunches.end()) {
+    launch = &found->second;
+  }
   if (base == "%ntid") {
     if (assumptions_.block)
       return described(*assumptions_.block, ValueOrigin::Assumed, "--block");
@@ -47,15 +55,21 @@ Value ValueEvaluator::specialRegister(std::string_view base, std::string_view co
                                                               : blockDirective(*graph_.function, "reqntid");
     if (required)
       return described(*required, ValueOrigin::Constant, ".reqntid");
+    if (launch && launch->block)
+      return described(*launch->block, ValueOrigin::Assumed, "the launch at " + launch->blockAt);
     std::optional<Dim3> maximum = assumptions_.maximumBlock ? assumptions_.maximumBlock
                                                             : blockDirective(*graph_.function, "maxntid");
     if (maximum)
       return described(*maximum, ValueOrigin::Defaulted, ".maxntid, the most the kernel allows; set --block");
     return described(kDefaultBlock, ValueOrigin::Defaulted, "default; set --block");
   }
-  if (base == "%nctaid")
-    return assumptions_.grid ? described(*assumptions_.grid, ValueOrigin::Assumed, "--grid")
-                             : described(kDefaultGrid, ValueOrigin::Defaulted, "default; set --grid");
+  if (base == "%nctaid") {
+    if (assumptions_.grid)
+      return described(*assumptions_.grid, ValueOrigin::Assumed, "--grid");
+    if (launch && launch->grid)
+      return described(*launch->grid, ValueOrigin::Assumed, "the launch at " + launch->gridAt);
+    return described(kDefaultGrid, ValueOrigin::Defaulted, "default; set --grid");
+  }
   return Value::unknown("special register " + std::string(base) + "." + std::string(component));
 }
 

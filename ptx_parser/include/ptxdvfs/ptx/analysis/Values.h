@@ -46,6 +46,15 @@ private:
 /// `_Z5saxpyifPKfPf_param_2`; empty for a name without `_param_`.
 std::string_view shortParameterName(std::string_view ptxName);
 
+/// The launch geometry the host code writes for one kernel
+/// (`scale<<<blocks, 128>>>`), read from its CUDA source by the tools:
+/// each of grid and block is set only where every launch of the kernel
+/// gives it as the same constant.
+struct SourceLaunch {
+  std::optional<Dim3> grid, block;
+  std::string gridAt, blockAt; ///< where the launch is: `main.cu:57`
+};
+
 /// `--assume` values by parameter name, or by the name of a `__constant__`
 /// variable (its PTX name; NAME+BYTES for a field or element).
 using AssumedParameters = std::map<std::string, AssumedValue, std::less<>>;
@@ -56,7 +65,8 @@ using AssumedParameters = std::map<std::string, AssumedValue, std::less<>>;
 /// largest per-thread count, ceil(n / (blockDim * gridDim)).
 struct LaunchAssumptions {
   /// `--block X[,Y[,Z]]`: %ntid. Unset: the kernel's `.reqntid` (the
-  /// block size it must be launched with), else its `.maxntid`
+  /// block size it must be launched with), else the launch in its CUDA
+  /// source (`sourceLaunches`), else its `.maxntid`
   /// (`__launch_bounds__`: the most threads per block it allows, and the
   /// size it is most likely launched with; reported as a default), else
   /// kDefaultBlock (a default).
@@ -65,8 +75,17 @@ struct LaunchAssumptions {
   /// `.func` inlined into it reads %ntid under too; expandKernel fills
   /// them. Unset: those of the function the evaluator reads, if any.
   std::optional<Dim3> requiredBlock, maximumBlock;
-  /// `--grid X[,Y[,Z]]`: %nctaid. Unset: kDefaultGrid (reported as a default).
+  /// `--grid X[,Y[,Z]]`: %nctaid. Unset: the launch in the kernel's CUDA
+  /// source, else kDefaultGrid (reported as a default).
   std::optional<Dim3> grid;
+  /// Per kernel (PTX name), the geometry its launches in the CUDA source
+  /// give (filled by callers that can read the source); may be empty.
+  /// Read as assumed: the source says so, but another build may differ.
+  std::map<std::string, SourceLaunch, std::less<>> sourceLaunches;
+  /// The source launch of the kernel being read, which a `.func` inlined
+  /// into it reads too; expandKernel fills it. Unset: the entry of the
+  /// function the evaluator reads in `sourceLaunches`, if any.
+  std::optional<SourceLaunch> launch;
   /// `--assume NAME=VALUE`: kernel parameters by PTX name
   /// (`_Z5saxpyifPKfPf_param_0`), by its suffix (`param_0`), or by the
   /// CUDA source name when the caller knows it (see `sourceParameterNames`).
