@@ -1,6 +1,7 @@
 // LaunchFlags.cpp - parsing --assume/--grid/--block into the loop analysis's assumptions.
 #include "LaunchFlags.h"
 
+#include "CudaLaunches.h"
 #include "CudaSource.h"
 #include "CudaStructLayout.h"
 
@@ -176,10 +177,13 @@ void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags) {
                      "integer, or a decimal for a float parameter (dt=0.01)")
       ->allow_extra_args(false) // one value per flag: `--assume n=1 app.ptx --json` keeps app.ptx a file
       ->group(group);
-  command.add_option("--grid", flags.grid, "Blocks per grid, X[,Y[,Z]] (%nctaid; default 1024)")
+  command.add_option("--grid", flags.grid,
+                     "Blocks per grid, X[,Y[,Z]] (%nctaid; default: the kernel's launch in the CUDA "
+                     "source where its sizes are constants, else 1024)")
       ->group(group);
   command.add_option("--block", flags.block,
-                     "Threads per block, X[,Y[,Z]] (%ntid; default .reqntid, else .maxntid, else 256)")
+                     "Threads per block, X[,Y[,Z]] (%ntid; default .reqntid, else the launch in the "
+                     "CUDA source, else .maxntid, else 256)")
       ->group(group);
   if (!readingFlags) {
     // The model fixes how kernels are read; only what the PTX cannot tell is asked.
@@ -238,6 +242,9 @@ std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
     text += file.text + "\n";
   if (!text.empty())
     addSourceNames(text, module, assumptions);
+  // Launch geometry the host code fixes, where --grid and --block leave it open.
+  if (!sources.empty())
+    assumptions.sourceLaunches = sourceLaunches(module, launchingSources(sources));
   warnOfUnknownNames(module, assumptions);
   return "";
 }

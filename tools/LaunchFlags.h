@@ -33,7 +33,8 @@ void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags = t
 /// The assumptions the flags describe; an error message for a malformed
 /// value (empty when all is well). `sources`, the module's readable CUDA
 /// sources (readCudaSources()), give its kernels' parameter names, so
-/// `--assume n=1024` works with -lineinfo PTX.
+/// `--assume n=1024` works with -lineinfo PTX, and the grid and block
+/// their launches fix (sourceLaunches()).
 std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
                           const std::vector<CudaSourceFile> &sources,
                           ptx::analysis::LaunchAssumptions &assumptions);

@@ -1,0 +1,167 @@
+// CudaLaunchesTest.cpp - the grid and block a kernel's launches in host code
+// give, and the loop counts that rest on them.
+#include "CudaConstants.h"
+#include "CudaLaunches.h"
+#include "CudaSource.h"
+
+#include "ParseHelpers.h"
+#include "TestPaths.h"
+
+#include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxdvfs::tools {
+namespace {
+
+using ptx::analysis::Dim3;
+
+std::string shown(const std::optional<Dim3> &dims) {
+  return dims ? std::to_string(dims->x) + "," + std::to_string(dims->y) + "," + std::to_string(dims->z) : "none";
+}
+
+/// What `expression` folds to just before the `@` that marks the launch in `source`.
+std::string folded(std::string source, const std::string &expression) {
+  const std::size_t launch = source.find('@');
+  source[launch] = ' ';
+  return shown(ConstantFolder({{"t.cu", "t.cu", source}}).dimension(0, launch, expression));
+}
+
+TEST(CudaLaunchesTest, ConstantsFoldAsCDoes) {
+  EXPECT_EQ(folded("@", "128"), "128,1,1");
+  EXPECT_EQ(folded("@", "dim3(16, 16)"), "16,16,1");
+  EXPECT_EQ(folded("@", "(1000 + 255) / 256"), "4,1,1");     // integer division truncates
+  EXPECT_EQ(folded("@", "(size_t)ceil(1000 / 256)"), "3,1,1"); // ... before ceil sees it
+  EXPECT_EQ(folded("@", "(size_t)ceil((float)1000 / 256)"), "4,1,1");
+  EXPECT_EQ(folded("@", "1 << 10"), "1024,1,1");
+  EXPECT_EQ(folded("@", "0x40u"), "64,1,1");
+  EXPECT_EQ(folded("@", "std::min(4096 / 256, 8)"), "8,1,1");
+  EXPECT_EQ(folded("@", "static_cast<int>(2.9)"), "2,1,1");
+  EXPECT_EQ(folded("@", "0"), "none");       // no launch has an empty dimension
+  EXPECT_EQ(folded("@", "5 - 9"), "none");
+  EXPECT_EQ(folded("@", "n > 1 ? 64 : 32"), "none");
+  EXPECT_EQ(folded("@", "1 / 0"), "none");
+}
+
+TEST(CudaLaunchesTest, NamesAreFollowedToTheirOneValue) {
+  EXPECT_EQ(folded("#define BS 64\n#define TWICE (BS * 2)\n@", "TWICE"), "128,1,1");
+  EXPECT_EQ(folded("# define BS 64\n@", "BS"), "64,1,1");
+  EXPECT_EQ(folded("constexpr unsigned kThreads = 96;\nint main() { @ }", "kThreads"), "96,1,1");
+  EXPECT_EQ(folded("int main() { dim3 b(8, 4, 2); @ }", "b"), "8,4,2");
+  EXPECT_EQ(folded("int main() { dim3 b = dim3(8, 4); int g = 640 / b.x; @ }", "g"), "80,1,1");
+  EXPECT_EQ(folded("int main() { dim3 b{32}; @ }", "b"), "32,1,1");
+  // A directive just above a declaration is not part of its type.
+  EXPECT_EQ(folded("#define NY 1000\nconst int t = 1 << 5;\nvoid run() { @ }", "t"), "32,1,1");
+  // A comment or a string does not define anything.
+  EXPECT_EQ(folded("// #define BS 64\nint main() { const char *s = \"int BS = 32;\"; @ }", "BS"), "none");
+}
+
+TEST(CudaLaunchesTest, ValuesTheSourceDoesNotFixAreNotGuessed) {
+  // Defined twice, differently (under #if branches the reader cannot take).
+  EXPECT_EQ(folded("#ifdef BIG\n#define BS 512\n#else\n#define BS 64\n#endif\n@", "BS"), "none");
+  // Changed before the launch, in any of the ways C changes a variable.
+  for (const char *change : {"t = 32;", "t += 32;", "t <<= 1;", "t++;", "--t;", "read(&t);", "std::cin >> t;"})
+    EXPECT_EQ(folded(std::string("int main() { int t = 64; if (rand()) ") + change + " @ }", "t"), "none") << change;
+  EXPECT_EQ(folded("int main() { dim3 b(64); b.x = 32; @ }", "b"), "none");
+  // Compared, not changed.
+  EXPECT_EQ(folded("int main() { int t = 64; if (t == 64 && t <= 64) {} @ }", "t"), "64,1,1");
+  // A parameter of the launching function, a global that is not const,
+  // a template argument, a declaration without a value.
+  EXPECT_EQ(folded("void run(int t) { @ }", "t"), "none");
+  EXPECT_EQ(folded("int t = 64;\nvoid run() { @ }", "t"), "none");
+  EXPECT_EQ(folded("template <int T> void run() { @ }", "T"), "none");
+  EXPECT_EQ(folded("int main() { int t; @ }", "t"), "none");
+  // Another function's variable is not seen; a closed block's neither.
+  EXPECT_EQ(folded("void a() { int t = 64; }\nvoid b() { @ }", "t"), "none");
+  EXPECT_EQ(folded("const int t = 32;\nvoid a() { int t = 64; }\nvoid b() { @ }", "t"), "32,1,1");
+  EXPECT_EQ(folded("int main() { { int t = 64; } @ }", "t"), "none");
+  // The nearest declaration in scope wins over an outer one.
+  EXPECT_EQ(folded("const int t = 32;\nint main() { int t = 64; @ }", "t"), "64,1,1");
+}
+
+/// The host_launches fixture's kernels, as the tools read them: the PTX
+/// names host_launches.cuh only, and host_launches.cu is found beside it.
+class HostLaunchesTest : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    const std::string path = test::fixtureDir() + "/loops/host_launches.ptx";
+    module_ = new ptx::Module(test::parseOk(test::readFile(path), path));
+    launches_ = new std::map<std::string, ptx::analysis::SourceLaunch, std::less<>>(
+        sourceLaunches(*module_, launchingSources(readCudaSources(*module_))));
+  }
+  static void TearDownTestSuite() {
+    delete launches_;
+    delete module_;
+  }
+
+  static const ptx::analysis::SourceLaunch *launchOf(const std::string &name) {
+    for (const auto &[kernel, launch] : *launches_)
+      if (baseNameOf(kernel) == name)
+        return &launch;
+    return nullptr;
+  }
+
+  /// The trip count of the kernel's loop at `depth`, read with what the launches give.
+  static std::string loopCount(const std::string &name, unsigned depth = 1) {
+    ptx::analysis::LaunchAssumptions assumptions;
+    assumptions.sourceLaunches = *launches_;
+    for (const ptx::Function *kernel : module_->kernels())
+      if (baseNameOf(kernel->name) == name)
+        for (const ptx::analysis::LoopReport &loop : ptx::analysis::expandKernel(*module_, *kernel, assumptions).loops)
+          if (loop.depth == depth)
+            return std::to_string(loop.maxTripCount) + " " + std::string(ptx::analysis::originName(loop));
+    return "no loop";
+  }
+
+  static ptx::Module *module_;
+  static std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> *launches_;
+};
+
+ptx::Module *HostLaunchesTest::module_ = nullptr;
+std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> *HostLaunchesTest::launches_ = nullptr;
+
+TEST_F(HostLaunchesTest, TheHostFileBesideTheKernelsIsRead) {
+  ASSERT_NE(launchOf("launched_literal"), nullptr);
+  EXPECT_EQ(shown(launchOf("launched_literal")->block), "128,1,1");
+  EXPECT_EQ(shown(launchOf("launched_literal")->grid), "1,1,1");
+  EXPECT_EQ(launchOf("launched_literal")->blockAt, "host_launches.cu:29");
+}
+
+TEST_F(HostLaunchesTest, EachFixedLaunchGivesItsGeometry) {
+  EXPECT_EQ(shown(launchOf("launched_tiles")->block), "16,16,1");
+  EXPECT_EQ(shown(launchOf("launched_grid_stride")->grid), "512,1,1");
+  EXPECT_EQ(shown(launchOf("launched_grid_stride")->block), "256,1,1");
+  EXPECT_EQ(shown(launchOf("launched_rows")->grid), "16,125,1");
+  EXPECT_EQ(shown(launchOf("launched_rows")->block), "32,8,1");
+  EXPECT_EQ(shown(launchOf("launched_shadowed")->block), "64,1,1");
+  EXPECT_EQ(shown(launchOf("launched_by_api")->grid), "2,1,1");
+  EXPECT_EQ(shown(launchOf("launched_by_api")->block), "96,1,1");
+}
+
+TEST_F(HostLaunchesTest, OpenLaunchesGiveNoBlock) {
+  for (const char *name : {"launched_at_run_time", "launched_reassigned", "launched_twice", "launched_by_parameter"}) {
+    const ptx::analysis::SourceLaunch *launch = launchOf(name);
+    EXPECT_TRUE(launch == nullptr || !launch->block) << name;
+  }
+  EXPECT_EQ(shown(launchOf("launched_twice")->grid), "1,1,1"); // both launches agree on it
+  EXPECT_EQ(launchOf("launched_template"), nullptr);          // two instances share the name
+}
+
+TEST_F(HostLaunchesTest, LoopsCountWithTheLaunchedGeometry) {
+  EXPECT_EQ(loopCount("launched_literal"), "32 assumed");          // 4096 / 128
+  EXPECT_EQ(loopCount("launched_tiles", 1), "32 assumed");         // 512 rows / 16
+  EXPECT_EQ(loopCount("launched_tiles", 2), "16 assumed");         // 256 columns / 16
+  EXPECT_EQ(loopCount("launched_grid_stride"), "8 assumed");       // 2^20 / (512 * 256)
+  EXPECT_EQ(loopCount("launched_rows"), "5 assumed");              // 4096 / (125 * 8), rounded up
+  EXPECT_EQ(loopCount("launched_shadowed"), "64 assumed");         // 4096 / 64
+  EXPECT_EQ(loopCount("launched_by_api"), "43 assumed");           // 4096 / 96, rounded up
+  EXPECT_EQ(loopCount("launched_twice"), "16 default");            // 4096 / 256, the default block
+  EXPECT_EQ(loopCount("launched_at_run_time"), "16 default");
+}
+
+} // namespace
+} // namespace ptxdvfs::tools

@@ -1,0 +1,132 @@
+// CudaCode.cpp - matching a CUDA file's braces, and telling a function's
+// body from the other blocks.
+#include "CudaCode.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <set>
+
+namespace ptxdvfs::tools {
+
+bool isSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+
+CudaCode::CudaCode(const CudaSourceFile &file)
+    : shownAs_(std::filesystem::path(file.path).filename().string()), code_(codeOf(file.text)) {
+  std::vector<int> open;
+  for (std::size_t at = 0; at < code_.size(); ++at) {
+    if (code_[at] == '{') {
+      blocks_.push_back({at, code_.size(), open.empty() ? -1 : open.back(), opensFunctionBody(at)});
+      open.push_back(static_cast<int>(blocks_.size()) - 1);
+    } else if (code_[at] == '}' && !open.empty()) {
+      blocks_[static_cast<std::size_t>(open.back())].close = at;
+      open.pop_back();
+    }
+  }
+}
+
+std::string CudaCode::where(std::size_t offset) const {
+  if (newlines_.empty() && !code_.empty())
+    for (std::size_t at = code_.find('\n'); at != std::string::npos; at = code_.find('\n', at + 1))
+      newlines_.push_back(at);
+  const auto line = std::lower_bound(newlines_.begin(), newlines_.end(), offset) - newlines_.begin();
+  return shownAs_ + ":" + std::to_string(line + 1);
+}
+
+int CudaCode::blockAt(std::size_t offset) const {
+  // The last block opened before `offset`, or the nearest of its parents still open there.
+  auto after = std::upper_bound(blocks_.begin(), blocks_.end(), offset,
+                                [](std::size_t at, const Block &block) { return at <= block.open; });
+  int block = static_cast<int>(after - blocks_.begin()) - 1;
+  while (block >= 0 && blocks_[static_cast<std::size_t>(block)].close <= offset)
+    block = blocks_[static_cast<std::size_t>(block)].parent;
+  return block;
+}
+
+bool CudaCode::encloses(int outer, int inner) const {
+  for (int block = inner;; block = blocks_[static_cast<std::size_t>(block)].parent) {
+    if (block == outer)
+      return true;
+    if (block < 0)
+      return false;
+  }
+}
+
+bool CudaCode::insideFunction(int block) const {
+  for (; block >= 0; block = blocks_[static_cast<std::size_t>(block)].parent)
+    if (blocks_[static_cast<std::size_t>(block)].functionBody)
+      return true;
+  return false;
+}
+
+/// `f(...) {` and `f(...) const {`, not `if (...) {`, `[](...) {` or `struct S {`.
+bool CudaCode::opensFunctionBody(std::size_t brace) const {
+  std::size_t at = brace;
+  auto previousWord = [&] {
+    while (at > 0 && isSpace(code_[at - 1]))
+      --at;
+    const std::size_t end = at;
+    while (at > 0 && isIdentifierChar(code_[at - 1]))
+      --at;
+    return code_.substr(at, end - at);
+  };
+  for (std::string word = previousWord(); word == "const" || word == "noexcept" || word == "override";
+       word = previousWord()) {
+  }
+  while (at > 0 && isSpace(code_[at - 1]))
+    --at;
+  if (at == 0 || code_[at - 1] != ')')
+    return false;
+  at = openingOf(code_, at - 1);
+  static const std::set<std::string, std::less<>> kStatements{"if", "for", "while", "switch", "catch"};
+  const std::string name = previousWord();
+  return !name.empty() && !kStatements.count(name);
+}
+
+/// Whether the line that ends at `newline` is a preprocessor directive.
+bool preprocessorLineEndsAt(const std::string &code, std::size_t newline) {
+  const std::size_t start = newline == 0 ? 0 : code.rfind('\n', newline - 1);
+  const std::size_t first = code.find_first_not_of(" \t", start == std::string::npos ? 0 : start + 1);
+  return first != std::string::npos && first < newline && code[first] == '#';
+}
+
+std::size_t openingOf(const std::string &code, std::size_t close) {
+  const char closing = code[close];
+  const char opening = closing == ')' ? '(' : closing == ']' ? '[' : closing == '}' ? '{' : '<';
+  std::size_t at = close + 1;
+  for (int depth = 0; at > 0;) {
+    const char c = code[--at];
+    depth += c == closing ? 1 : c == opening ? -1 : 0;
+    if (depth == 0)
+      break;
+  }
+  return at;
+}
+
+/// The offset just past the bracket that closes the one at `open`, or npos.
+std::size_t pastClosing(const std::string &code, std::size_t open) {
+  int depth = 0;
+  for (std::size_t at = open; at < code.size(); ++at) {
+    const char c = code[at];
+    depth += (c == '(' || c == '[' || c == '{') ? 1 : (c == ')' || c == ']' || c == '}') ? -1 : 0;
+    if (depth == 0)
+      return at + 1;
+  }
+  return std::string::npos;
+}
+
+/// `text` split at its top-level commas.
+std::vector<std::string> topLevelParts(std::string_view text) {
+  std::vector<std::string> parts(1);
+  int depth = 0;
+  for (char c : text) {
+    depth += (c == '(' || c == '[' || c == '{') ? 1 : (c == ')' || c == ']' || c == '}') ? -1 : 0;
+    if (c == ',' && depth == 0)
+      parts.emplace_back();
+    else
+      parts.back() += c;
+  }
+  return parts;
+}
+
+} // namespace ptxdvfs::tools

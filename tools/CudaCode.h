@@ -1,0 +1,64 @@
+// CudaCode.h - one CUDA file read as code: comments and literals blanked,
+// braces matched into blocks (what a name declared in one can be seen
+// from), and the small scanners the host-code readers share.
+#pragma once
+
+#include "CudaSource.h"
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptxdvfs::tools {
+
+class CudaCode {
+public:
+  explicit CudaCode(const CudaSourceFile &file);
+
+  /// The file's text with comments and literals blanked (codeOf()); offsets are the file's.
+  const std::string &code() const { return code_; }
+
+  /// `main.cu:57`: the file's name and the 1-based line of `offset`.
+  std::string where(std::size_t offset) const;
+
+  /// The innermost block (`{...}`) holding `offset`; -1 at file scope.
+  int blockAt(std::size_t offset) const;
+
+  /// Whether code in block `inner` sees what is declared in block `outer`
+  /// (the same block or one around it; -1, file scope, is around all).
+  bool encloses(int outer, int inner) const;
+
+  /// Whether `block` is a function's body or inside one.
+  bool insideFunction(int block) const;
+
+private:
+  bool opensFunctionBody(std::size_t brace) const;
+
+  struct Block {
+    std::size_t open, close; ///< offsets of `{` and `}` (the file's end when unclosed)
+    int parent;              ///< the block around it; -1 at file scope
+    bool functionBody;
+  };
+  std::string shownAs_;
+  std::string code_;
+  std::vector<Block> blocks_; ///< in order of their `{`
+  mutable std::vector<std::size_t> newlines_; ///< where each line ends, found on first use
+};
+
+bool isSpace(char c);
+
+/// Whether the line that ends at `newline` is a preprocessor directive.
+bool preprocessorLineEndsAt(const std::string &code, std::size_t newline);
+
+/// The offset of the bracket that `close` (`)`, `]`, `}` or `>`) closes;
+/// 0 when none does.
+std::size_t openingOf(const std::string &code, std::size_t close);
+
+/// The offset just past the bracket that closes the one at `open`, or npos.
+std::size_t pastClosing(const std::string &code, std::size_t open);
+
+/// `text` split at its top-level commas.
+std::vector<std::string> topLevelParts(std::string_view text);
+
+} // namespace ptxdvfs::tools

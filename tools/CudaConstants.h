@@ -1,0 +1,46 @@
+// CudaConstants.h - what a size written in host code folds to, where the
+// source leaves no doubt: `dim3 threads(TILE, TILE)`, `(N + 255) / 256`.
+#pragma once
+
+#include "CudaCode.h"
+#include "CudaSource.h"
+
+#include "ptxdvfs/ptx/analysis/Values.h"
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxdvfs::tools {
+
+/// Folds the sizes written in a set of CUDA files, each read once.
+class ConstantFolder {
+public:
+  explicit ConstantFolder(const std::vector<CudaSourceFile> &files);
+  ~ConstantFolder();
+  ConstantFolder(const ConstantFolder &) = delete;
+  ConstantFolder &operator=(const ConstantFolder &) = delete;
+
+  const std::vector<CudaCode> &files() const;
+
+  /// `expression`, written at `offset` of file `file`, as a grid or block
+  /// size: `dim3(a, b, c)`, a `dim3` variable, or an integer. Names are
+  /// looked up as seen from there: a `#define` (defined once, or the same
+  /// way each time), a `const`/`constexpr` variable, a local variable or
+  /// `dim3` given a value once and not changed before `offset` (`=`,
+  /// `+=`, `++`, `&t`, `cin >> t` are changes). Arithmetic is C's:
+  /// integers until a cast or a floating-point operand, `ceil`, `floor`,
+  /// `min`, `max`. nullopt for anything else (a value read at run time, a
+  /// parameter, a template argument, a global that is not const) and for
+  /// a size below 1 or above 2^31 - 1.
+  std::optional<ptx::analysis::Dim3> dimension(std::size_t file, std::size_t offset,
+                                               const std::string &expression) const;
+
+private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace ptxdvfs::tools

@@ -1,0 +1,193 @@
+// CudaLaunches.cpp - finding a kernel's launches in host code, and what
+// grid and block they agree on.
+#include "CudaLaunches.h"
+
+#include "CudaCode.h"
+#include "CudaConstants.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string_view>
+
+namespace ptxdvfs::tools {
+
+namespace fs = std::filesystem;
+using ptx::analysis::Dim3;
+
+namespace {
+
+constexpr std::size_t kMaxFiles = 64;
+constexpr std::uintmax_t kMaxFileBytes = 4u << 20;
+constexpr std::uintmax_t kMaxBytesBeside = 16u << 20;
+constexpr std::int64_t kMaxThreadsPerBlock = 1024;
+
+/// Where a kernel is launched, by its unmangled name, and the grid and
+/// block as written there.
+struct LaunchSite {
+  std::string kernel;
+  std::size_t file = 0, offset = 0;
+  std::string grid, block;
+};
+
+/// The kernel named just before `<<<` at `launch`: `scale`, `ns::scale`, `scale<float, 4>`.
+std::string launchedName(const std::string &code, std::size_t launch) {
+  std::size_t at = launch;
+  while (at > 0 && isSpace(code[at - 1]))
+    --at;
+  if (at > 0 && code[at - 1] == '>') {
+    at = openingOf(code, at - 1);
+    while (at > 0 && isSpace(code[at - 1]))
+      --at;
+  }
+  const std::size_t end = at;
+  while (at > 0 && isIdentifierChar(code[at - 1]))
+    --at;
+  return code.substr(at, end - at);
+}
+
+std::vector<LaunchSite> launchSitesIn(const ConstantFolder &folder) {
+  std::vector<LaunchSite> sites;
+  for (std::size_t file = 0; file < folder.files().size(); ++file) {
+    const std::string &code = folder.files()[file].code();
+    auto add = [&](std::string kernel, std::size_t at, const std::vector<std::string> &parts) {
+      if (!kernel.empty() && parts.size() >= 2)
+        sites.push_back({std::move(kernel), file, at, parts[0], parts[1]});
+    };
+    for (std::size_t at = code.find("<<<"); at != std::string::npos; at = code.find("<<<", at + 3)) {
+      const std::size_t close = code.find(">>>", at + 3);
+      if (close != std::string::npos)
+        add(launchedName(code, at), at, topLevelParts(std::string_view(code).substr(at + 3, close - at - 3)));
+    }
+    for (std::string_view api : {"cudaLaunchKernel", "cudaLaunchCooperativeKernel"}) {
+      for (std::size_t at = code.find(api); at != std::string::npos; at = code.find(api, at + 1)) {
+        std::size_t open = code.find_first_not_of(" \t\r\n", at + api.size());
+        if (open == std::string::npos || code[open] != '(' || (at > 0 && isIdentifierChar(code[at - 1])))
+          continue;
+        const std::size_t close = pastClosing(code, open);
+        if (close == std::string::npos)
+          continue;
+        std::vector<std::string> parts = topLevelParts(std::string_view(code).substr(open + 1, close - open - 2));
+        std::string kernel;
+        for (const std::string &word : wordsIn(parts[0]))
+          if (kernel.empty() && word != "void" && word != "const" && word != "reinterpret_cast" && word != "static_cast")
+            kernel = word;
+        parts.erase(parts.begin());
+        add(kernel, at, parts);
+      }
+    }
+  }
+  return sites;
+}
+
+/// What every launch site of one kernel agrees on. Stops folding a size
+/// once one launch leaves it open or two differ.
+ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, const std::vector<const LaunchSite *> &sites) {
+  struct Agreement {
+    std::optional<Dim3> dims;
+    std::string at;
+    bool open = false;
+    void add(const std::optional<Dim3> &next, const std::string &where) {
+      if (!next || (dims && (dims->x != next->x || dims->y != next->y || dims->z != next->z))) {
+        open = true;
+        dims.reset();
+      } else if (!dims) {
+        dims = next;
+        at = where;
+      }
+    }
+  } grid, block;
+  for (const LaunchSite *site : sites) {
+    if (grid.open && block.open)
+      break;
+    const CudaCode &file = folder.files()[site->file];
+    if (!grid.open)
+      grid.add(folder.dimension(site->file, site->offset, site->grid), file.where(site->offset));
+    if (!block.open) {
+      std::optional<Dim3> dims = folder.dimension(site->file, site->offset, site->block);
+      if (dims && std::int64_t{dims->x} * dims->y * dims->z > kMaxThreadsPerBlock)
+        dims.reset(); // not a launch that can run
+      block.add(dims, file.where(site->offset));
+    }
+  }
+  ptx::analysis::SourceLaunch agreed;
+  if (!grid.open && grid.dims) {
+    agreed.grid = grid.dims;
+    agreed.gridAt = grid.at;
+  }
+  if (!block.open && block.dims) {
+    agreed.block = block.dims;
+    agreed.blockAt = block.at;
+  }
+  return agreed;
+}
+
+} // namespace
+
+std::vector<CudaSourceFile> launchingSources(const std::vector<CudaSourceFile> &sources) {
+  std::vector<CudaSourceFile> files = sources;
+  std::set<fs::path> seen;
+  std::set<fs::path> folders;
+  std::error_code error;
+  for (const CudaSourceFile &source : sources) {
+    seen.insert(fs::weakly_canonical(source.path, error));
+    // Not beside the toolkit's headers (`sm_30_intrinsics.hpp`), which the PTX names too.
+    const std::string extension = fs::path(source.path).extension().string();
+    if (extension == ".cu" || extension == ".cuh")
+      folders.insert(fs::path(source.path).parent_path());
+  }
+  static const std::set<std::string, std::less<>> kExtensions{".cu", ".cuh", ".h", ".hpp"};
+  std::uintmax_t bytesBeside = 0;
+  for (const fs::path &folder : folders) {
+    std::vector<fs::path> beside;
+    for (fs::directory_iterator entry(folder.empty() ? fs::path(".") : folder, error), end; !error && entry != end;
+         entry.increment(error))
+      if (entry->is_regular_file(error) && kExtensions.count(entry->path().extension().string()))
+        beside.push_back(entry->path());
+    std::sort(beside.begin(), beside.end());
+    for (const fs::path &path : beside) {
+      if (files.size() >= kMaxFiles)
+        return files;
+      const std::uintmax_t bytes = fs::file_size(path, error);
+      if (error || !seen.insert(fs::weakly_canonical(path, error)).second || bytes > kMaxFileBytes ||
+          bytesBeside + bytes > kMaxBytesBeside)
+        continue;
+      bytesBeside += bytes;
+      std::ifstream in(path);
+      std::stringstream text;
+      text << in.rdbuf();
+      if (in)
+        files.push_back({path.string(), path.string(), text.str()});
+    }
+  }
+  return files;
+}
+
+std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> sourceLaunches(
+    const ptx::Module &module, const std::vector<CudaSourceFile> &files) {
+  std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> result;
+  if (files.empty())
+    return result;
+  std::map<std::string, std::vector<std::string>> kernelsByName;
+  for (const ptx::Function *kernel : module.kernels())
+    kernelsByName[baseNameOf(kernel->name)].push_back(kernel->name);
+  const ConstantFolder folder(files);
+  const std::vector<LaunchSite> sites = launchSitesIn(folder);
+  for (const auto &[name, kernels] : kernelsByName) {
+    if (kernels.size() != 1)
+      continue; // template instances: which launch is which is not read
+    std::vector<const LaunchSite *> ofKernel;
+    for (const LaunchSite &site : sites)
+      if (site.kernel == name)
+        ofKernel.push_back(&site);
+    ptx::analysis::SourceLaunch agreed = agreedLaunch(folder, ofKernel);
+    if (agreed.grid || agreed.block)
+      result.emplace(kernels.front(), std::move(agreed));
+  }
+  return result;
+}
+
+} // namespace ptxdvfs::tools

@@ -1,0 +1,34 @@
+// CudaLaunches.h - the launch geometry the host code gives a kernel,
+// `scale<<<blocks, 128>>>(...)`, read from its CUDA source.
+#pragma once
+
+#include "CudaSource.h"
+
+#include "ptxdvfs/ptx/Module.h"
+#include "ptxdvfs/ptx/analysis/Values.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxdvfs::tools {
+
+/// The files a kernel's launches may be in: `sources`, and the CUDA files
+/// and headers (`.cu`, `.cuh`, `.h`, `.hpp`) beside its `.cu` and `.cuh`
+/// files (not beside the toolkit's headers it names). `-lineinfo` names
+/// only files that hold device code, so a kernel file that `main.cu`
+/// includes is named and `main.cu`, which launches it, is not. At most 64
+/// files are read, of at most 4 MiB each and 16 MiB beside the named ones.
+std::vector<CudaSourceFile> launchingSources(const std::vector<CudaSourceFile> &sources);
+
+/// Per kernel of `module` (PTX name), what its launches in `files`
+/// (`name<<<grid, block, ...>>>`, `name<T><<<...>>>`,
+/// `cudaLaunchKernel(name, grid, block, ...)`) give: the grid, and the
+/// block, each only where every launch gives the same constant (a block
+/// of at most 1024 threads). A kernel whose unmangled name several kernels
+/// of the module share (template instances) gets none.
+std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> sourceLaunches(
+    const ptx::Module &module, const std::vector<CudaSourceFile> &files);
+
+} // namespace ptxdvfs::tools
