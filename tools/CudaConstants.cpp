@@ -104,11 +104,11 @@ public:
   const std::vector<CudaCode> &files() const { return files_; }
 
   std::optional<Dim3> dimension(std::size_t file, std::size_t offset, const std::string &text, int depth = 0) const;
+  std::optional<Number> number(std::size_t file, std::size_t offset, const std::string &text, int depth = 0) const;
 
 private:
   class Parser;
 
-  std::optional<Number> number(std::size_t file, std::size_t offset, const std::string &text, int depth) const;
   Lookup macro(const std::string &name, Definition &found) const;
   Lookup variable(std::size_t file, std::size_t before, const std::string &name, bool fileScopeOnly,
                   Definition &found) const;
@@ -518,6 +518,16 @@ std::optional<Dim3> ConstantFolder::dimension(std::size_t file, std::size_t offs
   if (file >= impl_->files().size())
     return std::nullopt;
   return impl_->dimension(file, offset, expression);
+}
+
+std::optional<ptx::analysis::AssumedValue> ConstantFolder::value(std::size_t file, std::size_t offset,
+                                                                 const std::string &expression) const {
+  if (file >= impl_->files().size())
+    return std::nullopt;
+  auto folded = impl_->number(file, offset, expression, 0);
+  if (!folded)
+    return std::nullopt;
+  return folded->real ? ptx::analysis::AssumedValue::real(folded->value) : ptx::analysis::AssumedValue(folded->whole);
 }
 
 } // namespace ptxdvfs::tools

@@ -38,6 +38,13 @@ public:
   std::optional<ptx::analysis::Dim3> dimension(std::size_t file, std::size_t offset,
                                                const std::string &expression) const;
 
+  /// A kernel argument written at `offset` (`n`, `SPAN / 2`, `0.5f`),
+  /// looked up and folded as dimension() does, any sign: a whole number,
+  /// or a real one (`AssumedValue::real`). nullopt where the source does
+  /// not fix it.
+  std::optional<ptx::analysis::AssumedValue> value(std::size_t file, std::size_t offset,
+                                                   const std::string &expression) const;
+
 private:
   class Impl;
   std::unique_ptr<Impl> impl_;

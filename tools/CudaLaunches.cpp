@@ -31,6 +31,9 @@ struct LaunchSite {
   std::string kernel;
   std::size_t file = 0, offset = 0;
   std::string grid, block;
+  /// The arguments of `<<<...>>>(...)`; nullopt where they are not read
+  /// (cudaLaunchKernel passes them through an array).
+  std::optional<std::vector<std::string>> arguments;
 };
 
 /// The kernel named just before `<<<` at `launch`: `scale`, `ns::scale`, `scale<float, 4>`.
@@ -53,14 +56,27 @@ std::vector<LaunchSite> launchSitesIn(const ConstantFolder &folder) {
   std::vector<LaunchSite> sites;
   for (std::size_t file = 0; file < folder.files().size(); ++file) {
     const std::string &code = folder.files()[file].code();
-    auto add = [&](std::string kernel, std::size_t at, const std::vector<std::string> &parts) {
+    auto add = [&](std::string kernel, std::size_t at, const std::vector<std::string> &parts,
+                   std::optional<std::vector<std::string>> arguments) {
       if (!kernel.empty() && parts.size() >= 2)
-        sites.push_back({std::move(kernel), file, at, parts[0], parts[1]});
+        sites.push_back({std::move(kernel), file, at, parts[0], parts[1], std::move(arguments)});
     };
     for (std::size_t at = code.find("<<<"); at != std::string::npos; at = code.find("<<<", at + 3)) {
       const std::size_t close = code.find(">>>", at + 3);
-      if (close != std::string::npos)
-        add(launchedName(code, at), at, topLevelParts(std::string_view(code).substr(at + 3, close - at - 3)));
+      if (close == std::string::npos)
+        continue;
+      std::optional<std::vector<std::string>> arguments;
+      const std::size_t open = code.find_first_not_of(" \t\r\n", close + 3);
+      if (const std::size_t end = open == std::string::npos || code[open] != '(' ? std::string::npos
+                                                                                  : pastClosing(code, open);
+          end != std::string::npos) {
+        arguments = topLevelParts(std::string_view(code).substr(open + 1, end - open - 2));
+        if (arguments->size() == 1 && wordsIn(arguments->front()).empty() &&
+            arguments->front().find_first_not_of(" \t\r\n") == std::string::npos)
+          arguments->clear(); // `kernel<<<g, b>>>()`
+      }
+      add(launchedName(code, at), at, topLevelParts(std::string_view(code).substr(at + 3, close - at - 3)),
+          std::move(arguments));
     }
     for (std::string_view api : {"cudaLaunchKernel", "cudaLaunchCooperativeKernel"}) {
       for (std::size_t at = code.find(api); at != std::string::npos; at = code.find(api, at + 1)) {
@@ -76,16 +92,44 @@ std::vector<LaunchSite> launchSitesIn(const ConstantFolder &folder) {
           if (kernel.empty() && word != "void" && word != "const" && word != "reinterpret_cast" && word != "static_cast")
             kernel = word;
         parts.erase(parts.begin());
-        add(kernel, at, parts);
+        add(kernel, at, parts, std::nullopt);
       }
     }
   }
   return sites;
 }
 
+/// The arguments every launch of a kernel of `parameters` parameters
+/// passes as the same constant; empty when a launch's are not read or do
+/// not match the parameters.
+std::vector<std::optional<ptx::analysis::AssumedValue>> agreedArguments(const ConstantFolder &folder,
+                                                                        const std::vector<const LaunchSite *> &sites,
+                                                                        std::size_t parameters) {
+  std::vector<std::optional<ptx::analysis::AssumedValue>> agreed(parameters);
+  std::vector<bool> open(parameters, false);
+  for (const LaunchSite *site : sites) {
+    if (!site->arguments || site->arguments->size() != parameters)
+      return {};
+    for (std::size_t i = 0; i < parameters; ++i) {
+      if (open[i])
+        continue;
+      auto value = folder.value(site->file, site->offset, (*site->arguments)[i]);
+      if (!value || (agreed[i] && (agreed[i]->number() != value->number() ||
+                                   agreed[i]->whole().has_value() != value->whole().has_value()))) {
+        open[i] = true;
+        agreed[i].reset();
+      } else {
+        agreed[i] = value;
+      }
+    }
+  }
+  return agreed;
+}
+
 /// What every launch site of one kernel agrees on. Stops folding a size
 /// once one launch leaves it open or two differ.
-ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, const std::vector<const LaunchSite *> &sites) {
+ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, const std::vector<const LaunchSite *> &sites,
+                                         std::size_t parameters) {
   struct Agreement {
     std::optional<Dim3> dims;
     std::string at;
@@ -122,6 +166,9 @@ ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, const std
     agreed.block = block.dims;
     agreed.blockAt = block.at;
   }
+  agreed.arguments = agreedArguments(folder, sites, parameters);
+  if (!sites.empty())
+    agreed.argumentsAt = folder.files()[sites.front()->file].where(sites.front()->offset);
   return agreed;
 }
 
@@ -171,9 +218,9 @@ std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> sourceLaunches(
   std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> result;
   if (files.empty())
     return result;
-  std::map<std::string, std::vector<std::string>> kernelsByName;
+  std::map<std::string, std::vector<const ptx::Function *>> kernelsByName;
   for (const ptx::Function *kernel : module.kernels())
-    kernelsByName[baseNameOf(kernel->name)].push_back(kernel->name);
+    kernelsByName[baseNameOf(kernel->name)].push_back(kernel);
   const ConstantFolder folder(files);
   const std::vector<LaunchSite> sites = launchSitesIn(folder);
   for (const auto &[name, kernels] : kernelsByName) {
@@ -183,9 +230,11 @@ std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> sourceLaunches(
     for (const LaunchSite &site : sites)
       if (site.kernel == name)
         ofKernel.push_back(&site);
-    ptx::analysis::SourceLaunch agreed = agreedLaunch(folder, ofKernel);
-    if (agreed.grid || agreed.block)
-      result.emplace(kernels.front(), std::move(agreed));
+    ptx::analysis::SourceLaunch agreed = agreedLaunch(folder, ofKernel, kernels.front()->parameters.size());
+    const bool anyArgument = std::any_of(agreed.arguments.begin(), agreed.arguments.end(),
+                                         [](const auto &argument) { return argument.has_value(); });
+    if (agreed.grid || agreed.block || anyArgument)
+      result.emplace(kernels.front()->name, std::move(agreed));
   }
   return result;
 }

@@ -23,11 +23,13 @@ namespace ptxdvfs::tools {
 std::vector<CudaSourceFile> launchingSources(const std::vector<CudaSourceFile> &sources);
 
 /// Per kernel of `module` (PTX name), what its launches in `files`
-/// (`name<<<grid, block, ...>>>`, `name<T><<<...>>>`,
-/// `cudaLaunchKernel(name, grid, block, ...)`) give: the grid, and the
-/// block, each only where every launch gives the same constant (a block
-/// of at most 1024 threads). A kernel whose unmangled name several kernels
-/// of the module share (template instances) gets none.
+/// (`name<<<grid, block, ...>>>(args)`, `name<T><<<...>>>(args)`,
+/// `cudaLaunchKernel(name, grid, block, ...)`) give: the grid, the block
+/// and each argument, each only where every launch gives the same
+/// constant (ConstantFolder; a block of at most 1024 threads; arguments
+/// only from `<<<>>>` launches whose count matches the parameters). A
+/// kernel whose unmangled name several kernels of the module share
+/// (template instances) gets none.
 std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> sourceLaunches(
     const ptx::Module &module, const std::vector<CudaSourceFile> &files);
 

@@ -4,6 +4,7 @@
 #include "CudaLaunches.h"
 #include "CudaSource.h"
 
+#include "LoopFixtures.h"
 #include "ParseHelpers.h"
 #include "TestPaths.h"
 
@@ -24,11 +25,19 @@ std::string shown(const std::optional<Dim3> &dims) {
   return dims ? std::to_string(dims->x) + "," + std::to_string(dims->y) + "," + std::to_string(dims->z) : "none";
 }
 
-/// What `expression` folds to just before the `@` that marks the launch in `source`.
-std::string folded(std::string source, const std::string &expression) {
-  const std::size_t launch = source.find('@');
-  source[launch] = ' ';
-  return shown(ConstantFolder({{"t.cu", "t.cu", source}}).dimension(0, launch, expression));
+/// A one-file ConstantFolder over `source`, whose `@` marks the launch
+/// (blanked, its offset kept in `launch`).
+struct MarkedSource {
+  std::size_t launch;
+  ConstantFolder folder;
+  explicit MarkedSource(std::string source)
+      : launch(source.find('@')), folder({{"t.cu", "t.cu", source.replace(source.find('@'), 1, " ")}}) {}
+};
+
+/// What `expression` folds to as a grid or block size at the launch.
+std::string folded(const std::string &source, const std::string &expression) {
+  const MarkedSource marked(source);
+  return shown(marked.folder.dimension(0, marked.launch, expression));
 }
 
 TEST(CudaLaunchesTest, ConstantsFoldAsCDoes) {
@@ -45,6 +54,23 @@ TEST(CudaLaunchesTest, ConstantsFoldAsCDoes) {
   EXPECT_EQ(folded("@", "5 - 9"), "none");
   EXPECT_EQ(folded("@", "n > 1 ? 64 : 32"), "none");
   EXPECT_EQ(folded("@", "1 / 0"), "none");
+}
+
+/// What `expression` folds to as a kernel argument at the launch.
+std::string argument(const std::string &source, const std::string &expression) {
+  const MarkedSource marked(source);
+  auto value = marked.folder.value(0, marked.launch, expression);
+  return value ? value->text() + (value->whole() ? "" : " real") : "none";
+}
+
+TEST(CudaLaunchesTest, ArgumentsFoldToAnyNumber) {
+  EXPECT_EQ(argument("@", "0"), "0");
+  EXPECT_EQ(argument("@", "-5"), "-5");
+  EXPECT_EQ(argument("@", "0.5f"), "0.5 real");
+  EXPECT_EQ(argument("@", "1.0 / 4"), "0.25 real");
+  EXPECT_EQ(argument("#define SPAN 4096\nint main() { int n = SPAN / 2; @ }", "n"), "2048");
+  EXPECT_EQ(argument("int main(int argc, char **argv) { @ }", "argc * 100"), "none");
+  EXPECT_EQ(argument("int main() { float *x; @ }", "x"), "none");
 }
 
 TEST(CudaLaunchesTest, NamesAreFollowedToTheirOneValue) {
@@ -117,6 +143,15 @@ protected:
     return "no loop";
   }
 
+  /// Stores one thread of the kernel executes, read as loopCount() reads it.
+  static double storesOf(const std::string &name, ptx::analysis::LaunchAssumptions assumptions = {}) {
+    assumptions.sourceLaunches = *launches_;
+    for (const ptx::Function *kernel : module_->kernels())
+      if (baseNameOf(kernel->name) == name)
+        return test::executedCount(ptx::analysis::expandKernel(*module_, *kernel, assumptions), "st.global.f32");
+    return -1;
+  }
+
   static ptx::Module *module_;
   static std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> *launches_;
 };
@@ -128,7 +163,7 @@ TEST_F(HostLaunchesTest, TheHostFileBesideTheKernelsIsRead) {
   ASSERT_NE(launchOf("launched_literal"), nullptr);
   EXPECT_EQ(shown(launchOf("launched_literal")->block), "128,1,1");
   EXPECT_EQ(shown(launchOf("launched_literal")->grid), "1,1,1");
-  EXPECT_EQ(launchOf("launched_literal")->blockAt, "host_launches.cu:29");
+  EXPECT_EQ(launchOf("launched_literal")->blockAt, "host_launches.cu:30");
 }
 
 TEST_F(HostLaunchesTest, EachFixedLaunchGivesItsGeometry) {
@@ -161,6 +196,26 @@ TEST_F(HostLaunchesTest, LoopsCountWithTheLaunchedGeometry) {
   EXPECT_EQ(loopCount("launched_by_api"), "43 assumed");           // 4096 / 96, rounded up
   EXPECT_EQ(loopCount("launched_twice"), "16 default");            // 4096 / 256, the default block
   EXPECT_EQ(loopCount("launched_at_run_time"), "16 default");
+}
+
+TEST_F(HostLaunchesTest, ConstantArgumentsStandForTheirParameters) {
+  const ptx::analysis::SourceLaunch *launch = launchOf("launched_with_arguments");
+  ASSERT_NE(launch, nullptr);
+  ASSERT_EQ(launch->arguments.size(), 3u);
+  EXPECT_FALSE(launch->arguments[0]); // a pointer
+  EXPECT_EQ(launch->arguments[1] ? launch->arguments[1]->text() : "none", "2048");
+  EXPECT_EQ(launch->arguments[2] ? launch->arguments[2]->text() : "none", "16");
+  EXPECT_EQ(launch->argumentsAt, "host_launches.cu:56");
+  // nvcc unrolled the loop by 4: its stores count the iterations, 2048 / 16.
+  EXPECT_EQ(storesOf("launched_with_arguments"), 128);
+  // --assume still wins over what the launch passes.
+  ptx::analysis::LaunchAssumptions assumptions;
+  assumptions.parameters.insert_or_assign("param_1", ptx::analysis::AssumedValue(100));
+  EXPECT_EQ(storesOf("launched_with_arguments", assumptions), 7); // 100 / 16, rounded up
+  // An argument computed at run time leaves the count to the default.
+  ASSERT_NE(launchOf("launched_with_run_time_arguments"), nullptr);
+  EXPECT_FALSE(launchOf("launched_with_run_time_arguments")->arguments.at(1));
+  EXPECT_EQ(loopCount("launched_with_run_time_arguments"), "16 default");
 }
 
 } // namespace

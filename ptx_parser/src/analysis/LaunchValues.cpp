@@ -188,6 +188,12 @@ Value ValueEvaluator::parameter(std::string_view name, std::optional<ScalarType>
   for (const std::string &candidate : candidates)
     if (auto given = assumptions_.parameters.find(candidate); given != assumptions_.parameters.end())
       return assumedLoad("parameter " + candidate, given->second, part ? declared : nullptr, type, offset);
+  // A kernel's own parameter (not a called function's), as its launches pass it.
+  if (auto launch = assumptions_.sourceLaunches.find(function.name);
+      !field && launch != assumptions_.sourceLaunches.end() && index < launch->second.arguments.size())
+    if (const std::optional<AssumedValue> &passed = launch->second.arguments[index])
+      return assumedLoad("parameter " + candidates.back(), *passed, part ? declared : nullptr, type, offset,
+                         "the launch at " + launch->second.argumentsAt);
   return Value::unknown("parameter " + candidates.back() +
                         (field ? " (a field of a struct passed by value; no --assume " : " (no --assume ") +
                         candidates.back() + "=VALUE)");
@@ -225,15 +231,16 @@ Value ValueEvaluator::constantVariable(const VariableDecl &variable, std::option
 }
 
 Value ValueEvaluator::assumedLoad(const std::string &label, const AssumedValue &given, const VariableDecl *partOf,
-                                  std::optional<ScalarType> type, std::int64_t offset) const {
+                                  std::optional<ScalarType> type, std::int64_t offset,
+                                  const std::string &source) const {
   if (!partOf)
-    return assumed(label, given, type);
-  return partOfScalar(assumed(label, given, partOf->type), offset, *type);
+    return assumed(label, given, type, source);
+  return partOfScalar(assumed(label, given, partOf->type, source), offset, *type);
 }
 
-Value ValueEvaluator::assumed(const std::string &label, const AssumedValue &given,
-                              std::optional<ScalarType> type) const {
-  std::string reason = label + " = " + given.text() + " (--assume)";
+Value ValueEvaluator::assumed(const std::string &label, const AssumedValue &given, std::optional<ScalarType> type,
+                              const std::string &source) const {
+  std::string reason = label + " = " + given.text() + " (" + source + ")";
   if (type && kindOf(*type) == ScalarTypeKind::Float) {
     if (auto bits = encodeFloat(given.number(), *type))
       return Value{bits, ValueOrigin::Assumed, {std::move(reason)}};

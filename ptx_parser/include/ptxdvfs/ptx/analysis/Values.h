@@ -46,13 +46,17 @@ private:
 /// `_Z5saxpyifPKfPf_param_2`; empty for a name without `_param_`.
 std::string_view shortParameterName(std::string_view ptxName);
 
-/// The launch geometry the host code writes for one kernel
-/// (`scale<<<blocks, 128>>>`), read from its CUDA source by the tools:
-/// each of grid and block is set only where every launch of the kernel
-/// gives it as the same constant.
+/// What the host code's launches of one kernel fix
+/// (`scale<<<blocks, 128>>>(x, 1000)`), read from its CUDA source by the
+/// tools: the grid, the block and each argument are set only where every
+/// launch of the kernel gives the same constant.
 struct SourceLaunch {
   std::optional<Dim3> grid, block;
   std::string gridAt, blockAt; ///< where the launch is: `main.cu:57`
+  /// Per kernel parameter, in order: its value at every launch; empty
+  /// when the launches' arguments are not read.
+  std::vector<std::optional<AssumedValue>> arguments;
+  std::string argumentsAt;
 };
 
 /// `--assume` values by parameter name, or by the name of a `__constant__`
@@ -249,12 +253,14 @@ private:
                          std::int64_t offset) const;
   /// A `--assume` value as a load of `type` at `offset` reads it: the whole
   /// value, or, with `partOf` (the integer it is part of), the bytes a
-  /// partial load takes (`ld.param.u8 [n+1]`).
+  /// partial load takes (`ld.param.u8 [n+1]`). `source` says who gave it.
   Value assumedLoad(const std::string &label, const AssumedValue &given, const VariableDecl *partOf,
-                    std::optional<ScalarType> type, std::int64_t offset) const;
+                    std::optional<ScalarType> type, std::int64_t offset,
+                    const std::string &source = "--assume") const;
   /// A `--assume` value as a load of `type` reads it; `label` names what
   /// was assumed in the reason ("parameter n").
-  Value assumed(const std::string &label, const AssumedValue &given, std::optional<ScalarType> type) const;
+  Value assumed(const std::string &label, const AssumedValue &given, std::optional<ScalarType> type,
+                const std::string &source = "--assume") const;
 
   const ControlFlowGraph &graph_;
   const LaunchAssumptions &assumptions_;
