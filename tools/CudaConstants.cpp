@@ -59,6 +59,15 @@ struct Number {
   double asReal() const { return real ? value : static_cast<double>(whole); }
 };
 
+/// A real number converted to an integer as C does, toward zero; nullopt
+/// where C's conversion would be undefined (out of range, NaN).
+std::optional<std::int64_t> truncated(double real) {
+  constexpr double kLimit = 9.2e18; // below 2^63, so the conversion is defined
+  if (!(std::fabs(real) < kLimit))
+    return std::nullopt;
+  return static_cast<std::int64_t>(std::trunc(real));
+}
+
 struct Token {
   enum Kind { Number, Name, Punct } kind;
   std::string text;
@@ -214,12 +223,14 @@ private:
     return words;
   }
 
-  static Number converted(Number value, const std::vector<std::string> &type) {
+  static std::optional<Number> converted(Number value, const std::vector<std::string> &type) {
     const bool real = std::count(type.begin(), type.end(), "float") || std::count(type.begin(), type.end(), "double");
     if (real && !value.real)
       return Number{true, 0, static_cast<double>(value.whole)};
-    if (!real && value.real)
-      return Number{false, static_cast<std::int64_t>(std::trunc(value.value)), 0};
+    if (!real && value.real) {
+      auto whole = truncated(value.value);
+      return whole ? std::optional<Number>(Number{false, *whole, 0}) : std::nullopt;
+    }
     return value;
   }
 
@@ -232,7 +243,7 @@ private:
       return unary();
     if (auto type = cast()) {
       auto value = unary();
-      return value ? std::optional<Number>(converted(*value, *type)) : std::nullopt;
+      return value ? converted(*value, *type) : std::nullopt;
     }
     return primary();
   }
@@ -260,7 +271,7 @@ private:
       while (at_ < tokens_.size() && tokens_[at_].kind == Token::Name && isTypeWord(tokens_[at_].text))
         type.push_back(tokens_[at_++].text);
       auto values = accept(">") ? arguments() : std::nullopt;
-      return values && values->size() == 1 && !type.empty() ? std::optional<Number>(converted(values->front(), type))
+      return values && values->size() == 1 && !type.empty() ? converted(values->front(), type)
                                                              : std::nullopt;
     }
     auto values = arguments();
@@ -493,10 +504,10 @@ std::optional<Dim3> Folder::dimension(std::size_t file, std::size_t offset, cons
   std::uint32_t values[3] = {1, 1, 1};
   for (std::size_t i = 0; i < parts.size(); ++i) {
     auto value = number(file, offset, parts[i], depth + 1);
-    const std::int64_t whole = !value ? 0 : value->real ? static_cast<std::int64_t>(std::trunc(value->value)) : value->whole;
-    if (!value || whole < 1 || whole > INT32_MAX)
+    const std::optional<std::int64_t> whole = !value ? std::nullopt : value->real ? truncated(value->value) : value->whole;
+    if (!whole || *whole < 1 || *whole > INT32_MAX)
       return std::nullopt;
-    values[i] = static_cast<std::uint32_t>(whole);
+    values[i] = static_cast<std::uint32_t>(*whole);
   }
   return Dim3{values[0], values[1], values[2]};
 }

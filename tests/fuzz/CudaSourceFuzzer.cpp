@@ -1,6 +1,9 @@
 // CudaSourceFuzzer.cpp - libFuzzer: any text as the CUDA source beside a PTX
-// file (which 'loops', 'lint' and the LSP read for names), never a crash, a
-// hang or a name at an offset outside its struct.
+// file (which 'loops', 'lint' and the LSP read for names and launches),
+// never a crash, a hang, a name at an offset outside its struct, or a
+// launch size below 1.
+#include "CudaCode.h"
+#include "CudaConstants.h"
 #include "CudaSource.h"
 #include "CudaStructLayout.h"
 
@@ -35,5 +38,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     for (const auto &[offset, name] : structs.fieldNames(declaration.type, declaration.name))
       if (offset < 0 || offset >= (std::int64_t{1} << 40) || name.empty())
         __builtin_trap();
+  // Every `<<<...>>>` as a launch: its sizes and arguments folded where they are written.
+  const ConstantFolder folder({{"f.cu", "f.cu", source}});
+  const std::string &code = folder.files().front().code();
+  int launches = 0;
+  for (std::size_t at = code.find("<<<"); at != std::string::npos && launches < 32; at = code.find("<<<", at + 3)) {
+    ++launches;
+    const std::size_t close = code.find(">>>", at + 3);
+    for (const std::string &part : topLevelParts(code.substr(at + 3, close == std::string::npos ? 64 : close - at - 3))) {
+      if (auto dims = folder.dimension(0, at, part); dims && (dims->x < 1 || dims->y < 1 || dims->z < 1))
+        __builtin_trap();
+      (void)folder.value(0, at, part);
+    }
+    (void)folder.files().front().where(at);
+  }
   return 0;
 }

@@ -54,6 +54,8 @@ TEST(CudaLaunchesTest, ConstantsFoldAsCDoes) {
   EXPECT_EQ(folded("@", "5 - 9"), "none");
   EXPECT_EQ(folded("@", "n > 1 ? 64 : 32"), "none");
   EXPECT_EQ(folded("@", "1 / 0"), "none");
+  EXPECT_EQ(folded("@", "(int)1e30"), "none"); // C leaves that conversion undefined
+  EXPECT_EQ(folded("@", "ceil(1e300 * 1e300)"), "none");
 }
 
 /// What `expression` folds to as a kernel argument at the launch.
