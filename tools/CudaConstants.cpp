@@ -101,9 +101,12 @@ std::vector<Token> tokensOf(std::string_view text) {
   return tokens;
 }
 
-class Folder {
+} // namespace
+
+/// The folding itself: the files, an index of their macros, and the lookups.
+class ConstantFolder::Impl {
 public:
-  explicit Folder(const std::vector<CudaSourceFile> &files) {
+  explicit Impl(const std::vector<CudaSourceFile> &files) {
     for (const CudaSourceFile &file : files) {
       files_.emplace_back(file);
       indexMacros(files_.size() - 1);
@@ -133,9 +136,9 @@ private:
 };
 
 /// A recursive-descent reading of one constant expression.
-class Folder::Parser {
+class ConstantFolder::Impl::Parser {
 public:
-  Parser(const Folder &folder, std::size_t file, std::size_t offset, int depth, std::vector<Token> tokens)
+  Parser(const Impl &folder, std::size_t file, std::size_t offset, int depth, std::vector<Token> tokens)
       : folder_(folder), file_(file), offset_(offset), depth_(depth), tokens_(std::move(tokens)) {}
 
   std::optional<Number> whole() {
@@ -336,7 +339,7 @@ private:
     return Number{false, static_cast<std::int64_t>(value), 0};
   }
 
-  const Folder &folder_;
+  const Impl &folder_;
   std::size_t file_, offset_;
   int depth_;
   std::vector<Token> tokens_;
@@ -344,7 +347,7 @@ private:
 };
 
 
-void Folder::indexMacros(std::size_t file) {
+void ConstantFolder::Impl::indexMacros(std::size_t file) {
   const std::string &code = files_[file].code();
   for (std::size_t at = code.find('#'); at != std::string::npos; at = code.find('#', at + 1)) {
     const std::size_t directive = code.find_first_not_of(" \t", at + 1);
@@ -365,7 +368,7 @@ void Folder::indexMacros(std::size_t file) {
   }
 }
 
-Lookup Folder::macro(const std::string &name, Definition &found) const {
+Lookup ConstantFolder::Impl::macro(const std::string &name, Definition &found) const {
   auto definitions = macros_.find(name);
   if (definitions == macros_.end())
     return Lookup::Absent;
@@ -382,7 +385,7 @@ Lookup Folder::macro(const std::string &name, Definition &found) const {
   return Lookup::Found;
 }
 
-Lookup Folder::variable(std::size_t file, std::size_t before, const std::string &name, bool fileScopeOnly,
+Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, const std::string &name, bool fileScopeOnly,
                         Definition &found) const {
   const CudaCode &source = files_[file];
   const std::string &code = source.code();
@@ -453,7 +456,7 @@ Lookup Folder::variable(std::size_t file, std::size_t before, const std::string 
   return Lookup::Absent;
 }
 
-Lookup Folder::define(std::size_t file, std::size_t offset, const std::string &name, Definition &found) const {
+Lookup ConstantFolder::Impl::define(std::size_t file, std::size_t offset, const std::string &name, Definition &found) const {
   if (Lookup lookup = macro(name, found); lookup != Lookup::Absent)
     return lookup;
   if (Lookup lookup = variable(file, offset, name, false, found); lookup != Lookup::Absent)
@@ -465,7 +468,7 @@ Lookup Folder::define(std::size_t file, std::size_t offset, const std::string &n
   return Lookup::Absent;
 }
 
-std::optional<Number> Folder::number(std::size_t file, std::size_t offset, const std::string &text,
+std::optional<Number> ConstantFolder::Impl::number(std::size_t file, std::size_t offset, const std::string &text,
                                              int depth) const {
   if (depth > kMaxDepth)
     return std::nullopt;
@@ -479,7 +482,7 @@ std::optional<Number> Folder::number(std::size_t file, std::size_t offset, const
   return Parser(*this, file, offset, depth, std::move(tokens)).whole();
 }
 
-std::optional<Dim3> Folder::dimension(std::size_t file, std::size_t offset, const std::string &text, int depth) const {
+std::optional<Dim3> ConstantFolder::Impl::dimension(std::size_t file, std::size_t offset, const std::string &text, int depth) const {
   if (depth > kMaxDepth)
     return std::nullopt;
   const std::vector<Token> tokens = tokensOf(text);
@@ -511,13 +514,6 @@ std::optional<Dim3> Folder::dimension(std::size_t file, std::size_t offset, cons
   }
   return Dim3{values[0], values[1], values[2]};
 }
-
-} // namespace
-
-class ConstantFolder::Impl : public Folder {
-public:
-  using Folder::Folder;
-};
 
 ConstantFolder::ConstantFolder(const std::vector<CudaSourceFile> &files) : impl_(std::make_unique<Impl>(files)) {}
 
