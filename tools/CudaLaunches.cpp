@@ -8,9 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <string_view>
 
 namespace ptxdvfs::tools {
@@ -71,8 +69,7 @@ std::vector<LaunchSite> launchSitesIn(const ConstantFolder &folder) {
                                                                                   : pastClosing(code, open);
           end != std::string::npos) {
         arguments = topLevelParts(std::string_view(code).substr(open + 1, end - open - 2));
-        if (arguments->size() == 1 && wordsIn(arguments->front()).empty() &&
-            arguments->front().find_first_not_of(" \t\r\n") == std::string::npos)
+        if (arguments->size() == 1 && arguments->front().find_first_not_of(" \t\r\n") == std::string::npos)
           arguments->clear(); // `kernel<<<g, b>>>()`
       }
       add(launchedName(code, at), at, topLevelParts(std::string_view(code).substr(at + 3, close - at - 3)),
@@ -203,11 +200,8 @@ std::vector<CudaSourceFile> launchingSources(const std::vector<CudaSourceFile> &
           bytesBeside + bytes > kMaxBytesBeside)
         continue;
       bytesBeside += bytes;
-      std::ifstream in(path);
-      std::stringstream text;
-      text << in.rdbuf();
-      if (in)
-        files.push_back({path.string(), path.string(), text.str()});
+      if (std::optional<std::string> text = fileText(path))
+        files.push_back({path.string(), path.string(), std::move(*text)});
     }
   }
   return files;

@@ -79,17 +79,23 @@ std::pair<std::size_t, std::size_t> kernelDeclaration(const std::string &source,
 
 } // namespace
 
+std::optional<std::string> fileText(const fs::path &path) {
+  std::ifstream file(path);
+  if (!file)
+    return std::nullopt;
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
 std::vector<CudaSourceFile> readCudaSources(const ptx::Module &module) {
   std::vector<CudaSourceFile> sources;
   fs::path ptxFolder = fs::path(module.path).parent_path();
   for (const auto &[index, path] : module.files) {
     (void)index;
     for (const fs::path &candidate : {ptxFolder / fs::path(path).filename(), fs::path(path), ptxFolder / path}) {
-      std::ifstream file(candidate);
-      if (file) {
-        std::stringstream text;
-        text << file.rdbuf();
-        sources.push_back({path, candidate.string(), text.str()});
+      if (std::optional<std::string> text = fileText(candidate)) {
+        sources.push_back({path, candidate.string(), std::move(*text)});
         break;
       }
     }

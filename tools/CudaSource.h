@@ -4,6 +4,7 @@
 #include "ptxdvfs/ptx/Module.h"
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,9 @@ struct CudaSourceFile {
   std::string path;     ///< where it was read
   std::string text;
 };
+
+/// The whole of the file at `path`; nullopt when it cannot be opened.
+std::optional<std::string> fileText(const std::filesystem::path &path);
 
 /// The sources of the module's `.file` table that can be read: beside the
 /// PTX first (a tree copied or cloned elsewhere keeps its sources beside its
