@@ -96,76 +96,56 @@ std::vector<LaunchSite> launchSitesIn(const ConstantFolder &folder) {
   return sites;
 }
 
-/// The arguments every launch of a kernel of `parameters` parameters
-/// passes as the same constant; empty when a launch's are not read or do
-/// not match the parameters.
-std::vector<std::optional<ptx::analysis::AssumedValue>> agreedArguments(const ConstantFolder &folder,
-                                                                        const std::vector<const LaunchSite *> &sites,
-                                                                        std::size_t parameters) {
-  std::vector<std::optional<ptx::analysis::AssumedValue>> agreed(parameters);
-  std::vector<bool> open(parameters, false);
-  for (const LaunchSite *site : sites) {
-    if (!site->arguments || site->arguments->size() != parameters)
-      return {};
-    for (std::size_t i = 0; i < parameters; ++i) {
-      if (open[i])
-        continue;
-      auto value = folder.value(site->file, site->offset, (*site->arguments)[i]);
-      if (!value || (agreed[i] && (agreed[i]->number() != value->number() ||
-                                   agreed[i]->whole().has_value() != value->whole().has_value()))) {
-        open[i] = true;
-        agreed[i].reset();
-      } else {
-        agreed[i] = value;
-      }
-    }
+/// One value every launch of a kernel must give alike: open once a launch
+/// leaves it open or two launches differ, and then no longer folded.
+template <typename T> struct Agreement {
+  std::optional<T> value;
+  bool open = false;
+
+  template <typename Fold, typename Same> void add(Fold fold, Same same) {
+    if (open)
+      return;
+    std::optional<T> next = fold();
+    open = !next || (value && !same(*value, *next));
+    value = open ? std::nullopt : next;
   }
-  return agreed;
+};
+
+bool sameDims(const Dim3 &a, const Dim3 &b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+
+bool sameValue(const ptx::analysis::AssumedValue &a, const ptx::analysis::AssumedValue &b) {
+  return a.number() == b.number() && a.whole().has_value() == b.whole().has_value();
 }
 
-/// What every launch site of one kernel agrees on. Stops folding a size
-/// once one launch leaves it open or two differ.
+/// What every launch site of one kernel of `parameters` parameters agrees
+/// on. Arguments are read only when every launch passes `parameters` of them.
 ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, const std::vector<const LaunchSite *> &sites,
                                          std::size_t parameters) {
-  struct Agreement {
-    std::optional<Dim3> dims;
-    std::string at;
-    bool open = false;
-    void add(const std::optional<Dim3> &next, const std::string &where) {
-      if (!next || (dims && (dims->x != next->x || dims->y != next->y || dims->z != next->z))) {
-        open = true;
-        dims.reset();
-      } else if (!dims) {
-        dims = next;
-        at = where;
-      }
-    }
-  } grid, block;
+  Agreement<Dim3> grid, block;
+  std::vector<Agreement<ptx::analysis::AssumedValue>> arguments(parameters);
+  bool argumentsRead = true;
   for (const LaunchSite *site : sites) {
-    if (grid.open && block.open)
-      break;
-    const CudaCode &file = folder.files()[site->file];
-    if (!grid.open)
-      grid.add(folder.dimension(site->file, site->offset, site->grid), file.where(site->offset));
-    if (!block.open) {
-      std::optional<Dim3> dims = folder.dimension(site->file, site->offset, site->block);
-      if (dims && std::int64_t{dims->x} * dims->y * dims->z > kMaxThreadsPerBlock)
-        dims.reset(); // not a launch that can run
-      block.add(dims, file.where(site->offset));
-    }
+    grid.add([&] { return folder.dimension(site->file, site->offset, site->grid); }, sameDims);
+    block.add(
+        [&] {
+          std::optional<Dim3> dims = folder.dimension(site->file, site->offset, site->block);
+          if (dims && std::int64_t{dims->x} * dims->y * dims->z > kMaxThreadsPerBlock)
+            dims.reset(); // not a launch that can run
+          return dims;
+        },
+        sameDims);
+    argumentsRead = argumentsRead && site->arguments && site->arguments->size() == parameters;
+    for (std::size_t i = 0; argumentsRead && i < parameters; ++i)
+      arguments[i].add([&] { return folder.value(site->file, site->offset, (*site->arguments)[i]); }, sameValue);
   }
   ptx::analysis::SourceLaunch agreed;
-  if (!grid.open && grid.dims) {
-    agreed.grid = grid.dims;
-    agreed.gridAt = grid.at;
-  }
-  if (!block.open && block.dims) {
-    agreed.block = block.dims;
-    agreed.blockAt = block.at;
-  }
-  agreed.arguments = agreedArguments(folder, sites, parameters);
+  agreed.grid = grid.value;
+  agreed.block = block.value;
+  if (argumentsRead)
+    for (const Agreement<ptx::analysis::AssumedValue> &argument : arguments)
+      agreed.arguments.push_back(argument.value);
   if (!sites.empty())
-    agreed.argumentsAt = folder.files()[sites.front()->file].where(sites.front()->offset);
+    agreed.at = folder.files()[sites.front()->file].where(sites.front()->offset);
   return agreed;
 }
 

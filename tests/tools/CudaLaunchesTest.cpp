@@ -165,7 +165,7 @@ TEST_F(HostLaunchesTest, TheHostFileBesideTheKernelsIsRead) {
   ASSERT_NE(launchOf("launched_literal"), nullptr);
   EXPECT_EQ(shown(launchOf("launched_literal")->block), "128,1,1");
   EXPECT_EQ(shown(launchOf("launched_literal")->grid), "1,1,1");
-  EXPECT_EQ(launchOf("launched_literal")->blockAt, "host_launches.cu:30");
+  EXPECT_EQ(launchOf("launched_literal")->at, "host_launches.cu:30");
 }
 
 TEST_F(HostLaunchesTest, EachFixedLaunchGivesItsGeometry) {
@@ -207,7 +207,7 @@ TEST_F(HostLaunchesTest, ConstantArgumentsStandForTheirParameters) {
   EXPECT_FALSE(launch->arguments[0]); // a pointer
   EXPECT_EQ(launch->arguments[1] ? launch->arguments[1]->text() : "none", "2048");
   EXPECT_EQ(launch->arguments[2] ? launch->arguments[2]->text() : "none", "16");
-  EXPECT_EQ(launch->argumentsAt, "host_launches.cu:56");
+  EXPECT_EQ(launch->at, "host_launches.cu:56");
   // nvcc unrolled the loop by 4: its stores count the iterations, 2048 / 16.
   EXPECT_EQ(storesOf("launched_with_arguments"), 128);
   // --assume still wins over what the launch passes.

@@ -41,13 +41,12 @@ Value ValueEvaluator::specialRegister(std::string_view base, std::string_view co
                  {std::string(base) + "." + std::string(component) + " = " +
                   std::to_string(*number) + " (" + source + ")"}};
   };
-  const SourceLaunch *launch = nullptr;
-  if (assumptions_.launch) {
-    launch = &*assumptions_.launch;
-  } else if (auto found = assumptions_.sourceLaunches.find(graph_.function->name);
-             found != assumptions_.sourceLaunches.end()) {
-    launch = &found->second;
-  }
+  auto sourceLaunch = [&]() -> const SourceLaunch * {
+    if (assumptions_.launch)
+      return &*assumptions_.launch;
+    auto found = assumptions_.sourceLaunches.find(graph_.function->name);
+    return found == assumptions_.sourceLaunches.end() ? nullptr : &found->second;
+  };
   if (base == "%ntid") {
     if (assumptions_.block)
       return described(*assumptions_.block, ValueOrigin::Assumed, "--block");
@@ -55,8 +54,8 @@ Value ValueEvaluator::specialRegister(std::string_view base, std::string_view co
                                                               : blockDirective(*graph_.function, "reqntid");
     if (required)
       return described(*required, ValueOrigin::Constant, ".reqntid");
-    if (launch && launch->block)
-      return described(*launch->block, ValueOrigin::Assumed, "the launch at " + launch->blockAt);
+    if (const SourceLaunch *launch = sourceLaunch(); launch && launch->block)
+      return described(*launch->block, ValueOrigin::Assumed, "the launch at " + launch->at);
     std::optional<Dim3> maximum = assumptions_.maximumBlock ? assumptions_.maximumBlock
                                                             : blockDirective(*graph_.function, "maxntid");
     if (maximum)
@@ -66,8 +65,8 @@ Value ValueEvaluator::specialRegister(std::string_view base, std::string_view co
   if (base == "%nctaid") {
     if (assumptions_.grid)
       return described(*assumptions_.grid, ValueOrigin::Assumed, "--grid");
-    if (launch && launch->grid)
-      return described(*launch->grid, ValueOrigin::Assumed, "the launch at " + launch->gridAt);
+    if (const SourceLaunch *launch = sourceLaunch(); launch && launch->grid)
+      return described(*launch->grid, ValueOrigin::Assumed, "the launch at " + launch->at);
     return described(kDefaultGrid, ValueOrigin::Defaulted, "default; set --grid");
   }
   return Value::unknown("special register " + std::string(base) + "." + std::string(component));
@@ -193,7 +192,7 @@ Value ValueEvaluator::parameter(std::string_view name, std::optional<ScalarType>
       !field && launch != assumptions_.sourceLaunches.end() && index < launch->second.arguments.size())
     if (const std::optional<AssumedValue> &passed = launch->second.arguments[index])
       return assumedLoad("parameter " + candidates.back(), *passed, part ? declared : nullptr, type, offset,
-                         "the launch at " + launch->second.argumentsAt);
+                         "the launch at " + launch->second.at);
   return Value::unknown("parameter " + candidates.back() +
                         (field ? " (a field of a struct passed by value; no --assume " : " (no --assume ") +
                         candidates.back() + "=VALUE)");

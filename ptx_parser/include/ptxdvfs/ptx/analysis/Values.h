@@ -52,11 +52,10 @@ std::string_view shortParameterName(std::string_view ptxName);
 /// launch of the kernel gives the same constant.
 struct SourceLaunch {
   std::optional<Dim3> grid, block;
-  std::string gridAt, blockAt; ///< where the launch is: `main.cu:57`
   /// Per kernel parameter, in order: its value at every launch; empty
   /// when the launches' arguments are not read.
   std::vector<std::optional<AssumedValue>> arguments;
-  std::string argumentsAt;
+  std::string at; ///< where the first launch is, which reasons name: `main.cu:57`
 };
 
 /// `--assume` values by parameter name, or by the name of a `__constant__`
