@@ -62,16 +62,8 @@ bool CudaCode::insideFunction(int block) const {
 /// `f(...) {` and `f(...) const {`, not `if (...) {`, `[](...) {` or `struct S {`.
 bool CudaCode::opensFunctionBody(std::size_t brace) const {
   std::size_t at = brace;
-  auto previousWord = [&] {
-    while (at > 0 && isSpace(code_[at - 1]))
-      --at;
-    const std::size_t end = at;
-    while (at > 0 && isIdentifierChar(code_[at - 1]))
-      --at;
-    return code_.substr(at, end - at);
-  };
-  for (std::string word = previousWord(); word == "const" || word == "noexcept" || word == "override";
-       word = previousWord()) {
+  for (std::string word = wordBefore(code_, at); word == "const" || word == "noexcept" || word == "override";
+       word = wordBefore(code_, at)) {
   }
   while (at > 0 && isSpace(code_[at - 1]))
     --at;
@@ -79,8 +71,17 @@ bool CudaCode::opensFunctionBody(std::size_t brace) const {
     return false;
   at = openingOf(code_, at - 1);
   static const std::set<std::string, std::less<>> kStatements{"if", "for", "while", "switch", "catch"};
-  const std::string name = previousWord();
+  const std::string name = wordBefore(code_, at);
   return !name.empty() && !kStatements.count(name);
+}
+
+std::string wordBefore(const std::string &code, std::size_t &at) {
+  while (at > 0 && isSpace(code[at - 1]))
+    --at;
+  const std::size_t end = at;
+  while (at > 0 && isIdentifierChar(code[at - 1]))
+    --at;
+  return code.substr(at, end - at);
 }
 
 /// Whether the line that ends at `newline` is a preprocessor directive.

@@ -48,6 +48,10 @@ private:
 
 bool isSpace(char c);
 
+/// The identifier that ends at `at`, spaces before `at` skipped (empty
+/// when none does); `at` moves back to its first character.
+std::string wordBefore(const std::string &code, std::size_t &at);
+
 /// Whether the line that ends at `newline` is a preprocessor directive.
 bool preprocessorLineEndsAt(const std::string &code, std::size_t newline);
 

@@ -39,15 +39,9 @@ std::string launchedName(const std::string &code, std::size_t launch) {
   std::size_t at = launch;
   while (at > 0 && isSpace(code[at - 1]))
     --at;
-  if (at > 0 && code[at - 1] == '>') {
-    at = openingOf(code, at - 1);
-    while (at > 0 && isSpace(code[at - 1]))
-      --at;
-  }
-  const std::size_t end = at;
-  while (at > 0 && isIdentifierChar(code[at - 1]))
-    --at;
-  return code.substr(at, end - at);
+  if (at > 0 && code[at - 1] == '>')
+    at = openingOf(code, at - 1); // template arguments
+  return wordBefore(code, at);
 }
 
 std::vector<LaunchSite> launchSitesIn(const ConstantFolder &folder) {
