@@ -1,6 +1,8 @@
 // DatasetLoading.cpp - importing a dataset from stored sequences or from PTX.
 #include "DatasetLoading.h"
 
+#include "LaunchFlags.h"
+
 #include "ptxdvfs/embeddings/EncodingScheme.h"
 
 #include <CLI/CLI.hpp>
@@ -44,6 +46,10 @@ ptx::Expected<embeddings::Dataset> loadDataset(const DatasetSource &source,
   import.encode.asExecuted = source.asExecuted;
   import.encode.broadcastLoadsAsConstant = source.broadcastLoadsAsConstant;
   import.encode.expansion.defaultTripCount = source.defaultTripCount;
+  // A kernel's launch in the CUDA sources its PTX names counts here as in `predict`.
+  import.completeLaunch = [](const ptx::Module &module, ptx::analysis::LaunchAssumptions &launch) {
+    addSourceKnowledge(module, readCudaSources(module), launch);
+  };
   if (maxLength > 0)
     import.encode.expansion.budget = static_cast<std::size_t>(maxLength);
   return embeddings::importDataset(source.dataset, import);

@@ -32,8 +32,9 @@ void addPtxFlag(CLI::App &command, std::string &ptxDir);
 /// strictness, kernel selection; its sequence source is set here). PTX is encoded by the scheme of
 /// `readingName` (gpuptxmodel-v1, optionally `+executed[+broadcast]`) over
 /// `vocabularyDir`; as executed, each kernel is written out within
-/// `maxLength` instructions (so that the model reads all of it). Errors
-/// name the folder or file.
+/// `maxLength` instructions (so that the model reads all of it), with the
+/// launches of the CUDA sources a PTX file names (as `predict` reads them:
+/// addSourceKnowledge()). Errors name the folder or file.
 ptx::Expected<embeddings::Dataset> loadDataset(const DatasetSource &source,
                                                embeddings::ImportOptions import,
                                                const std::string &vocabularyDir,

@@ -237,17 +237,21 @@ std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
       return error;
     assumptions.block = dims;
   }
-  // Parameter names come from the CUDA source, when the PTX names a readable one.
+  addSourceKnowledge(module, sources, assumptions);
+  warnOfUnknownNames(module, assumptions);
+  return "";
+}
+
+void addSourceKnowledge(const ptx::Module &module, const std::vector<CudaSourceFile> &sources,
+                        ptx::analysis::LaunchAssumptions &assumptions) {
+  if (sources.empty())
+    return;
   std::string text;
   for (const CudaSourceFile &file : sources)
     text += file.text + "\n";
-  if (!text.empty())
-    addSourceNames(text, module, assumptions);
-  // Launch geometry the host code fixes, where --grid and --block leave it open.
-  if (!sources.empty())
-    assumptions.sourceLaunches = sourceLaunches(module, launchingSources(sources));
-  warnOfUnknownNames(module, assumptions);
-  return "";
+  addSourceNames(text, module, assumptions);
+  // --grid and --block, when given, still win: LaunchAssumptions ranks them first.
+  assumptions.sourceLaunches = sourceLaunches(module, launchingSources(sources));
 }
 
 ptx::analysis::ExpansionOptions toExpansionOptions(const LaunchFlags &flags) {

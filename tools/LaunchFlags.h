@@ -39,6 +39,13 @@ std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
                           const std::vector<CudaSourceFile> &sources,
                           ptx::analysis::LaunchAssumptions &assumptions);
 
+/// What `module`'s CUDA sources (readCudaSources()) tell without any flag:
+/// its kernels' parameter names and the grid, block and constant arguments
+/// of their launches. toAssumptions() calls it; so does reading a dataset's
+/// PTX, so that training and evaluation read a kernel as `predict` does.
+void addSourceKnowledge(const ptx::Module &module, const std::vector<CudaSourceFile> &sources,
+                        ptx::analysis::LaunchAssumptions &assumptions);
+
 ptx::analysis::ExpansionOptions toExpansionOptions(const LaunchFlags &flags);
 
 } // namespace ptxdvfs::tools

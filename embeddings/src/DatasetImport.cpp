@@ -264,7 +264,10 @@ std::optional<std::vector<EncodedKernel>> readPtxKernels(const fs::path &folder,
                   "benchmark '" + benchmark + "': " + first.message + "; left out");
       return std::nullopt;
     }
-    for (EncodedKernel &kernel : options.ptxScheme->encode(*module, options.encode))
+    EncodeOptions encode = options.encode;
+    if (options.completeLaunch)
+      options.completeLaunch(*module, encode.launch);
+    for (EncodedKernel &kernel : options.ptxScheme->encode(*module, encode))
       kernels.push_back(std::move(kernel));
   }
   if (options.kernels == KernelSelection::LastFileOnly && !kernels.empty())

@@ -5,6 +5,7 @@
 #include "ptxdvfs/embeddings/GpuClocks.h"
 #include "ptxdvfs/embeddings/InstructionRecord.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,12 @@ struct ImportOptions {
   /// folder's own benchmark folders (the layout the harness writes).
   std::string ptxDir;
   EncodeOptions encode;
+  /// With `ptxScheme`, optional: called with each parsed module and a copy
+  /// of `encode.launch` before the module is encoded, to add what the PTX
+  /// cannot tell (the grid, block and arguments of the module's launches in
+  /// the CUDA sources it names), so a dataset's kernels are read as
+  /// `predict` reads the same file. Called from several threads at once.
+  std::function<void(const ptx::Module &, ptx::analysis::LaunchAssumptions &)> completeLaunch;
   /// The vocabulary stored sequences' codes index: with it each record gets
   /// its ExecutionUnit; without it, Unknown. (With `ptxScheme`, the
   /// scheme's vocabulary does this.)

@@ -1,0 +1,88 @@
+// DatasetLaunchesTest.cpp - a dataset's PTX is read with the launches of the
+// CUDA sources beside it, as `predict` reads the same file.
+#include "DatasetLoading.h"
+
+#include "TestPaths.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+
+namespace ptxdvfs::tools {
+namespace {
+
+namespace fs = std::filesystem;
+
+void write(const fs::path &path, const std::string &text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path) << text;
+}
+
+/// A one-benchmark dataset ("launched", GPU "toy": two memory and two core
+/// clocks) whose PTX is the host-launch fixture. Its `.file` is moved to a
+/// folder that does not exist, so only the copies beside the PTX can be
+/// read, wherever the checkout lies.
+class LaunchDataset {
+public:
+  explicit LaunchDataset(bool withSources) : root_(test::freshScratchDir("ptxdvfs_launch_dataset_")) {
+    std::string text = "launched\n";
+    for (int memory : {100, 200})
+      for (int core : {10, 20})
+        text += std::to_string(memory) + "," + std::to_string(core) + ",1,10,10\n";
+    write(root_ / "data" / "aggregated_dataset_toy.csv", text);
+    write(root_ / "data" / "gpu_info" / "clks_mem_toy.txt", "100\n200\n200\n");
+    write(root_ / "data" / "gpu_info" / "clks_core_toy_100.txt", "20\n10\n10\n");
+    write(root_ / "data" / "gpu_info" / "clks_core_toy_200.txt", "20\n10\n10\n");
+    const std::string loops = test::fixtureDir() + "/loops/";
+    std::string ptx = test::readFile(loops + "host_launches.ptx");
+    ptx = std::regex_replace(ptx, std::regex(R"(\.file\s+1\s+"[^"]*")"),
+                             ".file 1 \"/nonexistent/host_launches.cuh\"");
+    write(root_ / "ptx" / "launched" / "host_launches.ptx", ptx);
+    if (withSources)
+      for (const char *source : {"host_launches.cu", "host_launches.cuh"})
+        write(root_ / "ptx" / "launched" / source, test::readFile(loops + source));
+  }
+
+  ptx::Expected<embeddings::Dataset> load() const {
+    DatasetSource source;
+    source.dataset = (root_ / "data").string();
+    source.ptxDir = (root_ / "ptx").string();
+    source.asExecuted = true;
+    return loadDataset(source, embeddings::ImportOptions{}, test::vocabularyDir(), 0);
+  }
+
+private:
+  fs::path root_;
+};
+
+/// The first loop of the kernel whose name contains `name`, as "TRIPS ORIGIN".
+std::string firstLoop(const embeddings::Dataset &dataset, const std::string &name) {
+  for (const embeddings::EncodedKernel &kernel : dataset.benchmarks.at(0).kernels)
+    if (kernel.name.find(name) != std::string::npos && !kernel.loops.empty())
+      return std::to_string(kernel.loops[0].maxTripCount) + " " +
+             std::string(ptx::analysis::originName(kernel.loops[0]));
+  return "no loop";
+}
+
+TEST(DatasetLaunchesTest, TheLaunchBesideTheDatasetPtxSetsTheCount) {
+  auto dataset = LaunchDataset(true).load();
+  ASSERT_TRUE(dataset.hasValue());
+  ASSERT_EQ(dataset->benchmarks.size(), 1u);
+  EXPECT_EQ(firstLoop(*dataset, "launched_literal"), "32 assumed");      // <<<1, 128>>>: 4096 / 128
+  EXPECT_EQ(firstLoop(*dataset, "launched_grid_stride"), "8 assumed");   // 2^20 / (512 * 256)
+  EXPECT_EQ(firstLoop(*dataset, "launched_at_run_time"), "16 default");  // a size read at run time
+}
+
+TEST(DatasetLaunchesTest, WithoutSourcesTheDefaultsStay) {
+  auto dataset = LaunchDataset(false).load();
+  ASSERT_TRUE(dataset.hasValue());
+  ASSERT_EQ(dataset->benchmarks.size(), 1u);
+  EXPECT_EQ(firstLoop(*dataset, "launched_literal"), "16 default"); // 4096 / 256
+  EXPECT_EQ(firstLoop(*dataset, "launched_grid_stride"), "4 default"); // 2^20 / (1024 * 256)
+}
+
+} // namespace
+} // namespace ptxdvfs::tools
