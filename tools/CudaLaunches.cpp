@@ -90,36 +90,76 @@ std::vector<LaunchSite> launchSitesIn(const ConstantFolder &folder) {
   return sites;
 }
 
+/// `text` on one line, trimmed, at most about 40 characters: how a reason
+/// quotes an expression of the host code.
+std::string quoted(std::string_view text) {
+  std::string line;
+  for (char c : text)
+    if (!isSpace(c))
+      line += c;
+    else if (!line.empty() && line.back() != ' ')
+      line += ' ';
+  if (!line.empty() && line.back() == ' ')
+    line.pop_back();
+  constexpr std::size_t kLongest = 40;
+  if (line.size() > kLongest)
+    line = line.substr(0, kLongest - 3) + "...";
+  return "`" + line + "`";
+}
+
 /// One value every launch of a kernel must give alike: open once a launch
 /// leaves it open or two launches differ, and then no longer folded.
 template <typename T> struct Agreement {
   std::optional<T> value;
-  bool open = false;
+  std::string firstAt; ///< the launch that gave `value`
+  std::string open;    ///< why it is open, for the reason of its default
 
-  template <typename Fold, typename Same> void add(Fold fold, Same same) {
-    if (open)
+  /// `written` is the expression at the launch at `at`; `shown` writes a value.
+  template <typename Fold, typename Same, typename Show>
+  void add(Fold fold, Same same, Show shown, std::string_view written, const std::string &at) {
+    if (!open.empty())
       return;
     std::optional<T> next = fold();
-    open = !next || (value && !same(*value, *next));
-    value = open ? std::nullopt : next;
+    if (!next)
+      open = "the launch at " + at + " passes " + quoted(written) + ", which the source does not fix";
+    else if (value && !same(*value, *next))
+      open = "its launches differ: " + shown(*value) + " at " + firstAt + ", " + shown(*next) + " at " + at;
+    else if (!value) {
+      value = next;
+      firstAt = at;
+    }
+    if (!open.empty())
+      value.reset();
   }
 };
 
 bool sameDims(const Dim3 &a, const Dim3 &b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
 
+std::string shownDims(const Dim3 &dims) {
+  std::string text = std::to_string(dims.x);
+  if (dims.y != 1 || dims.z != 1)
+    text += "," + std::to_string(dims.y) + (dims.z != 1 ? "," + std::to_string(dims.z) : "");
+  return text;
+}
+
 bool sameValue(const ptx::analysis::AssumedValue &a, const ptx::analysis::AssumedValue &b) {
   return a.number() == b.number() && a.whole().has_value() == b.whole().has_value();
 }
 
+std::string shownValue(const ptx::analysis::AssumedValue &value) { return value.text(); }
+
 /// What every launch site of one kernel of `parameters` parameters agrees
-/// on. Arguments are read only when every launch passes `parameters` of them.
+/// on, and why the rest is open. Arguments are read only when every launch
+/// passes `parameters` of them.
 ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, const std::vector<const LaunchSite *> &sites,
                                          std::size_t parameters) {
   Agreement<Dim3> grid, block;
   std::vector<Agreement<ptx::analysis::AssumedValue>> arguments(parameters);
   bool argumentsRead = true;
   for (const LaunchSite *site : sites) {
-    grid.add([&] { return folder.dimension(site->file, site->offset, site->grid); }, sameDims);
+    const std::string at = folder.files()[site->file].where(site->offset);
+    grid.add([&] { return folder.dimension(site->file, site->offset, site->grid); }, sameDims, shownDims,
+             site->grid, at);
     block.add(
         [&] {
           std::optional<Dim3> dims = folder.dimension(site->file, site->offset, site->block);
@@ -127,17 +167,22 @@ ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, const std
             dims.reset(); // not a launch that can run
           return dims;
         },
-        sameDims);
+        sameDims, shownDims, site->block, at);
     argumentsRead = argumentsRead && site->arguments && site->arguments->size() == parameters;
     for (std::size_t i = 0; argumentsRead && i < parameters; ++i)
-      arguments[i].add([&] { return folder.value(site->file, site->offset, (*site->arguments)[i]); }, sameValue);
+      arguments[i].add([&] { return folder.value(site->file, site->offset, (*site->arguments)[i]); }, sameValue,
+                       shownValue, (*site->arguments)[i], at);
   }
   ptx::analysis::SourceLaunch agreed;
   agreed.grid = grid.value;
   agreed.block = block.value;
+  agreed.gridOpen = grid.open;
+  agreed.blockOpen = block.open;
   if (argumentsRead)
-    for (const Agreement<ptx::analysis::AssumedValue> &argument : arguments)
+    for (const Agreement<ptx::analysis::AssumedValue> &argument : arguments) {
       agreed.arguments.push_back(argument.value);
+      agreed.argumentsOpen.push_back(argument.open);
+    }
   if (!sites.empty())
     agreed.at = folder.files()[sites.front()->file].where(sites.front()->offset);
   return agreed;
@@ -192,17 +237,24 @@ std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> sourceLaunches(
   const ConstantFolder folder(files);
   const std::vector<LaunchSite> sites = launchSitesIn(folder);
   for (const auto &[name, kernels] : kernelsByName) {
-    if (kernels.size() != 1)
-      continue; // template instances: which launch is which is not read
     std::vector<const LaunchSite *> ofKernel;
     for (const LaunchSite &site : sites)
       if (site.kernel == name)
         ofKernel.push_back(&site);
-    ptx::analysis::SourceLaunch agreed = agreedLaunch(folder, ofKernel, kernels.front()->parameters.size());
-    const bool anyArgument = std::any_of(agreed.arguments.begin(), agreed.arguments.end(),
-                                         [](const auto &argument) { return argument.has_value(); });
-    if (agreed.grid || agreed.block || anyArgument)
-      result.emplace(kernels.front()->name, std::move(agreed));
+    if (ofKernel.empty())
+      continue;
+    if (kernels.size() != 1) {
+      // Template instances: which launch is which is not read, so none is taken.
+      ptx::analysis::SourceLaunch open;
+      open.at = folder.files()[ofKernel.front()->file].where(ofKernel.front()->offset);
+      open.gridOpen = open.blockOpen = "the launches of its template's " + std::to_string(kernels.size()) +
+                                       " instances, the first at " + open.at + ", are not told apart";
+      for (const ptx::Function *kernel : kernels)
+        result.emplace(kernel->name, open);
+      continue;
+    }
+    // What is open says why, even where nothing is fixed.
+    result.emplace(kernels.front()->name, agreedLaunch(folder, ofKernel, kernels.front()->parameters.size()));
   }
   return result;
 }

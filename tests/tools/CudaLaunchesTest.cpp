@@ -133,16 +133,30 @@ protected:
     return nullptr;
   }
 
-  /// The trip count of the kernel's loop at `depth`, read with what the launches give.
-  static std::string loopCount(const std::string &name, unsigned depth = 1) {
+  /// The kernel's loop at `depth`, read with what the launches give.
+  static std::optional<ptx::analysis::LoopReport> loopOf(const std::string &name, unsigned depth) {
     ptx::analysis::LaunchAssumptions assumptions;
     assumptions.sourceLaunches = *launches_;
     for (const ptx::Function *kernel : module_->kernels())
       if (baseNameOf(kernel->name) == name)
         for (const ptx::analysis::LoopReport &loop : ptx::analysis::expandKernel(*module_, *kernel, assumptions).loops)
           if (loop.depth == depth)
-            return std::to_string(loop.maxTripCount) + " " + std::string(ptx::analysis::originName(loop));
-    return "no loop";
+            return loop;
+    return std::nullopt;
+  }
+
+  /// The trip count of the kernel's loop at `depth` and where it came from.
+  static std::string loopCount(const std::string &name, unsigned depth = 1) {
+    auto loop = loopOf(name, depth);
+    return loop ? std::to_string(loop->maxTripCount) + " " + std::string(ptx::analysis::originName(*loop)) : "no loop";
+  }
+
+  /// Reason `index` of the trip count of the kernel's outermost loop.
+  static std::string loopReason(const std::string &name, std::size_t index = 0) {
+    auto loop = loopOf(name, 1);
+    if (!loop)
+      return "no loop";
+    return index < loop->why.size() ? loop->why[index] : "no reason " + std::to_string(index);
   }
 
   /// Stores one thread of the kernel executes, read as loopCount() reads it.
@@ -185,7 +199,33 @@ TEST_F(HostLaunchesTest, OpenLaunchesGiveNoBlock) {
     EXPECT_TRUE(launch == nullptr || !launch->block) << name;
   }
   EXPECT_EQ(shown(launchOf("launched_twice")->grid), "1,1,1"); // both launches agree on it
-  EXPECT_EQ(launchOf("launched_template"), nullptr);          // two instances share the name
+  // Two instances share the name: neither takes the launches' sizes.
+  ASSERT_NE(launchOf("launched_template"), nullptr);
+  EXPECT_EQ(shown(launchOf("launched_template")->block), "none");
+  EXPECT_EQ(launchOf("launched_template")->blockOpen,
+            "the launches of its template's 2 instances, the first at host_launches.cu:53, are not told apart");
+}
+
+TEST_F(HostLaunchesTest, OpenLaunchesSayWhy) {
+  ASSERT_NE(launchOf("launched_at_run_time"), nullptr);
+  EXPECT_EQ(launchOf("launched_at_run_time")->blockOpen,
+            "the launch at host_launches.cu:40 passes `fromUser`, which the source does not fix");
+  EXPECT_EQ(launchOf("launched_at_run_time")->gridOpen, ""); // <<<1, ...>>>: taken
+  ASSERT_NE(launchOf("launched_twice"), nullptr);
+  EXPECT_EQ(launchOf("launched_twice")->blockOpen,
+            "its launches differ: 64 at host_launches.cu:45, 128 at host_launches.cu:46");
+  ASSERT_NE(launchOf("launched_with_run_time_arguments"), nullptr);
+  EXPECT_EQ(launchOf("launched_with_run_time_arguments")->argumentsOpen,
+            (std::vector<std::string>{"the launch at host_launches.cu:57 passes `x`, which the source does not fix",
+                                      "the launch at host_launches.cu:57 passes `argc * 100`, which the source "
+                                      "does not fix"}));
+  // The default that replaces an open size or argument carries the reason.
+  EXPECT_EQ(loopReason("launched_twice"),
+            "%ntid.x = 256 (default; its launches differ: 64 at host_launches.cu:45, 128 at host_launches.cu:46; "
+            "set --block)");
+  EXPECT_EQ(loopReason("launched_with_run_time_arguments", 1),
+            "parameter param_1 (no --assume param_1=VALUE; the launch at host_launches.cu:57 passes `argc * 100`, "
+            "which the source does not fix)");
 }
 
 TEST_F(HostLaunchesTest, LoopsCountWithTheLaunchedGeometry) {

@@ -15,6 +15,16 @@
 
 namespace ptxdvfs::ptx::analysis {
 
+namespace {
+
+/// Why the host code's launches left a size open, as the middle of a
+/// default's reason ("...; " or nothing).
+std::string openLaunch(const SourceLaunch *launch, std::string SourceLaunch::*why) {
+  return launch && !(launch->*why).empty() ? launch->*why + "; " : std::string();
+}
+
+} // namespace
+
 std::optional<Dim3> blockDirective(const Function &function, std::string_view name) {
   for (const PerformanceDirective &directive : function.performanceDirectives)
     if (directive.name == name && !directive.values.empty())
@@ -58,16 +68,18 @@ Value ValueEvaluator::specialRegister(std::string_view base, std::string_view co
       return described(*launch->block, ValueOrigin::Assumed, "the launch at " + launch->at);
     std::optional<Dim3> maximum = assumptions_.maximumBlock ? assumptions_.maximumBlock
                                                             : blockDirective(*graph_.function, "maxntid");
+    const std::string open = openLaunch(sourceLaunch(), &SourceLaunch::blockOpen);
     if (maximum)
-      return described(*maximum, ValueOrigin::Defaulted, ".maxntid, the most the kernel allows; set --block");
-    return described(kDefaultBlock, ValueOrigin::Defaulted, "default; set --block");
+      return described(*maximum, ValueOrigin::Defaulted, ".maxntid, the most the kernel allows; " + open + "set --block");
+    return described(kDefaultBlock, ValueOrigin::Defaulted, "default; " + open + "set --block");
   }
   if (base == "%nctaid") {
     if (assumptions_.grid)
       return described(*assumptions_.grid, ValueOrigin::Assumed, "--grid");
     if (const SourceLaunch *launch = sourceLaunch(); launch && launch->grid)
       return described(*launch->grid, ValueOrigin::Assumed, "the launch at " + launch->at);
-    return described(kDefaultGrid, ValueOrigin::Defaulted, "default; set --grid");
+    return described(kDefaultGrid, ValueOrigin::Defaulted,
+                     "default; " + openLaunch(sourceLaunch(), &SourceLaunch::gridOpen) + "set --grid");
   }
   return Value::unknown("special register " + std::string(base) + "." + std::string(component));
 }
@@ -188,14 +200,19 @@ Value ValueEvaluator::parameter(std::string_view name, std::optional<ScalarType>
     if (auto given = assumptions_.parameters.find(candidate); given != assumptions_.parameters.end())
       return assumedLoad("parameter " + candidate, given->second, part ? declared : nullptr, type, offset);
   // A kernel's own parameter (not a called function's), as its launches pass it.
-  if (auto launch = assumptions_.sourceLaunches.find(function.name);
-      !field && launch != assumptions_.sourceLaunches.end() && index < launch->second.arguments.size())
-    if (const std::optional<AssumedValue> &passed = launch->second.arguments[index])
-      return assumedLoad("parameter " + candidates.back(), *passed, part ? declared : nullptr, type, offset,
-                         "the launch at " + launch->second.at);
+  auto launch = assumptions_.sourceLaunches.find(function.name);
+  const bool launched =
+      !field && launch != assumptions_.sourceLaunches.end() && index < launch->second.arguments.size();
+  if (launched && launch->second.arguments[index])
+    return assumedLoad("parameter " + candidates.back(), *launch->second.arguments[index], part ? declared : nullptr,
+                       type, offset, "the launch at " + launch->second.at);
+  const std::string open = launched && index < launch->second.argumentsOpen.size() &&
+                                   !launch->second.argumentsOpen[index].empty()
+                               ? "; " + launch->second.argumentsOpen[index]
+                               : std::string();
   return Value::unknown("parameter " + candidates.back() +
                         (field ? " (a field of a struct passed by value; no --assume " : " (no --assume ") +
-                        candidates.back() + "=VALUE)");
+                        candidates.back() + "=VALUE" + open + ")");
 }
 
 Value ValueEvaluator::constantVariable(const VariableDecl &variable, std::optional<ScalarType> type,

@@ -56,6 +56,12 @@ struct SourceLaunch {
   /// when the launches' arguments are not read.
   std::vector<std::optional<AssumedValue>> arguments;
   std::string at; ///< where the first launch is, which reasons name: `main.cu:57`
+  /// Why the grid, the block or an argument (`argumentsOpen`, in step with
+  /// `arguments`) was left unset, for the reason of the default that
+  /// replaces it: "the launch at main.cu:40 passes `n`, which the source
+  /// does not fix". Empty where it is set.
+  std::string gridOpen, blockOpen;
+  std::vector<std::string> argumentsOpen;
 };
 
 /// `--assume` values by parameter name, or by the name of a `__constant__`
