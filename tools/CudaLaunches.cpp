@@ -32,15 +32,23 @@ struct LaunchSite {
   /// The arguments of `<<<...>>>(...)`; nullopt where they are not read
   /// (cudaLaunchKernel passes them through an array).
   std::optional<std::vector<std::string>> arguments;
+  /// The template arguments written before `<<<` (`scale<float, 4>`);
+  /// empty where none are.
+  std::vector<std::string> templateArguments;
 };
 
-/// The kernel named just before `<<<` at `launch`: `scale`, `ns::scale`, `scale<float, 4>`.
-std::string launchedName(const std::string &code, std::size_t launch) {
+/// The kernel named just before `<<<` at `launch`: `scale`, `ns::scale`,
+/// `scale<float, 4>` (whose arguments go to `templateArguments`).
+std::string launchedName(const std::string &code, std::size_t launch, std::vector<std::string> &templateArguments) {
   std::size_t at = launch;
   while (at > 0 && isSpace(code[at - 1]))
     --at;
-  if (at > 0 && code[at - 1] == '>')
-    at = openingOf(code, at - 1); // template arguments
+  if (at > 0 && code[at - 1] == '>') {
+    const std::size_t close = at - 1;
+    at = openingOf(code, close);
+    if (code[at] == '<')
+      templateArguments = topLevelParts(std::string_view(code).substr(at + 1, close - at - 1));
+  }
   return wordBefore(code, at);
 }
 
@@ -49,9 +57,10 @@ std::vector<LaunchSite> launchSitesIn(const ConstantFolder &folder) {
   for (std::size_t file = 0; file < folder.files().size(); ++file) {
     const std::string &code = folder.files()[file].code();
     auto add = [&](std::string kernel, std::size_t at, const std::vector<std::string> &parts,
-                   std::optional<std::vector<std::string>> arguments) {
+                   std::optional<std::vector<std::string>> arguments, std::vector<std::string> templateArguments) {
       if (!kernel.empty() && parts.size() >= 2)
-        sites.push_back({std::move(kernel), file, at, parts[0], parts[1], std::move(arguments)});
+        sites.push_back(
+            {std::move(kernel), file, at, parts[0], parts[1], std::move(arguments), std::move(templateArguments)});
     };
     for (std::size_t at = code.find("<<<"); at != std::string::npos; at = code.find("<<<", at + 3)) {
       const std::size_t close = code.find(">>>", at + 3);
@@ -66,8 +75,10 @@ std::vector<LaunchSite> launchSitesIn(const ConstantFolder &folder) {
         if (arguments->size() == 1 && arguments->front().find_first_not_of(" \t\r\n") == std::string::npos)
           arguments->clear(); // `kernel<<<g, b>>>()`
       }
-      add(launchedName(code, at), at, topLevelParts(std::string_view(code).substr(at + 3, close - at - 3)),
-          std::move(arguments));
+      std::vector<std::string> templateArguments;
+      std::string kernel = launchedName(code, at, templateArguments);
+      add(std::move(kernel), at, topLevelParts(std::string_view(code).substr(at + 3, close - at - 3)),
+          std::move(arguments), std::move(templateArguments));
     }
     for (std::string_view api : {"cudaLaunchKernel", "cudaLaunchCooperativeKernel"}) {
       for (std::size_t at = code.find(api); at != std::string::npos; at = code.find(api, at + 1)) {
@@ -83,7 +94,7 @@ std::vector<LaunchSite> launchSitesIn(const ConstantFolder &folder) {
           if (kernel.empty() && word != "void" && word != "const" && word != "reinterpret_cast" && word != "static_cast")
             kernel = word;
         parts.erase(parts.begin());
-        add(kernel, at, parts, std::nullopt);
+        add(kernel, at, parts, std::nullopt, {});
       }
     }
   }
@@ -188,6 +199,65 @@ ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, const std
   return agreed;
 }
 
+/// The template arguments written at `site` in templateArgumentsOf()'s
+/// form; nullopt where one is not fixed by the source (`T`), or none is
+/// written (deduced from the call's arguments).
+std::optional<std::vector<std::string>> writtenTemplateArguments(const ConstantFolder &folder, const LaunchSite &site) {
+  if (site.templateArguments.empty())
+    return std::nullopt;
+  std::vector<std::string> arguments;
+  for (const std::string &written : site.templateArguments) {
+    if (std::optional<std::string> builtin = builtinTemplateArgument(written)) {
+      arguments.push_back(*builtin);
+      continue;
+    }
+    std::optional<ptx::analysis::AssumedValue> value = folder.value(site.file, site.offset, written);
+    if (!value || !value->whole())
+      return std::nullopt;
+    arguments.push_back("value:" + std::to_string(*value->whole()));
+  }
+  return arguments;
+}
+
+/// The launches of a kernel template with several instances in the PTX:
+/// each instance takes the launches written with its own template
+/// arguments, when every launch of the template writes arguments the
+/// source fixes (else which launch is which is not known, and none is taken).
+void addInstanceLaunches(const ConstantFolder &folder, const std::vector<const LaunchSite *> &sites,
+                         const std::vector<const ptx::Function *> &instances,
+                         std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> &result) {
+  std::vector<std::vector<std::string>> written;
+  std::string unread;
+  for (const LaunchSite *site : sites) {
+    std::optional<std::vector<std::string>> arguments = writtenTemplateArguments(folder, *site);
+    if (!arguments) {
+      unread = "the launch at " + folder.files()[site->file].where(site->offset) +
+               (site->templateArguments.empty() ? " writes no template arguments"
+                                                : " passes template arguments the source does not fix");
+      break;
+    }
+    written.push_back(std::move(*arguments));
+  }
+  for (const ptx::Function *instance : instances) {
+    std::optional<std::vector<std::string>> own = templateArgumentsOf(instance->name);
+    std::vector<const LaunchSite *> matched;
+    for (std::size_t i = 0; own && unread.empty() && i < sites.size(); ++i)
+      if (written[i] == *own)
+        matched.push_back(sites[i]);
+    if (!matched.empty()) {
+      result.emplace(instance->name, agreedLaunch(folder, matched, instance->parameters.size()));
+      continue;
+    }
+    ptx::analysis::SourceLaunch open;
+    open.at = folder.files()[sites.front()->file].where(sites.front()->offset);
+    open.gridOpen = open.blockOpen =
+        !unread.empty() ? unread + ", so its template's instances are not told apart"
+        : !own          ? "its template arguments are not built-in types or integers, so its launches are not told apart"
+                        : "no launch of its template, the first at " + open.at + ", is of this instance";
+    result.emplace(instance->name, open);
+  }
+}
+
 } // namespace
 
 std::vector<CudaSourceFile> launchingSources(const std::vector<CudaSourceFile> &sources) {
@@ -243,18 +313,10 @@ std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> sourceLaunches(
         ofKernel.push_back(&site);
     if (ofKernel.empty())
       continue;
-    if (kernels.size() != 1) {
-      // Template instances: which launch is which is not read, so none is taken.
-      ptx::analysis::SourceLaunch open;
-      open.at = folder.files()[ofKernel.front()->file].where(ofKernel.front()->offset);
-      open.gridOpen = open.blockOpen = "the launches of its template's " + std::to_string(kernels.size()) +
-                                       " instances, the first at " + open.at + ", are not told apart";
-      for (const ptx::Function *kernel : kernels)
-        result.emplace(kernel->name, open);
-      continue;
-    }
-    // What is open says why, even where nothing is fixed.
-    result.emplace(kernels.front()->name, agreedLaunch(folder, ofKernel, kernels.front()->parameters.size()));
+    if (kernels.size() == 1) // what is open says why, even where nothing is fixed
+      result.emplace(kernels.front()->name, agreedLaunch(folder, ofKernel, kernels.front()->parameters.size()));
+    else
+      addInstanceLaunches(folder, ofKernel, kernels, result);
   }
   return result;
 }

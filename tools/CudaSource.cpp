@@ -5,6 +5,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace ptxdvfs::tools {
@@ -110,26 +111,106 @@ std::string resolvedSourcePath(const std::vector<CudaSourceFile> &sources, const
   return declared;
 }
 
-std::string baseNameOf(const std::string &mangled) {
+namespace {
+
+/// Reads the `<length><identifier>` names of a mangled name's start
+/// (`_Z6reduce...`, `_ZN2ns6reduce...`): the last of them, and the offset
+/// after them. nullopt where the name is not mangled or a length runs past
+/// its end.
+std::optional<std::pair<std::string, std::size_t>> mangledBaseName(const std::string &mangled) {
   if (mangled.rfind("_Z", 0) != 0)
-    return mangled;
+    return std::nullopt;
   std::size_t at = 2;
-  bool nested = at < mangled.size() && mangled[at] == 'N';
+  const bool nested = at < mangled.size() && mangled[at] == 'N';
   if (nested)
     ++at;
   std::string last;
   while (at < mangled.size() && std::isdigit(static_cast<unsigned char>(mangled[at]))) {
     std::size_t length = 0;
-    while (at < mangled.size() && std::isdigit(static_cast<unsigned char>(mangled[at])))
+    while (at < mangled.size() && std::isdigit(static_cast<unsigned char>(mangled[at])) && length <= mangled.size())
       length = length * 10 + static_cast<std::size_t>(mangled[at++] - '0');
-    if (at + length > mangled.size())
-      return mangled;
+    if (length > mangled.size() - at)
+      return std::nullopt;
     last = mangled.substr(at, length);
     at += length;
     if (!nested)
       break;
   }
-  return last.empty() ? mangled : last;
+  if (last.empty())
+    return std::nullopt;
+  return std::pair{last, at};
+}
+
+/// Itanium codes of the built-in types a kernel template takes, by C name.
+const std::map<std::string, char, std::less<>> &builtinTypeCodes() {
+  static const std::map<std::string, char, std::less<>> codes{
+      {"float", 'f'},         {"double", 'd'},
+      {"int", 'i'},           {"signed", 'i'},          {"signed int", 'i'},   {"int32_t", 'i'},
+      {"unsigned", 'j'},      {"unsigned int", 'j'},    {"uint32_t", 'j'},
+      {"long", 'l'},          {"long int", 'l'},        {"int64_t", 'l'},
+      {"unsigned long", 'm'}, {"size_t", 'm'},          {"uint64_t", 'm'},
+      {"long long", 'x'},     {"unsigned long long", 'y'},
+      {"short", 's'},         {"unsigned short", 't'},
+      {"char", 'c'},          {"signed char", 'a'},     {"unsigned char", 'h'},
+      {"bool", 'b'}};
+  return codes;
+}
+
+} // namespace
+
+std::string baseNameOf(const std::string &mangled) {
+  auto name = mangledBaseName(mangled);
+  return name ? name->first : mangled;
+}
+
+std::optional<std::vector<std::string>> templateArgumentsOf(const std::string &mangled) {
+  auto name = mangledBaseName(mangled);
+  if (!name || name->second >= mangled.size() || mangled[name->second] != 'I')
+    return std::nullopt;
+  std::size_t at = name->second;
+  static const std::string_view kBuiltins = "fdijlmxystcahb";
+  std::vector<std::string> arguments;
+  for (++at; at < mangled.size() && mangled[at] != 'E';) {
+    const char code = mangled[at];
+    if (kBuiltins.find(code) != std::string_view::npos) {
+      arguments.push_back(std::string("type:") + code);
+      ++at;
+      continue;
+    }
+    // L<type><digits>E, `n` before the digits for a negative value.
+    if (code != 'L' || at + 1 >= mangled.size() || kBuiltins.find(mangled[at + 1]) == std::string_view::npos)
+      return std::nullopt;
+    const std::size_t end = mangled.find('E', at + 2);
+    std::string digits = mangled.substr(at + 2, end == std::string::npos ? 0 : end - at - 2);
+    const bool negative = !digits.empty() && digits[0] == 'n';
+    if (negative)
+      digits.erase(0, 1);
+    if (end == std::string::npos || digits.empty() || digits.size() > 18 ||
+        digits.find_first_not_of("0123456789") != std::string::npos)
+      return std::nullopt;
+    arguments.push_back("value:" + std::string(negative ? "-" : "") + std::to_string(std::stoll(digits)));
+    at = end + 1;
+  }
+  if (at >= mangled.size() || arguments.empty())
+    return std::nullopt;
+  return arguments;
+}
+
+std::optional<std::string> builtinTemplateArgument(std::string_view written) {
+  // Only names: `float *` or `Vec<float>` is another kind of argument.
+  if (written.find_first_not_of(" \t\r\n:_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") !=
+      std::string_view::npos)
+    return std::nullopt;
+  std::string words; // `std::size_t` is `size_t`
+  for (const std::string &word : wordsIn(written))
+    if (word != "std")
+      words += (words.empty() ? "" : " ") + word;
+  if (words == "true" || words == "false")
+    return std::string("value:") + (words == "true" ? "1" : "0");
+  const auto &codes = builtinTypeCodes();
+  if (auto found = codes.find(words); found != codes.end())
+    return std::string("type:") + found->second;
+  return std::nullopt;
 }
 
 std::optional<CudaDeclaration> splitDeclaration(std::string_view declarator) {

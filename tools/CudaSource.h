@@ -43,6 +43,19 @@ std::string codeOf(std::string text);
 /// `_Z10triangularPKfPfi` -> `triangular`; a name that is not mangled comes back unchanged.
 std::string baseNameOf(const std::string &mangled);
 
+/// The template arguments of a mangled function template instance, each
+/// as `type:C` (C the Itanium code of a built-in type: `f` float, `j`
+/// unsigned int) or `value:N` (an integer or bool argument):
+/// `_Z6reduceIfLi256EEvPT_i` -> {type:f, value:256}. nullopt for a name
+/// that is not a template instance, or with an argument of another kind
+/// (a class, a pointer), which a launch is not matched against.
+std::optional<std::vector<std::string>> templateArgumentsOf(const std::string &mangled);
+
+/// A template argument as written at a launch (`float`, `unsigned int`,
+/// `true`) in the form templateArgumentsOf() gives, if it is a built-in
+/// type or a bool; other values are the caller's to fold.
+std::optional<std::string> builtinTemplateArgument(std::string_view written);
+
 /// One declared name, a kernel parameter or a variable: `const float *x`
 /// is type `const float *`, name `x`.
 struct CudaDeclaration {

@@ -1,9 +1,10 @@
 // CudaSourceFuzzer.cpp - libFuzzer: any text as the CUDA source beside a PTX
 // file (which 'loops', 'lint' and the LSP read for names and launches),
 // never a crash, a hang, a name at an offset outside its struct, or a
-// launch size below 1.
+// launch size below 1 or above 1024 threads.
 #include "CudaCode.h"
 #include "CudaConstants.h"
+#include "CudaLaunches.h"
 #include "CudaSource.h"
 #include "CudaStructLayout.h"
 
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+using namespace ptxdvfs;
 using namespace ptxdvfs::tools;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
@@ -38,6 +40,34 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     for (const auto &[offset, name] : structs.fieldNames(declaration.type, declaration.name))
       if (offset < 0 || offset >= (std::int64_t{1} << 40) || name.empty())
         __builtin_trap();
+  // Every word as a mangled kernel name, every part between `<` and `>` as a template argument.
+  for (const std::string &word : wordsIn(source.substr(0, 4096))) {
+    (void)baseNameOf(word);
+    (void)templateArgumentsOf(word);
+  }
+  for (std::size_t at = source.find('<'); at != std::string::npos && at < 4096; at = source.find('<', at + 1))
+    for (const std::string &part : topLevelParts(std::string_view(source).substr(at + 1, source.find('>', at) - at)))
+      (void)builtinTemplateArgument(part);
+  // The launches of a module with the host-launch fixture's kernels, template instances among them.
+  static const ptx::Module module = [] {
+    ptx::Module kernels;
+    for (const char *name : {"_Z16launched_literalPf", "_Z23launched_with_argumentsPfii", "_Z17launched_templateIfEvPT_",
+                             "_Z17launched_templateIdEvPT_", "_Z14launched_sizedILi2EEvPf", "_Z14launched_sizedILi4EEvPf"}) {
+      ptx::Function kernel;
+      kernel.name = name;
+      kernel.hasBody = true;
+      kernel.parameters.resize(name == std::string("_Z23launched_with_argumentsPfii") ? 3 : 1);
+      kernels.functions.push_back(std::move(kernel));
+    }
+    return kernels;
+  }();
+  for (const auto &[name, launch] : sourceLaunches(module, {{"f.cu", "f.cu", source}})) {
+    if (launch.block && (launch.block->x < 1 || launch.block->y < 1 || launch.block->z < 1 ||
+                         std::uint64_t{launch.block->x} * launch.block->y * launch.block->z > 1024))
+      __builtin_trap();
+    if (launch.arguments.size() != launch.argumentsOpen.size() || (launch.block && !launch.blockOpen.empty()))
+      __builtin_trap();
+  }
   // Every `<<<...>>>` as a launch: its sizes and arguments folded where they are written.
   const ConstantFolder folder({{"f.cu", "f.cu", source}});
   const std::string &code = folder.files().front().code();

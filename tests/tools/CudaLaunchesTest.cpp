@@ -199,11 +199,45 @@ TEST_F(HostLaunchesTest, OpenLaunchesGiveNoBlock) {
     EXPECT_TRUE(launch == nullptr || !launch->block) << name;
   }
   EXPECT_EQ(shown(launchOf("launched_twice")->grid), "1,1,1"); // both launches agree on it
-  // Two instances share the name: neither takes the launches' sizes.
-  ASSERT_NE(launchOf("launched_template"), nullptr);
-  EXPECT_EQ(shown(launchOf("launched_template")->block), "none");
-  EXPECT_EQ(launchOf("launched_template")->blockOpen,
-            "the launches of its template's 2 instances, the first at host_launches.cu:53, are not told apart");
+  // Launched through a host template's own T: neither instance takes the launch's sizes.
+  for (const char *instance : {"_Z16launched_genericIfEvPT_", "_Z16launched_genericIdEvPT_"}) {
+    ASSERT_EQ(launches_->count(instance), 1u) << instance;
+    EXPECT_EQ(shown(launches_->at(instance).block), "none") << instance;
+    EXPECT_EQ(launches_->at(instance).blockOpen,
+              "the launch at host_launches.cuh:87 passes template arguments the source does not fix, so its "
+              "template's instances are not told apart");
+  }
+}
+
+TEST_F(HostLaunchesTest, TemplateInstancesTakeTheLaunchesOfTheirOwnArguments) {
+  EXPECT_EQ(launches_->at("_Z17launched_templateIfEvPT_").at, "host_launches.cu:53"); // <float>
+  EXPECT_EQ(launches_->at("_Z17launched_templateIdEvPT_").at, "host_launches.cu:54"); // <double>
+  EXPECT_EQ(shown(launches_->at("_Z17launched_templateIdEvPT_").block), "32,1,1");
+  EXPECT_EQ(shown(launches_->at("_Z14launched_sizedILi2EEvPf").block), "64,1,1");   // <2>
+  EXPECT_EQ(shown(launches_->at("_Z14launched_sizedILi4EEvPf").block), "128,1,1");  // <TILE / 4>
+  EXPECT_EQ(launches_->at("_Z14launched_sizedILi4EEvPf").at, "host_launches.cu:59");
+}
+
+TEST(CudaTemplateArgumentsTest, MangledInstancesAndWrittenArgumentsMeet) {
+  using Arguments = std::optional<std::vector<std::string>>;
+  EXPECT_EQ(templateArgumentsOf("_Z6reduceIfLi256EEvPT_i"), (Arguments{{"type:f", "value:256"}}));
+  EXPECT_EQ(templateArgumentsOf("_ZN2ns6kernelIdEEvPT_"), (Arguments{{"type:d"}}));
+  EXPECT_EQ(templateArgumentsOf("_Z5scaleILin3EEvPf"), (Arguments{{"value:-3"}}));
+  EXPECT_EQ(templateArgumentsOf("_Z1kILb1EjEvv"), (Arguments{{"value:1", "type:j"}}));
+  EXPECT_EQ(templateArgumentsOf("_Z6kernelI4Vec3EvPT_"), std::nullopt); // a class
+  EXPECT_EQ(templateArgumentsOf("_Z6kernelIPfEvT_"), std::nullopt);     // a pointer
+  EXPECT_EQ(templateArgumentsOf("_Z16launched_literalPf"), std::nullopt);
+  EXPECT_EQ(templateArgumentsOf("plain_kernel"), std::nullopt);
+  EXPECT_EQ(templateArgumentsOf("_Z1kILi12"), std::nullopt); // cut short
+  // A length past the name's end (or past 2^64) is no name.
+  EXPECT_EQ(baseNameOf("_ZN18446744073709551617kE"), "_ZN18446744073709551617kE");
+  EXPECT_EQ(baseNameOf("_ZN2ns6kernelIdEEvPT_"), "kernel");
+  EXPECT_EQ(builtinTemplateArgument(" unsigned  int "), "type:j");
+  EXPECT_EQ(builtinTemplateArgument("std::size_t"), "type:m");
+  EXPECT_EQ(builtinTemplateArgument("true"), "value:1");
+  EXPECT_EQ(builtinTemplateArgument("float *"), std::nullopt);
+  EXPECT_EQ(builtinTemplateArgument("T"), std::nullopt);
+  EXPECT_EQ(builtinTemplateArgument("256"), std::nullopt); // a value: the caller folds it
 }
 
 TEST_F(HostLaunchesTest, OpenLaunchesSayWhy) {
@@ -238,6 +272,8 @@ TEST_F(HostLaunchesTest, LoopsCountWithTheLaunchedGeometry) {
   EXPECT_EQ(loopCount("launched_by_api"), "43 assumed");           // 4096 / 96, rounded up
   EXPECT_EQ(loopCount("launched_twice"), "16 default");            // 4096 / 256, the default block
   EXPECT_EQ(loopCount("launched_at_run_time"), "16 default");
+  EXPECT_EQ(loopCount("launched_sized"), "64 assumed");            // <2><<<1, 64>>>: 4096 / 64
+  EXPECT_EQ(loopCount("launched_generic"), "16 default");
 }
 
 TEST_F(HostLaunchesTest, ConstantArgumentsStandForTheirParameters) {
