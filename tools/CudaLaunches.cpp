@@ -101,6 +101,11 @@ std::vector<LaunchSite> launchSitesIn(const ConstantFolder &folder) {
   return sites;
 }
 
+/// Where `site` is, as reasons name it: `main.cu:57`.
+std::string locationOf(const ConstantFolder &folder, const LaunchSite &site) {
+  return folder.files()[site.file].where(site.offset);
+}
+
 /// `text` on one line, trimmed, at most about 40 characters: how a reason
 /// quotes an expression of the host code.
 std::string quoted(std::string_view text) {
@@ -168,7 +173,7 @@ ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, const std
   std::vector<Agreement<ptx::analysis::AssumedValue>> arguments(parameters);
   bool argumentsRead = true;
   for (const LaunchSite *site : sites) {
-    const std::string at = folder.files()[site->file].where(site->offset);
+    const std::string at = locationOf(folder, *site);
     grid.add([&] { return folder.dimension(site->file, site->offset, site->grid); }, sameDims, shownDims,
              site->grid, at);
     block.add(
@@ -195,7 +200,7 @@ ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, const std
       agreed.argumentsOpen.push_back(argument.open);
     }
   if (!sites.empty())
-    agreed.at = folder.files()[sites.front()->file].where(sites.front()->offset);
+    agreed.at = locationOf(folder, *sites.front());
   return agreed;
 }
 
@@ -219,21 +224,27 @@ std::optional<std::vector<std::string>> writtenTemplateArguments(const ConstantF
   return arguments;
 }
 
-/// The launches of a kernel template with several instances in the PTX:
-/// each instance takes the launches written with its own template
-/// arguments, when every launch of the template writes arguments the
-/// source fixes (else which launch is which is not known, and none is taken).
-void addInstanceLaunches(const ConstantFolder &folder, const std::vector<const LaunchSite *> &sites,
+/// The launches of `name` where several PTX kernels share it: template
+/// instances each take the launches written with their own template
+/// arguments, when every launch of the name writes arguments the source
+/// fixes. Otherwise (a launch with the host template's own `T`, deduced
+/// arguments, overloads) which launch is which is not known, and none is taken.
+void addInstanceLaunches(const ConstantFolder &folder, const std::string &name,
+                         const std::vector<const LaunchSite *> &sites,
                          const std::vector<const ptx::Function *> &instances,
                          std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> &result) {
+  const std::string first = locationOf(folder, *sites.front());
   std::vector<std::vector<std::string>> written;
-  std::string unread;
+  std::string unmatched; // why launches cannot be matched to instances
   for (const LaunchSite *site : sites) {
     std::optional<std::vector<std::string>> arguments = writtenTemplateArguments(folder, *site);
     if (!arguments) {
-      unread = "the launch at " + folder.files()[site->file].where(site->offset) +
-               (site->templateArguments.empty() ? " writes no template arguments"
-                                                : " passes template arguments the source does not fix");
+      unmatched = site->templateArguments.empty() ? "the launches of the " + std::to_string(instances.size()) +
+                                                        " kernels named `" + name + "`, the first at " + first +
+                                                        ", are not told apart"
+                                                  : "the launch at " + locationOf(folder, *site) +
+                                                        " passes template arguments that are not built-in "
+                                                        "types or constants, so its instances are not told apart";
       break;
     }
     written.push_back(std::move(*arguments));
@@ -241,7 +252,7 @@ void addInstanceLaunches(const ConstantFolder &folder, const std::vector<const L
   for (const ptx::Function *instance : instances) {
     std::optional<std::vector<std::string>> own = templateArgumentsOf(instance->name);
     std::vector<const LaunchSite *> matched;
-    for (std::size_t i = 0; own && unread.empty() && i < sites.size(); ++i)
+    for (std::size_t i = 0; own && unmatched.empty() && i < sites.size(); ++i)
       if (written[i] == *own)
         matched.push_back(sites[i]);
     if (!matched.empty()) {
@@ -249,11 +260,11 @@ void addInstanceLaunches(const ConstantFolder &folder, const std::vector<const L
       continue;
     }
     ptx::analysis::SourceLaunch open;
-    open.at = folder.files()[sites.front()->file].where(sites.front()->offset);
+    open.at = first;
     open.gridOpen = open.blockOpen =
-        !unread.empty() ? unread + ", so its template's instances are not told apart"
-        : !own          ? "its template arguments are not built-in types or integers, so its launches are not told apart"
-                        : "no launch of its template, the first at " + open.at + ", is of this instance";
+        !unmatched.empty() ? unmatched
+        : own ? "no launch of `" + name + "`, the first at " + first + ", is of this instance"
+              : "its template arguments are not built-in types or integers, so its launches are not told apart";
     result.emplace(instance->name, open);
   }
 }
@@ -316,7 +327,7 @@ std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> sourceLaunches(
     if (kernels.size() == 1) // what is open says why, even where nothing is fixed
       result.emplace(kernels.front()->name, agreedLaunch(folder, ofKernel, kernels.front()->parameters.size()));
     else
-      addInstanceLaunches(folder, ofKernel, kernels, result);
+      addInstanceLaunches(folder, name, ofKernel, kernels, result);
   }
   return result;
 }

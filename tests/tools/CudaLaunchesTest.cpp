@@ -204,8 +204,8 @@ TEST_F(HostLaunchesTest, OpenLaunchesGiveNoBlock) {
     ASSERT_EQ(launches_->count(instance), 1u) << instance;
     EXPECT_EQ(shown(launches_->at(instance).block), "none") << instance;
     EXPECT_EQ(launches_->at(instance).blockOpen,
-              "the launch at host_launches.cuh:87 passes template arguments the source does not fix, so its "
-              "template's instances are not told apart");
+              "the launch at host_launches.cuh:87 passes template arguments that are not built-in types or "
+              "constants, so its instances are not told apart");
   }
 }
 
@@ -216,6 +216,30 @@ TEST_F(HostLaunchesTest, TemplateInstancesTakeTheLaunchesOfTheirOwnArguments) {
   EXPECT_EQ(shown(launches_->at("_Z14launched_sizedILi2EEvPf").block), "64,1,1");   // <2>
   EXPECT_EQ(shown(launches_->at("_Z14launched_sizedILi4EEvPf").block), "128,1,1");  // <TILE / 4>
   EXPECT_EQ(launches_->at("_Z14launched_sizedILi4EEvPf").at, "host_launches.cu:59");
+}
+
+TEST(CudaTemplateArgumentsTest, KernelsSharingANameTakeOnlyTheLaunchesTheyCanBeToldBy) {
+  const std::string source = "__global__ void scale(float *x) {}\n"
+                             "__global__ void scale(double *x) {}\n"
+                             "template <int N> __global__ void sized(float *x) {}\n"
+                             "int main() { float *x; double *y; scale<<<1, 64>>>(x); scale<<<1, 128>>>(y);\n"
+                             "  sized<8><<<1, 32>>>(x); }\n";
+  ptx::Module module;
+  for (const char *name : {"_Z5scalePf", "_Z5scalePd", "_Z5sizedILi8EEvPf", "_Z5sizedILi16EEvPf"}) {
+    ptx::Function kernel;
+    kernel.name = name;
+    kernel.hasBody = true;
+    kernel.parameters.resize(1);
+    module.functions.push_back(std::move(kernel));
+  }
+  const auto launches = sourceLaunches(module, {{"t.cu", "t.cu", source}});
+  ASSERT_EQ(launches.size(), 4u);
+  // Overloads: the launches cannot say which is which.
+  EXPECT_EQ(shown(launches.at("_Z5scalePd").block), "none");
+  EXPECT_EQ(launches.at("_Z5scalePd").blockOpen,
+            "the launches of the 2 kernels named `scale`, the first at t.cu:4, are not told apart");
+  EXPECT_EQ(shown(launches.at("_Z5sizedILi8EEvPf").block), "32,1,1");
+  EXPECT_EQ(launches.at("_Z5sizedILi16EEvPf").blockOpen, "no launch of `sized`, the first at t.cu:5, is of this instance");
 }
 
 TEST(CudaTemplateArgumentsTest, MangledInstancesAndWrittenArgumentsMeet) {
