@@ -19,8 +19,9 @@ namespace {
 
 /// How many names deep a value may be defined through others.
 constexpr int kMaxDepth = 16;
-/// How many occurrences of names all lookups together may look at (about
-/// a second even in pathological files); past it, a size is left open.
+/// How many occurrences of names, and tokens of expanded macros, all
+/// lookups together may look at (about a second even in pathological
+/// files); past it, a size is left open.
 constexpr std::size_t kMaxNamesExamined = 2'000'000;
 
 /// What a name stands for: the text to fold, and where to fold it (the
@@ -29,6 +30,12 @@ struct Definition {
   std::string text;
   std::size_t file = 0, offset = 0;
   bool dim3 = false;
+};
+
+/// A function-like `#define NAME(a, b) body`.
+struct FunctionMacro {
+  std::vector<std::string> parameters;
+  std::string body;
 };
 
 enum class Lookup { Found, Unknown, Absent };
@@ -122,6 +129,7 @@ private:
   class Parser;
 
   Lookup macro(const std::string &name, Definition &found) const;
+  Lookup functionMacro(const std::string &name, FunctionMacro &found) const;
   Lookup variable(std::size_t file, std::size_t before, const std::string &name, bool fileScopeOnly,
                   Definition &found) const;
   Lookup define(std::size_t file, std::size_t offset, const std::string &name, Definition &found) const;
@@ -133,6 +141,8 @@ private:
   mutable std::size_t examined_ = 0;
   /// Every object-like `#define`, by name, in file order.
   std::map<std::string, std::vector<Definition>, std::less<>> macros_;
+  /// Every function-like `#define`, by name, in file order.
+  std::map<std::string, std::vector<FunctionMacro>, std::less<>> functionMacros_;
 };
 
 /// A recursive-descent reading of one constant expression.
@@ -264,7 +274,54 @@ private:
     return accept(")") ? std::optional<std::vector<Number>>(values) : std::nullopt;
   }
 
+  /// `NAME(arguments)` expanded as the preprocessor does: each parameter
+  /// replaced by its argument's tokens, the result read where it is used.
+  std::optional<Number> expanded(const FunctionMacro &macro) {
+    std::vector<std::vector<Token>> arguments(1);
+    int depth = 0;
+    for (++at_; at_ < tokens_.size(); ++at_) {
+      const Token &token = tokens_[at_];
+      if (token.kind == Token::Punct && (token.text == "(" || token.text == ")"))
+        depth += token.text == "(" ? 1 : -1;
+      if (depth < 0)
+        break;
+      if (depth == 0 && token.kind == Token::Punct && token.text == ",")
+        arguments.emplace_back();
+      else
+        arguments.back().push_back(token);
+    }
+    if (at_ >= tokens_.size() || depth_ >= kMaxDepth)
+      return std::nullopt;
+    ++at_; // the closing parenthesis
+    if (macro.parameters.empty() && arguments.size() == 1 && arguments[0].empty())
+      arguments.clear(); // `NAME()`
+    if (arguments.size() != macro.parameters.size())
+      return std::nullopt;
+    std::vector<Token> tokens;
+    for (Token &token : tokensOf(macro.body)) {
+      auto parameter = std::find(macro.parameters.begin(), macro.parameters.end(), token.text);
+      if (token.kind == Token::Name && parameter != macro.parameters.end()) {
+        const std::vector<Token> &argument = arguments[static_cast<std::size_t>(parameter - macro.parameters.begin())];
+        tokens.insert(tokens.end(), argument.begin(), argument.end());
+      } else {
+        tokens.push_back(std::move(token));
+      }
+    }
+    // Macros that expand to many copies of themselves share the lookups' budget.
+    folder_.examined_ += tokens.size();
+    if (folder_.examined_ > kMaxNamesExamined)
+      return std::nullopt;
+    return Parser(folder_, file_, offset_, depth_ + 1, std::move(tokens)).whole();
+  }
+
   std::optional<Number> call(std::string name) {
+    if (FunctionMacro macro; tokens_[at_].text == "(") {
+      const Lookup lookup = folder_.functionMacro(name, macro);
+      if (lookup == Lookup::Found)
+        return expanded(macro);
+      if (lookup == Lookup::Unknown)
+        return std::nullopt;
+    }
     if (name.rfind("std::", 0) == 0)
       name = name.substr(5);
     if (name == "static_cast") {
@@ -357,14 +414,29 @@ void ConstantFolder::Impl::indexMacros(std::size_t file) {
     std::size_t after = nameAt;
     while (after < code.size() && isIdentifierChar(code[after]))
       ++after;
-    if (after == nameAt || (after < code.size() && code[after] == '('))
-      continue; // a function-like macro
+    if (after == nameAt)
+      continue;
     std::size_t end = code.find('\n', after);
     while (end != std::string::npos && end > 0 && code[end - 1] == '\\')
       end = code.find('\n', end + 1);
     std::string text = code.substr(after, end == std::string::npos ? std::string::npos : end - after);
     std::replace(text.begin(), text.end(), '\\', ' ');
-    macros_[code.substr(nameAt, after - nameAt)].push_back({text, file, after, false});
+    std::string name = code.substr(nameAt, after - nameAt);
+    if (text.empty() || text[0] != '(') {
+      macros_[name].push_back({text, file, after, false});
+      continue;
+    }
+    // `NAME(a, b) body`: the parentheses follow the name at once.
+    const std::size_t close = text.find(')');
+    if (close == std::string::npos)
+      continue;
+    FunctionMacro macro{{}, text.substr(close + 1)};
+    for (const Token &token : tokensOf(std::string_view(text).substr(1, close - 1)))
+      if (token.kind == Token::Name)
+        macro.parameters.push_back(token.text);
+      else if (token.text != ",")
+        macro.parameters.push_back("..."); // variadic or malformed: never expanded
+    functionMacros_[name].push_back(std::move(macro));
   }
 }
 
@@ -383,6 +455,25 @@ Lookup ConstantFolder::Impl::macro(const std::string &name, Definition &found) c
       return Lookup::Unknown; // defined differently under different #if branches
   found = definitions->second.front();
   return Lookup::Found;
+}
+
+Lookup ConstantFolder::Impl::functionMacro(const std::string &name, FunctionMacro &found) const {
+  auto definitions = functionMacros_.find(name);
+  if (definitions == functionMacros_.end())
+    return Lookup::Absent;
+  auto spelled = [](const FunctionMacro &macro) {
+    std::vector<std::string> texts = macro.parameters;
+    for (const Token &token : tokensOf(macro.body))
+      texts.push_back(token.text);
+    return texts;
+  };
+  for (const FunctionMacro &macro : definitions->second)
+    if (spelled(macro) != spelled(definitions->second.front()))
+      return Lookup::Unknown;
+  found = definitions->second.front();
+  const bool plain = std::none_of(found.parameters.begin(), found.parameters.end(),
+                                  [](const std::string &parameter) { return parameter == "..."; });
+  return plain && found.body.find('#') == std::string::npos ? Lookup::Found : Lookup::Unknown; // no # or ##
 }
 
 Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, const std::string &name, bool fileScopeOnly,

@@ -28,7 +28,9 @@ public:
   /// `expression`, written at `offset` of file `file`, as a grid or block
   /// size: `dim3(a, b, c)`, a `dim3` variable, or an integer. Names are
   /// looked up as seen from there: a `#define` (defined once, or the same
-  /// way each time), a `const`/`constexpr` variable, a local variable or
+  /// way each time; a function-like one, `DIV_UP(n, 256)`, expanded as
+  /// the preprocessor does, without `#` and `##`), a `const`/`constexpr`
+  /// variable, a local variable or
   /// `dim3` given a value once and not changed before `offset` (`=`,
   /// `+=`, `++`, `&t`, `cin >> t` are changes). Arithmetic is C's:
   /// integers until a cast or a floating-point operand, `ceil`, `floor`,

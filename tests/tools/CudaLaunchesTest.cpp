@@ -84,6 +84,24 @@ TEST(CudaLaunchesTest, NamesAreFollowedToTheirOneValue) {
   EXPECT_EQ(folded("int main() { dim3 b{32}; @ }", "b"), "32,1,1");
   // A directive just above a declaration is not part of its type.
   EXPECT_EQ(folded("#define NY 1000\nconst int t = 1 << 5;\nvoid run() { @ }", "t"), "32,1,1");
+  // Function-like macros expand as the preprocessor expands them: tokens, not values.
+  EXPECT_EQ(folded("#define DIV_UP(a, b) (((a) + (b) - 1) / (b))\n#define N 1000\n@", "DIV_UP(N, 256)"), "4,1,1");
+  EXPECT_EQ(folded("#define SQUARE(x) x * x\n@", "SQUARE(1 + 2)"), "5,1,1");
+  EXPECT_EQ(folded("#define BLOCK() 64\n#define HALF(x) ((x) / 2)\n@", "HALF(BLOCK())"), "32,1,1");
+  EXPECT_EQ(folded("#define PICK(a, b) (b)\n@", "PICK(min(1, 2), 48)"), "48,1,1");
+  EXPECT_EQ(folded("#define TWO(a, b) a\n@", "TWO(4)"), "none");        // an argument short
+  EXPECT_EQ(folded("#define S(x) #x\n@", "S(4)"), "none");               // stringified
+  EXPECT_EQ(folded("#define V(...) 4\n@", "V(1)"), "none");              // variadic
+  EXPECT_EQ(folded("#define F(x) F(x)\n@", "F(1)"), "none");             // never ends
+  EXPECT_EQ(folded("#define F(x) F(x) + F(x)\n@", "F(1)"), "none");      // ends only after 2^16 copies
+  EXPECT_EQ(folded("#ifdef A\n#define F(x) (x)\n#else\n#define F(x) (2 * x)\n#endif\n@", "F(8)"), "none");
+  // Three copies a level, twelve levels: 3^12 expansions would end, but past the budget.
+  std::string tripling = "#define M0(x) x\n";
+  for (int level = 1; level <= 12; ++level)
+    tripling += "#define M" + std::to_string(level) + "(x) (M" + std::to_string(level - 1) + "(x) + M" +
+                std::to_string(level - 1) + "(x) + M" + std::to_string(level - 1) + "(x))\n";
+  EXPECT_EQ(folded(tripling + "@", "M12(1)"), "none");
+  EXPECT_EQ(folded(tripling + "@", "M5(1)"), "243,1,1");
   // A comment or a string does not define anything.
   EXPECT_EQ(folded("// #define BS 64\nint main() { const char *s = \"int BS = 32;\"; @ }", "BS"), "none");
 }
