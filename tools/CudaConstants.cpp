@@ -99,7 +99,8 @@ std::vector<Token> tokensOf(std::string_view text) {
         end += text.substr(end, 2) == "::" ? 2 : 1;
       tokens.push_back({Token::Name, std::string(text.substr(at, end - at))});
     } else {
-      if (text.substr(at, 2) == "<<" || text.substr(at, 2) == ">>")
+      static constexpr std::string_view kPairs[] = {"<<", ">>", "<=", ">=", "==", "!=", "&&", "||"};
+      if (std::find(std::begin(kPairs), std::end(kPairs), text.substr(at, 2)) != std::end(kPairs))
         end = at + 2;
       tokens.push_back({Token::Punct, std::string(text.substr(at, end - at))});
     }
@@ -152,7 +153,7 @@ public:
       : folder_(folder), file_(file), offset_(offset), depth_(depth), tokens_(std::move(tokens)) {}
 
   std::optional<Number> whole() {
-    auto value = shift();
+    auto value = conditional();
     return value && at_ == tokens_.size() ? value : std::nullopt;
   }
 
@@ -200,6 +201,24 @@ private:
     return overflow ? std::nullopt : std::optional<Number>(result);
   }
 
+  /// A comparison or a logical operator: 1 or 0, as C gives them.
+  static std::optional<Number> truth(std::string_view op, Number a, Number b) {
+    const bool real = a.real || b.real;
+    auto less = [&](const Number &x, const Number &y) { return real ? x.asReal() < y.asReal() : x.whole < y.whole; };
+    const bool equal = !less(a, b) && !less(b, a);
+    bool result = false;
+    if (op == "<") result = less(a, b);
+    else if (op == ">") result = less(b, a);
+    else if (op == "<=") result = !less(b, a);
+    else if (op == ">=") result = !less(a, b);
+    else if (op == "==") result = equal;
+    else if (op == "!=") result = !equal;
+    else if (op == "&&") result = a.asReal() != 0 && b.asReal() != 0;
+    else if (op == "||") result = a.asReal() != 0 || b.asReal() != 0;
+    else return std::nullopt;
+    return Number{false, result ? 1 : 0, 0};
+  }
+
   template <typename Next>
   std::optional<Number> leftAssociative(std::initializer_list<std::string_view> ops, Next next) {
     auto value = (this->*next)();
@@ -211,11 +230,37 @@ private:
       if (matched.empty())
         return value;
       auto right = (this->*next)();
-      value = right ? arithmetic(matched[0], *value, *right) : std::nullopt;
+      const bool arithmeticOperator = matched.size() == 1 ? std::string_view("+-*/%").find(matched[0]) != std::string_view::npos
+                                                          : matched == "<<" || matched == ">>";
+      if (!right)
+        return std::nullopt;
+      value = arithmeticOperator ? arithmetic(matched[0], *value, *right) : truth(matched, *value, *right);
     }
     return value;
   }
 
+  /// `c ? a : b`; open unless both sides fold (C needs only the one taken,
+  /// but the other's tokens are not skipped reliably once unknown).
+  std::optional<Number> conditional() {
+    auto condition = logicalOr();
+    if (!condition || !accept("?"))
+      return condition;
+    auto taken = conditional();
+    if (!taken || !accept(":"))
+      return std::nullopt;
+    auto other = conditional();
+    if (!other)
+      return std::nullopt;
+    Number chosen = condition->asReal() != 0 ? *taken : *other;
+    if (taken->real || other->real)
+      chosen = Number{true, 0, chosen.asReal()}; // C's common type of the two
+    return chosen;
+  }
+
+  std::optional<Number> logicalOr() { return leftAssociative({"||"}, &Parser::logicalAnd); }
+  std::optional<Number> logicalAnd() { return leftAssociative({"&&"}, &Parser::equality); }
+  std::optional<Number> equality() { return leftAssociative({"==", "!="}, &Parser::relational); }
+  std::optional<Number> relational() { return leftAssociative({"<=", ">=", "<", ">"}, &Parser::shift); }
   std::optional<Number> shift() { return leftAssociative({"<<", ">>"}, &Parser::additive); }
   std::optional<Number> additive() { return leftAssociative({"+", "-"}, &Parser::multiplicative); }
   std::optional<Number> multiplicative() { return leftAssociative({"*", "/", "%"}, &Parser::unary); }
@@ -248,6 +293,10 @@ private:
   }
 
   std::optional<Number> unary() {
+    if (accept("!")) {
+      auto value = unary();
+      return value ? std::optional<Number>(Number{false, value->asReal() == 0 ? 1 : 0, 0}) : std::nullopt;
+    }
     if (accept("-")) {
       auto value = unary();
       return value ? arithmetic('-', Number{}, *value) : std::nullopt;
@@ -266,7 +315,7 @@ private:
     if (!accept("("))
       return std::nullopt;
     do {
-      auto value = shift();
+      auto value = conditional();
       if (!value)
         return std::nullopt;
       values.push_back(*value);
@@ -356,7 +405,7 @@ private:
     if (at_ >= tokens_.size())
       return std::nullopt;
     if (accept("(")) {
-      auto value = shift();
+      auto value = conditional();
       return accept(")") ? value : std::nullopt;
     }
     const Token token = tokens_[at_++];
@@ -364,8 +413,9 @@ private:
       return literal(token.text);
     if (token.kind != Token::Name)
       return std::nullopt;
-    if (at_ < tokens_.size() && (tokens_[at_].text == "(" || tokens_[at_].text == "<"))
-      return call(token.text);
+    const bool cast = token.text == "static_cast";
+    if (at_ < tokens_.size() && (tokens_[at_].text == "(" || (cast && tokens_[at_].text == "<")))
+      return call(token.text); // `n < 4` is a comparison, `static_cast<int>(x)` a call
     if (accept(".")) {
       if (at_ >= tokens_.size())
         return std::nullopt;

@@ -53,6 +53,11 @@ TEST(CudaLaunchesTest, ConstantsFoldAsCDoes) {
   EXPECT_EQ(folded("@", "0"), "none");       // no launch has an empty dimension
   EXPECT_EQ(folded("@", "5 - 9"), "none");
   EXPECT_EQ(folded("@", "n > 1 ? 64 : 32"), "none");
+  EXPECT_EQ(folded("@", "4096 > 1024 ? 64 : 32"), "64,1,1");
+  EXPECT_EQ(folded("@", "(1000 % 256 != 0) ? (1000 / 256 + 1) : (1000 / 256)"), "4,1,1"); // iDivUp's body
+  EXPECT_EQ(folded("@", "1 <= 2 && 3 >= 4 || !0"), "1,1,1");
+  EXPECT_EQ(folded("@", "1 << 3 < 5 ? 8 : 16"), "16,1,1"); // << binds tighter than <
+  EXPECT_EQ(folded("@", "0 ? 1 : 2 ? 3 : 4"), "3,1,1");     // right-associative
   EXPECT_EQ(folded("@", "1 / 0"), "none");
   EXPECT_EQ(folded("@", "(int)1e30"), "none"); // C leaves that conversion undefined
   EXPECT_EQ(folded("@", "ceil(1e300 * 1e300)"), "none");
@@ -89,6 +94,8 @@ TEST(CudaLaunchesTest, NamesAreFollowedToTheirOneValue) {
   EXPECT_EQ(folded("#define SQUARE(x) x * x\n@", "SQUARE(1 + 2)"), "5,1,1");
   EXPECT_EQ(folded("#define BLOCK() 64\n#define HALF(x) ((x) / 2)\n@", "HALF(BLOCK())"), "32,1,1");
   EXPECT_EQ(folded("#define PICK(a, b) (b)\n@", "PICK(min(1, 2), 48)"), "48,1,1");
+  EXPECT_EQ(folded("#define min(a, b) ((a) < (b) ? (a) : (b))\n@", "min(4096 / 256, 8)"), "8,1,1");
+  EXPECT_EQ(folded("#define N 2000\n@", "N < 1024 ? N : 1024"), "1024,1,1");
   EXPECT_EQ(folded("#define TWO(a, b) a\n@", "TWO(4)"), "none");        // an argument short
   EXPECT_EQ(folded("#define S(x) #x\n@", "S(4)"), "none");               // stringified
   EXPECT_EQ(folded("#define V(...) 4\n@", "V(1)"), "none");              // variadic
