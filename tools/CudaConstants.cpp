@@ -2,23 +2,21 @@
 // one point of a file, and folding the expression it stands for.
 #include "CudaConstants.h"
 
+#include "CudaExpression.h"
+
 #include <algorithm>
-#include <cctype>
-#include <cerrno>
 #include <climits>
-#include <cmath>
+#include <cstdint>
 #include <map>
-#include <set>
 #include <string_view>
 
 namespace ptxdvfs::tools {
 
 using ptx::analysis::Dim3;
+using namespace expression;
 
 namespace {
 
-/// How many names deep a value may be defined through others.
-constexpr int kMaxDepth = 16;
 /// How many occurrences of names, and tokens of expanded macros, all
 /// lookups together may look at (about a second even in pathological
 /// files); past it, a size is left open.
@@ -32,21 +30,6 @@ struct Definition {
   bool dim3 = false;
 };
 
-/// A function-like `#define NAME(a, b) body`.
-struct FunctionMacro {
-  std::vector<std::string> parameters;
-  std::string body;
-};
-
-enum class Lookup { Found, Unknown, Absent };
-
-bool isTypeWord(std::string_view word) {
-  static const std::set<std::string, std::less<>> kWords{
-      "const", "constexpr", "static", "unsigned", "signed", "int", "long", "short", "char", "size_t",
-      "std", "uint32_t", "int32_t", "uint64_t", "int64_t", "uint", "dim3", "auto", "float", "double"};
-  return kWords.count(word) > 0;
-}
-
 /// Whether `text` starts with an operator that changes its left operand:
 /// `=` (not `==`), `+=` and the like, `++`, `--`.
 bool assigns(std::string_view text) {
@@ -55,58 +38,6 @@ bool assigns(std::string_view text) {
   if (!text.empty() && text[0] == '=')
     return text.substr(0, 2) != "==";
   return text.size() >= 2 && text[1] == '=' && std::string_view("+-*/%|&^").find(text[0]) != std::string_view::npos;
-}
-
-/// A value as C folds it: integers stay integers (division truncates)
-/// until a cast or a floating-point operand makes them real.
-struct Number {
-  bool real = false;
-  std::int64_t whole = 0;
-  double value = 0;
-  double asReal() const { return real ? value : static_cast<double>(whole); }
-};
-
-/// A real number converted to an integer as C does, toward zero; nullopt
-/// where C's conversion would be undefined (out of range, NaN).
-std::optional<std::int64_t> truncated(double real) {
-  constexpr double kLimit = 9.2e18; // below 2^63, so the conversion is defined
-  if (!(std::fabs(real) < kLimit))
-    return std::nullopt;
-  return static_cast<std::int64_t>(std::trunc(real));
-}
-
-struct Token {
-  enum Kind { Number, Name, Punct } kind;
-  std::string text;
-};
-
-std::vector<Token> tokensOf(std::string_view text) {
-  std::vector<Token> tokens;
-  for (std::size_t at = 0; at < text.size();) {
-    const char c = text[at];
-    std::size_t end = at + 1;
-    if (isSpace(c)) {
-      ++at;
-      continue;
-    }
-    if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && at + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[at + 1])))) {
-      while (end < text.size() && (isIdentifierChar(text[end]) || text[end] == '.' ||
-                                   ((text[end] == '+' || text[end] == '-') && (text[end - 1] == 'e' || text[end - 1] == 'E'))))
-        ++end;
-      tokens.push_back({Token::Number, std::string(text.substr(at, end - at))});
-    } else if (isIdentifierChar(c)) {
-      while (end < text.size() && (isIdentifierChar(text[end]) || text.substr(end, 2) == "::"))
-        end += text.substr(end, 2) == "::" ? 2 : 1;
-      tokens.push_back({Token::Name, std::string(text.substr(at, end - at))});
-    } else {
-      static constexpr std::string_view kPairs[] = {"<<", ">>", "<=", ">=", "==", "!=", "&&", "||"};
-      if (std::find(std::begin(kPairs), std::end(kPairs), text.substr(at, 2)) != std::end(kPairs))
-        end = at + 2;
-      tokens.push_back({Token::Punct, std::string(text.substr(at, end - at))});
-    }
-    at = end;
-  }
-  return tokens;
 }
 
 } // namespace
@@ -127,7 +58,7 @@ public:
   std::optional<Number> number(std::size_t file, std::size_t offset, const std::string &text, int depth = 0) const;
 
 private:
-  class Parser;
+  class NamesAt;
 
   Lookup macro(const std::string &name, Definition &found) const;
   Lookup functionMacro(const std::string &name, FunctionMacro &found) const;
@@ -138,7 +69,7 @@ private:
   void indexMacros(std::size_t file);
 
   std::vector<CudaCode> files_;
-  /// Occurrences of names looked at so far, against kMaxNamesExamined.
+  /// Occurrences of names and tokens of macros looked at so far, against kMaxNamesExamined.
   mutable std::size_t examined_ = 0;
   /// Every object-like `#define`, by name, in file order.
   std::map<std::string, std::vector<Definition>, std::less<>> macros_;
@@ -146,313 +77,29 @@ private:
   std::map<std::string, std::vector<FunctionMacro>, std::less<>> functionMacros_;
 };
 
-/// A recursive-descent reading of one constant expression.
-class ConstantFolder::Impl::Parser {
+/// The names of an expression written at one offset of one file.
+class ConstantFolder::Impl::NamesAt : public ExpressionNames {
 public:
-  Parser(const Impl &folder, std::size_t file, std::size_t offset, int depth, std::vector<Token> tokens)
-      : folder_(folder), file_(file), offset_(offset), depth_(depth), tokens_(std::move(tokens)) {}
+  NamesAt(const Impl &folder, std::size_t file, std::size_t offset) : folder_(folder), file_(file), offset_(offset) {}
 
-  std::optional<Number> whole() {
-    auto value = conditional();
-    return value && at_ == tokens_.size() ? value : std::nullopt;
+  std::optional<Number> number(const std::string &name, int depth) const override {
+    return folder_.number(file_, offset_, name, depth);
+  }
+  std::optional<Dim3> dimension(const std::string &name, int depth) const override {
+    return folder_.dimension(file_, offset_, name, depth);
+  }
+  Lookup functionMacro(const std::string &name, FunctionMacro &found) const override {
+    return folder_.functionMacro(name, found);
+  }
+  bool spend(std::size_t tokens) const override {
+    folder_.examined_ += tokens;
+    return folder_.examined_ <= kMaxNamesExamined;
   }
 
 private:
-  bool accept(std::string_view punct) {
-    if (at_ < tokens_.size() && tokens_[at_].kind == Token::Punct && tokens_[at_].text == punct) {
-      ++at_;
-      return true;
-    }
-    return false;
-  }
-
-  static std::optional<Number> arithmetic(char op, Number a, Number b) {
-    Number result;
-    if (a.real || b.real) {
-      if (op == '%')
-        return std::nullopt;
-      const double x = a.asReal(), y = b.asReal();
-      if (op == '/' && y == 0)
-        return std::nullopt;
-      result.real = true;
-      result.value = op == '+' ? x + y : op == '-' ? x - y : op == '*' ? x * y : x / y;
-      return std::isfinite(result.value) ? std::optional<Number>(result) : std::nullopt;
-    }
-    bool overflow = false;
-    switch (op) {
-    case '+': overflow = __builtin_add_overflow(a.whole, b.whole, &result.whole); break;
-    case '-': overflow = __builtin_sub_overflow(a.whole, b.whole, &result.whole); break;
-    case '*': overflow = __builtin_mul_overflow(a.whole, b.whole, &result.whole); break;
-    case '/':
-    case '%':
-      if (b.whole == 0 || (a.whole == INT64_MIN && b.whole == -1))
-        return std::nullopt;
-      result.whole = op == '/' ? a.whole / b.whole : a.whole % b.whole;
-      break;
-    case '<':
-    case '>':
-      if (b.whole < 0 || b.whole > 62 || a.whole < 0)
-        return std::nullopt;
-      result.whole = op == '<' ? a.whole << b.whole : a.whole >> b.whole;
-      overflow = op == '<' && (result.whole >> b.whole) != a.whole;
-      break;
-    default: return std::nullopt;
-    }
-    return overflow ? std::nullopt : std::optional<Number>(result);
-  }
-
-  /// A comparison or a logical operator: 1 or 0, as C gives them.
-  static std::optional<Number> truth(std::string_view op, Number a, Number b) {
-    const bool real = a.real || b.real;
-    auto less = [&](const Number &x, const Number &y) { return real ? x.asReal() < y.asReal() : x.whole < y.whole; };
-    const bool equal = !less(a, b) && !less(b, a);
-    bool result = false;
-    if (op == "<") result = less(a, b);
-    else if (op == ">") result = less(b, a);
-    else if (op == "<=") result = !less(b, a);
-    else if (op == ">=") result = !less(a, b);
-    else if (op == "==") result = equal;
-    else if (op == "!=") result = !equal;
-    else if (op == "&&") result = a.asReal() != 0 && b.asReal() != 0;
-    else if (op == "||") result = a.asReal() != 0 || b.asReal() != 0;
-    else return std::nullopt;
-    return Number{false, result ? 1 : 0, 0};
-  }
-
-  template <typename Next>
-  std::optional<Number> leftAssociative(std::initializer_list<std::string_view> ops, Next next) {
-    auto value = (this->*next)();
-    while (value) {
-      std::string_view matched;
-      for (std::string_view op : ops)
-        if (matched.empty() && accept(op))
-          matched = op;
-      if (matched.empty())
-        return value;
-      auto right = (this->*next)();
-      const bool arithmeticOperator = matched.size() == 1 ? std::string_view("+-*/%").find(matched[0]) != std::string_view::npos
-                                                          : matched == "<<" || matched == ">>";
-      if (!right)
-        return std::nullopt;
-      value = arithmeticOperator ? arithmetic(matched[0], *value, *right) : truth(matched, *value, *right);
-    }
-    return value;
-  }
-
-  /// `c ? a : b`; open unless both sides fold (C needs only the one taken,
-  /// but the other's tokens are not skipped reliably once unknown).
-  std::optional<Number> conditional() {
-    auto condition = logicalOr();
-    if (!condition || !accept("?"))
-      return condition;
-    auto taken = conditional();
-    if (!taken || !accept(":"))
-      return std::nullopt;
-    auto other = conditional();
-    if (!other)
-      return std::nullopt;
-    Number chosen = condition->asReal() != 0 ? *taken : *other;
-    if (taken->real || other->real)
-      chosen = Number{true, 0, chosen.asReal()}; // C's common type of the two
-    return chosen;
-  }
-
-  std::optional<Number> logicalOr() { return leftAssociative({"||"}, &Parser::logicalAnd); }
-  std::optional<Number> logicalAnd() { return leftAssociative({"&&"}, &Parser::equality); }
-  std::optional<Number> equality() { return leftAssociative({"==", "!="}, &Parser::relational); }
-  std::optional<Number> relational() { return leftAssociative({"<=", ">=", "<", ">"}, &Parser::shift); }
-  std::optional<Number> shift() { return leftAssociative({"<<", ">>"}, &Parser::additive); }
-  std::optional<Number> additive() { return leftAssociative({"+", "-"}, &Parser::multiplicative); }
-  std::optional<Number> multiplicative() { return leftAssociative({"*", "/", "%"}, &Parser::unary); }
-
-  /// `(unsigned int)` and the like: the type words of a cast, or nullopt
-  /// (the index is left where it was).
-  std::optional<std::vector<std::string>> cast() {
-    const std::size_t start = at_;
-    if (!accept("("))
-      return std::nullopt;
-    std::vector<std::string> words;
-    while (at_ < tokens_.size() && tokens_[at_].kind == Token::Name && isTypeWord(tokens_[at_].text))
-      words.push_back(tokens_[at_++].text);
-    if (words.empty() || !accept(")")) {
-      at_ = start;
-      return std::nullopt;
-    }
-    return words;
-  }
-
-  static std::optional<Number> converted(Number value, const std::vector<std::string> &type) {
-    const bool real = std::count(type.begin(), type.end(), "float") || std::count(type.begin(), type.end(), "double");
-    if (real && !value.real)
-      return Number{true, 0, static_cast<double>(value.whole)};
-    if (!real && value.real) {
-      auto whole = truncated(value.value);
-      return whole ? std::optional<Number>(Number{false, *whole, 0}) : std::nullopt;
-    }
-    return value;
-  }
-
-  std::optional<Number> unary() {
-    if (accept("!")) {
-      auto value = unary();
-      return value ? std::optional<Number>(Number{false, value->asReal() == 0 ? 1 : 0, 0}) : std::nullopt;
-    }
-    if (accept("-")) {
-      auto value = unary();
-      return value ? arithmetic('-', Number{}, *value) : std::nullopt;
-    }
-    if (accept("+"))
-      return unary();
-    if (auto type = cast()) {
-      auto value = unary();
-      return value ? converted(*value, *type) : std::nullopt;
-    }
-    return primary();
-  }
-
-  std::optional<std::vector<Number>> arguments() {
-    std::vector<Number> values;
-    if (!accept("("))
-      return std::nullopt;
-    do {
-      auto value = conditional();
-      if (!value)
-        return std::nullopt;
-      values.push_back(*value);
-    } while (accept(","));
-    return accept(")") ? std::optional<std::vector<Number>>(values) : std::nullopt;
-  }
-
-  /// `NAME(arguments)` expanded as the preprocessor does: each parameter
-  /// replaced by its argument's tokens, the result read where it is used.
-  std::optional<Number> expanded(const FunctionMacro &macro) {
-    std::vector<std::vector<Token>> arguments(1);
-    int depth = 0;
-    for (++at_; at_ < tokens_.size(); ++at_) {
-      const Token &token = tokens_[at_];
-      if (token.kind == Token::Punct && (token.text == "(" || token.text == ")"))
-        depth += token.text == "(" ? 1 : -1;
-      if (depth < 0)
-        break;
-      if (depth == 0 && token.kind == Token::Punct && token.text == ",")
-        arguments.emplace_back();
-      else
-        arguments.back().push_back(token);
-    }
-    if (at_ >= tokens_.size() || depth_ >= kMaxDepth)
-      return std::nullopt;
-    ++at_; // the closing parenthesis
-    if (macro.parameters.empty() && arguments.size() == 1 && arguments[0].empty())
-      arguments.clear(); // `NAME()`
-    if (arguments.size() != macro.parameters.size())
-      return std::nullopt;
-    std::vector<Token> tokens;
-    for (Token &token : tokensOf(macro.body)) {
-      auto parameter = std::find(macro.parameters.begin(), macro.parameters.end(), token.text);
-      if (token.kind == Token::Name && parameter != macro.parameters.end()) {
-        const std::vector<Token> &argument = arguments[static_cast<std::size_t>(parameter - macro.parameters.begin())];
-        tokens.insert(tokens.end(), argument.begin(), argument.end());
-      } else {
-        tokens.push_back(std::move(token));
-      }
-    }
-    // Macros that expand to many copies of themselves share the lookups' budget.
-    folder_.examined_ += tokens.size();
-    if (folder_.examined_ > kMaxNamesExamined)
-      return std::nullopt;
-    return Parser(folder_, file_, offset_, depth_ + 1, std::move(tokens)).whole();
-  }
-
-  std::optional<Number> call(std::string name) {
-    if (FunctionMacro macro; tokens_[at_].text == "(") {
-      const Lookup lookup = folder_.functionMacro(name, macro);
-      if (lookup == Lookup::Found)
-        return expanded(macro);
-      if (lookup == Lookup::Unknown)
-        return std::nullopt;
-    }
-    if (name.rfind("std::", 0) == 0)
-      name = name.substr(5);
-    if (name == "static_cast") {
-      std::vector<std::string> type;
-      if (!accept("<"))
-        return std::nullopt;
-      while (at_ < tokens_.size() && tokens_[at_].kind == Token::Name && isTypeWord(tokens_[at_].text))
-        type.push_back(tokens_[at_++].text);
-      auto values = accept(">") ? arguments() : std::nullopt;
-      return values && values->size() == 1 && !type.empty() ? converted(values->front(), type)
-                                                             : std::nullopt;
-    }
-    auto values = arguments();
-    if (!values)
-      return std::nullopt;
-    if ((name == "ceil" || name == "ceilf" || name == "floor" || name == "floorf") && values->size() == 1) {
-      const double x = values->front().asReal();
-      return Number{true, 0, name[0] == 'c' ? std::ceil(x) : std::floor(x)};
-    }
-    if ((name == "min" || name == "max") && values->size() == 2) {
-      const Number &a = (*values)[0], &b = (*values)[1];
-      const bool firstIsLess = a.asReal() < b.asReal();
-      Number result = (name == "min") == firstIsLess ? a : b;
-      if (a.real || b.real)
-        result = Number{true, 0, result.asReal()};
-      return result;
-    }
-    return std::nullopt;
-  }
-
-  std::optional<Number> primary() {
-    if (at_ >= tokens_.size())
-      return std::nullopt;
-    if (accept("(")) {
-      auto value = conditional();
-      return accept(")") ? value : std::nullopt;
-    }
-    const Token token = tokens_[at_++];
-    if (token.kind == Token::Number)
-      return literal(token.text);
-    if (token.kind != Token::Name)
-      return std::nullopt;
-    const bool cast = token.text == "static_cast";
-    if (at_ < tokens_.size() && (tokens_[at_].text == "(" || (cast && tokens_[at_].text == "<")))
-      return call(token.text); // `n < 4` is a comparison, `static_cast<int>(x)` a call
-    if (accept(".")) {
-      if (at_ >= tokens_.size())
-        return std::nullopt;
-      const std::string component = tokens_[at_++].text;
-      auto dims = folder_.dimension(file_, offset_, token.text, depth_ + 1);
-      if (!dims || (component != "x" && component != "y" && component != "z"))
-        return std::nullopt;
-      return Number{false, component == "x" ? dims->x : component == "y" ? dims->y : dims->z, 0};
-    }
-    return folder_.number(file_, offset_, token.text, depth_ + 1);
-  }
-
-  static std::optional<Number> literal(const std::string &text) {
-    const bool hex = text.rfind("0x", 0) == 0 || text.rfind("0X", 0) == 0;
-    if (!hex && text.find_first_of(".eE") != std::string::npos) {
-      char *end = nullptr;
-      const double value = std::strtod(text.c_str(), &end);
-      return std::string_view(end).find_first_not_of("fFlL") == std::string_view::npos
-                 ? std::optional<Number>(Number{true, 0, value})
-                 : std::nullopt;
-    }
-    errno = 0;
-    char *end = nullptr;
-    const unsigned long long value = std::strtoull(text.c_str(), &end, hex ? 16 : 10);
-    if (errno != 0 || value > static_cast<unsigned long long>(INT64_MAX) ||
-        std::string_view(end).find_first_not_of("uUlL") != std::string_view::npos)
-      return std::nullopt;
-    return Number{false, static_cast<std::int64_t>(value), 0};
-  }
-
   const Impl &folder_;
   std::size_t file_, offset_;
-  int depth_;
-  std::vector<Token> tokens_;
-  std::size_t at_ = 0;
 };
-
 
 void ConstantFolder::Impl::indexMacros(std::size_t file) {
   const std::string &code = files_[file].code();
@@ -620,7 +267,7 @@ std::optional<Number> ConstantFolder::Impl::number(std::size_t file, std::size_t
       return std::nullopt;
     return number(definition.file, definition.offset, definition.text, depth + 1);
   }
-  return Parser(*this, file, offset, depth, std::move(tokens)).whole();
+  return fold(NamesAt(*this, file, offset), std::move(tokens), depth);
 }
 
 std::optional<Dim3> ConstantFolder::Impl::dimension(std::size_t file, std::size_t offset, const std::string &text, int depth) const {

@@ -1,0 +1,74 @@
+// CudaExpression.h - folding one constant expression of host code as C
+// folds it: integer and real arithmetic, comparisons, ?:, casts, `ceil`,
+// `floor`, `min`, `max` and function-like macros. What its names stand for
+// is the caller's lookup (CudaConstants.h).
+#pragma once
+
+#include "ptxdvfs/ptx/analysis/Values.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptxdvfs::tools::expression {
+
+/// How many names deep a value may be defined through others.
+constexpr int kMaxDepth = 16;
+
+/// A value as C folds it: integers stay integers (division truncates)
+/// until a cast or a floating-point operand makes them real.
+struct Number {
+  bool real = false;
+  std::int64_t whole = 0;
+  double value = 0;
+  double asReal() const { return real ? value : static_cast<double>(whole); }
+};
+
+/// A real number converted to an integer as C does, toward zero; nullopt
+/// where C's conversion would be undefined (out of range, NaN).
+std::optional<std::int64_t> truncated(double real);
+
+/// One token of C: a number, a name (`std::min` is one) or punctuation
+/// (`<<`, `<=`, `&&` and the like are one).
+struct Token {
+  enum Kind { Number, Name, Punct } kind;
+  std::string text;
+};
+
+std::vector<Token> tokensOf(std::string_view text);
+
+/// A word of a declaration's type or a cast: `unsigned`, `size_t`, `const`.
+bool isTypeWord(std::string_view word);
+
+/// A function-like `#define NAME(a, b) body`.
+struct FunctionMacro {
+  std::vector<std::string> parameters;
+  std::string body;
+};
+
+/// A name's definition: found, found but not usable (defined two ways, or
+/// not foldable), or not there.
+enum class Lookup { Found, Unknown, Absent };
+
+/// What the names of one expression stand for, seen from where it is written.
+class ExpressionNames {
+public:
+  virtual ~ExpressionNames() = default;
+  /// A name's value, `depth` names deep; nullopt where it is not fixed.
+  virtual std::optional<Number> number(const std::string &name, int depth) const = 0;
+  /// A `dim3` name's value, for `block.x`.
+  virtual std::optional<ptx::analysis::Dim3> dimension(const std::string &name, int depth) const = 0;
+  /// Unknown: defined differently in two places, or not expandable (`#`, `...`).
+  virtual Lookup functionMacro(const std::string &name, FunctionMacro &found) const = 0;
+  /// Counts `tokens` of expanded macros against the lookups' budget; false once it is spent.
+  virtual bool spend(std::size_t tokens) const = 0;
+};
+
+/// All of `tokens` as one constant expression, `depth` names deep; nullopt
+/// for anything C would not fold to a constant here, or that overflows.
+std::optional<Number> fold(const ExpressionNames &names, std::vector<Token> tokens, int depth);
+
+} // namespace ptxdvfs::tools::expression
