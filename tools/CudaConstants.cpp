@@ -30,6 +30,77 @@ struct Definition {
   bool dim3 = false;
 };
 
+/// A host function whose body is one `return` of an expression, as
+/// `int iDivUp(int a, int b) { return (a % b != 0) ? (a / b + 1) : (a / b); }`.
+struct ReturnFunction {
+  std::vector<std::string> returnType;
+  std::vector<std::pair<std::vector<std::string>, std::string>> parameters; ///< type words, name
+  std::string expression;
+  std::size_t file = 0, offset = 0; ///< its body, where the names in it are looked up
+};
+
+/// Words a function's declaration may carry besides its return type.
+bool isFunctionQualifier(std::string_view word) {
+  return word == "static" || word == "inline" || word == "__inline__" || word == "__forceinline__" ||
+         word == "__host__" || word == "__device__" || word == "constexpr" || word == "extern";
+}
+
+/// The definition of `name` that starts at `at` of `source`, if it is one
+/// of a function at file scope that only returns an expression of its
+/// arithmetic parameters; nullopt for a call, a prototype, or anything else.
+std::optional<ReturnFunction> returnFunctionAt(const CudaCode &source, std::size_t file, std::size_t at,
+                                               const std::string &name) {
+  const std::string &code = source.code();
+  if (source.insideFunction(source.blockAt(at)) || (at > 0 && std::string_view(".:>").find(code[at - 1]) != std::string_view::npos))
+    return std::nullopt; // a call, a member, a qualified name
+  const std::size_t open = code.find_first_not_of(" \t\r\n", at + name.size());
+  if (open == std::string::npos || code[open] != '(')
+    return std::nullopt;
+  const std::size_t close = pastClosing(code, open);
+  std::size_t brace = close == std::string::npos ? close : code.find_first_not_of(" \t\r\n", close);
+  while (brace != std::string::npos && code.compare(brace, 5, "const") == 0)
+    brace = code.find_first_not_of(" \t\r\n", brace + 5);
+  if (brace == std::string::npos || code[brace] != '{')
+    return std::nullopt;
+  const std::size_t end = pastClosing(code, brace);
+  if (end == std::string::npos)
+    return std::nullopt;
+  std::vector<Token> body = tokensOf(std::string_view(code).substr(brace + 1, end - brace - 2));
+  if (body.size() < 3 || body.front().text != "return" || body.back().text != ";" ||
+      std::any_of(body.begin() + 1, body.end() - 1, [](const Token &token) { return token.text == ";"; }))
+    return std::nullopt;
+  ReturnFunction function;
+  for (std::size_t i = 1; i + 1 < body.size(); ++i)
+    function.expression += body[i].text + " ";
+  function.file = file;
+  function.offset = brace + 1;
+  std::size_t typeStart = at;
+  while (typeStart > 0 && (isIdentifierChar(code[typeStart - 1]) || isSpace(code[typeStart - 1])) &&
+         !(code[typeStart - 1] == '\n' && preprocessorLineEndsAt(code, typeStart - 1)))
+    --typeStart;
+  for (std::string &word : wordsIn(std::string_view(code).substr(typeStart, at - typeStart)))
+    if (!isFunctionQualifier(word))
+      function.returnType.push_back(std::move(word));
+  auto arithmetic = [](const std::vector<std::string> &type) {
+    return !type.empty() && std::all_of(type.begin(), type.end(), isTypeWord) &&
+           std::find(type.begin(), type.end(), "dim3") == type.end() && std::find(type.begin(), type.end(), "auto") == type.end();
+  };
+  const std::string inside = code.substr(open + 1, close - open - 2);
+  if (!arithmetic(function.returnType) || inside.find_first_of("*&[=.") != std::string::npos)
+    return std::nullopt;
+  for (const std::string &part : topLevelParts(inside)) {
+    std::vector<std::string> words = wordsIn(part);
+    if (words.empty() || (words.size() == 1 && words[0] == "void"))
+      continue; // `f()`, `f(void)`
+    std::string parameter = words.back();
+    words.pop_back();
+    if (!arithmetic(words))
+      return std::nullopt;
+    function.parameters.emplace_back(std::move(words), std::move(parameter));
+  }
+  return function;
+}
+
 /// Whether `text` starts with an operator that changes its left operand:
 /// `=` (not `==`), `+=` and the like, `++`, `--`.
 bool assigns(std::string_view text) {
@@ -59,9 +130,13 @@ public:
 
 private:
   class NamesAt;
+  class BoundNames;
 
   Lookup macro(const std::string &name, Definition &found) const;
   Lookup functionMacro(const std::string &name, FunctionMacro &found) const;
+  Lookup returnFunction(const std::string &name, ReturnFunction &found) const;
+  /// What `name(arguments)` returns; its body sees the names of its own place, not the caller's.
+  std::optional<Number> function(const std::string &name, const std::vector<Number> &arguments, int depth) const;
   Lookup variable(std::size_t file, std::size_t before, const std::string &name, bool fileScopeOnly,
                   Definition &found) const;
   Lookup define(std::size_t file, std::size_t offset, const std::string &name, Definition &found) const;
@@ -75,6 +150,8 @@ private:
   std::map<std::string, std::vector<Definition>, std::less<>> macros_;
   /// Every function-like `#define`, by name, in file order.
   std::map<std::string, std::vector<FunctionMacro>, std::less<>> functionMacros_;
+  /// The one-return functions looked up so far, by name.
+  mutable std::map<std::string, std::pair<Lookup, ReturnFunction>, std::less<>> returnFunctions_;
 };
 
 /// The names of an expression written at one offset of one file.
@@ -91,6 +168,10 @@ public:
   Lookup functionMacro(const std::string &name, FunctionMacro &found) const override {
     return folder_.functionMacro(name, found);
   }
+  std::optional<Number> function(const std::string &name, const std::vector<Number> &arguments,
+                                 int depth) const override {
+    return folder_.function(name, arguments, depth);
+  }
   bool spend(std::size_t tokens) const override {
     folder_.examined_ += tokens;
     return folder_.examined_ <= kMaxNamesExamined;
@@ -99,6 +180,21 @@ public:
 private:
   const Impl &folder_;
   std::size_t file_, offset_;
+};
+
+/// The names of a function's body, its parameters bound to the call's values.
+class ConstantFolder::Impl::BoundNames : public NamesAt {
+public:
+  BoundNames(const Impl &folder, const ReturnFunction &function, std::map<std::string, Number> parameters)
+      : NamesAt(folder, function.file, function.offset), parameters_(std::move(parameters)) {}
+
+  std::optional<Number> number(const std::string &name, int depth) const override {
+    auto parameter = parameters_.find(name);
+    return parameter != parameters_.end() ? std::optional<Number>(parameter->second) : NamesAt::number(name, depth);
+  }
+
+private:
+  std::map<std::string, Number> parameters_;
 };
 
 void ConstantFolder::Impl::indexMacros(std::size_t file) {
@@ -171,6 +267,58 @@ Lookup ConstantFolder::Impl::functionMacro(const std::string &name, FunctionMacr
   const bool plain = std::none_of(found.parameters.begin(), found.parameters.end(),
                                   [](const std::string &parameter) { return parameter == "..."; });
   return plain && found.body.find('#') == std::string::npos ? Lookup::Found : Lookup::Unknown; // no # or ##
+}
+
+Lookup ConstantFolder::Impl::returnFunction(const std::string &name, ReturnFunction &found) const {
+  auto cached = returnFunctions_.find(name);
+  if (cached == returnFunctions_.end()) {
+    Lookup lookup = Lookup::Absent;
+    ReturnFunction first;
+    for (std::size_t file = 0; file < files_.size() && lookup != Lookup::Unknown; ++file) {
+      const std::string &code = files_[file].code();
+      for (std::size_t at = code.find(name); at != std::string::npos && lookup != Lookup::Unknown;
+           at = code.find(name, at + 1)) {
+        if (++examined_ > kMaxNamesExamined)
+          lookup = Lookup::Unknown;
+        const std::size_t end = at + name.size();
+        if ((at > 0 && isIdentifierChar(code[at - 1])) || (end < code.size() && isIdentifierChar(code[end])))
+          continue;
+        std::optional<ReturnFunction> definition = returnFunctionAt(files_[file], file, at, name);
+        if (!definition)
+          continue;
+        if (lookup == Lookup::Absent) {
+          first = std::move(*definition);
+          lookup = Lookup::Found;
+        } else if (definition->expression != first.expression || definition->parameters != first.parameters ||
+                   definition->returnType != first.returnType) {
+          lookup = Lookup::Unknown; // overloads, or #if branches
+        }
+      }
+    }
+    cached = returnFunctions_.emplace(name, std::pair{lookup, std::move(first)}).first;
+  }
+  found = cached->second.second;
+  return cached->second.first;
+}
+
+std::optional<Number> ConstantFolder::Impl::function(const std::string &name, const std::vector<Number> &arguments,
+                                                     int depth) const {
+  ReturnFunction definition;
+  if (returnFunction(name, definition) != Lookup::Found || arguments.size() != definition.parameters.size())
+    return std::nullopt;
+  std::map<std::string, Number> parameters;
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    std::optional<Number> value = converted(arguments[i], definition.parameters[i].first);
+    if (!value)
+      return std::nullopt;
+    parameters[definition.parameters[i].second] = *value; // as C passes it: converted to the parameter's type
+  }
+  std::vector<Token> tokens = tokensOf(definition.expression);
+  examined_ += tokens.size();
+  if (examined_ > kMaxNamesExamined)
+    return std::nullopt;
+  std::optional<Number> result = fold(BoundNames(*this, definition, std::move(parameters)), std::move(tokens), depth);
+  return result ? converted(*result, definition.returnType) : std::nullopt;
 }
 
 Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, const std::string &name, bool fileScopeOnly,

@@ -33,8 +33,10 @@ public:
   /// variable, a local variable or
   /// `dim3` given a value once and not changed before `offset` (`=`,
   /// `+=`, `++`, `&t`, `cin >> t` are changes). Arithmetic is C's:
-  /// integers until a cast or a floating-point operand, `ceil`, `floor`,
-  /// `min`, `max`. nullopt for anything else (a value read at run time, a
+  /// integers until a cast or a floating-point operand, comparisons and
+  /// `?:`, `ceil`, `floor`, `min`, `max`, and host functions whose body is
+  /// one `return` of their arithmetic parameters (`iDivUp(n, 256)`).
+  /// nullopt for anything else (a value read at run time, a
   /// parameter, a template argument, a global that is not const) and for
   /// a size below 1 or above 2^31 - 1.
   std::optional<ptx::analysis::Dim3> dimension(std::size_t file, std::size_t offset,

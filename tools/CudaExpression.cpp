@@ -23,6 +23,17 @@ std::optional<std::int64_t> truncated(double real) {
   return static_cast<std::int64_t>(std::trunc(real));
 }
 
+std::optional<Number> converted(Number value, const std::vector<std::string> &type) {
+  const bool real = std::count(type.begin(), type.end(), "float") || std::count(type.begin(), type.end(), "double");
+  if (real && !value.real)
+    return Number{true, 0, static_cast<double>(value.whole)};
+  if (!real && value.real) {
+    auto whole = truncated(value.value);
+    return whole ? std::optional<Number>(Number{false, *whole, 0}) : std::nullopt;
+  }
+  return value;
+}
+
 std::vector<Token> tokensOf(std::string_view text) {
   std::vector<Token> tokens;
   for (std::size_t at = 0; at < text.size();) {
@@ -196,17 +207,6 @@ private:
     return words;
   }
 
-  static std::optional<Number> converted(Number value, const std::vector<std::string> &type) {
-    const bool real = std::count(type.begin(), type.end(), "float") || std::count(type.begin(), type.end(), "double");
-    if (real && !value.real)
-      return Number{true, 0, static_cast<double>(value.whole)};
-    if (!real && value.real) {
-      auto whole = truncated(value.value);
-      return whole ? std::optional<Number>(Number{false, *whole, 0}) : std::nullopt;
-    }
-    return value;
-  }
-
   std::optional<Number> unary() {
     if (accept("!")) {
       auto value = unary();
@@ -312,7 +312,7 @@ private:
         result = Number{true, 0, result.asReal()};
       return result;
     }
-    return std::nullopt;
+    return depth_ < kMaxDepth ? names_.function(name, *values, depth_ + 1) : std::nullopt;
   }
 
   std::optional<Number> primary() {

@@ -31,6 +31,11 @@ struct Number {
 /// where C's conversion would be undefined (out of range, NaN).
 std::optional<std::int64_t> truncated(double real);
 
+/// `value` converted to the type `type` names (its words), as an
+/// assignment or a cast converts it: to a real for `float`/`double`, else
+/// toward zero to an integer (nullopt out of range).
+std::optional<Number> converted(Number value, const std::vector<std::string> &type);
+
 /// One token of C: a number, a name (`std::min` is one) or punctuation
 /// (`<<`, `<=`, `&&` and the like are one).
 struct Token {
@@ -63,6 +68,10 @@ public:
   virtual std::optional<ptx::analysis::Dim3> dimension(const std::string &name, int depth) const = 0;
   /// Unknown: defined differently in two places, or not expandable (`#`, `...`).
   virtual Lookup functionMacro(const std::string &name, FunctionMacro &found) const = 0;
+  /// What calling the function `name` with `arguments` returns, `depth`
+  /// names deep, where its body alone says (`return (a + b - 1) / b;`).
+  virtual std::optional<Number> function(const std::string &name, const std::vector<Number> &arguments,
+                                         int depth) const = 0;
   /// Counts `tokens` of expanded macros against the lookups' budget; false once it is spent.
   virtual bool spend(std::size_t tokens) const = 0;
 };

@@ -96,6 +96,23 @@ TEST(CudaLaunchesTest, NamesAreFollowedToTheirOneValue) {
   EXPECT_EQ(folded("#define PICK(a, b) (b)\n@", "PICK(min(1, 2), 48)"), "48,1,1");
   EXPECT_EQ(folded("#define min(a, b) ((a) < (b) ? (a) : (b))\n@", "min(4096 / 256, 8)"), "8,1,1");
   EXPECT_EQ(folded("#define N 2000\n@", "N < 1024 ? N : 1024"), "1024,1,1");
+  // A host function that only returns an expression of its parameters is called as C calls it.
+  const std::string divUp = "#define N 1000\n"
+                            "inline int iDivUp(int a, int b) { return (a % b != 0) ? (a / b + 1) : (a / b); }\n"
+                            "static __host__ float half(float x)\n{\n  return x / 2;\n}\n";
+  EXPECT_EQ(folded(divUp + "int main() { @ }", "iDivUp(N, 256)"), "4,1,1");
+  EXPECT_EQ(folded(divUp + "int main() { @ }", "iDivUp(2.9 * 100, 100)"), "3,1,1"); // 290 / 100, rounded up
+  EXPECT_EQ(folded(divUp + "int main() { @ }", "(int)half(129)"), "64,1,1");
+  EXPECT_EQ(folded(divUp + "int main() { @ }", "iDivUp(N)"), "none");                // a parameter short
+  EXPECT_EQ(folded(divUp + "int main(int argc, char **) { @ }", "iDivUp(argc, 256)"), "none");
+  // More than a return, overloads, pointers, member functions and recursion stay open.
+  EXPECT_EQ(folded("int f(int a) { int b = a; return b; }\nint main() { @ }", "f(64)"), "none");
+  EXPECT_EQ(folded("int f(int a) { return a; }\nint f(float a) { return 2; }\nint main() { @ }", "f(64)"), "none");
+  EXPECT_EQ(folded("int f(const int *a) { return 64; }\nint main() { @ }", "f(0)"), "none");
+  EXPECT_EQ(folded("struct S { int f(int a) const; };\nint S::f(int a) const { return a; }\nint main() { @ }",
+                   "f(64)"),
+            "none");
+  EXPECT_EQ(folded("int f(int n) { return n <= 1 ? 1 : f(n - 1) + f(n - 2); }\nint main() { @ }", "f(30)"), "none");
   EXPECT_EQ(folded("#define TWO(a, b) a\n@", "TWO(4)"), "none");        // an argument short
   EXPECT_EQ(folded("#define S(x) #x\n@", "S(4)"), "none");               // stringified
   EXPECT_EQ(folded("#define V(...) 4\n@", "V(1)"), "none");              // variadic
