@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <optional>
 #include <string_view>
 
 namespace ptxdvfs::tools {
@@ -35,7 +37,7 @@ struct Definition {
 struct ReturnFunction {
   std::vector<std::string> returnType;
   std::vector<std::pair<std::vector<std::string>, std::string>> parameters; ///< type words, name
-  std::string expression;
+  std::vector<Token> expression;
   std::size_t file = 0, offset = 0; ///< its body, where the names in it are looked up
 };
 
@@ -70,8 +72,7 @@ std::optional<ReturnFunction> returnFunctionAt(const CudaCode &source, std::size
       std::any_of(body.begin() + 1, body.end() - 1, [](const Token &token) { return token.text == ";"; }))
     return std::nullopt;
   ReturnFunction function;
-  for (std::size_t i = 1; i + 1 < body.size(); ++i)
-    function.expression += body[i].text + " ";
+  function.expression.assign(body.begin() + 1, body.end() - 1);
   function.file = file;
   function.offset = brace + 1;
   std::size_t typeStart = at;
@@ -111,15 +112,43 @@ bool assigns(std::string_view text) {
   return text.size() >= 2 && text[1] == '=' && std::string_view("+-*/%|&^").find(text[0]) != std::string_view::npos;
 }
 
+/// Per name, the definition all of its definitions agree with; nullopt for
+/// a name defined differently in two places (under `#if` branches the
+/// reader cannot take).
+template <typename T, typename Same>
+std::map<std::string, std::optional<T>, std::less<>> agreedDefinitions(std::map<std::string, std::vector<T>> all,
+                                                                       Same same) {
+  std::map<std::string, std::optional<T>, std::less<>> agreed;
+  for (auto &[name, definitions] : all) {
+    const bool alike = std::all_of(definitions.begin(), definitions.end(),
+                                   [&](const T &definition) { return same(definition, definitions.front()); });
+    agreed.emplace(name, alike ? std::optional<T>(std::move(definitions.front())) : std::nullopt);
+  }
+  return agreed;
+}
+
 } // namespace
 
 /// The folding itself: the files, an index of their macros, and the lookups.
 class ConstantFolder::Impl {
 public:
   explicit Impl(const std::vector<CudaSourceFile> &files) {
+    std::map<std::string, std::vector<Definition>> objectLike;
+    std::map<std::string, std::vector<FunctionMacro>> functionLike;
     for (const CudaSourceFile &file : files) {
       files_.emplace_back(file);
-      indexMacros(files_.size() - 1);
+      indexMacros(files_.size() - 1, objectLike, functionLike);
+    }
+    macros_ = agreedDefinitions(std::move(objectLike), [](const Definition &a, const Definition &b) {
+      return tokensOf(a.text) == tokensOf(b.text);
+    });
+    functionMacros_ = agreedDefinitions(std::move(functionLike), std::equal_to<FunctionMacro>());
+    for (auto &[name, macro] : functionMacros_) {
+      const bool variadic = macro && std::find(macro->parameters.begin(), macro->parameters.end(), "...") !=
+                                         macro->parameters.end();
+      if (macro && (variadic || std::find(macro->body.begin(), macro->body.end(), Token{Token::Punct, "#"}) !=
+                                    macro->body.end()))
+        macro.reset(); // `#x` and `a ## b` are not expanded
     }
   }
 
@@ -141,15 +170,19 @@ private:
                   Definition &found) const;
   Lookup define(std::size_t file, std::size_t offset, const std::string &name, Definition &found) const;
 
-  void indexMacros(std::size_t file);
+  /// Adds the `#define`s of `file` to the lists of definitions by name.
+  void indexMacros(std::size_t file, std::map<std::string, std::vector<Definition>> &objectLike,
+                   std::map<std::string, std::vector<FunctionMacro>> &functionLike) const;
 
   std::vector<CudaCode> files_;
   /// Occurrences of names and tokens of macros looked at so far, against kMaxNamesExamined.
   mutable std::size_t examined_ = 0;
-  /// Every object-like `#define`, by name, in file order.
-  std::map<std::string, std::vector<Definition>, std::less<>> macros_;
-  /// Every function-like `#define`, by name, in file order.
-  std::map<std::string, std::vector<FunctionMacro>, std::less<>> functionMacros_;
+  /// Each object-like `#define` by name: its one definition, or nullopt
+  /// when it is defined two ways.
+  std::map<std::string, std::optional<Definition>, std::less<>> macros_;
+  /// Each function-like `#define` by name, likewise; nullopt also for one
+  /// that is variadic or uses `#`.
+  std::map<std::string, std::optional<FunctionMacro>, std::less<>> functionMacros_;
   /// The one-return functions looked up so far, by name.
   mutable std::map<std::string, std::pair<Lookup, ReturnFunction>, std::less<>> returnFunctions_;
 };
@@ -197,7 +230,8 @@ private:
   std::map<std::string, Number> parameters_;
 };
 
-void ConstantFolder::Impl::indexMacros(std::size_t file) {
+void ConstantFolder::Impl::indexMacros(std::size_t file, std::map<std::string, std::vector<Definition>> &objectLike,
+                                       std::map<std::string, std::vector<FunctionMacro>> &functionLike) const {
   const std::string &code = files_[file].code();
   for (std::size_t at = code.find('#'); at != std::string::npos; at = code.find('#', at + 1)) {
     const std::size_t directive = code.find_first_not_of(" \t", at + 1);
@@ -216,57 +250,46 @@ void ConstantFolder::Impl::indexMacros(std::size_t file) {
     std::replace(text.begin(), text.end(), '\\', ' ');
     std::string name = code.substr(nameAt, after - nameAt);
     if (text.empty() || text[0] != '(') {
-      macros_[name].push_back({text, file, after, false});
+      objectLike[name].push_back({text, file, after, false});
       continue;
     }
     // `NAME(a, b) body`: the parentheses follow the name at once.
     const std::size_t close = text.find(')');
     if (close == std::string::npos)
       continue;
-    FunctionMacro macro{{}, text.substr(close + 1)};
+    FunctionMacro macro{{}, tokensOf(std::string_view(text).substr(close + 1))};
     for (const Token &token : tokensOf(std::string_view(text).substr(1, close - 1)))
       if (token.kind == Token::Name)
         macro.parameters.push_back(token.text);
       else if (token.text != ",")
         macro.parameters.push_back("..."); // variadic or malformed: never expanded
-    functionMacros_[name].push_back(std::move(macro));
+    functionLike[name].push_back(std::move(macro));
   }
 }
 
-Lookup ConstantFolder::Impl::macro(const std::string &name, Definition &found) const {
-  auto definitions = macros_.find(name);
-  if (definitions == macros_.end())
+namespace {
+
+/// A name's entry in a map of agreed definitions, as a Lookup.
+template <typename T>
+Lookup lookUp(const std::map<std::string, std::optional<T>, std::less<>> &definitions, const std::string &name,
+              T &found) {
+  auto entry = definitions.find(name);
+  if (entry == definitions.end())
     return Lookup::Absent;
-  auto spelled = [](const Definition &definition) {
-    std::vector<std::string> texts;
-    for (const Token &token : tokensOf(definition.text))
-      texts.push_back(token.text);
-    return texts;
-  };
-  for (const Definition &definition : definitions->second)
-    if (spelled(definition) != spelled(definitions->second.front()))
-      return Lookup::Unknown; // defined differently under different #if branches
-  found = definitions->second.front();
+  if (!entry->second)
+    return Lookup::Unknown;
+  found = *entry->second;
   return Lookup::Found;
 }
 
+} // namespace
+
+Lookup ConstantFolder::Impl::macro(const std::string &name, Definition &found) const {
+  return lookUp(macros_, name, found);
+}
+
 Lookup ConstantFolder::Impl::functionMacro(const std::string &name, FunctionMacro &found) const {
-  auto definitions = functionMacros_.find(name);
-  if (definitions == functionMacros_.end())
-    return Lookup::Absent;
-  auto spelled = [](const FunctionMacro &macro) {
-    std::vector<std::string> texts = macro.parameters;
-    for (const Token &token : tokensOf(macro.body))
-      texts.push_back(token.text);
-    return texts;
-  };
-  for (const FunctionMacro &macro : definitions->second)
-    if (spelled(macro) != spelled(definitions->second.front()))
-      return Lookup::Unknown;
-  found = definitions->second.front();
-  const bool plain = std::none_of(found.parameters.begin(), found.parameters.end(),
-                                  [](const std::string &parameter) { return parameter == "..."; });
-  return plain && found.body.find('#') == std::string::npos ? Lookup::Found : Lookup::Unknown; // no # or ##
+  return lookUp(functionMacros_, name, found);
 }
 
 Lookup ConstantFolder::Impl::returnFunction(const std::string &name, ReturnFunction &found) const {
@@ -280,8 +303,7 @@ Lookup ConstantFolder::Impl::returnFunction(const std::string &name, ReturnFunct
            at = code.find(name, at + 1)) {
         if (++examined_ > kMaxNamesExamined)
           lookup = Lookup::Unknown;
-        const std::size_t end = at + name.size();
-        if ((at > 0 && isIdentifierChar(code[at - 1])) || (end < code.size() && isIdentifierChar(code[end])))
+        if (!isWholeWord(code, at, name.size()))
           continue;
         std::optional<ReturnFunction> definition = returnFunctionAt(files_[file], file, at, name);
         if (!definition)
@@ -313,7 +335,7 @@ std::optional<Number> ConstantFolder::Impl::function(const std::string &name, co
       return std::nullopt;
     parameters[definition.parameters[i].second] = *value; // as C passes it: converted to the parameter's type
   }
-  std::vector<Token> tokens = tokensOf(definition.expression);
+  std::vector<Token> tokens = definition.expression;
   examined_ += tokens.size();
   if (examined_ > kMaxNamesExamined)
     return std::nullopt;
@@ -331,7 +353,7 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
     if (++examined_ > kMaxNamesExamined)
       return Lookup::Unknown; // thousands of launches through one far-away name: give up, not hang
     const std::size_t end = at + name.size();
-    if ((at > 0 && isIdentifierChar(code[at - 1])) || (end < code.size() && isIdentifierChar(code[end])))
+    if (!isWholeWord(code, at, name.size()))
       continue;
     std::size_t previous = at;
     while (previous > 0 && isSpace(code[previous - 1]))

@@ -262,13 +262,13 @@ private:
     if (arguments.size() != macro.parameters.size())
       return std::nullopt;
     std::vector<Token> tokens;
-    for (Token &token : tokensOf(macro.body)) {
+    for (const Token &token : macro.body) {
       auto parameter = std::find(macro.parameters.begin(), macro.parameters.end(), token.text);
       if (token.kind == Token::Name && parameter != macro.parameters.end()) {
         const std::vector<Token> &argument = arguments[static_cast<std::size_t>(parameter - macro.parameters.begin())];
         tokens.insert(tokens.end(), argument.begin(), argument.end());
       } else {
-        tokens.push_back(std::move(token));
+        tokens.push_back(token);
       }
     }
     // Macros that expand to many copies of themselves share the lookups' budget.

@@ -41,6 +41,7 @@ std::optional<Number> converted(Number value, const std::vector<std::string> &ty
 struct Token {
   enum Kind { Number, Name, Punct } kind;
   std::string text;
+  bool operator==(const Token &other) const { return kind == other.kind && text == other.text; }
 };
 
 std::vector<Token> tokensOf(std::string_view text);
@@ -51,7 +52,8 @@ bool isTypeWord(std::string_view word);
 /// A function-like `#define NAME(a, b) body`.
 struct FunctionMacro {
   std::vector<std::string> parameters;
-  std::string body;
+  std::vector<Token> body;
+  bool operator==(const FunctionMacro &other) const { return parameters == other.parameters && body == other.body; }
 };
 
 /// A name's definition: found, found but not usable (defined two ways, or

@@ -14,6 +14,11 @@ namespace fs = std::filesystem;
 
 bool isIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
+bool isWholeWord(std::string_view text, std::size_t at, std::size_t length) {
+  const std::size_t end = at + length;
+  return (at == 0 || !isIdentifierChar(text[at - 1])) && (end >= text.size() || !isIdentifierChar(text[end]));
+}
+
 std::vector<std::string> wordsIn(std::string_view text) {
   std::vector<std::string> words;
   for (std::size_t at = 0; at < text.size();) {

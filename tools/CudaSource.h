@@ -32,6 +32,10 @@ std::string resolvedSourcePath(const std::vector<CudaSourceFile> &sources, const
 
 bool isIdentifierChar(char c);
 
+/// Whether the `length` characters at `at` of `text` are a whole
+/// identifier: no identifier character touches either end.
+bool isWholeWord(std::string_view text, std::size_t at, std::size_t length);
+
 /// The identifiers in `text`, in order.
 std::vector<std::string> wordsIn(std::string_view text);
 

@@ -131,7 +131,7 @@ private:
   std::optional<Layout> structNamed(const std::string &name, int depth) const {
     for (std::size_t at = source_.find(name); at != std::string::npos; at = source_.find(name, at + 1)) {
       const std::size_t end = at + name.size();
-      if ((at > 0 && isIdentifierChar(source_[at - 1])) || (end < source_.size() && isIdentifierChar(source_[end])))
+      if (!isWholeWord(source_, at, name.size()))
         continue;
       const std::size_t next = source_.find_first_not_of(" \t\r\n", end);
       const std::size_t before = at == 0 ? std::string::npos : source_.find_last_not_of(" \t\r\n", at - 1);
