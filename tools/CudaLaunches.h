@@ -27,9 +27,12 @@ std::vector<CudaSourceFile> launchingSources(const std::vector<CudaSourceFile> &
 /// `cudaLaunchKernel(name, grid, block, ...)`) give: the grid, the block
 /// and each argument, each only where every launch gives the same
 /// constant (ConstantFolder; a block of at most 1024 threads; arguments
-/// only from `<<<>>>` launches whose count matches the parameters). A
-/// kernel whose unmangled name several kernels of the module share
-/// (template instances) gets none.
+/// only from `<<<>>>` launches whose count matches the parameters). Where
+/// several kernels of the module share an unmangled name, a template
+/// instance takes the launches written with its own template arguments,
+/// and none is taken where the launches cannot be told apart. Each kernel
+/// launched at all gets an entry, whose `...Open` fields say why a value
+/// is not taken.
 std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> sourceLaunches(
     const ptx::Module &module, const std::vector<CudaSourceFile> &files);
 

@@ -64,11 +64,12 @@ Value ValueEvaluator::specialRegister(std::string_view base, std::string_view co
                                                               : blockDirective(*graph_.function, "reqntid");
     if (required)
       return described(*required, ValueOrigin::Constant, ".reqntid");
-    if (const SourceLaunch *launch = sourceLaunch(); launch && launch->block)
+    const SourceLaunch *launch = sourceLaunch();
+    if (launch && launch->block)
       return described(*launch->block, ValueOrigin::Assumed, "the launch at " + launch->at);
     std::optional<Dim3> maximum = assumptions_.maximumBlock ? assumptions_.maximumBlock
                                                             : blockDirective(*graph_.function, "maxntid");
-    const std::string open = openLaunch(sourceLaunch(), &SourceLaunch::blockOpen);
+    const std::string open = openLaunch(launch, &SourceLaunch::blockOpen);
     if (maximum)
       return described(*maximum, ValueOrigin::Defaulted, ".maxntid, the most the kernel allows; " + open + "set --block");
     return described(kDefaultBlock, ValueOrigin::Defaulted, "default; " + open + "set --block");
@@ -76,10 +77,11 @@ Value ValueEvaluator::specialRegister(std::string_view base, std::string_view co
   if (base == "%nctaid") {
     if (assumptions_.grid)
       return described(*assumptions_.grid, ValueOrigin::Assumed, "--grid");
-    if (const SourceLaunch *launch = sourceLaunch(); launch && launch->grid)
+    const SourceLaunch *launch = sourceLaunch();
+    if (launch && launch->grid)
       return described(*launch->grid, ValueOrigin::Assumed, "the launch at " + launch->at);
     return described(kDefaultGrid, ValueOrigin::Defaulted,
-                     "default; " + openLaunch(sourceLaunch(), &SourceLaunch::gridOpen) + "set --grid");
+                     "default; " + openLaunch(launch, &SourceLaunch::gridOpen) + "set --grid");
   }
   return Value::unknown("special register " + std::string(base) + "." + std::string(component));
 }
