@@ -1,11 +1,14 @@
 // DatasetLoading.cpp - importing a dataset from stored sequences or from PTX.
 #include "DatasetLoading.h"
 
+#include "LaunchFile.h"
 #include "LaunchFlags.h"
 
 #include "ptxdvfs/embeddings/EncodingScheme.h"
 
 #include <CLI/CLI.hpp>
+
+#include <filesystem>
 
 namespace ptxdvfs::tools {
 
@@ -15,6 +18,27 @@ void addPtxFlag(CLI::App &command, std::string &ptxDir) {
                      "sequences (e.g. ../shared/datasets/gpuptxmodel-gtxtitanx/ptx)")
       ->check(CLI::ExistingDirectory);
 }
+
+namespace {
+
+/// What `predict` would read of each file's launches (the CUDA sources it
+/// names), then what the folder's launch file records, which wins: it is
+/// how the benchmark ran when it was measured.
+std::string completeLaunches(const std::string &folder, std::vector<embeddings::PtxFile> &files) {
+  for (embeddings::PtxFile &file : files)
+    addSourceKnowledge(file.module, readCudaSources(file.module), file.launch);
+  const std::string path = (std::filesystem::path(folder) / kLaunchFileName).string();
+  if (!std::filesystem::exists(path))
+    return "";
+  std::vector<LaunchTarget> targets;
+  for (embeddings::PtxFile &file : files)
+    targets.push_back({&file.module, &file.launch});
+  std::string unused;
+  std::string problem = applyLaunchFileAt(path, targets, "in the PTX beside it", unused);
+  return problem.empty() ? unused : problem;
+}
+
+} // namespace
 
 embeddings::ImportOptions withReference(embeddings::ReferenceKind reference) {
   embeddings::ImportOptions import;
@@ -46,10 +70,7 @@ ptx::Expected<embeddings::Dataset> loadDataset(const DatasetSource &source,
   import.encode.asExecuted = source.asExecuted;
   import.encode.broadcastLoadsAsConstant = source.broadcastLoadsAsConstant;
   import.encode.expansion.defaultTripCount = source.defaultTripCount;
-  // A kernel's launch in the CUDA sources its PTX names counts here as in `predict`.
-  import.completeLaunch = [](const ptx::Module &module, ptx::analysis::LaunchAssumptions &launch) {
-    addSourceKnowledge(module, readCudaSources(module), launch);
-  };
+  import.completeLaunches = completeLaunches;
   if (maxLength > 0)
     import.encode.expansion.budget = static_cast<std::size_t>(maxLength);
   return embeddings::importDataset(source.dataset, import);

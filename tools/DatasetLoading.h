@@ -34,7 +34,8 @@ void addPtxFlag(CLI::App &command, std::string &ptxDir);
 /// `vocabularyDir`; as executed, each kernel is written out within
 /// `maxLength` instructions (so that the model reads all of it), with the
 /// launches of the CUDA sources a PTX file names (as `predict` reads them:
-/// addSourceKnowledge()). Errors name the folder or file.
+/// addSourceKnowledge()), and over them those a benchmark folder's
+/// `launch.json` records (LaunchFile.h). Errors name the folder or file.
 ptx::Expected<embeddings::Dataset> loadDataset(const DatasetSource &source,
                                                embeddings::ImportOptions import,
                                                const std::string &vocabularyDir,

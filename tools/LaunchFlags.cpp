@@ -4,6 +4,7 @@
 #include "CudaLaunches.h"
 #include "CudaSource.h"
 #include "CudaStructLayout.h"
+#include "LaunchFile.h"
 
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
@@ -186,6 +187,14 @@ void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags) {
                      "Threads per block, X[,Y[,Z]] (%ntid; default .reqntid, else the launch in the "
                      "CUDA source, else .maxntid, else 256)")
       ->group(group);
+  command.add_option("--launch", flags.launchFile,
+                     "Each kernel's grid, block and arguments from a launch file, as a harness "
+                     "records them: {\"format\": \"ptxdvfs-launch/1\", \"kernels\": {KERNEL: "
+                     "{\"grid\": [X,Y,Z], \"block\": [X,Y,Z], \"arguments\": {NAME: VALUE}}}} "
+                     "(KERNEL: the PTX or CUDA name; NAME as for --assume). It replaces the launches "
+                     "in the CUDA source; --grid, --block and --assume still win")
+      ->check(CLI::ExistingFile)
+      ->group(group);
   if (!readingFlags) {
     // The model fixes how kernels are read; only what the PTX cannot tell is asked.
     flags.defaultTripCount = 0;
@@ -238,6 +247,14 @@ std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
     assumptions.block = dims;
   }
   addSourceKnowledge(module, sources, assumptions);
+  if (!flags.launchFile.empty()) {
+    std::string unused;
+    if (std::string error = applyLaunchFileAt(flags.launchFile, {{&module, &assumptions}}, "in " + module.path, unused);
+        !error.empty())
+      return error;
+    if (!unused.empty())
+      spdlog::warn("{}; it is ignored", unused);
+  }
   warnOfUnknownNames(module, assumptions);
   return "";
 }

@@ -19,12 +19,13 @@ struct LaunchFlags {
   std::vector<std::string> assume; ///< NAME=VALUE
   std::string grid;                ///< X[,Y[,Z]]
   std::string block;
+  std::string launchFile;          ///< --launch FILE (LaunchFile.h)
   std::uint64_t defaultTripCount = ptx::analysis::ExpansionOptions{}.defaultTripCount;
   std::size_t budget = ptx::analysis::ExpansionOptions{}.budget;
   bool keepLoopControl = false;
 };
 
-/// Adds --assume, --grid, --block, --default-trip-count and, with
+/// Adds --assume, --grid, --block, --launch, --default-trip-count and, with
 /// `readingFlags`, --budget and --keep-loop-control to `command`. Without
 /// them (commands that feed a model, which fixes how kernels are read)
 /// `defaultTripCount` stays 0 unless given: the model's own.
@@ -34,7 +35,8 @@ void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags = t
 /// value (empty when all is well). `sources`, the module's readable CUDA
 /// sources (readCudaSources()), give its kernels' parameter names, so
 /// `--assume n=1024` works with -lineinfo PTX, and the grid and block
-/// their launches fix (sourceLaunches()).
+/// their launches fix (sourceLaunches()); --launch's file replaces those
+/// launches for the kernels it names.
 std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
                           const std::vector<CudaSourceFile> &sources,
                           ptx::analysis::LaunchAssumptions &assumptions);

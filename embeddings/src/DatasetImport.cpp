@@ -255,7 +255,7 @@ std::optional<std::vector<EncodedKernel>> readPtxKernels(const fs::path &folder,
     report.warn(folder.string(), 0, "benchmark '" + benchmark + "' has no .ptx file; left out");
     return std::nullopt;
   }
-  std::vector<EncodedKernel> kernels;
+  std::vector<PtxFile> parsed;
   for (const fs::path &file : files) {
     auto module = ptx::parseFile(file.string());
     if (!module) {
@@ -264,10 +264,18 @@ std::optional<std::vector<EncodedKernel>> readPtxKernels(const fs::path &folder,
                   "benchmark '" + benchmark + "': " + first.message + "; left out");
       return std::nullopt;
     }
+    parsed.push_back({file.string(), std::move(*module), options.encode.launch});
+  }
+  if (options.completeLaunches)
+    if (std::string problem = options.completeLaunches(folder.string(), parsed); !problem.empty()) {
+      report.warn(folder.string(), 0, "benchmark '" + benchmark + "': " + problem + "; left out");
+      return std::nullopt;
+    }
+  std::vector<EncodedKernel> kernels;
+  for (PtxFile &file : parsed) {
     EncodeOptions encode = options.encode;
-    if (options.completeLaunch)
-      options.completeLaunch(*module, encode.launch);
-    for (EncodedKernel &kernel : options.ptxScheme->encode(*module, encode))
+    encode.launch = std::move(file.launch);
+    for (EncodedKernel &kernel : options.ptxScheme->encode(file.module, encode))
       kernels.push_back(std::move(kernel));
   }
   if (options.kernels == KernelSelection::LastFileOnly && !kernels.empty())

@@ -1,5 +1,6 @@
 // DatasetLaunchesTest.cpp - a dataset's PTX is read with the launches of the
-// CUDA sources beside it, as `predict` reads the same file.
+// CUDA sources beside it, as `predict` reads the same file, and with those
+// its launch.json records over them.
 #include "DatasetLoading.h"
 
 #include "TestPaths.h"
@@ -27,7 +28,8 @@ void write(const fs::path &path, const std::string &text) {
 /// read, wherever the checkout lies.
 class LaunchDataset {
 public:
-  explicit LaunchDataset(bool withSources) : root_(test::freshScratchDir("ptxdvfs_launch_dataset_")) {
+  explicit LaunchDataset(bool withSources, const std::string &launchFile = "")
+      : root_(test::freshScratchDir("ptxdvfs_launch_dataset_")) {
     std::string text = "launched\n";
     for (int memory : {100, 200})
       for (int core : {10, 20})
@@ -44,6 +46,8 @@ public:
     if (withSources)
       for (const char *source : {"host_launches.cu", "host_launches.cuh"})
         write(root_ / "ptx" / "launched" / source, test::readFile(loops + source));
+    if (!launchFile.empty())
+      write(root_ / "ptx" / "launched" / "launch.json", launchFile);
   }
 
   ptx::Expected<embeddings::Dataset> load() const {
@@ -82,6 +86,61 @@ TEST(DatasetLaunchesTest, WithoutSourcesTheDefaultsStay) {
   ASSERT_EQ(dataset->benchmarks.size(), 1u);
   EXPECT_EQ(firstLoop(*dataset, "launched_literal"), "16 default"); // 4096 / 256
   EXPECT_EQ(firstLoop(*dataset, "launched_grid_stride"), "4 default"); // 2^20 / (1024 * 256)
+}
+
+/// Every diagnostic of `result`, one per line.
+template <typename T> std::string messages(const ptx::Expected<T> &result) {
+  std::string text;
+  for (const ptx::Diagnostic &diagnostic : result.diagnostics())
+    text += diagnostic.format() + "\n";
+  return text;
+}
+
+TEST(DatasetLaunchesTest, TheLaunchFileWinsOverTheHostCode) {
+  auto dataset = LaunchDataset(true, R"({"format": "ptxdvfs-launch/1", "kernels": {
+      "launched_literal": {"block": [512]},
+      "_Z32launched_with_run_time_argumentsPfi": {"block": 64, "arguments": {"count": 6400}}}})")
+                     .load();
+  ASSERT_TRUE(dataset.hasValue()) << messages(dataset);
+  ASSERT_EQ(dataset->benchmarks.size(), 1u);
+  EXPECT_EQ(firstLoop(*dataset, "launched_literal"), "8 assumed");  // 4096 / 512, not the host code's 128
+  EXPECT_EQ(firstLoop(*dataset, "launched_with_run_time_arguments"), "100 assumed"); // 6400 / 64
+  EXPECT_EQ(firstLoop(*dataset, "launched_grid_stride"), "8 assumed");  // not in the file: the host code's
+}
+
+TEST(DatasetLaunchesTest, TheLaunchFileNeedsNoSources) {
+  // Without the host code there are no CUDA names: parameters go by their PTX suffix.
+  auto dataset = LaunchDataset(false, R"({"format": "ptxdvfs-launch/1", "kernels": {
+      "launched_grid_stride": {"grid": 16, "block": 128},
+      "launched_with_run_time_arguments": {"block": 32, "arguments": {"param_1": 320}}}})")
+                     .load();
+  ASSERT_TRUE(dataset.hasValue()) << messages(dataset);
+  EXPECT_EQ(firstLoop(*dataset, "launched_grid_stride"), "512 assumed"); // 2^20 / (16 * 128)
+  EXPECT_EQ(firstLoop(*dataset, "launched_with_run_time_arguments"), "10 assumed");
+  EXPECT_EQ(firstLoop(*dataset, "launched_literal"), "16 default");
+}
+
+TEST(DatasetLaunchesTest, ABadLaunchFileLeavesTheBenchmarkOutAndSaysWhy) {
+  struct Case {
+    const char *file;
+    const char *says;
+  } cases[] = {
+      {R"({"format": "ptxdvfs-launch/1", "kernels": {"launched_nowhere": {"block": 32}}})",
+       "launch.json: no kernel named 'launched_nowhere' in the PTX beside it \\(its kernels: _Z16launched_literalPf, "},
+      {R"({"format": "ptxdvfs-launch/1", "kernels": {"launched_template": {"block": 32}}})",
+       "launch.json: kernel 'launched_template' could be any of _Z17launched_templateIfEvPT_, "
+       "_Z17launched_templateIdEvPT_; name one by its PTX name"},
+      {R"({"format": "ptxdvfs-launch/1", "kernels": {"launched_literal": {"arguments": {"count": 3}}}})",
+       "launch.json: kernel 'launched_literal' has no parameter 'count' \\(its parameters: x\\)"},
+      {"{\"format\": \"ptxdvfs-launch/1\",\n \"kernels\": {\"launched_literal\": {\"block\": [32,]}}}",
+       "launch.json:2:48: not valid JSON: syntax error"},
+  };
+  for (const Case &bad : cases) {
+    auto dataset = LaunchDataset(true, bad.file).load(); // its only benchmark is left out
+    EXPECT_FALSE(dataset.hasValue() && !dataset->benchmarks.empty()) << bad.file;
+    EXPECT_TRUE(std::regex_search(messages(dataset), std::regex(std::string("benchmark 'launched': .*") + bad.says)))
+        << messages(dataset);
+  }
 }
 
 } // namespace

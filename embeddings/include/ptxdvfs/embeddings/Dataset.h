@@ -33,6 +33,14 @@ struct Benchmark {
 
 enum class ReferenceKind { Default, Fmax };
 
+/// One `.ptx` file of a benchmark folder, parsed, with the launch its
+/// kernels are to be read under.
+struct PtxFile {
+  std::string path;
+  ptx::Module module;
+  ptx::analysis::LaunchAssumptions launch;
+};
+
 enum class KernelSelection {
   AllKernels,   ///< every kernel of an application, in numeric order
   LastFileOnly, ///< what the original tool kept: the last file in name order
@@ -53,12 +61,15 @@ struct ImportOptions {
   /// folder's own benchmark folders (the layout the harness writes).
   std::string ptxDir;
   EncodeOptions encode;
-  /// With `ptxScheme`, optional: called with each parsed module and a copy
-  /// of `encode.launch` before the module is encoded, to add what the PTX
-  /// cannot tell (the grid, block and arguments of the module's launches in
-  /// the CUDA sources it names), so a dataset's kernels are read as
-  /// `predict` reads the same file. Called from several threads at once.
-  std::function<void(const ptx::Module &, ptx::analysis::LaunchAssumptions &)> completeLaunch;
+  /// With `ptxScheme`, optional: called once per benchmark folder with its
+  /// parsed `.ptx` files, each holding a copy of `encode.launch`, before
+  /// they are encoded, to add what the PTX cannot tell: the grid, block and
+  /// arguments of the kernels' launches (recorded beside the PTX, or in the
+  /// CUDA sources it names), so a dataset's kernels are read as `predict`
+  /// reads the same file. Returns an error message, empty when all is well;
+  /// an error leaves the benchmark out (fails the import when `strict`).
+  /// Called from several threads at once.
+  std::function<std::string(const std::string &folder, std::vector<PtxFile> &files)> completeLaunches;
   /// The vocabulary stored sequences' codes index: with it each record gets
   /// its ExecutionUnit; without it, Unknown. (With `ptxScheme`, the
   /// scheme's vocabulary does this.)

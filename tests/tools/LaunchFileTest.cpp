@@ -1,0 +1,159 @@
+// LaunchFileTest.cpp - launch.json: what it accepts, what it refuses, and which kernel an entry sets.
+#include "LaunchFile.h"
+
+#include "TestPaths.h"
+
+#include "ptxdvfs/ptx/Parser.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+namespace ptxdvfs::tools {
+namespace {
+
+std::string writeScratch(const std::string &text) {
+  std::string path = test::freshScratchDir("ptxdvfs_launch_file_") + "/launch.json";
+  std::ofstream(path) << text;
+  return path;
+}
+
+/// readLaunchFile's first error as "LINE:COL: message", or "ok".
+std::string problemOf(const std::string &text) {
+  auto file = readLaunchFile(writeScratch(text));
+  if (file)
+    return "ok";
+  const ptx::Diagnostic &first = file.diagnostics().front();
+  return std::to_string(first.location.line) + ":" + std::to_string(first.location.column) + ": " + first.message;
+}
+
+TEST(LaunchFileTest, WhatItWritesItReadsBack) {
+  KernelLaunch saxpy;
+  saxpy.kernel = "_Z5saxpyifPKfPf";
+  saxpy.grid = ptx::analysis::Dim3{1056, 1, 1};
+  saxpy.block = ptx::analysis::Dim3{32, 8, 1};
+  saxpy.arguments = {{"n", ptx::analysis::AssumedValue(std::int64_t{1} << 40)},
+                     {"param_1", ptx::analysis::AssumedValue::real(2.5)}};
+  KernelLaunch bare;
+  bare.kernel = "copy";
+  const std::string text = launchFileText({saxpy, bare});
+  EXPECT_NE(text.find("\"block\": [\n        32,\n        8\n      ]"), std::string::npos) << text;
+
+  auto file = readLaunchFile(writeScratch(text));
+  ASSERT_TRUE(file.hasValue());
+  ASSERT_EQ(file->kernels.size(), 2u);
+  const KernelLaunch &read = file->kernels[0]; // keys come back sorted: `_Z...` before `copy`
+  EXPECT_EQ(read.kernel, "_Z5saxpyifPKfPf");
+  ASSERT_TRUE(read.grid && read.block);
+  EXPECT_EQ(read.grid->x, 1056u);
+  EXPECT_EQ(read.grid->y, 1u);
+  EXPECT_EQ(read.block->y, 8u);
+  ASSERT_EQ(read.arguments.size(), 2u);
+  EXPECT_EQ(read.arguments[0].first, "n");
+  EXPECT_EQ(read.arguments[0].second.whole(), std::int64_t{1} << 40);
+  EXPECT_EQ(read.arguments[1].second.text(), "2.5");
+  EXPECT_FALSE(file->kernels[1].grid || file->kernels[1].block);
+}
+
+TEST(LaunchFileTest, RefusesWhatItCannotMeanAndSaysWhere) {
+  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {}})"), "ok");
+  EXPECT_EQ(problemOf(R"({"kernels": {}})"), "0:0: \"format\" must be \"ptxdvfs-launch/1\"");
+  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/2", "kernels": {}})"),
+            "0:0: \"format\" must be \"ptxdvfs-launch/1\", not \"ptxdvfs-launch/2\"");
+  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernel": {}})"),
+            "0:0: unknown key 'kernel' (known: format, kernels)");
+  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"blocks": 32}}})"),
+            "0:0: unknown key 'blocks' in kernel 'k' (known: grid, block, arguments)");
+  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"block": [32, 32, 2]}}})"),
+            "0:0: block in kernel 'k' has more than 1024 threads");
+  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"grid": [0]}}})"),
+            "0:0: grid in kernel 'k' takes one to three positive integers, as [X, Y, Z] or X: [0]");
+  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"grid": [1, 2, 3, 4]}}})"),
+            "0:0: grid in kernel 'k' takes one to three positive integers, as [X, Y, Z] or X");
+  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"arguments": {"n": "many"}}}})"),
+            "0:0: argument 'n' in kernel 'k' needs a number: \"many\"");
+  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"arguments": {"n": 18446744073709551615}}}})"),
+            "0:0: argument 'n' in kernel 'k' is out of range: 18446744073709551615");
+  EXPECT_EQ(problemOf("{\"format\": \"ptxdvfs-launch/1\",\n  \"kernels\": {\"k\": {\"grid\": 4,}}}").substr(0, 30),
+            "2:31: not valid JSON: syntax e");
+  EXPECT_EQ(problemOf(""), "1:1: not valid JSON: syntax error while parsing value - unexpected end of input; expected "
+                           "'[', '{', or a literal");
+}
+
+constexpr const char *kTwoKernels = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry _Z5scalePfi(.param .u64 _Z5scalePfi_param_0, .param .u32 _Z5scalePfi_param_1) { ret; }
+.visible .entry _Z5scalePdi(.param .u64 _Z5scalePdi_param_0, .param .u32 _Z5scalePdi_param_1) { ret; }
+.visible .entry copy(.param .u64 copy_param_0) { ret; }
+)";
+
+TEST(LaunchFileTest, AnEntrySetsTheLaunchOfTheKernelItNames) {
+  auto module = ptx::parseModule(kTwoKernels, "two.ptx");
+  ASSERT_TRUE(module.hasValue());
+  ptx::analysis::LaunchAssumptions assumptions;
+  assumptions.sourceParameterNames["_Z5scalePfi"] = {"x", "n"};
+  LaunchFile file;
+  file.path = "bench/launch.json";
+  KernelLaunch scale;
+  scale.kernel = "_Z5scalePfi";
+  scale.block = ptx::analysis::Dim3{128, 1, 1};
+  scale.arguments = {{"n", ptx::analysis::AssumedValue(4096)}};
+  KernelLaunch copy;
+  copy.kernel = "copy";
+  copy.grid = ptx::analysis::Dim3{8, 1, 1};
+  KernelLaunch elsewhere;
+  elsewhere.kernel = "reduce";
+  file.kernels = {scale, copy, elsewhere};
+  std::vector<bool> used(3);
+  ASSERT_EQ(applyLaunchFile(file, *module, assumptions, used), "");
+  EXPECT_EQ(used, (std::vector<bool>{true, true, false}));
+
+  const ptx::analysis::SourceLaunch &scaleLaunch = assumptions.sourceLaunches.at("_Z5scalePfi");
+  EXPECT_EQ(scaleLaunch.at, "bench/launch.json");
+  ASSERT_TRUE(scaleLaunch.block);
+  EXPECT_EQ(scaleLaunch.block->x, 128u);
+  EXPECT_FALSE(scaleLaunch.grid);
+  EXPECT_EQ(scaleLaunch.gridOpen, "bench/launch.json gives no grid");
+  ASSERT_EQ(scaleLaunch.arguments.size(), 2u);
+  EXPECT_FALSE(scaleLaunch.arguments[0]);
+  EXPECT_EQ(scaleLaunch.argumentsOpen[0], "bench/launch.json gives no value for it");
+  ASSERT_TRUE(scaleLaunch.arguments[1]);
+  EXPECT_EQ(scaleLaunch.arguments[1]->whole(), 4096);
+  EXPECT_EQ(scaleLaunch.argumentsOpen[1], "");
+  EXPECT_EQ(assumptions.sourceLaunches.at("copy").grid->x, 8u);
+  EXPECT_EQ(assumptions.sourceLaunches.count("_Z5scalePdi"), 0u);
+
+  EXPECT_EQ(unusedLaunches(file, used, {"_Z5scalePfi", "copy"}, "in two.ptx"),
+            "bench/launch.json: no kernel named 'reduce' in two.ptx (its kernels: _Z5scalePfi, copy)");
+  used[2] = true;
+  EXPECT_EQ(unusedLaunches(file, used, {}, "in two.ptx"), "");
+}
+
+TEST(LaunchFileTest, ANameMustFitOneKernelAndItsParameters) {
+  auto module = ptx::parseModule(kTwoKernels, "two.ptx");
+  ASSERT_TRUE(module.hasValue());
+  ptx::analysis::LaunchAssumptions assumptions;
+  LaunchFile file;
+  file.path = "launch.json";
+  KernelLaunch both;
+  both.kernel = "scale"; // two overloads demangle to it
+  file.kernels = {both};
+  std::vector<bool> used(1);
+  EXPECT_EQ(applyLaunchFile(file, *module, assumptions, used),
+            "launch.json: kernel 'scale' could be any of _Z5scalePfi, _Z5scalePdi; name one by its PTX name");
+
+  KernelLaunch copy;
+  copy.kernel = "copy";
+  copy.arguments = {{"param_1", ptx::analysis::AssumedValue(1)}};
+  file.kernels = {copy};
+  EXPECT_EQ(applyLaunchFile(file, *module, assumptions, used),
+            "launch.json: kernel 'copy' has no parameter 'param_1' (its parameters: param_0)");
+  copy.arguments = {{"copy_param_0", ptx::analysis::AssumedValue(1)}};
+  file.kernels = {copy};
+  EXPECT_EQ(applyLaunchFile(file, *module, assumptions, used), "");
+  EXPECT_TRUE(assumptions.sourceLaunches.at("copy").arguments[0]);
+}
+
+} // namespace
+} // namespace ptxdvfs::tools

@@ -1,0 +1,296 @@
+// LaunchFile.cpp - reading, writing and applying launch.json.
+#include "LaunchFile.h"
+
+#include "CudaSource.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+namespace ptxdvfs::tools {
+
+namespace {
+
+using nlohmann::json;
+
+/// Thrown while reading; caught once, where the file's name is added.
+struct LaunchFileError {
+  std::string message;
+  ptx::SourceLocation location{};
+};
+
+std::string joined(const std::vector<std::string> &names) {
+  std::string list;
+  for (const std::string &name : names)
+    list += (list.empty() ? "" : ", ") + name;
+  return list;
+}
+
+void onlyKeys(const json &object, const std::vector<std::string> &known, const std::string &where) {
+  for (const auto &item : object.items())
+    if (std::find(known.begin(), known.end(), item.key()) == known.end())
+      throw LaunchFileError{"unknown key '" + item.key() + "'" + where + " (known: " + joined(known) + ")"};
+}
+
+ptx::analysis::Dim3 dimensionsOf(const json &value, const std::string &what) {
+  const std::string shape = what + " takes one to three positive integers, as [X, Y, Z] or X";
+  std::vector<json> parts = value.is_array() ? value.get<std::vector<json>>() : std::vector<json>{value};
+  if (parts.empty() || parts.size() > 3)
+    throw LaunchFileError{shape};
+  std::uint32_t numbers[3] = {1, 1, 1};
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (!parts[i].is_number_integer() || parts[i].get<std::int64_t>() < 1 ||
+        parts[i].get<std::int64_t>() > std::numeric_limits<std::uint32_t>::max())
+      throw LaunchFileError{shape + ": " + value.dump()};
+    numbers[i] = static_cast<std::uint32_t>(parts[i].get<std::int64_t>());
+  }
+  return {numbers[0], numbers[1], numbers[2]};
+}
+
+ptx::analysis::AssumedValue argumentOf(const json &value, const std::string &what) {
+  if (value.is_number_unsigned() && value.get<std::uint64_t>() > std::numeric_limits<std::int64_t>::max())
+    throw LaunchFileError{what + " is out of range: " + value.dump()};
+  if (value.is_number_integer())
+    return ptx::analysis::AssumedValue(value.get<std::int64_t>());
+  if (value.is_number_float() && std::isfinite(value.get<double>()))
+    return ptx::analysis::AssumedValue::real(value.get<double>());
+  throw LaunchFileError{what + " needs a number: " + value.dump()};
+}
+
+KernelLaunch kernelLaunchOf(const std::string &kernel, const json &entry) {
+  const std::string where = " in kernel '" + kernel + "'";
+  if (!entry.is_object())
+    throw LaunchFileError{"kernel '" + kernel + "' needs an object of grid, block and arguments"};
+  onlyKeys(entry, {"grid", "block", "arguments"}, where);
+  KernelLaunch launch;
+  launch.kernel = kernel;
+  if (entry.contains("grid"))
+    launch.grid = dimensionsOf(entry["grid"], "grid" + where);
+  if (entry.contains("block")) {
+    launch.block = dimensionsOf(entry["block"], "block" + where);
+    if (std::uint64_t{launch.block->x} * launch.block->y * launch.block->z > 1024)
+      throw LaunchFileError{"block" + where + " has more than 1024 threads"};
+  }
+  if (entry.contains("arguments")) {
+    const json &arguments = entry["arguments"];
+    if (!arguments.is_object())
+      throw LaunchFileError{"arguments" + where + " needs an object of NAME: number"};
+    for (const auto &item : arguments.items())
+      launch.arguments.emplace_back(item.key(), argumentOf(item.value(), "argument '" + item.key() + "'" + where));
+  }
+  return launch;
+}
+
+LaunchFile launchFileOf(const json &document) {
+  if (!document.is_object())
+    throw LaunchFileError{"not a launch file (a JSON object with \"format\" and \"kernels\" is expected)"};
+  onlyKeys(document, {"format", "kernels"}, "");
+  if (!document.contains("format") || document["format"] != kLaunchFileFormat)
+    throw LaunchFileError{std::string("\"format\" must be \"") + kLaunchFileFormat + "\"" +
+                          (document.contains("format") ? ", not " + document["format"].dump() : "")};
+  if (!document.contains("kernels") || !document["kernels"].is_object())
+    throw LaunchFileError{"\"kernels\" needs an object: kernel name -> its launch"};
+  LaunchFile file;
+  for (const auto &item : document["kernels"].items())
+    file.kernels.push_back(kernelLaunchOf(item.key(), item.value()));
+  return file;
+}
+
+/// Line and column (from 1) of the byte before `offset`, where nlohmann
+/// reports a syntax error.
+ptx::SourceLocation locationOf(const std::string &text, std::size_t offset) {
+  offset = std::min(offset == 0 ? 0 : offset - 1, text.size());
+  ptx::SourceLocation location{1, 1};
+  for (std::size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++location.line;
+      location.column = 1;
+    } else {
+      ++location.column;
+    }
+  }
+  return location;
+}
+
+json dimensionsJson(const ptx::analysis::Dim3 &dims) {
+  json value = json::array({dims.x});
+  if (dims.y != 1 || dims.z != 1)
+    value.push_back(dims.y);
+  if (dims.z != 1)
+    value.push_back(dims.z);
+  return value;
+}
+
+/// The kernels of `module` that `name` denotes: the one of that PTX name,
+/// else those whose mangled name demangles to it.
+std::vector<const ptx::Function *> kernelsNamed(const ptx::Module &module, const std::string &name) {
+  std::vector<const ptx::Function *> exact, byBase;
+  for (const ptx::Function &function : module.functions) {
+    if (function.kind != ptx::FunctionKind::Entry || !function.hasBody)
+      continue;
+    if (function.name == name)
+      exact.push_back(&function);
+    else if (baseNameOf(function.name) == name)
+      byBase.push_back(&function);
+  }
+  return exact.empty() ? byBase : exact;
+}
+
+/// The names a launch file may give `function`'s parameter `index`.
+std::vector<std::string> parameterNames(const ptx::Function &function, std::size_t index,
+                                        const ptx::analysis::LaunchAssumptions &assumptions) {
+  const std::string &name = function.parameters[index].name;
+  std::vector<std::string> names{name};
+  if (std::string_view suffix = ptx::analysis::shortParameterName(name); !suffix.empty())
+    names.emplace_back(suffix);
+  if (auto cuda = assumptions.sourceParameterNames.find(function.name);
+      cuda != assumptions.sourceParameterNames.end() && index < cuda->second.size())
+    names.push_back(cuda->second[index]);
+  return names;
+}
+
+} // namespace
+
+ptx::Expected<LaunchFile> readLaunchFile(const std::string &path) {
+  auto failure = [&](const std::string &message, ptx::SourceLocation location = {}) {
+    return ptx::Expected<LaunchFile>::failure(ptx::Diagnostic{path, location, ptx::Severity::Error, message});
+  };
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return failure("cannot be read");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  json document;
+  try {
+    document = json::parse(text);
+  } catch (const json::parse_error &error) {
+    // nlohmann's what() repeats the position as a byte; the location says it as line:col.
+    std::string message = error.what();
+    if (auto detail = message.find("syntax error"); detail != std::string::npos)
+      message = message.substr(detail);
+    return failure("not valid JSON: " + message, locationOf(text, error.byte));
+  }
+  try {
+    LaunchFile file = launchFileOf(document);
+    file.path = path;
+    return file;
+  } catch (const LaunchFileError &error) {
+    return failure(error.message, error.location);
+  } catch (const json::exception &error) {
+    return failure(error.what());
+  }
+}
+
+std::string launchFileText(const std::vector<KernelLaunch> &kernels) {
+  json entries = json::object();
+  for (const KernelLaunch &launch : kernels) {
+    json entry = json::object();
+    if (launch.grid)
+      entry["grid"] = dimensionsJson(*launch.grid);
+    if (launch.block)
+      entry["block"] = dimensionsJson(*launch.block);
+    if (!launch.arguments.empty()) {
+      json arguments = json::object();
+      for (const auto &[name, value] : launch.arguments)
+        if (value.whole())
+          arguments[name] = *value.whole();
+        else
+          arguments[name] = value.number();
+      entry["arguments"] = std::move(arguments);
+    }
+    entries[launch.kernel] = std::move(entry);
+  }
+  return json{{"format", kLaunchFileFormat}, {"kernels", std::move(entries)}}.dump(2) + "\n";
+}
+
+std::string applyLaunchFile(const LaunchFile &file, const ptx::Module &module,
+                            ptx::analysis::LaunchAssumptions &assumptions, std::vector<bool> &used) {
+  for (std::size_t entry = 0; entry < file.kernels.size(); ++entry) {
+    const KernelLaunch &given = file.kernels[entry];
+    std::vector<const ptx::Function *> kernels = kernelsNamed(module, given.kernel);
+    if (kernels.empty())
+      continue;
+    if (kernels.size() > 1) {
+      std::vector<std::string> names;
+      for (const ptx::Function *kernel : kernels)
+        names.push_back(kernel->name);
+      return file.path + ": kernel '" + given.kernel + "' could be any of " + joined(names) +
+             "; name one by its PTX name";
+    }
+    const ptx::Function &kernel = *kernels.front();
+    const std::size_t count = kernel.parameters.size();
+    ptx::analysis::SourceLaunch launch;
+    launch.at = file.path;
+    launch.grid = given.grid;
+    launch.block = given.block;
+    if (!given.grid)
+      launch.gridOpen = file.path + " gives no grid";
+    if (!given.block)
+      launch.blockOpen = file.path + " gives no block";
+    launch.arguments.assign(count, std::nullopt);
+    launch.argumentsOpen.assign(count, file.path + " gives no value for it");
+    for (const auto &[name, value] : given.arguments) {
+      std::size_t index = 0;
+      while (index < count) {
+        std::vector<std::string> names = parameterNames(kernel, index, assumptions);
+        if (std::find(names.begin(), names.end(), name) != names.end())
+          break;
+        ++index;
+      }
+      if (index == count) {
+        std::vector<std::string> known;
+        for (std::size_t i = 0; i < count; ++i)
+          known.push_back(parameterNames(kernel, i, assumptions).back());
+        return file.path + ": kernel '" + given.kernel + "' has no parameter '" + name + "' (its parameters: " +
+               (known.empty() ? std::string("none") : joined(known)) + ")";
+      }
+      launch.arguments[index] = value;
+      launch.argumentsOpen[index].clear();
+    }
+    assumptions.sourceLaunches.insert_or_assign(kernel.name, std::move(launch));
+    used[entry] = true;
+  }
+  return "";
+}
+
+std::string unusedLaunches(const LaunchFile &file, const std::vector<bool> &used,
+                           const std::vector<std::string> &kernels, const std::string &where) {
+  std::vector<std::string> unused;
+  for (std::size_t entry = 0; entry < file.kernels.size(); ++entry)
+    if (!used[entry])
+      unused.push_back("'" + file.kernels[entry].kernel + "'");
+  if (unused.empty())
+    return "";
+  return file.path + ": no kernel named " + joined(unused) + " " + where + " (its kernels: " +
+         (kernels.empty() ? std::string("none") : joined(kernels)) + ")";
+}
+
+std::string applyLaunchFileAt(const std::string &path, const std::vector<LaunchTarget> &targets,
+                              const std::string &where, std::string &unused) {
+  auto file = readLaunchFile(path);
+  if (!file) {
+    const ptx::Diagnostic &first = file.diagnostics().front();
+    std::string at = first.path;
+    if (first.location.isKnown())
+      at += ":" + std::to_string(first.location.line) + ":" + std::to_string(first.location.column);
+    return at + ": " + first.message;
+  }
+  std::vector<bool> used(file->kernels.size());
+  std::vector<std::string> kernels;
+  for (const LaunchTarget &target : targets) {
+    if (std::string problem = applyLaunchFile(*file, *target.module, *target.assumptions, used); !problem.empty())
+      return problem;
+    for (const ptx::Function *kernel : target.module->kernels())
+      kernels.push_back(kernel->name);
+  }
+  unused = unusedLaunches(*file, used, kernels, where);
+  return "";
+}
+
+} // namespace ptxdvfs::tools

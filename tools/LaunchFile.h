@@ -1,0 +1,82 @@
+// LaunchFile.h - launch.json: the grid, block and arguments each kernel ran with, kept beside its PTX.
+//
+// Host code is one place a kernel's launch can be read from (CudaLaunches.h);
+// a launch file is the other, for launches no source fixes: a harness that
+// launches through the driver (`ptxdvfs collect`), or sizes read at run
+// time. A training program's loops then count as they ran when measured.
+#pragma once
+
+#include "ptxdvfs/ptx/Expected.h"
+#include "ptxdvfs/ptx/Module.h"
+#include "ptxdvfs/ptx/analysis/Values.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ptxdvfs::tools {
+
+/// The file a benchmark folder may hold beside its `.ptx` files.
+inline constexpr const char *kLaunchFileName = "launch.json";
+inline constexpr const char *kLaunchFileFormat = "ptxdvfs-launch/1";
+
+/// One kernel's launch. Unset parts stay open, as in host code that does
+/// not fix them.
+struct KernelLaunch {
+  /// The `.entry` name in the PTX, or the CUDA name a mangled one
+  /// demangles to when only one kernel has it.
+  std::string kernel;
+  std::optional<ptx::analysis::Dim3> grid;  ///< blocks
+  std::optional<ptx::analysis::Dim3> block; ///< threads per block (1 to 1024 in all)
+  /// Scalar arguments by parameter name: the CUDA name (when the module's
+  /// CUDA sources are readable), the PTX name, or its `param_N` suffix.
+  std::vector<std::pair<std::string, ptx::analysis::AssumedValue>> arguments;
+};
+
+struct LaunchFile {
+  std::string path; ///< as errors and the counts' reasons name it
+  std::vector<KernelLaunch> kernels;
+};
+
+/// Reads and checks a launch file:
+///   {"format": "ptxdvfs-launch/1",
+///    "kernels": {"saxpy": {"grid": [1056], "block": [256, 1, 1],
+///                          "arguments": {"n": 1048576, "param_1": 2.5}}}}
+/// `grid` and `block` take one to three positive integers (or one integer).
+/// Errors name the file and the entry.
+ptx::Expected<LaunchFile> readLaunchFile(const std::string &path);
+
+/// The text of a launch file holding `kernels`, as readLaunchFile reads it.
+std::string launchFileText(const std::vector<KernelLaunch> &kernels);
+
+/// Makes each entry of `file` that names one of `module`'s kernels the
+/// launch that kernel's counts rest on (reasons say "the launch at PATH"),
+/// in place of what its CUDA sources said; `--grid`, `--block` and
+/// `--assume` still come first. Call it after addSourceKnowledge(), whose
+/// parameter names it reads. Marks `used[i]` for each entry it applies
+/// (`used` has one flag per entry). Returns an error for an argument that
+/// names no parameter of its kernel, or a name that fits several kernels.
+std::string applyLaunchFile(const LaunchFile &file, const ptx::Module &module,
+                            ptx::analysis::LaunchAssumptions &assumptions, std::vector<bool> &used);
+
+/// An error naming the entries of `file` that no module used, with the
+/// kernels there are (`kernels`, found `where`: "in app.ptx"); empty when
+/// every entry was used.
+std::string unusedLaunches(const LaunchFile &file, const std::vector<bool> &used,
+                           const std::vector<std::string> &kernels, const std::string &where);
+
+/// A module and the assumptions its kernels are read under.
+struct LaunchTarget {
+  const ptx::Module *module;
+  ptx::analysis::LaunchAssumptions *assumptions;
+};
+
+/// Reads the launch file at `path` and applies it to every target (after
+/// addSourceKnowledge()). Returns an error ("PATH:LINE:COL: what") for a
+/// file that does not read or an entry that does not apply; `unused` gets
+/// unusedLaunches()'s message, with `where`.
+std::string applyLaunchFileAt(const std::string &path, const std::vector<LaunchTarget> &targets,
+                              const std::string &where, std::string &unused);
+
+} // namespace ptxdvfs::tools
