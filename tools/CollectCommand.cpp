@@ -3,6 +3,7 @@
 
 #include "DiagnosticPrinter.h"
 #include "ExitCodes.h"
+#include "LaunchFile.h"
 #include "collect/Collector.h"
 #include "collect/DatasetWriter.h"
 #include "collect/NvidiaDevice.h"
@@ -44,6 +45,22 @@ private:
 };
 
 std::string progressPath(const std::string &output) { return output + "/collect_progress.csv"; }
+
+/// A benchmark's launch.json: the shape every run had and the arguments of
+/// the suite's one signature, (out, in, bytes, repeats), by their PTX
+/// names, which read without the suite's sources.
+collect::LaunchFileText launchFiles(collect::LaunchShape shape, unsigned long long bytes) {
+  return [shape, bytes](const collect::PlannedBenchmark &benchmark, int repeats) {
+    KernelLaunch launch;
+    launch.kernel = benchmark.name;
+    launch.grid = ptx::analysis::Dim3{shape.blocks, 1, 1};
+    launch.block = ptx::analysis::Dim3{shape.threadsPerBlock, 1, 1};
+    if (benchmark.parameters.size() == 4) // readSuite's kernels; run() passes these four
+      launch.arguments = {{benchmark.parameters[2], ptx::analysis::AssumedValue(bytes)},
+                          {benchmark.parameters[3], ptx::analysis::AssumedValue(repeats)}};
+    return launchFileText({launch});
+  };
+}
 
 } // namespace
 
@@ -184,7 +201,9 @@ int runCollectCommand(const CollectOptions &options) {
         });
   }
   std::size_t complete = 0;
-  if (std::string failure = collect::writeDataset(options.output, plan, *log, complete); !failure.empty()) {
+  if (std::string failure = collect::writeDataset(options.output, plan, *log, complete,
+                                                  launchFiles(device->launchShape(), plan.settings.bufferBytes));
+      !failure.empty()) {
     spdlog::error("{}", failure);
     return kExitInputError;
   }

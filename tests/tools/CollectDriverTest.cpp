@@ -14,6 +14,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -135,6 +136,12 @@ TEST_F(CollectDriverTest, LocksEveryPointMeasuresThereAndResetsAtTheEnd) {
   EXPECT_EQ(countCalls("unload module"), 1u);
   EXPECT_EQ(countCalls("destroy event"), 2u);
   EXPECT_TRUE(std::filesystem::exists(dir + "/data/aggregated_dataset_fake.csv"));
+  // How each benchmark ran is recorded beside its PTX, so that training counts its loops so.
+  const std::string launch = test::readFile(dir + "/data/mb_compute/launch.json");
+  for (const std::string &part : {std::string(R"("mb_compute":\s*\{)"), std::string(R"("grid":\s*\[\s*32\s*\])"),
+                                  std::string(R"("block":\s*\[\s*256\s*\])"), std::string(R"("bytes":\s*268435456\b)"),
+                                  R"("repeats":\s*)" + std::to_string(fast->repeats) + "\\b"})
+    EXPECT_TRUE(std::regex_search(launch, std::regex(part))) << part << " not in\n" << launch;
 }
 
 TEST_F(CollectDriverTest, CurrentClocksNeverTouchesTheClocks) {

@@ -46,6 +46,7 @@ public:
     locked.reset();
   }
   void loadModule(const std::string &) override {}
+  LaunchShape launchShape() override { return {64, 256}; }
   KernelRun run(const std::string &kernel, unsigned long long, int repeats) override {
     if (failAfterRuns >= 0 && runs >= failAfterRuns)
       throw DeviceError("cuLaunchKernel: simulated failure");
@@ -275,7 +276,14 @@ TEST_F(CollectTest, ItsDatasetTrainsAModel) {
   ProgressLog log = readLog();
   ASSERT_TRUE(runCollection(gpu, plan, log, true, stop).error.empty());
   std::size_t complete = 0;
-  ASSERT_EQ(writeDataset(dir + "/data", plan, log, complete), "");
+  // Each benchmark's launch.json, as collect writes it: train reads it, and refuses a wrong one.
+  auto launchFile = [](const PlannedBenchmark &benchmark, int repeats) {
+    return R"({"format": "ptxdvfs-launch/1", "kernels": {")" + benchmark.name +
+           R"(": {"grid": 64, "block": 256, "arguments": {")" + benchmark.parameters.at(3) +
+           "\": " + std::to_string(repeats) + "}}}}";
+  };
+  ASSERT_EQ(writeDataset(dir + "/data", plan, log, complete, launchFile), "");
+  EXPECT_NE(test::readFile(dir + "/data/mb_memory/launch.json").find(R"({"repeats": )"), std::string::npos);
   // What docs/retraining.md tells a lab to run, on one tiny epoch.
   std::string command = std::string(PTXDVFS_PROGRAM) + " train -q --dataset " + dir + "/data --ptx " + dir +
                          "/data --config " + PTXDVFS_ONE_EPOCH_CONFIG + " --out " + dir + "/model > " + dir +

@@ -76,7 +76,10 @@ ptx::Expected<Suite> readSuite(const std::string &suitePath) {
       from = other->sourceEnd;
     }
     ptx.append(text, from, std::string::npos);
-    suite.benchmarks.push_back({kept->name, std::move(ptx)});
+    std::vector<std::string> parameters;
+    for (const ptx::VariableDecl &parameter : kept->parameters)
+      parameters.push_back(parameter.name);
+    suite.benchmarks.push_back({kept->name, std::move(ptx), std::move(parameters)});
   }
   return suite;
 }

@@ -24,6 +24,7 @@ struct MeasurementSettings {
 struct PlannedBenchmark {
   std::string name;      ///< the kernel's name, also the benchmark's
   std::string ptx;       ///< the module without the suite's other kernels
+  std::vector<std::string> parameters; ///< their PTX names, in order: (out, in, bytes, repeats)
 };
 
 struct CollectPlan {

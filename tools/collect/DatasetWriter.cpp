@@ -22,7 +22,7 @@ std::string clockTable(const std::vector<unsigned> &allowed, unsigned defaultMHz
 } // namespace
 
 std::string writeDataset(const std::string &dir, const CollectPlan &plan, const ProgressLog &log,
-                         std::size_t &complete) {
+                         std::size_t &complete, const LaunchFileText &launchFile) {
   namespace fs = std::filesystem;
   std::error_code error;
   fs::create_directories(dir + "/gpu_info", error);
@@ -60,6 +60,9 @@ std::string writeDataset(const std::string &dir, const CollectPlan &plan, const 
     if (error)
       return dir + "/" + benchmark.name + ": cannot create: " + error.message();
     files.emplace_back(dir + "/" + benchmark.name + "/" + benchmark.name + ".ptx", benchmark.ptx);
+    if (launchFile)
+      files.emplace_back(dir + "/" + benchmark.name + "/launch.json",
+                         launchFile(benchmark, log.repeatsOf(benchmark.name)));
   }
   const embeddings::GpuClocks &clocks = plan.clocks;
   std::string info = dir + "/gpu_info/";

@@ -20,6 +20,13 @@ struct KernelRun {
   double joules = 0;       ///< energy the GPU used meanwhile, J
 };
 
+/// The grid and block of every run: the suite's kernels are grid-stride
+/// loops, so any shape that fills the GPU runs the same work.
+struct LaunchShape {
+  unsigned blocks = 1;            ///< one-dimensional grid
+  unsigned threadsPerBlock = 256; ///< one-dimensional block
+};
+
 class GpuDevice {
 public:
   virtual ~GpuDevice() = default;
@@ -40,6 +47,9 @@ public:
   virtual void resetClocks() noexcept = 0;
   /// Loads the PTX of the kernels to run.
   virtual void loadModule(const std::string &ptx) = 0;
+  /// The grid and block run() launches with, which the dataset records
+  /// (`<benchmark>/launch.json`) so that training counts the loops as they ran.
+  virtual LaunchShape launchShape() = 0;
   /// Runs a kernel with the suite's signature (out, in, bytes, repeats) on
   /// two buffers of `bytes` bytes, waits for it, and reports its time and
   /// energy. Throws DeviceError.

@@ -287,6 +287,9 @@ public:
     cuda_.check(cuda_.loadData(&module_, ptx.c_str()), "cuModuleLoadData");
   }
 
+  // Grid-stride kernels: 8 blocks of 256 threads per multiprocessor fill any GPU.
+  LaunchShape launchShape() override { return {static_cast<unsigned>(multiprocessors_) * 8, 256}; }
+
   KernelRun run(const std::string &kernel, unsigned long long bytes, int repeats) override {
     prepareBuffers(bytes);
     CUfunction function = nullptr;
@@ -296,9 +299,9 @@ public:
     bool counter = nvml_.energy(nvmlDevice_, &energyBefore) == kNvmlSuccess;
     PowerSampler sampler(nvml_, nvmlDevice_, !counter);
     cuda_.check(cuda_.eventRecord(start_, nullptr), "cuEventRecord");
-    // Grid-stride kernels: 8 blocks of 256 threads per multiprocessor fill any GPU.
-    cuda_.check(cuda_.launch(function, static_cast<unsigned>(multiprocessors_) * 8, 1, 1, 256, 1, 1, 0,
-                             nullptr, arguments, nullptr),
+    const LaunchShape shape = launchShape();
+    cuda_.check(cuda_.launch(function, shape.blocks, 1, 1, shape.threadsPerBlock, 1, 1, 0, nullptr, arguments,
+                             nullptr),
                 "cuLaunchKernel");
     cuda_.check(cuda_.eventRecord(stop_, nullptr), "cuEventRecord");
     cuda_.check(cuda_.eventSynchronize(stop_), "cuEventSynchronize");
