@@ -10,7 +10,7 @@ Builds the libFuzzer targets with clang 16 (Debian 12: apt-get install
 clang-16 libclang-rt-16-dev; FUZZ_CXX names another), AddressSanitizer and UBSan in DIR
 (default build-fuzz), seeds each corpus from the project's own files, and
 runs each TARGET for N seconds (default 600), N jobs at a time (default 1).
-Targets: ptx_parser_fuzzer encoder_fuzzer cuda_source_fuzzer model_folder_fuzzer dataset_fuzzer
+Targets: ptx_parser_fuzzer encoder_fuzzer cuda_source_fuzzer launch_file_fuzzer model_folder_fuzzer dataset_fuzzer
 (the last needs ../shared). Without TARGET: all of them.
 
 Corpora grow in DIR/corpus/TARGET and are reused by later runs; a crash or
@@ -35,7 +35,7 @@ while [ $# -gt 0 ]; do
     *) targets="$targets $1"; shift ;;
   esac
 done
-[ -n "$targets" ] || targets="ptx_parser_fuzzer encoder_fuzzer cuda_source_fuzzer model_folder_fuzzer dataset_fuzzer"
+[ -n "$targets" ] || targets="ptx_parser_fuzzer encoder_fuzzer cuda_source_fuzzer launch_file_fuzzer model_folder_fuzzer dataset_fuzzer"
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared="$root/../shared/datasets/gpuptxmodel-gtxtitanx"
 
@@ -57,6 +57,8 @@ seed() { # seed TARGET: the starting corpus, from files of this project
       find "$root/tests/fixtures" "$root/examples" -name '*.ptx' -size -16k -exec cp {} "$corpus/" \; ;;
     cuda_source_fuzzer)
       find "$root/tests/fixtures" "$root/examples" -name '*.cu' -size -16k -exec cp {} "$corpus/" \; ;;
+    launch_file_fuzzer)
+      find "$root/tests" -name '*launch.json' -exec cp {} "$corpus/" \; ;;
     model_folder_fuzzer)
       python3 - "$root/trained_weights/gtxtitanx" "$corpus" <<'PY'
 import json, sys

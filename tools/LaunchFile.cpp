@@ -18,10 +18,10 @@ namespace {
 
 using nlohmann::json;
 
-/// Thrown while reading; caught once, where the file's name is added.
+/// Thrown while reading; caught once, where the file's name is added. A
+/// parsed document keeps no positions, so only syntax errors have a line.
 struct LaunchFileError {
   std::string message;
-  ptx::SourceLocation location{};
 };
 
 std::string joined(const std::vector<std::string> &names) {
@@ -101,9 +101,19 @@ LaunchFile launchFileOf(const json &document) {
   return file;
 }
 
+/// nlohmann's message without its "[json.exception.parse_error.101] parse
+/// error at line 2, column 48: " prefix, which the location says as line:col.
+std::string withoutId(std::string message) {
+  const std::size_t syntax = message.find("syntax error");
+  if (syntax != std::string::npos)
+    return message.substr(syntax);
+  const std::size_t id = message.find("] ");
+  return id == std::string::npos ? message : message.substr(id + 2);
+}
+
 /// Line and column (from 1) of the byte before `offset`, where nlohmann
 /// reports a syntax error.
-ptx::SourceLocation locationOf(const std::string &text, std::size_t offset) {
+ptx::SourceLocation locationOf(std::string_view text, std::size_t offset) {
   offset = std::min(offset == 0 ? 0 : offset - 1, text.size());
   ptx::SourceLocation location{1, 1};
   for (std::size_t i = 0; i < offset; ++i) {
@@ -157,31 +167,33 @@ std::vector<std::string> parameterNames(const ptx::Function &function, std::size
 } // namespace
 
 ptx::Expected<LaunchFile> readLaunchFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return ptx::Expected<LaunchFile>::failure(
+        ptx::Diagnostic{path, {}, ptx::Severity::Error, "cannot be read"});
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return parseLaunchFile(buffer.str(), path);
+}
+
+ptx::Expected<LaunchFile> parseLaunchFile(std::string_view text, const std::string &path) {
   auto failure = [&](const std::string &message, ptx::SourceLocation location = {}) {
     return ptx::Expected<LaunchFile>::failure(ptx::Diagnostic{path, location, ptx::Severity::Error, message});
   };
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return failure("cannot be read");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
   json document;
   try {
     document = json::parse(text);
   } catch (const json::parse_error &error) {
-    // nlohmann's what() repeats the position as a byte; the location says it as line:col.
-    std::string message = error.what();
-    if (auto detail = message.find("syntax error"); detail != std::string::npos)
-      message = message.substr(detail);
-    return failure("not valid JSON: " + message, locationOf(text, error.byte));
+    return failure("not valid JSON: " + withoutId(error.what()), locationOf(text, error.byte));
+  } catch (const json::exception &error) { // a number beyond a double: "number overflow parsing '1e400'"
+    return failure("not valid JSON: " + withoutId(error.what()));
   }
   try {
     LaunchFile file = launchFileOf(document);
     file.path = path;
     return file;
   } catch (const LaunchFileError &error) {
-    return failure(error.message, error.location);
+    return failure(error.message);
   } catch (const json::exception &error) {
     return failure(error.what());
   }

@@ -12,6 +12,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -46,6 +47,9 @@ struct LaunchFile {
 /// `grid` and `block` take one to three positive integers (or one integer).
 /// Errors name the file and the entry.
 ptx::Expected<LaunchFile> readLaunchFile(const std::string &path);
+
+/// The same, of `text`, which errors say was read from `path`.
+ptx::Expected<LaunchFile> parseLaunchFile(std::string_view text, const std::string &path);
 
 /// The text of a launch file holding `kernels`, as readLaunchFile reads it.
 std::string launchFileText(const std::vector<KernelLaunch> &kernels);

@@ -76,6 +76,9 @@ TEST(LaunchFileTest, RefusesWhatItCannotMeanAndSaysWhere) {
             "0:0: argument 'n' in kernel 'k' is out of range: 18446744073709551615");
   EXPECT_EQ(problemOf("{\"format\": \"ptxdvfs-launch/1\",\n  \"kernels\": {\"k\": {\"grid\": 4,}}}").substr(0, 30),
             "2:31: not valid JSON: syntax e");
+  // Found by the fuzzer: a number too large for a double is nlohmann's out_of_range, not a parse error.
+  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"arguments": {"n": 5121e308}}}})"),
+            "0:0: not valid JSON: number overflow parsing '5121e308'");
   EXPECT_EQ(problemOf(""), "1:1: not valid JSON: syntax error while parsing value - unexpected end of input; expected "
                            "'[', '{', or a literal");
 }
