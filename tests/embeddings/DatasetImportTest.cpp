@@ -1,5 +1,6 @@
 // DatasetImportTest.cpp - importing the shared dataset and surviving malformed ones.
 #include "TestPaths.h"
+#include "ToyDataset.h"
 #include "ptx_parser/ParseHelpers.h"
 
 #include "ptxdvfs/embeddings/Dataset.h"
@@ -8,7 +9,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 using namespace ptxdvfs;
 using embeddings::ImportOptions;
@@ -20,46 +20,7 @@ std::string sharedDataset() {
   return test::sharedDir() + "/datasets/gpuptxmodel-gtxtitanx/microbenchmarks";
 }
 
-/// A tiny dataset on disk: GPU "toy" with memory clocks 100, 200 and core
-/// clocks 10, 20 (defaults 200 / 10), benchmarks written by the test.
-class ToyDataset {
-public:
-  // ctest runs tests as parallel processes: the pid keeps their folders apart.
-  ToyDataset()
-      : root_(fs::temp_directory_path() /
-              ("ptxdvfs_toy_" + std::to_string(::getpid()) + "_" + std::to_string(counter_++))) {
-    fs::remove_all(root_);
-    fs::create_directories(root_ / "data");
-    write("gpu_info/clks_mem_toy.txt", "100\n200\n200\n");
-    write("gpu_info/clks_core_toy_100.txt", "20\n10\n10\n");
-    write("gpu_info/clks_core_toy_200.txt", "20\n10\n10\n");
-  }
-  ~ToyDataset() { fs::remove_all(root_); }
-
-  void write(const std::string &relative, const std::string &content) {
-    fs::create_directories((root_ / relative).parent_path());
-    std::ofstream(root_ / relative) << content;
-  }
-  /// A full block: time = scale x core clock, power 10 W, energy = time x power.
-  static std::string block(const std::string &name, int scale = 1) {
-    std::string text = name + "\n";
-    for (int memory : {100, 200})
-      for (int core : {10, 20})
-        text += std::to_string(memory) + "," + std::to_string(core) + "," +
-                std::to_string(scale * core) + ",10," + std::to_string(scale * core * 10) + "\n";
-    return text;
-  }
-  void sequence(const std::string &benchmark, int kernel, const std::string &codes) {
-    write("data/" + benchmark + "/outputSequence_kernel_depend_" + std::to_string(kernel) + ".csv",
-          codes);
-  }
-  std::string dir() const { return (root_ / "data").string(); }
-  std::string csv() const { return dir() + "/aggregated_dataset_toy.csv"; }
-
-private:
-  static inline int counter_ = 0;
-  fs::path root_;
-};
+using test::ToyDataset;
 
 bool mentions(const ptx::Diagnostics &diagnostics, const std::string &fragment) {
   for (const auto &diagnostic : diagnostics)

@@ -4,62 +4,45 @@
 #include "DatasetLoading.h"
 
 #include "TestPaths.h"
+#include "ToyDataset.h"
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
 #include <regex>
 #include <string>
 
 namespace ptxdvfs::tools {
 namespace {
 
-namespace fs = std::filesystem;
-
-void write(const fs::path &path, const std::string &text) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path) << text;
-}
-
-/// A one-benchmark dataset ("launched", GPU "toy": two memory and two core
-/// clocks) whose PTX is the host-launch fixture. Its `.file` is moved to a
-/// folder that does not exist, so only the copies beside the PTX can be
-/// read, wherever the checkout lies.
+/// A one-benchmark toy dataset ("launched") whose PTX is the host-launch
+/// fixture. Its `.file` is moved to a folder that does not exist, so only
+/// the copies beside the PTX can be read, wherever the checkout lies.
 class LaunchDataset {
 public:
-  explicit LaunchDataset(bool withSources, const std::string &launchFile = "")
-      : root_(test::freshScratchDir("ptxdvfs_launch_dataset_")) {
-    std::string text = "launched\n";
-    for (int memory : {100, 200})
-      for (int core : {10, 20})
-        text += std::to_string(memory) + "," + std::to_string(core) + ",1,10,10\n";
-    write(root_ / "data" / "aggregated_dataset_toy.csv", text);
-    write(root_ / "data" / "gpu_info" / "clks_mem_toy.txt", "100\n200\n200\n");
-    write(root_ / "data" / "gpu_info" / "clks_core_toy_100.txt", "20\n10\n10\n");
-    write(root_ / "data" / "gpu_info" / "clks_core_toy_200.txt", "20\n10\n10\n");
+  explicit LaunchDataset(bool withSources, const std::string &launchFile = "") {
+    toy_.write("data/aggregated_dataset_toy.csv", test::ToyDataset::block("launched"));
     const std::string loops = test::fixtureDir() + "/loops/";
     std::string ptx = test::readFile(loops + "host_launches.ptx");
     ptx = std::regex_replace(ptx, std::regex(R"(\.file\s+1\s+"[^"]*")"),
                              ".file 1 \"/nonexistent/host_launches.cuh\"");
-    write(root_ / "ptx" / "launched" / "host_launches.ptx", ptx);
+    toy_.write("ptx/launched/host_launches.ptx", ptx);
     if (withSources)
       for (const char *source : {"host_launches.cu", "host_launches.cuh"})
-        write(root_ / "ptx" / "launched" / source, test::readFile(loops + source));
+        toy_.write(std::string("ptx/launched/") + source, test::readFile(loops + source));
     if (!launchFile.empty())
-      write(root_ / "ptx" / "launched" / "launch.json", launchFile);
+      toy_.write("ptx/launched/launch.json", launchFile);
   }
 
   ptx::Expected<embeddings::Dataset> load() const {
     DatasetSource source;
-    source.dataset = (root_ / "data").string();
-    source.ptxDir = (root_ / "ptx").string();
+    source.dataset = toy_.dir();
+    source.ptxDir = toy_.root() + "/ptx";
     source.asExecuted = true;
     return loadDataset(source, embeddings::ImportOptions{}, test::vocabularyDir(), 0);
   }
 
 private:
-  fs::path root_;
+  test::ToyDataset toy_;
 };
 
 /// The first loop of the kernel whose name contains `name`, as "TRIPS ORIGIN".
