@@ -54,6 +54,30 @@ std::map<std::size_t, std::size_t> kernelsPerBenchmark(const Dataset &dataset) {
   return histogram;
 }
 
+/// Read as executed: the loops of every kernel by where their counts came
+/// from (`originName`: constant, assumed, default, unknown), and how many
+/// benchmarks have a loop at the default count, which a launch file or
+/// the host code beside the PTX would fix.
+struct LoopOrigins {
+  std::map<std::string, std::size_t> loops;
+  std::size_t benchmarksWithDefaults = 0;
+};
+
+LoopOrigins summariseLoops(const Dataset &dataset) {
+  LoopOrigins origins;
+  for (const auto &benchmark : dataset.benchmarks) {
+    bool defaulted = false;
+    for (const auto &kernel : benchmark.kernels)
+      for (const auto &loop : kernel.loops) {
+        const std::string_view origin = ptx::analysis::originName(loop);
+        ++origins.loops[std::string(origin)];
+        defaulted = defaulted || origin == "default";
+      }
+    origins.benchmarksWithDefaults += defaulted;
+  }
+  return origins;
+}
+
 nlohmann::json point(VfPoint p) { return {{"memory_mhz", p.memoryMHz}, {"core_mhz", p.coreMHz}}; }
 
 nlohmann::json toJson(const Dataset &dataset, const ptx::Diagnostics &irregularities,
@@ -68,6 +92,7 @@ nlohmann::json toJson(const Dataset &dataset, const ptx::Diagnostics &irregulari
   nlohmann::json cores = nlohmann::json::object();
   for (const auto &[memory, list] : dataset.clocks.coreMHz)
     cores[std::to_string(memory)] = list;
+  const LoopOrigins origins = summariseLoops(dataset);
   return {{"directory", dataset.directory},
           {"gpu", dataset.clocks.gpu},
           {"scheme", dataset.scheme},
@@ -79,6 +104,7 @@ nlohmann::json toJson(const Dataset &dataset, const ptx::Diagnostics &irregulari
             {"p90", lengths.p90},
             {"max", lengths.max},
             {"mean", lengths.mean}}},
+          {"loops", {{"by_origin", origins.loops}, {"benchmarks_with_default_counts", origins.benchmarksWithDefaults}}},
           {"grid",
            {{"points", dataset.clocks.grid().size()},
             {"memory_mhz", dataset.clocks.memoryMHz},
@@ -109,6 +135,16 @@ void printText(const Dataset &dataset, const ptx::Diagnostics &irregularities,
   out << "length:      instructions per benchmark: min " << lengths.min << ", median "
       << lengths.median << ", p90 " << lengths.p90 << ", max " << lengths.max << ", mean "
       << static_cast<long>(lengths.mean + 0.5) << "\n";
+  if (LoopOrigins origins = summariseLoops(dataset); !origins.loops.empty()) {
+    std::size_t total = 0;
+    std::string parts;
+    for (const auto &[origin, count] : origins.loops) {
+      total += count;
+      parts += (parts.empty() ? "" : ", ") + std::to_string(count) + " " + origin;
+    }
+    out << "loops:       " << total << " (" << parts << "); " << origins.benchmarksWithDefaults
+        << " benchmark(s) with a loop at the default count (a launch.json beside the PTX sets it)\n";
+  }
   out << "V-F grid:    " << dataset.clocks.grid().size() << " points\n";
   for (const auto &[memory, cores] : dataset.clocks.coreMHz) {
     out << "  memory " << memory << " MHz: core";

@@ -275,8 +275,11 @@ std::optional<std::vector<EncodedKernel>> readPtxKernels(const fs::path &folder,
   for (PtxFile &file : parsed) {
     EncodeOptions encode = options.encode;
     encode.launch = std::move(file.launch);
-    for (EncodedKernel &kernel : options.ptxScheme->encode(file.module, encode))
+    for (EncodedKernel &kernel : options.ptxScheme->encode(file.module, encode)) {
+      for (ptx::analysis::LoopReport &loop : kernel.loops)
+        loop.function = nullptr; // the module ends here; a dataset keeps the counts, not the code
       kernels.push_back(std::move(kernel));
+    }
   }
   if (options.kernels == KernelSelection::LastFileOnly && !kernels.empty())
     kernels.erase(kernels.begin(), kernels.end() - 1);

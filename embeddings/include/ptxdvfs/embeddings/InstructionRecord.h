@@ -62,7 +62,9 @@ struct EncodedKernel {
 
   std::string name;
   std::vector<InstructionRecord> instructions;
-  /// Read as executed: the loops found, with their trip counts.
+  /// Read as executed: the loops found, with their trip counts. Their
+  /// `function` points into the module encoded, and is null in a kernel
+  /// of an imported Dataset, which outlives its modules.
   std::vector<ptx::analysis::LoopReport> loops;
   /// Read as executed: iterations written per loop entry when the budget
   /// forced sampling (0: every iteration written).
