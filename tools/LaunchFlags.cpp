@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -192,7 +193,8 @@ void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags) {
                      "records them: {\"format\": \"ptxdvfs-launch/1\", \"kernels\": {KERNEL: "
                      "{\"grid\": [X,Y,Z], \"block\": [X,Y,Z], \"arguments\": {NAME: VALUE}}}} "
                      "(KERNEL: the PTX or CUDA name; NAME as for --assume). It replaces the launches "
-                     "in the CUDA source; --grid, --block and --assume still win")
+                     "in the CUDA source; --grid, --block and --assume still win. Default: a "
+                     "launch.json beside the PTX file, if there is one")
       ->check(CLI::ExistingFile)
       ->group(group);
   if (!readingFlags) {
@@ -247,9 +249,16 @@ std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
     assumptions.block = dims;
   }
   addSourceKnowledge(module, sources, assumptions);
-  if (!flags.launchFile.empty()) {
+  // A launch file beside the PTX is read as a dataset's benchmark folder reads
+  // it, so `predict` and `train` read the same file the same way.
+  std::string launchFile = flags.launchFile;
+  if (launchFile.empty())
+    if (auto beside = std::filesystem::path(module.path).parent_path() / kLaunchFileName;
+        std::filesystem::is_regular_file(beside))
+      launchFile = beside.string();
+  if (!launchFile.empty()) {
     std::string unused;
-    if (std::string error = applyLaunchFileAt(flags.launchFile, {{&module, &assumptions}}, "in " + module.path, unused);
+    if (std::string error = applyLaunchFileAt(launchFile, {{&module, &assumptions}}, "in " + module.path, unused);
         !error.empty())
       return error;
     if (!unused.empty())

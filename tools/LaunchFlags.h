@@ -35,8 +35,9 @@ void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags = t
 /// value (empty when all is well). `sources`, the module's readable CUDA
 /// sources (readCudaSources()), give its kernels' parameter names, so
 /// `--assume n=1024` works with -lineinfo PTX, and the grid and block
-/// their launches fix (sourceLaunches()); --launch's file replaces those
-/// launches for the kernels it names.
+/// their launches fix (sourceLaunches()); --launch's file (or, without
+/// it, a `launch.json` beside the module's file) replaces those launches
+/// for the kernels it names.
 std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
                           const std::vector<CudaSourceFile> &sources,
                           ptx::analysis::LaunchAssumptions &assumptions);
