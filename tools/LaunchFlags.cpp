@@ -166,6 +166,20 @@ void warnOfUnknownNames(const ptx::Module &module, const ptx::analysis::LaunchAs
   }
 }
 
+/// The launch.json beside the PTX file, else beside the first of its CUDA
+/// sources that has one (a `.cu` compiled to a temporary PTX file); empty
+/// without one. Read as a dataset's benchmark folder reads it, so that
+/// `predict` and `train` read the same file the same way.
+std::string launchFileBeside(const ptx::Module &module, const std::vector<CudaSourceFile> &sources) {
+  std::vector<std::filesystem::path> folders{std::filesystem::path(module.path).parent_path()};
+  for (const CudaSourceFile &source : sources)
+    folders.push_back(std::filesystem::path(source.path).parent_path());
+  for (const std::filesystem::path &folder : folders)
+    if (std::filesystem::is_regular_file(folder / kLaunchFileName))
+      return (folder / kLaunchFileName).string();
+  return "";
+}
+
 } // namespace
 
 void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags) {
@@ -194,7 +208,7 @@ void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags) {
                      "{\"grid\": [X,Y,Z], \"block\": [X,Y,Z], \"arguments\": {NAME: VALUE}}}} "
                      "(KERNEL: the PTX or CUDA name; NAME as for --assume). It replaces the launches "
                      "in the CUDA source; --grid, --block and --assume still win. Default: a "
-                     "launch.json beside the PTX file, if there is one")
+                     "launch.json beside the PTX file or its CUDA source, if there is one")
       ->check(CLI::ExistingFile)
       ->group(group);
   if (!readingFlags) {
@@ -249,13 +263,7 @@ std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
     assumptions.block = dims;
   }
   addSourceKnowledge(module, sources, assumptions);
-  // A launch file beside the PTX is read as a dataset's benchmark folder reads
-  // it, so `predict` and `train` read the same file the same way.
-  std::string launchFile = flags.launchFile;
-  if (launchFile.empty())
-    if (auto beside = std::filesystem::path(module.path).parent_path() / kLaunchFileName;
-        std::filesystem::is_regular_file(beside))
-      launchFile = beside.string();
+  std::string launchFile = flags.launchFile.empty() ? launchFileBeside(module, sources) : flags.launchFile;
   if (!launchFile.empty()) {
     std::string unused;
     if (std::string error = applyLaunchFileAt(launchFile, {{&module, &assumptions}}, "in " + module.path, unused);

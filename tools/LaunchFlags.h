@@ -36,8 +36,8 @@ void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags = t
 /// sources (readCudaSources()), give its kernels' parameter names, so
 /// `--assume n=1024` works with -lineinfo PTX, and the grid and block
 /// their launches fix (sourceLaunches()); --launch's file (or, without
-/// it, a `launch.json` beside the module's file) replaces those launches
-/// for the kernels it names.
+/// it, a `launch.json` beside the module's file or its CUDA sources)
+/// replaces those launches for the kernels it names.
 std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
                           const std::vector<CudaSourceFile> &sources,
                           ptx::analysis::LaunchAssumptions &assumptions);
