@@ -21,7 +21,6 @@ namespace {
 constexpr std::size_t kMaxFiles = 64;
 constexpr std::uintmax_t kMaxFileBytes = 4u << 20;
 constexpr std::uintmax_t kMaxBytesBeside = 16u << 20;
-constexpr std::int64_t kMaxThreadsPerBlock = 1024;
 
 /// Where a kernel is launched, by its unmangled name, and the grid and
 /// block as written there.
@@ -179,7 +178,7 @@ ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, const std
     block.add(
         [&] {
           std::optional<Dim3> dims = folder.dimension(site->file, site->offset, site->block);
-          if (dims && std::int64_t{dims->x} * dims->y * dims->z > kMaxThreadsPerBlock)
+          if (dims && !fitsOneBlock(*dims))
             dims.reset(); // not a launch that can run
           return dims;
         },

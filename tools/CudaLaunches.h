@@ -14,6 +14,17 @@
 
 namespace ptxdvfs::tools {
 
+/// CUDA's limit on the threads of one block, all dimensions together.
+inline constexpr std::uint32_t kMaxThreadsPerBlock = 1024;
+
+/// Whether a block of `dims` can run (a launch, or a launch file's entry,
+/// that asks for more is not taken). Each dimension is bounded before the
+/// product, which could otherwise overflow.
+inline bool fitsOneBlock(const ptx::analysis::Dim3 &dims) {
+  return dims.x <= kMaxThreadsPerBlock && dims.y <= kMaxThreadsPerBlock && dims.z <= kMaxThreadsPerBlock &&
+         dims.x * dims.y * dims.z <= kMaxThreadsPerBlock;
+}
+
 /// The files a kernel's launches may be in: `sources`, and the CUDA files
 /// and headers (`.cu`, `.cuh`, `.h`, `.hpp`) beside its `.cu` and `.cuh`
 /// files (not beside the toolkit's headers it names). `-lineinfo` names

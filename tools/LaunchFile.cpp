@@ -1,6 +1,7 @@
 // LaunchFile.cpp - reading, writing and applying launch.json.
 #include "LaunchFile.h"
 
+#include "CudaLaunches.h"
 #include "CudaSource.h"
 
 #include <nlohmann/json.hpp>
@@ -73,8 +74,8 @@ KernelLaunch kernelLaunchOf(const std::string &kernel, const json &entry) {
     launch.grid = dimensionsOf(entry["grid"], "grid" + where);
   if (entry.contains("block")) {
     launch.block = dimensionsOf(entry["block"], "block" + where);
-    if (std::uint64_t{launch.block->x} * launch.block->y * launch.block->z > 1024)
-      throw LaunchFileError{"block" + where + " has more than 1024 threads"};
+    if (!fitsOneBlock(*launch.block))
+      throw LaunchFileError{"block" + where + " has more than " + std::to_string(kMaxThreadsPerBlock) + " threads"};
   }
   if (entry.contains("arguments")) {
     const json &arguments = entry["arguments"];

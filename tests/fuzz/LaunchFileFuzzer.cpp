@@ -2,6 +2,7 @@
 // dataset's benchmark folders give), never a crash or a hang, and an accepted file's block
 // within CUDA's 1024 threads; the host-launch fixture's kernels are then read under it, so
 // extreme grids and arguments reach the trip-count arithmetic.
+#include "CudaLaunches.h"
 #include "LaunchFile.h"
 
 #include "ptxdvfs/ptx/Parser.h"
@@ -36,7 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     return 0;
   for (const KernelLaunch &launch : file->kernels)
     if (launch.block && (launch.block->x == 0 || launch.block->y == 0 || launch.block->z == 0 ||
-                         std::uint64_t{launch.block->x} * launch.block->y * launch.block->z > 1024))
+                         !fitsOneBlock(*launch.block)))
       __builtin_trap();
   const ptx::Module &module = fixture();
   ptx::analysis::LaunchAssumptions assumptions;

@@ -66,6 +66,9 @@ TEST(LaunchFileTest, RefusesWhatItCannotMeanAndSaysWhere) {
             "0:0: unknown key 'blocks' in kernel 'k' (known: grid, block, arguments)");
   EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"block": [32, 32, 2]}}})"),
             "0:0: block in kernel 'k' has more than 1024 threads");
+  // Each dimension fits 32 bits; their product, 2^64, wrapped to 0 before each was bounded.
+  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"block": [4194304, 4194304, 1048576]}}})"),
+            "0:0: block in kernel 'k' has more than 1024 threads");
   EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"grid": [0]}}})"),
             "0:0: grid in kernel 'k' takes one to three positive integers, as [X, Y, Z] or X: [0]");
   EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"grid": [1, 2, 3, 4]}}})"),
