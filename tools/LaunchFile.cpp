@@ -141,13 +141,11 @@ json dimensionsJson(const ptx::analysis::Dim3 &dims) {
 /// else those whose mangled name demangles to it.
 std::vector<const ptx::Function *> kernelsNamed(const ptx::Module &module, const std::string &name) {
   std::vector<const ptx::Function *> exact, byBase;
-  for (const ptx::Function &function : module.functions) {
-    if (function.kind != ptx::FunctionKind::Entry || !function.hasBody)
-      continue;
-    if (function.name == name)
-      exact.push_back(&function);
-    else if (baseNameOf(function.name) == name)
-      byBase.push_back(&function);
+  for (const ptx::Function *kernel : module.kernels()) {
+    if (kernel->name == name)
+      exact.push_back(kernel);
+    else if (baseNameOf(kernel->name) == name)
+      byBase.push_back(kernel);
   }
   return exact.empty() ? byBase : exact;
 }
