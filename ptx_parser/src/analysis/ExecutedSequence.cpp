@@ -461,18 +461,23 @@ ExecutedKernel expandKernel(const Module &module, const Function &kernel,
     result.iterationsPerLoop = 1;
     return result;
   }
+  ExecutedKernel atLow = expander.take(); // kept, so that the cap found need not be expanded again
   while (fits(high, options.budget) && expander.sampled()) {
     low = high;
+    atLow = expander.take();
     high *= 2;
   }
   while (high - low > 1) {
     std::uint64_t middle = low + (high - low) / 2;
-    (fits(middle, options.budget) ? low : high) = middle;
+    if (fits(middle, options.budget)) {
+      low = middle;
+      atLow = expander.take();
+    } else {
+      high = middle;
+    }
   }
-  fits(low, options.budget);
-  ExecutedKernel result = expander.take();
-  result.iterationsPerLoop = low;
-  return result;
+  atLow.iterationsPerLoop = low;
+  return atLow;
 }
 
 } // namespace ptxdvfs::ptx::analysis

@@ -58,8 +58,11 @@ std::optional<Value> addressArithmetic(bool subtract, const Value &a, const Valu
 
 } // namespace
 
-std::vector<std::string> destinationRegisters(const Instruction &instruction) {
-  std::vector<std::string> names;
+namespace {
+
+/// destinationRegisters, as views into the instruction.
+std::vector<std::string_view> destinationNames(const Instruction &instruction) {
+  std::vector<std::string_view> names;
   if (instruction.operands.empty() || opcodesWithoutDestination().count(instruction.opcode))
     return names;
   const Operand &destination = instruction.operands[0];
@@ -76,8 +79,15 @@ std::vector<std::string> destinationRegisters(const Instruction &instruction) {
   return names;
 }
 
+} // namespace
+
+std::vector<std::string> destinationRegisters(const Instruction &instruction) {
+  std::vector<std::string_view> views = destinationNames(instruction);
+  return {views.begin(), views.end()};
+}
+
 std::optional<std::uint32_t> ValueEvaluator::soleReachingDefinition(std::string_view reg, std::uint32_t at) const {
-  std::vector<std::uint32_t> defs = reachingDefinitions(reg, at);
+  const std::vector<std::uint32_t> &defs = reachingDefinitions(reg, at);
   if (defs.size() != 1 || defs[0] == kNoDefinition)
     return std::nullopt;
   return defs[0];
@@ -91,18 +101,28 @@ ValueEvaluator::ValueEvaluator(const ControlFlowGraph &graph, const LaunchAssump
       if (variable.space == StateSpace::Const)
         constants_.emplace(variable.name, &variable);
   for (std::uint32_t i = 0; i < graph.instructions.size(); ++i)
-    for (std::string &name : destinationRegisters(*graph.instructions[i]))
-      definitions_[std::move(name)].push_back(i);
+    for (std::string_view name : destinationNames(*graph.instructions[i]))
+      definitions_[name].instructions.push_back(i);
 }
 
 const std::vector<std::uint32_t> &ValueEvaluator::definitionsOf(std::string_view reg) const {
   auto it = definitions_.find(reg);
-  return it == definitions_.end() ? empty_ : it->second;
+  return it == definitions_.end() ? empty_ : it->second.instructions;
 }
 
-std::vector<std::uint32_t> ValueEvaluator::reachingDefinitions(std::string_view reg,
-                                                               std::uint32_t at) const {
-  const auto &defs = definitionsOf(reg);
+const std::vector<std::uint32_t> &ValueEvaluator::reachingDefinitions(std::string_view reg,
+                                                                      std::uint32_t at) const {
+  auto it = definitions_.find(reg);
+  if (it == definitions_.end())
+    return undefined_;
+  auto [slot, isNew] = it->second.reachingAt.try_emplace(at);
+  if (isNew)
+    slot->second = reachingAmong(it->second.instructions, at);
+  return slot->second;
+}
+
+std::vector<std::uint32_t> ValueEvaluator::reachingAmong(const std::vector<std::uint32_t> &defs,
+                                                         std::uint32_t at) const {
   // The last definition in [first, end) of a block, if any.
   auto lastIn = [&](std::uint32_t first, std::uint32_t end) -> std::optional<std::uint32_t> {
     auto it = std::lower_bound(defs.begin(), defs.end(), end);
@@ -111,8 +131,6 @@ std::vector<std::uint32_t> ValueEvaluator::reachingDefinitions(std::string_view 
     return *std::prev(it);
   };
   std::vector<std::uint32_t> found;
-  if (defs.empty())
-    return {kNoDefinition};
   std::uint32_t block = at < graph_.blockOf.size() ? graph_.blockOf[at] : 0;
   if (auto def = lastIn(graph_.blocks[block].first, at))
     return {*def};
@@ -140,33 +158,40 @@ std::vector<std::uint32_t> ValueEvaluator::reachingDefinitions(std::string_view 
   return found;
 }
 
+ValueEvaluator::Query::Query(const Bindings &bindings)
+    : bindings(bindings),
+      // Sorted, the keys with `%` (registers) are consecutive.
+      bindsArguments(!bindings.empty() &&
+                     (bindings.begin()->first.rfind('%', 0) != 0 || bindings.rbegin()->first.rfind('%', 0) != 0)) {}
+
 Value ValueEvaluator::registerAt(std::string_view reg, std::uint32_t at,
                                  const Bindings &bindings) const {
-  Query query{bindings, {}};
+  Query query(bindings);
   return registerAt(reg, at, query, 0);
 }
 
 Value ValueEvaluator::operandAt(const Operand &operand, std::uint32_t at,
                                 const Bindings &bindings) const {
-  Query query{bindings, {}};
+  Query query(bindings);
   return operandAt(operand, at, query, 0);
 }
 
 Value ValueEvaluator::definedBy(std::uint32_t def, std::string_view reg,
                                 const Bindings &bindings) const {
-  Query query{bindings, {}};
+  Query query(bindings);
   return definedBy(def, reg, query, 0);
 }
 
 std::optional<Value> ValueEvaluator::boundValue(std::string_view reg, std::vector<std::uint32_t> defs,
                                                std::uint32_t at, const Bindings &bindings) const {
-  Query query{bindings, {}};
+  Query query(bindings);
   return boundValue(reg, std::move(defs), at, query, 0);
 }
 
 std::optional<Value> ValueEvaluator::boundValue(std::string_view reg, std::vector<std::uint32_t> defs,
                                                std::uint32_t at, Query &query,
                                                unsigned depth) const {
+  ++query.lookups.bindings;
   auto bound = query.bindings.find(reg);
   if (bound == query.bindings.end())
     return std::nullopt;
@@ -194,7 +219,7 @@ Value ValueEvaluator::registerAt(std::string_view reg, std::uint32_t at, Query &
                                  unsigned depth) const {
   if (depth > kMaxDepth)
     return Value::unknown("a computation too deep to follow");
-  std::vector<std::uint32_t> defs = reachingDefinitions(reg, at);
+  const std::vector<std::uint32_t> &defs = reachingDefinitions(reg, at);
   if (defs.size() > 1)
     if (std::optional<Value> value = boundValue(reg, defs, at, query, depth))
       return *value;
@@ -254,15 +279,46 @@ Value ValueEvaluator::definedBy(std::uint32_t def, std::string_view reg, Query &
   // definitions, not its paths (2^depth). Most queries are a few steps,
   // cheaper without the memo's copies: it starts after kStepsBeforeMemo.
   // A value followed with more depth left is as good as a new reading;
-  // one followed with less is redone.
+  // one followed with less is redone. A value that looked up no binding
+  // is remembered for later queries too (unbound_).
+  if (auto remembered = unbound_.find(def); remembered != unbound_.end())
+    for (const Unbound &entry : remembered->second)
+      if (entry.reg == reg && entry.depth <= depth && !(entry.readsParameters && query.bindsArguments)) {
+        query.lookups.parameters += entry.readsParameters;
+        return entry.value;
+      }
+  const Lookups before = query.lookups;
+  auto follow = [&] {
+    Value value = followDefinition(def, reg, query, depth);
+    if (query.lookups.bindings == before.bindings)
+      remember(def, reg, {std::string(reg), depth, value, query.lookups.parameters != before.parameters});
+    return value;
+  };
   if (++query.steps <= kStepsBeforeMemo)
-    return followDefinition(def, reg, query, depth);
+    return follow();
   auto key = std::make_pair(def, std::string(reg));
-  if (auto found = query.found.find(key); found != query.found.end() && found->second.first <= depth)
-    return found->second.second;
-  Value value = followDefinition(def, reg, query, depth);
-  query.found[std::move(key)] = {depth, value};
+  if (auto found = query.found.find(key); found != query.found.end() && std::get<0>(found->second) <= depth) {
+    // What it looked up, this reading looks up too.
+    query.lookups.bindings += std::get<2>(found->second);
+    query.lookups.parameters += std::get<3>(found->second);
+    return std::get<1>(found->second);
+  }
+  Value value = follow();
+  query.found[std::move(key)] = {depth, value, query.lookups.bindings != before.bindings,
+                                 query.lookups.parameters != before.parameters};
   return value;
+}
+
+void ValueEvaluator::remember(std::uint32_t def, std::string_view reg, Unbound found) const {
+  std::vector<Unbound> &entries = unbound_[def];
+  for (Unbound &entry : entries)
+    if (entry.reg == reg) {
+      // Keep the one that serves more readings: from less depth, then for any query.
+      if (std::make_pair(found.depth, found.readsParameters) < std::make_pair(entry.depth, entry.readsParameters))
+        entry = std::move(found);
+      return;
+    }
+  entries.push_back(std::move(found));
 }
 
 Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, Query &query,
@@ -276,7 +332,7 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
     return i < operands.size() ? operandAt(operands[i], def, query, depth + 1)
                                : Value::unknown("a missing operand");
   };
-  auto where = "line " + std::to_string(instruction.location.line);
+  auto where = [&] { return "line " + std::to_string(instruction.location.line); };
 
   if (op == "ld") {
     // `[name]` or `[name+BYTES]`: a named parameter or variable, not a register's address.
@@ -313,6 +369,7 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
     if (!name.empty() && instruction.details.space == StateSpace::Param) {
       // A called function's parameter (or a field of it), as its call site set it.
       const std::string bound = std::string(name) + (field != 0 ? "+" + std::to_string(field) : "");
+      ++(query.bindsArguments ? query.lookups.bindings : query.lookups.parameters);
       if (auto argument = query.bindings.find(bound); argument != query.bindings.end())
         return argument->second.value;
       return invariant(parameter(name, loaded, field));
@@ -320,7 +377,7 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
     if (instruction.details.space == StateSpace::Const)
       if (auto variable = constants_.find(name); variable != constants_.end())
         return invariant(constantVariable(*variable->second, loaded, field));
-    return Value::unknown("a value loaded from memory (" + where + ")");
+    return Value::unknown("a value loaded from memory (" + where() + ")");
   }
   if (hasFloatType(instruction))
     return floatDefinedBy(def, reg, query, depth);
@@ -329,7 +386,7 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
   if (op == "cvta") {
     // A conversion between address spaces moves no address nvcc compares.
     Value address = source(1);
-    Value result = Value::unknown("the result of " + std::string(instruction.mnemonic) + " (" + where + ")");
+    Value result = Value::unknown("the result of " + std::string(instruction.mnemonic) + " (" + where() + ")");
     result.fromBase = address.fromBase ? address.fromBase : Value::FromBase{def, 0, ValueOrigin::Constant, {}};
     return result;
   }
@@ -351,7 +408,7 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
   if (op == "cvt") {
     // cvt.dst.src: read as the source type, written as the destination type.
     if (types.size() < 2)
-      return Value::unknown("cvt without its two types (" + where + ")");
+      return Value::unknown("cvt without its two types (" + where() + ")");
     Value a = source(1);
     const IntType to = intTypeOf(types[0]), from = intTypeOf(types[1]);
     if (a.known())
@@ -376,7 +433,7 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
     std::optional<std::int64_t> number;
     if (a.known() && b.known() && c.known())
       if (!(number = threeSourceResult(instruction, *a.number, *b.number, *c.number, type)))
-        return Value::unknown("the result of " + std::string(instruction.mnemonic) + " (" + where + ")");
+        return Value::unknown("the result of " + std::string(instruction.mnemonic) + " (" + where() + ")");
     return combine({&a, &b, &c}, number);
   }
   if (op == "neg" || op == "not" || op == "abs") {
@@ -417,7 +474,7 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
     number = integerResult(op, *a.number, *b.number, type, high);
   if (instruction.hasModifier("sat")) { // add.sat.s32, sub.sat.s32 clamp; other .sat forms are not read
     if (op != "add" && op != "sub")
-      return Value::unknown("the result of " + std::string(instruction.mnemonic) + " (" + where + ")");
+      return Value::unknown("the result of " + std::string(instruction.mnemonic) + " (" + where() + ")");
     if (number)
       number = saturate(*number, type);
   }
@@ -435,7 +492,7 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
   static const std::set<std::string_view> binary{"add", "sub", "mul", "div", "rem", "min", "max",
                                                  "and", "or",  "xor", "shl", "shr"};
   if (!binary.count(op) || instruction.hasModifier("cc"))
-    return Value::unknown("the result of " + std::string(instruction.mnemonic) + " (" + where + ")");
+    return Value::unknown("the result of " + std::string(instruction.mnemonic) + " (" + where() + ")");
   if ((op == "add" || op == "sub") && (a.fromBase || b.fromBase))
     if (std::optional<Value> address = addressArithmetic(op == "sub", a, b))
       return *address;

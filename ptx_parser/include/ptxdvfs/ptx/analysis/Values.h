@@ -9,7 +9,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -183,6 +185,12 @@ using Bindings = std::map<std::string, Binding, std::less<>>;
 /// Evaluates the integer registers of one function, and the f32/f64 ones a
 /// bound is computed in, by following their reaching definitions back
 /// through the control-flow graph.
+///
+/// Queries remember what does not depend on their bindings (the reaching
+/// definitions, and each definition's value whose reading looked up no
+/// binding) for the queries after them: an expansion asks the same branch
+/// conditions once per written iteration. So const queries write to the
+/// evaluator; one evaluator serves one thread.
 class ValueEvaluator {
 public:
   /// `module`, when given, is the one the function is in: a load from one
@@ -195,8 +203,9 @@ public:
   /// Instructions (indices into graph.instructions) that write `reg`.
   const std::vector<std::uint32_t> &definitionsOf(std::string_view reg) const;
   /// The definitions of `reg` that reach instruction `at` (before it
-  /// executes). kNoDefinition stands for "none on some path from the entry".
-  std::vector<std::uint32_t> reachingDefinitions(std::string_view reg, std::uint32_t at) const;
+  /// executes), sorted, valid as long as the evaluator. kNoDefinition
+  /// stands for "none on some path from the entry".
+  const std::vector<std::uint32_t> &reachingDefinitions(std::string_view reg, std::uint32_t at) const;
   static constexpr std::uint32_t kNoDefinition = UINT32_MAX;
   /// The one definition of `reg` that reaches `at`; nullopt where several
   /// do, or none does on some path.
@@ -221,10 +230,40 @@ public:
 private:
   /// One public query: its bindings, and the value of each definition
   /// (with the depth it was followed at) found so far under them.
+  /// What reading a value looked up in a query's bindings.
+  struct Lookups {
+    /// Lookups that may find something in other bindings: a register's
+    /// (a counter's), or a parameter's where the query binds call arguments.
+    unsigned bindings = 0;
+    /// Parameters looked up, and not found, in a query that binds no call
+    /// argument: the same in every such query.
+    unsigned parameters = 0;
+  };
   struct Query {
+    Query(const Bindings &bindings);
     const Bindings &bindings;
-    std::map<std::pair<std::uint32_t, std::string>, std::pair<unsigned, Value>> found;
+    /// It binds the parameters of a called function (keys without `%`).
+    bool bindsArguments;
+    /// Per definition and register: the depth it was followed at, its
+    /// value, and what reading it looked up (whether the count moved).
+    std::map<std::pair<std::uint32_t, std::string>, std::tuple<unsigned, Value, bool, bool>> found;
     unsigned steps = 0; ///< definitions followed
+    Lookups lookups; ///< so far
+  };
+  /// A definition's value that an earlier query found without a binding.
+  struct Unbound {
+    std::string reg;
+    unsigned depth; ///< it was followed at, as in Query::found
+    Value value;
+    /// It read a parameter where no argument was bound: it holds for
+    /// queries that bind none.
+    bool readsParameters;
+  };
+  /// The registers one instruction writes, where they reach.
+  struct Definitions {
+    std::vector<std::uint32_t> instructions; ///< sorted
+    /// reachingDefinitions by the instruction read at.
+    mutable std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> reachingAt;
   };
 
   Value registerAt(std::string_view reg, std::uint32_t at, Query &query,
@@ -233,6 +272,10 @@ private:
                   unsigned depth) const;
   Value definedBy(std::uint32_t def, std::string_view reg, Query &query,
                   unsigned depth) const;
+  /// reachingDefinitions of a register defined by `defs`, not remembered.
+  std::vector<std::uint32_t> reachingAmong(const std::vector<std::uint32_t> &defs, std::uint32_t at) const;
+  /// Keeps a value that looked up no binding for later queries.
+  void remember(std::uint32_t def, std::string_view reg, Unbound found) const;
   /// definedBy without the memo.
   Value followDefinition(std::uint32_t def, std::string_view reg, Query &query, unsigned depth) const;
   std::optional<Value> boundValue(std::string_view reg, std::vector<std::uint32_t> defs, std::uint32_t at,
@@ -271,8 +314,11 @@ private:
   const LaunchAssumptions &assumptions_;
   /// The module's `.const` variables by name (empty without a module).
   std::map<std::string_view, const VariableDecl *, std::less<>> constants_;
-  std::map<std::string, std::vector<std::uint32_t>, std::less<>> definitions_;
-  std::vector<std::uint32_t> empty_;
+  /// By register; the names are views into the graph's instructions.
+  std::unordered_map<std::string_view, Definitions> definitions_;
+  std::vector<std::uint32_t> empty_, undefined_{kNoDefinition};
+  /// By instruction: its destinations' values that hold under any bindings.
+  mutable std::unordered_map<std::uint32_t, std::vector<Unbound>> unbound_;
 };
 
 /// Registers that instruction writes (its destination operand; none for
