@@ -7,8 +7,11 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 namespace {
 
@@ -64,6 +67,49 @@ void BM_ExpandWholeFile(benchmark::State &state) {
       benchmark::DoNotOptimize(analysis::expandKernel(realistic(), *kernel, assumptions).executedInstructions);
 }
 BENCHMARK(BM_ExpandWholeFile)->Unit(benchmark::kMillisecond);
+
+/// The training programs' PTX (`train --as-executed` reads every kernel of
+/// them; their loops branch on float values in every iteration), parsed once.
+const std::vector<ptxdvfs::ptx::Module> &trainingPtx() {
+  static const std::vector<ptxdvfs::ptx::Module> modules = [] {
+    std::vector<ptxdvfs::ptx::Module> parsed;
+    const std::filesystem::path root = std::string(PTXDVFS_SHARED_DIR) + "/datasets/gpuptxmodel-gtxtitanx/ptx";
+    std::error_code error;
+    std::vector<std::filesystem::path> files;
+    for (const auto &entry : std::filesystem::recursive_directory_iterator(root, error))
+      if (entry.path().extension() == ".ptx")
+        files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    for (const std::filesystem::path &file : files) {
+      std::ifstream in(file);
+      std::ostringstream text;
+      text << in.rdbuf();
+      if (auto module = ptxdvfs::ptx::parseModule(text.str(), file.string()))
+        parsed.push_back(std::move(*module));
+    }
+    return parsed;
+  }();
+  return modules;
+}
+
+/// Every kernel of the training programs' PTX, with the default launch.
+void BM_ExpandTrainingPtx(benchmark::State &state) {
+  if (trainingPtx().empty()) {
+    state.SkipWithError("no PTX under ../shared/datasets/gpuptxmodel-gtxtitanx/ptx");
+    return;
+  }
+  std::size_t kernels = 0;
+  for (auto _ : state) {
+    kernels = 0;
+    for (const ptxdvfs::ptx::Module &module : trainingPtx())
+      for (const ptxdvfs::ptx::Function *kernel : module.kernels()) {
+        benchmark::DoNotOptimize(analysis::expandKernel(module, *kernel, {}).executedInstructions);
+        ++kernels;
+      }
+  }
+  state.counters["kernels"] = static_cast<double>(kernels);
+}
+BENCHMARK(BM_ExpandTrainingPtx)->Unit(benchmark::kMillisecond);
 
 /// A kernel that branches on the last of `pairs` pairs of fma, each reading
 /// the two before it: the branch's value reaches every definition along
