@@ -8,7 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include <filesystem>
+#include <iterator>
 
 namespace ptxdvfs::tools {
 
@@ -22,19 +22,23 @@ void addPtxFlag(CLI::App &command, std::string &ptxDir) {
 namespace {
 
 /// What `predict` would read of each file's launches (the CUDA sources it
-/// names), then what the folder's launch file records, which wins: it is
-/// how the benchmark ran when it was measured.
+/// names), then what the benchmark's launch file (launchFileBeside())
+/// records, which wins: it is how the benchmark ran when it was measured.
 std::string completeLaunches(const std::string &folder, std::vector<embeddings::PtxFile> &files) {
-  for (embeddings::PtxFile &file : files)
-    addSourceKnowledge(file.module, readCudaSources(file.module), file.launch);
-  const std::string path = (std::filesystem::path(folder) / kLaunchFileName).string();
-  if (!std::filesystem::exists(path))
+  std::vector<CudaSourceFile> sources; // of every file, in file order
+  for (embeddings::PtxFile &file : files) {
+    std::vector<CudaSourceFile> read = readCudaSources(file.module);
+    addSourceKnowledge(file.module, read, file.launch);
+    sources.insert(sources.end(), std::make_move_iterator(read.begin()), std::make_move_iterator(read.end()));
+  }
+  const std::string path = launchFileBeside(folder, sources);
+  if (path.empty())
     return "";
   std::vector<LaunchTarget> targets;
   for (embeddings::PtxFile &file : files)
     targets.push_back({&file.module, &file.launch});
   std::string unused;
-  std::string problem = applyLaunchFileAt(path, targets, "in the PTX beside it", unused);
+  std::string problem = applyLaunchFileAt(path, targets, "in the benchmark's PTX", unused);
   return problem.empty() ? unused : problem;
 }
 

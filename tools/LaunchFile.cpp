@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -301,6 +302,16 @@ std::string applyLaunchFileAt(const std::string &path, const std::vector<LaunchT
       kernels.push_back(kernel->name);
   }
   unused = unusedLaunches(*file, used, kernels, where);
+  return "";
+}
+
+std::string launchFileBeside(const std::string &ptxFolder, const std::vector<CudaSourceFile> &sources) {
+  std::vector<std::filesystem::path> folders{ptxFolder};
+  for (const CudaSourceFile &source : sources)
+    folders.push_back(std::filesystem::path(source.path).parent_path());
+  for (const std::filesystem::path &folder : folders)
+    if (std::filesystem::is_regular_file(folder / kLaunchFileName))
+      return (folder / kLaunchFileName).string();
   return "";
 }
 

@@ -6,6 +6,8 @@
 // time. A training program's loops then count as they ran when measured.
 #pragma once
 
+#include "CudaSource.h"
+
 #include "ptxdvfs/ptx/Expected.h"
 #include "ptxdvfs/ptx/Module.h"
 #include "ptxdvfs/ptx/analysis/Values.h"
@@ -82,5 +84,14 @@ struct LaunchTarget {
 /// unusedLaunches()'s message, with `where`.
 std::string applyLaunchFileAt(const std::string &path, const std::vector<LaunchTarget> &targets,
                               const std::string &where, std::string &unused);
+
+/// The launch file read without a flag for PTX in `ptxFolder` whose CUDA
+/// sources (readCudaSources()) are `sources`: the `launch.json` in that
+/// folder, else beside the first of the sources that has one (a `.cu`
+/// compiled to a temporary PTX file, a benchmark whose `.file` lines point
+/// into a source tree); empty without one. The command line and a
+/// dataset's benchmark folders find it by this one rule, so that `predict`
+/// and `train` read a program's launches alike.
+std::string launchFileBeside(const std::string &ptxFolder, const std::vector<CudaSourceFile> &sources);
 
 } // namespace ptxdvfs::tools

@@ -166,20 +166,6 @@ void warnOfUnknownNames(const ptx::Module &module, const ptx::analysis::LaunchAs
   }
 }
 
-/// The launch.json beside the PTX file, else beside the first of its CUDA
-/// sources that has one (a `.cu` compiled to a temporary PTX file); empty
-/// without one. Read as a dataset's benchmark folder reads it, so that
-/// `predict` and `train` read the same file the same way.
-std::string launchFileBeside(const ptx::Module &module, const std::vector<CudaSourceFile> &sources) {
-  std::vector<std::filesystem::path> folders{std::filesystem::path(module.path).parent_path()};
-  for (const CudaSourceFile &source : sources)
-    folders.push_back(std::filesystem::path(source.path).parent_path());
-  for (const std::filesystem::path &folder : folders)
-    if (std::filesystem::is_regular_file(folder / kLaunchFileName))
-      return (folder / kLaunchFileName).string();
-  return "";
-}
-
 } // namespace
 
 void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags) {
@@ -263,7 +249,9 @@ std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
     assumptions.block = dims;
   }
   addSourceKnowledge(module, sources, assumptions);
-  std::string launchFile = flags.launchFile.empty() ? launchFileBeside(module, sources) : flags.launchFile;
+  std::string launchFile = flags.launchFile.empty()
+                               ? launchFileBeside(std::filesystem::path(module.path).parent_path().string(), sources)
+                               : flags.launchFile;
   if (!launchFile.empty()) {
     std::string unused;
     if (std::string error = applyLaunchFileAt(launchFile, {{&module, &assumptions}}, "in " + module.path, unused);

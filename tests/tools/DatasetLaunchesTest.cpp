@@ -14,23 +14,35 @@
 namespace ptxdvfs::tools {
 namespace {
 
+/// Where a toy benchmark's CUDA sources are.
+enum class Sources {
+  None,
+  BesideThePtx,
+  /// In a folder of their own, which the PTX's `.file` names (a source tree).
+  InTheirOwnFolder,
+};
+
 /// A one-benchmark toy dataset ("launched") whose PTX is the host-launch
-/// fixture. Its `.file` is moved to a folder that does not exist, so only
-/// the copies beside the PTX can be read, wherever the checkout lies.
+/// fixture. Its `.file` is moved to a folder that does not exist, or to the
+/// toy's own source folder, so only the copies written here can be read,
+/// wherever the checkout lies. The launch file goes where the sources are
+/// (beside the PTX without them).
 class LaunchDataset {
 public:
-  explicit LaunchDataset(bool withSources, const std::string &launchFile = "") {
+  explicit LaunchDataset(Sources sources, const std::string &launchFile = "") {
     toy_.write("data/aggregated_dataset_toy.csv", test::ToyDataset::block("launched"));
     const std::string loops = test::fixtureDir() + "/loops/";
+    const std::string folder = sources == Sources::InTheirOwnFolder ? "src/" : "ptx/launched/";
+    const std::string declared = sources == Sources::InTheirOwnFolder ? toy_.root() + "/src" : "/nonexistent";
     std::string ptx = test::readFile(loops + "host_launches.ptx");
     ptx = std::regex_replace(ptx, std::regex(R"(\.file\s+1\s+"[^"]*")"),
-                             ".file 1 \"/nonexistent/host_launches.cuh\"");
+                             ".file 1 \"" + declared + "/host_launches.cuh\"");
     toy_.write("ptx/launched/host_launches.ptx", ptx);
-    if (withSources)
+    if (sources != Sources::None)
       for (const char *source : {"host_launches.cu", "host_launches.cuh"})
-        toy_.write(std::string("ptx/launched/") + source, test::readFile(loops + source));
+        toy_.write(folder + source, test::readFile(loops + source));
     if (!launchFile.empty())
-      toy_.write("ptx/launched/launch.json", launchFile);
+      toy_.write(folder + "launch.json", launchFile);
   }
 
   ptx::Expected<embeddings::Dataset> load() const {
@@ -55,7 +67,7 @@ std::string firstLoop(const embeddings::Dataset &dataset, const std::string &nam
 }
 
 TEST(DatasetLaunchesTest, TheLaunchBesideTheDatasetPtxSetsTheCount) {
-  auto dataset = LaunchDataset(true).load();
+  auto dataset = LaunchDataset(Sources::BesideThePtx).load();
   ASSERT_TRUE(dataset.hasValue());
   ASSERT_EQ(dataset->benchmarks.size(), 1u);
   EXPECT_EQ(firstLoop(*dataset, "launched_literal"), "32 assumed");      // <<<1, 128>>>: 4096 / 128
@@ -64,7 +76,7 @@ TEST(DatasetLaunchesTest, TheLaunchBesideTheDatasetPtxSetsTheCount) {
 }
 
 TEST(DatasetLaunchesTest, WithoutSourcesTheDefaultsStay) {
-  auto dataset = LaunchDataset(false).load();
+  auto dataset = LaunchDataset(Sources::None).load();
   ASSERT_TRUE(dataset.hasValue());
   ASSERT_EQ(dataset->benchmarks.size(), 1u);
   EXPECT_EQ(firstLoop(*dataset, "launched_literal"), "16 default"); // 4096 / 256
@@ -80,7 +92,7 @@ template <typename T> std::string messages(const ptx::Expected<T> &result) {
 }
 
 TEST(DatasetLaunchesTest, TheLaunchFileWinsOverTheHostCode) {
-  auto dataset = LaunchDataset(true, R"({"format": "ptxdvfs-launch/1", "kernels": {
+  auto dataset = LaunchDataset(Sources::BesideThePtx, R"({"format": "ptxdvfs-launch/1", "kernels": {
       "launched_literal": {"block": [512]},
       "_Z32launched_with_run_time_argumentsPfi": {"block": 64, "arguments": {"count": 6400}}}})")
                      .load();
@@ -91,9 +103,20 @@ TEST(DatasetLaunchesTest, TheLaunchFileWinsOverTheHostCode) {
   EXPECT_EQ(firstLoop(*dataset, "launched_grid_stride"), "8 assumed");  // not in the file: the host code's
 }
 
+TEST(DatasetLaunchesTest, TheLaunchFileBesideTheSourcesIsReadToo) {
+  // As `predict` finds it for a .cu compiled to a temporary PTX file.
+  auto dataset = LaunchDataset(Sources::InTheirOwnFolder, R"({"format": "ptxdvfs-launch/1", "kernels": {
+      "launched_literal": {"block": [512]}}})")
+                     .load();
+  ASSERT_TRUE(dataset.hasValue()) << messages(dataset);
+  ASSERT_EQ(dataset->benchmarks.size(), 1u);
+  EXPECT_EQ(firstLoop(*dataset, "launched_literal"), "8 assumed");    // 4096 / 512, from the file
+  EXPECT_EQ(firstLoop(*dataset, "launched_grid_stride"), "8 assumed"); // the host code's, found there too
+}
+
 TEST(DatasetLaunchesTest, TheLaunchFileNeedsNoSources) {
   // Without the host code there are no CUDA names: parameters go by their PTX suffix.
-  auto dataset = LaunchDataset(false, R"({"format": "ptxdvfs-launch/1", "kernels": {
+  auto dataset = LaunchDataset(Sources::None, R"({"format": "ptxdvfs-launch/1", "kernels": {
       "launched_grid_stride": {"grid": 16, "block": 128},
       "launched_with_run_time_arguments": {"block": 32, "arguments": {"param_1": 320}}}})")
                      .load();
@@ -109,7 +132,7 @@ TEST(DatasetLaunchesTest, ABadLaunchFileLeavesTheBenchmarkOutAndSaysWhy) {
     const char *says;
   } cases[] = {
       {R"({"format": "ptxdvfs-launch/1", "kernels": {"launched_nowhere": {"block": 32}}})",
-       "launch.json: no kernel named 'launched_nowhere' in the PTX beside it \\(its kernels: _Z16launched_literalPf, "},
+       "launch.json: no kernel named 'launched_nowhere' in the benchmark's PTX \\(its kernels: _Z16launched_literalPf, "},
       {R"({"format": "ptxdvfs-launch/1", "kernels": {"launched_template": {"block": 32}}})",
        "launch.json: kernel 'launched_template' could be any of _Z17launched_templateIfEvPT_, "
        "_Z17launched_templateIdEvPT_; name one by its PTX name"},
@@ -119,7 +142,7 @@ TEST(DatasetLaunchesTest, ABadLaunchFileLeavesTheBenchmarkOutAndSaysWhy) {
        "launch.json:2:48: not valid JSON: syntax error"},
   };
   for (const Case &bad : cases) {
-    auto dataset = LaunchDataset(true, bad.file).load(); // its only benchmark is left out
+    auto dataset = LaunchDataset(Sources::BesideThePtx, bad.file).load(); // its only benchmark is left out
     EXPECT_FALSE(dataset.hasValue() && !dataset->benchmarks.empty()) << bad.file;
     EXPECT_TRUE(std::regex_search(messages(dataset), std::regex(std::string("benchmark 'launched': .*") + bad.says)))
         << messages(dataset);
