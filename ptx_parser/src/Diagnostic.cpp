@@ -15,13 +15,18 @@ const char *toString(Severity severity) {
   return "error";
 }
 
-std::string Diagnostic::format() const {
+std::string Diagnostic::where() const {
   std::string text = path;
   if (location.isKnown()) {
     text += ':' + std::to_string(location.line);
     if (location.column != 0)
       text += ':' + std::to_string(location.column);
   }
+  return text;
+}
+
+std::string Diagnostic::format() const {
+  std::string text = where();
   text += ": ";
   text += toString(severity);
   text += ": ";

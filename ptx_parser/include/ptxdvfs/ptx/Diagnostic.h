@@ -32,6 +32,8 @@ struct Diagnostic {
   Severity severity = Severity::Error;
   std::string message;
 
+  /// `path:line:col`, the parts that are known (`path` alone without a line).
+  std::string where() const;
   std::string format() const;
 };
 
