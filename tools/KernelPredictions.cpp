@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <optional>
 
 namespace ptxdvfs::tools {
 
@@ -134,14 +135,21 @@ int predictInputs(const PredictionFlags &flags, PredictionRun &run) {
   const PredictionModel &loaded = *run.model;
   const model::ModelCard &description = loaded.folder.card;
   run.modules.clear();
+  // Inputs that share --launch's file each use their own kernels' entries.
+  std::optional<LaunchFileApplication> sharedLaunches;
+  if (!flags.launch.launchFile.empty())
+    sharedLaunches.emplace(flags.launch.launchFile);
+  std::vector<std::string> inputPaths;
   for (const InputModule &input : run.inputs.modules) {
     embeddings::EncodeOptions reading = readingOf(description, flags.launch);
     std::vector<CudaSourceFile> sources = readCudaSources(input.module);
-    if (std::string error = toAssumptions(flags.launch, input.module, sources, reading.launch);
+    if (std::string error = toAssumptions(flags.launch, input.module, sources, reading.launch,
+                                          sharedLaunches ? &*sharedLaunches : nullptr);
         !error.empty()) {
       spdlog::error("{}", error);
       return kExitUsageError;
     }
+    inputPaths.push_back(input.module.path);
     ModulePrediction module;
     module.input = &input;
     module.sources = std::move(sources);
@@ -161,6 +169,8 @@ int predictInputs(const PredictionFlags &flags, PredictionRun &run) {
     if (!module.kernels.empty())
       run.modules.push_back(std::move(module));
   }
+  if (sharedLaunches)
+    warnOfUnusedLaunches(*sharedLaunches, inputPaths);
   return kExitSuccess;
 }
 

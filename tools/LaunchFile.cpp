@@ -283,25 +283,34 @@ std::string unusedLaunches(const LaunchFile &file, const std::vector<bool> &used
          (kernels.empty() ? std::string("none") : joined(kernels)) + ")";
 }
 
+std::string LaunchFileApplication::apply(const LaunchTarget &target) {
+  if (!file_) {
+    auto file = readLaunchFile(path_);
+    if (!file) {
+      const ptx::Diagnostic &first = file.diagnostics().front();
+      return first.where() + ": " + first.message;
+    }
+    file_ = std::move(*file);
+    used_.assign(file_->kernels.size(), false);
+  }
+  if (std::string problem = applyLaunchFile(*file_, *target.module, *target.assumptions, used_); !problem.empty())
+    return problem;
+  for (const ptx::Function *kernel : target.module->kernels())
+    kernels_.push_back(kernel->name);
+  return "";
+}
+
+std::string LaunchFileApplication::unused(const std::string &where) const {
+  return file_ ? unusedLaunches(*file_, used_, kernels_, where) : "";
+}
+
 std::string applyLaunchFileAt(const std::string &path, const std::vector<LaunchTarget> &targets,
                               const std::string &where, std::string &unused) {
-  auto file = readLaunchFile(path);
-  if (!file) {
-    const ptx::Diagnostic &first = file.diagnostics().front();
-    std::string at = first.path;
-    if (first.location.isKnown())
-      at += ":" + std::to_string(first.location.line) + ":" + std::to_string(first.location.column);
-    return at + ": " + first.message;
-  }
-  std::vector<bool> used(file->kernels.size());
-  std::vector<std::string> kernels;
-  for (const LaunchTarget &target : targets) {
-    if (std::string problem = applyLaunchFile(*file, *target.module, *target.assumptions, used); !problem.empty())
+  LaunchFileApplication application(path);
+  for (const LaunchTarget &target : targets)
+    if (std::string problem = application.apply(target); !problem.empty())
       return problem;
-    for (const ptx::Function *kernel : target.module->kernels())
-      kernels.push_back(kernel->name);
-  }
-  unused = unusedLaunches(*file, used, kernels, where);
+  unused = application.unused(where);
   return "";
 }
 

@@ -78,10 +78,31 @@ struct LaunchTarget {
   ptx::analysis::LaunchAssumptions *assumptions;
 };
 
-/// Reads the launch file at `path` and applies it to every target (after
-/// addSourceKnowledge()). Returns an error ("PATH:LINE:COL: what") for a
-/// file that does not read or an entry that does not apply; `unused` gets
-/// unusedLaunches()'s message, with `where`.
+/// One launch file applied to targets one after another (the inputs of a
+/// command that share `--launch FILE`): read once, remembering which
+/// entries some target used, so that an entry for another input's kernel
+/// is not reported as unused by each of the others.
+class LaunchFileApplication {
+public:
+  explicit LaunchFileApplication(std::string path) : path_(std::move(path)) {}
+
+  /// Applies the file to `target` (after addSourceKnowledge()), reading it
+  /// the first time. Returns an error ("PATH:LINE:COL: what") for a file
+  /// that does not read or an entry that does not apply.
+  std::string apply(const LaunchTarget &target);
+  /// unusedLaunches()'s message over every target applied so far.
+  std::string unused(const std::string &where) const;
+
+private:
+  std::string path_;
+  std::optional<LaunchFile> file_;
+  std::vector<bool> used_;
+  std::vector<std::string> kernels_; ///< of every target, in order
+};
+
+/// Reads the launch file at `path` and applies it to every target (as
+/// LaunchFileApplication does); `unused` gets unusedLaunches()'s message,
+/// with `where`.
 std::string applyLaunchFileAt(const std::string &path, const std::vector<LaunchTarget> &targets,
                               const std::string &where, std::string &unused);
 

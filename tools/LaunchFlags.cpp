@@ -225,7 +225,7 @@ void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags) {
 
 std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
                           const std::vector<CudaSourceFile> &sources,
-                          ptx::analysis::LaunchAssumptions &assumptions) {
+                          ptx::analysis::LaunchAssumptions &assumptions, LaunchFileApplication *shared) {
   for (const std::string &item : flags.assume) {
     auto equals = item.find('=');
     if (equals == std::string::npos || equals == 0)
@@ -249,6 +249,8 @@ std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
     assumptions.block = dims;
   }
   addSourceKnowledge(module, sources, assumptions);
+  if (!flags.launchFile.empty() && shared)
+    return shared->apply({&module, &assumptions}); // the caller reports what no input used
   std::string launchFile = flags.launchFile.empty()
                                ? launchFileBeside(std::filesystem::path(module.path).parent_path().string(), sources)
                                : flags.launchFile;
@@ -262,6 +264,13 @@ std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
   }
   warnOfUnknownNames(module, assumptions);
   return "";
+}
+
+void warnOfUnusedLaunches(const LaunchFileApplication &shared, const std::vector<std::string> &inputs) {
+  const std::string where = inputs.size() == 1 ? "in " + inputs.front()
+                                               : "in any of the " + std::to_string(inputs.size()) + " inputs";
+  if (std::string unused = shared.unused(where); !unused.empty())
+    spdlog::warn("{}; it is ignored", unused);
 }
 
 void addSourceKnowledge(const ptx::Module &module, const std::vector<CudaSourceFile> &sources,

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "CudaSource.h"
+#include "LaunchFile.h"
 
 #include "ptxdvfs/ptx/Module.h"
 #include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
@@ -37,10 +38,19 @@ void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags = t
 /// `--assume n=1024` works with -lineinfo PTX, and the grid and block
 /// their launches fix (sourceLaunches()); --launch's file (or, without
 /// it, a `launch.json` beside the module's file or its CUDA sources)
-/// replaces those launches for the kernels it names.
+/// replaces those launches for the kernels it names. An entry that names
+/// no kernel of the module is warned of and ignored; with `shared` (one
+/// application of --launch's file for all of a command's inputs), that
+/// warning is the caller's, once every input has been read
+/// (warnOfUnusedLaunches()).
 std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
                           const std::vector<CudaSourceFile> &sources,
-                          ptx::analysis::LaunchAssumptions &assumptions);
+                          ptx::analysis::LaunchAssumptions &assumptions,
+                          LaunchFileApplication *shared = nullptr);
+
+/// Warns of the entries of a shared --launch file that none of the
+/// `inputs` (their paths) used.
+void warnOfUnusedLaunches(const LaunchFileApplication &shared, const std::vector<std::string> &inputs);
 
 /// What `module`'s CUDA sources (readCudaSources()) tell without any flag:
 /// its kernels' parameter names and the grid, block and constant arguments
