@@ -105,7 +105,7 @@ std::optional<ExitSide> TripCountAnalysis::readExitSide(std::uint32_t loop, std:
         return side; // the count is unknown, and `constant` says why
       }
       side.subtractsVariable = isSub && ivSide == 2;
-      side.offset = isAdd || side.subtractsVariable ? *constant.number : -*constant.number;
+      side.offset = isAdd || side.subtractsVariable ? *constant.number : wrappingNeg(*constant.number);
       side.offsetValue = constant;
       base = from->name;
       readAt = at;

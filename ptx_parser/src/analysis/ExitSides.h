@@ -25,7 +25,7 @@ struct ExitSide {
     if (!induction)
       return *value.number;
     std::int64_t variable = induction->atIteration(afterUpdate ? k : k - 1);
-    return subtractsVariable ? offset - variable : variable + offset;
+    return subtractsVariable ? wrappingSub(offset, variable) : wrappingAdd(variable, offset);
   }
 };
 

@@ -17,7 +17,7 @@ std::int64_t InductionVariable::atIteration(std::uint64_t k) const {
   std::int64_t start = *initial.number;
   switch (kind) {
   case Update::Add:
-    return normalise(start + static_cast<std::int64_t>(k) * step, type);
+    return normalise(wrappingAdd(start, wrappingMul(static_cast<std::int64_t>(k), step)), type);
   case Update::ShiftLeft: {
     std::uint64_t shift = k * static_cast<std::uint64_t>(step);
     if (k > 64 || shift >= bits)
@@ -351,7 +351,7 @@ std::optional<Value> TripCountAnalysis::updateStep(std::uint32_t loop, std::uint
     Value part = values_.operandAt(*term.operand, term.at, outer);
     if (!part.known())
       return std::nullopt;
-    *step.number += term.subtracted ? -*part.number : *part.number;
+    step.number = term.subtracted ? wrappingSub(*step.number, *part.number) : wrappingAdd(*step.number, *part.number);
     step.origin = std::max(step.origin, part.origin);
     appendReasons(step.why, part.why);
   }

@@ -28,6 +28,19 @@ inline IntType intTypeOf(ScalarType type) {
   }
 }
 
+/// Two's-complement arithmetic on 64 bits, as registers wrap (signed
+/// overflow is undefined in C++; the values come from any PTX).
+inline std::int64_t wrappingAdd(std::int64_t a, std::int64_t b) {
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+}
+inline std::int64_t wrappingSub(std::int64_t a, std::int64_t b) {
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(b));
+}
+inline std::int64_t wrappingMul(std::int64_t a, std::int64_t b) {
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b));
+}
+inline std::int64_t wrappingNeg(std::int64_t a) { return wrappingSub(0, a); }
+
 /// The register's bits for `type`, sign-extended when signed.
 inline std::int64_t normalise(std::int64_t value, IntType type) {
   if (type.bits >= 64)
@@ -77,17 +90,19 @@ inline std::optional<std::int64_t> integerResult(std::string_view op, std::int64
   const std::int64_t x = normalise(a, type), y = normalise(b, type);
   const auto ux = static_cast<std::uint64_t>(normalise(x, {type.bits, false, true}));
   const auto uy = static_cast<std::uint64_t>(normalise(y, {type.bits, false, true}));
-  if (op == "add") return x + y;
-  if (op == "sub") return x - y;
+  if (op == "add") return wrappingAdd(x, y);
+  if (op == "sub") return wrappingSub(x, y);
   if (op == "mul" || op == "mad") {
     if (!high)
-      return type.isSigned ? x * y : static_cast<std::int64_t>(ux * uy);
+      return type.isSigned ? wrappingMul(x, y) : static_cast<std::int64_t>(ux * uy);
     Int128 product = type.isSigned ? static_cast<Int128>(x) * y : static_cast<Int128>(static_cast<UInt128>(ux) * uy);
     return static_cast<std::int64_t>(product >> type.bits);
   }
   if (op == "div" || op == "rem") {
     if (y == 0)
       return std::nullopt;
+    if (type.isSigned && y == -1) // INT64_MIN / -1 traps in C++; the register wraps
+      return op == "div" ? wrappingNeg(x) : 0;
     return type.isSigned ? (op == "div" ? x / y : x % y) : static_cast<std::int64_t>(op == "div" ? ux / uy : ux % uy);
   }
   if (op == "min") return lessThan(x, y, type) ? x : y;

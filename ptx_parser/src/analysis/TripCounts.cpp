@@ -14,6 +14,17 @@ namespace {
 /// Exit tests of one loop, its branches' and those split from joined predicates.
 constexpr std::size_t kMaxExitTests = 64;
 
+/// The k >= 0 with k * step = distance exactly (no wrap); nullopt where
+/// there is none. INT64_MIN over -1 is 2^63, which int64 cannot hold (and
+/// whose `%` traps).
+std::optional<std::uint64_t> stepsCovering(std::int64_t distance, std::int64_t step) {
+  if (step == -1 && distance == INT64_MIN)
+    return std::uint64_t{1} << 63;
+  if (step == 0 || distance % step != 0 || distance / step < 0)
+    return std::nullopt;
+  return static_cast<std::uint64_t>(distance / step);
+}
+
 /// The fewest steps k >= 0 with k * step = distance modulo 2^bits: when a
 /// counter that wraps in `bits` first meets a value `distance` away.
 /// nullopt when it never does.
@@ -302,21 +313,22 @@ TripCount TripCountAnalysis::tripCount(std::uint32_t loop, const Bindings &outer
     const ExitSide &moving = left->induction ? *left : *right;
     const ExitSide &fixed = left->induction ? *right : *left;
     if (linearNotEqual && moving.induction->kind == InductionVariable::Update::Add) {
-      std::int64_t distance = normalise(fixed.at(1) - moving.at(1), {type.bits, true, true});
-      std::int64_t step = normalise(moving.subtractsVariable ? -moving.induction->step : moving.induction->step,
+      std::int64_t distance = normalise(wrappingSub(fixed.at(1), moving.at(1)), {type.bits, true, true});
+      std::int64_t step = normalise(moving.subtractsVariable ? wrappingNeg(moving.induction->step)
+                                                             : moving.induction->step,
                                     {type.bits, true, true});
       // A counter narrower than the test (an unsigned char in 16 bits)
       // wraps in its own width: `c != 4` from 250 meets 4 after 10 steps.
       const IntType counterType{moving.induction->bits, moving.induction->isSigned, true};
       std::optional<std::uint64_t> wrapped =
           moving.induction->bits < type.bits && normalise(fixed.at(1), counterType) == fixed.at(1)
-              ? stepsModulo(fixed.at(1) - moving.at(1), step, moving.induction->bits)
+              ? stepsModulo(wrappingSub(fixed.at(1), moving.at(1)), step, moving.induction->bits)
               : std::nullopt;
       if (wrapped) {
         count.headerRuns = *wrapped + 1;
-      } else if (step != 0 && distance % step == 0 && distance / step >= 0 &&
-                 (moving.induction->bits >= type.bits || normalise(fixed.at(1), counterType) != fixed.at(1))) {
-        count.headerRuns = static_cast<std::uint64_t>(distance / step) + 1;
+      } else if (std::optional<std::uint64_t> steps = stepsCovering(distance, step);
+                 steps && (moving.induction->bits >= type.bits || normalise(fixed.at(1), counterType) != fixed.at(1))) {
+        count.headerRuns = *steps + 1;
       } else {
         count.headerRuns = 0;
         count.skippedByGuard = true;

@@ -47,7 +47,7 @@ std::optional<Value> addressArithmetic(bool subtract, const Value &a, const Valu
   if (!address || !amount->known())
     return std::nullopt;
   Value::FromBase from = address->fromBase.value();
-  from.offset += subtract ? -*amount->number : *amount->number;
+  from.offset = subtract ? wrappingSub(from.offset, *amount->number) : wrappingAdd(from.offset, *amount->number);
   from.origin = std::max(from.origin, amount->origin);
   appendReasons(from.why, amount->why);
   Value moved = *address;
@@ -444,11 +444,11 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
       a.atMost.reset();
       a.atLeast.reset();
       if (op == "neg" && capped)
-        a.atLeast = -*capped;
+        a.atLeast = wrappingNeg(*capped);
       return a;
     }
     std::int64_t x = normalise(*a.number, type);
-    a.number = normalise(op == "neg" ? -x : op == "not" ? ~x : (x < 0 ? -x : x), type);
+    a.number = normalise(op == "neg" ? wrappingNeg(x) : op == "not" ? ~x : (x < 0 ? wrappingNeg(x) : x), type);
     return a;
   }
 
@@ -481,7 +481,7 @@ Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, 
   if (op == "mad") {
     Value c = source(3);
     if (number && c.known())
-      number = *number + *c.number;
+      number = wrappingAdd(*number, *c.number);
     else
       number.reset();
     Value result = combine({&a, &b, &c}, number);
