@@ -2,6 +2,7 @@
 #include "EncodeCommand.h"
 
 #include "AtomicFile.h"
+#include "CountText.h"
 #include "DiagnosticPrinter.h"
 #include "ExitCodes.h"
 #include "ShippedModel.h"
@@ -82,7 +83,7 @@ void printTable(const std::vector<EncodedKernel> &kernels, const embeddings::Enc
     out << "kernel " << k << ": " << kernels[k].name << " (" << kernels[k].instructions.size()
         << " instructions encoded, scheme " << scheme.name();
     if (asExecuted)
-      out << ", as executed: " << std::llround(kernels[k].executedInstructions())
+      out << ", as executed: " << wholeCountText(kernels[k].executedInstructions())
           << " per thread, " << kernels[k].loops.size() << " loop(s)";
     out << ")\n";
     out << "  " << std::left << std::setw(6) << "line" << std::setw(11) << "code"

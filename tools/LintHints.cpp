@@ -1,6 +1,8 @@
 // LintHints.cpp - turning lint classes into located messages: GCC lines and SARIF results.
 #include "LintHints.h"
 
+#include "CountText.h"
+
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -108,9 +110,9 @@ std::vector<RelatedLocation> loopNotes(const InputModule &input, const KernelPre
       position = *source;
     std::string origin = loop.usedDefault ? "default, not found in the code"
                                           : std::string(ptx::analysis::toString(loop.origin));
-    long long runs = std::llround(loop.meanTripCount);
+    const std::string runs = wholeCountText(loop.meanTripCount);
     std::string message = "this loop runs " + std::string(loop.atMost ? "at most " : "") +
-                          (runs == 1 ? std::string("once") : std::to_string(runs) + " times") +
+                          (runs == "1" ? std::string("once") : runs + " times") +
                           " per entry (" + origin + "): " + percent(executed[l] / total) +
                           " of the instructions one thread executes";
     // An editor user cannot see which values a count was read with; the

@@ -1,6 +1,7 @@
 // LoopsCommand.cpp - `ptxdvfs loops FILE.ptx`: each kernel's loops, trip counts and executed length.
 #include "LoopsCommand.h"
 
+#include "CountText.h"
 #include "DiagnosticPrinter.h"
 #include "ExitCodes.h"
 #include "KernelInputs.h"
@@ -108,7 +109,7 @@ nlohmann::json toJson(const ptx::Module &module, const analysis::ExecutedKernel 
 }
 
 void printKernel(const ptx::Module &module, const analysis::ExecutedKernel &kernel, std::ostream &out) {
-  out << "kernel " << kernel.kernel->name << ": " << std::llround(kernel.executedInstructions)
+  out << "kernel " << kernel.kernel->name << ": " << wholeCountText(kernel.executedInstructions)
       << " instructions per thread";
   if (kernel.iterationsPerLoop)
     out << " (" << kernel.sequence.size() << " written, " << kernel.iterationsPerLoop
