@@ -82,5 +82,26 @@ TEST(IntegerWrapTest, ACountDownToTheMinimumIsReadWithoutATrap) {
   EXPECT_GE(executedCount(kernel, "st.global.u64"), 9.2e18);
 }
 
+TEST(IntegerWrapTest, ALoopThatWritesNothingIsSampledNotWalked) {
+  // 2^40 + 1 passes of loop control alone: every pass was walked (it never
+  // ended, found by fuzzing); now the budget bounds the passes written too.
+  ptx::Module module = parseKernelText(".visible .entry empty_passes()\n"
+                                       "{\n"
+                                       "  .reg .pred %p<2>;\n"
+                                       "  .reg .b64 %rd<4>;\n"
+                                       "  mov.u64 %rd3, 0;\n"
+                                       "$L_loop:\n"
+                                       "  setp.ne.s64 %p1, %rd3, -1099511627776;\n"
+                                       "  add.s64 %rd3, %rd3, -1;\n"
+                                       "  @%p1 bra $L_loop;\n"
+                                       "  ret;\n"
+                                       "}\n",
+                                       "empty_passes.ptx");
+  ptx::analysis::ExecutedKernel kernel = expandFirstKernel(module);
+  ASSERT_EQ(kernel.loops.size(), 1u);
+  EXPECT_EQ(kernel.loops[0].maxTripCount, (std::uint64_t{1} << 40) + 1);
+  EXPECT_EQ(kernel.iterationsPerLoop, ptx::analysis::ExpansionOptions{}.budget);
+}
+
 } // namespace
 } // namespace ptxdvfs::test

@@ -371,7 +371,11 @@ private:
       return;
     }
 
-    std::uint64_t written = std::min(runs, cap_);
+    // Every written iteration that writes an instruction counts against the
+    // limit, so past `limit_` iterations a run writes only empty ones (a body
+    // of loop control alone, a side rarely taken): sampling `limit_` of them
+    // bounds the time, where writing all 2^40 empty passes never ended.
+    std::uint64_t written = std::min({runs, cap_, static_cast<std::uint64_t>(limit_)});
     sampled_ = sampled_ || written < runs;
     std::vector<InductionVariable> variables = facts.trips->inductionVariables(loop, bindings);
     std::vector<bool> none(facts.graph.blocks.size(), false);
@@ -445,8 +449,13 @@ ExecutedKernel expandKernel(const Module &module, const Function &kernel,
   };
   // Every iteration written out if that fits; else the largest cap that does.
   constexpr std::uint64_t kAll = UINT64_MAX;
-  if (fits(kAll, options.budget))
-    return expander.take();
+  if (fits(kAll, options.budget)) {
+    const bool sampled = expander.sampled(); // only loops of mostly empty iterations, past the budget
+    ExecutedKernel result = expander.take();
+    if (sampled)
+      result.iterationsPerLoop = std::max<std::size_t>(options.budget, 1);
+    return result;
+  }
   std::uint64_t low = 1, high = 2;
   if (!fits(1, options.budget)) {
     if (!fits(1, hardLimit)) {
