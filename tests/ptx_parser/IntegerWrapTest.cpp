@@ -59,24 +59,29 @@ TEST(IntegerWrapTest, EachOperationWrapsAsTheRegisterDoes) {
   }
 }
 
+/// A loop that counts %rd3 down from 0 by 1 while it is not `bound`,
+/// storing it in each pass, or, without `stores`, of loop control alone.
+ptx::Module countDownKernel(const std::string &bound, bool stores) {
+  return parseKernelText(".visible .entry count_down(.param .u64 out)\n"
+                         "{\n"
+                         "  .reg .pred %p<2>;\n"
+                         "  .reg .b64 %rd<4>;\n"
+                         "  ld.param.u64 %rd1, [out];\n"
+                         "  cvta.to.global.u64 %rd2, %rd1;\n"
+                         "  mov.u64 %rd3, 0;\n"
+                         "$L_loop:\n" +
+                             std::string(stores ? "  st.global.u64 [%rd2], %rd3;\n" : "") +
+                             "  setp.ne.s64 %p1, %rd3, " + bound + ";\n"
+                             "  add.s64 %rd3, %rd3, -1;\n"
+                             "  @%p1 bra $L_loop;\n"
+                             "  ret;\n"
+                             "}\n",
+                         "count_down.ptx");
+}
+
 TEST(IntegerWrapTest, ACountDownToTheMinimumIsReadWithoutATrap) {
   // `i != INT64_MIN` from 0 by -1: the distance over the step is INT64_MIN / -1.
-  ptx::Module module = parseKernelText(".visible .entry count_down_to_min(.param .u64 out)\n"
-                                       "{\n"
-                                       "  .reg .pred %p<2>;\n"
-                                       "  .reg .b64 %rd<4>;\n"
-                                       "  ld.param.u64 %rd1, [out];\n"
-                                       "  cvta.to.global.u64 %rd2, %rd1;\n"
-                                       "  mov.u64 %rd3, 0;\n"
-                                       "$L_loop:\n"
-                                       "  st.global.u64 [%rd2], %rd3;\n"
-                                       "  setp.ne.s64 %p1, %rd3, " + std::string(kMin) + ";\n"
-                                       "  add.s64 %rd3, %rd3, -1;\n"
-                                       "  @%p1 bra $L_loop;\n"
-                                       "  ret;\n"
-                                       "}\n",
-                                       "count_down_to_min.ptx");
-  ptx::analysis::ExecutedKernel kernel = expandFirstKernel(module);
+  ptx::analysis::ExecutedKernel kernel = expandFirstKernel(countDownKernel(kMin, true));
   ASSERT_EQ(kernel.loops.size(), 1u);
   EXPECT_EQ(kernel.loops[0].maxTripCount, (std::uint64_t{1} << 63) + 1); // 0, -1, ..., INT64_MIN
   EXPECT_GE(executedCount(kernel, "st.global.u64"), 9.2e18);
@@ -85,19 +90,7 @@ TEST(IntegerWrapTest, ACountDownToTheMinimumIsReadWithoutATrap) {
 TEST(IntegerWrapTest, ALoopThatWritesNothingIsSampledNotWalked) {
   // 2^40 + 1 passes of loop control alone: every pass was walked (it never
   // ended, found by fuzzing); now the budget bounds the passes written too.
-  ptx::Module module = parseKernelText(".visible .entry empty_passes()\n"
-                                       "{\n"
-                                       "  .reg .pred %p<2>;\n"
-                                       "  .reg .b64 %rd<4>;\n"
-                                       "  mov.u64 %rd3, 0;\n"
-                                       "$L_loop:\n"
-                                       "  setp.ne.s64 %p1, %rd3, -1099511627776;\n"
-                                       "  add.s64 %rd3, %rd3, -1;\n"
-                                       "  @%p1 bra $L_loop;\n"
-                                       "  ret;\n"
-                                       "}\n",
-                                       "empty_passes.ptx");
-  ptx::analysis::ExecutedKernel kernel = expandFirstKernel(module);
+  ptx::analysis::ExecutedKernel kernel = expandFirstKernel(countDownKernel("-1099511627776", false));
   ASSERT_EQ(kernel.loops.size(), 1u);
   EXPECT_EQ(kernel.loops[0].maxTripCount, (std::uint64_t{1} << 40) + 1);
   EXPECT_EQ(kernel.iterationsPerLoop, ptx::analysis::ExpansionOptions{}.budget);
