@@ -249,16 +249,19 @@ std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
     assumptions.block = dims;
   }
   addSourceKnowledge(module, sources, assumptions);
-  if (!flags.launchFile.empty() && shared)
-    return shared->apply({&module, &assumptions}); // the caller reports what no input used
-  std::string launchFile = flags.launchFile.empty()
-                               ? launchFileBeside(std::filesystem::path(module.path).parent_path().string(), sources)
-                               : flags.launchFile;
-  if (!launchFile.empty()) {
-    std::string unused;
-    if (std::string error = applyLaunchFileAt(launchFile, {{&module, &assumptions}}, "in " + module.path, unused);
-        !error.empty())
+  if (!flags.launchFile.empty() && shared) {
+    // What no input used, the caller reports once every input is read.
+    if (std::string error = shared->apply({&module, &assumptions}); !error.empty())
       return error;
+  } else {
+    std::string launchFile = flags.launchFile.empty()
+                                 ? launchFileBeside(std::filesystem::path(module.path).parent_path().string(), sources)
+                                 : flags.launchFile;
+    std::string unused;
+    if (!launchFile.empty())
+      if (std::string error = applyLaunchFileAt(launchFile, {{&module, &assumptions}}, "in " + module.path, unused);
+          !error.empty())
+        return error;
     if (!unused.empty())
       spdlog::warn("{}; it is ignored", unused);
   }
