@@ -281,44 +281,45 @@ Value ValueEvaluator::definedBy(std::uint32_t def, std::string_view reg, Query &
   // A value followed with more depth left is as good as a new reading;
   // one followed with less is redone. A value that looked up no binding
   // is remembered for later queries too (unbound_).
+  // A reading that reuses another looks up what it looked up.
+  auto reuse = [&](const Reading &earlier) {
+    query.lookups.bindings += earlier.readsBindings;
+    query.lookups.parameters += earlier.readsParameters;
+    return earlier.value;
+  };
   if (auto remembered = unbound_.find(def); remembered != unbound_.end())
     for (const Unbound &entry : remembered->second)
-      if (entry.reg == reg && entry.depth <= depth && !(entry.readsParameters && query.bindsArguments)) {
-        query.lookups.parameters += entry.readsParameters;
-        return entry.value;
-      }
+      if (entry.reg == reg && entry.reading.depth <= depth &&
+          !(entry.reading.readsParameters && query.bindsArguments))
+        return reuse(entry.reading);
   const Lookups before = query.lookups;
   auto follow = [&] {
-    Value value = followDefinition(def, reg, query, depth);
-    if (query.lookups.bindings == before.bindings)
-      remember(def, reg, {std::string(reg), depth, value, query.lookups.parameters != before.parameters});
-    return value;
+    Reading reading{depth, followDefinition(def, reg, query, depth), query.lookups.bindings != before.bindings,
+                    query.lookups.parameters != before.parameters};
+    if (!reading.readsBindings)
+      remember(def, reg, reading);
+    return reading;
   };
   if (++query.steps <= kStepsBeforeMemo)
-    return follow();
+    return follow().value;
   auto key = std::make_pair(def, std::string(reg));
-  if (auto found = query.found.find(key); found != query.found.end() && std::get<0>(found->second) <= depth) {
-    // What it looked up, this reading looks up too.
-    query.lookups.bindings += std::get<2>(found->second);
-    query.lookups.parameters += std::get<3>(found->second);
-    return std::get<1>(found->second);
-  }
-  Value value = follow();
-  query.found[std::move(key)] = {depth, value, query.lookups.bindings != before.bindings,
-                                 query.lookups.parameters != before.parameters};
-  return value;
+  if (auto found = query.found.find(key); found != query.found.end() && found->second.depth <= depth)
+    return reuse(found->second);
+  Reading reading = follow();
+  return query.found.insert_or_assign(std::move(key), std::move(reading)).first->second.value;
 }
 
-void ValueEvaluator::remember(std::uint32_t def, std::string_view reg, Unbound found) const {
+void ValueEvaluator::remember(std::uint32_t def, std::string_view reg, const Reading &reading) const {
   std::vector<Unbound> &entries = unbound_[def];
   for (Unbound &entry : entries)
     if (entry.reg == reg) {
       // Keep the one that serves more readings: from less depth, then for any query.
-      if (std::make_pair(found.depth, found.readsParameters) < std::make_pair(entry.depth, entry.readsParameters))
-        entry = std::move(found);
+      if (std::make_pair(reading.depth, reading.readsParameters) <
+          std::make_pair(entry.reading.depth, entry.reading.readsParameters))
+        entry.reading = reading;
       return;
     }
-  entries.push_back(std::move(found));
+  entries.push_back({std::string(reg), reading});
 }
 
 Value ValueEvaluator::followDefinition(std::uint32_t def, std::string_view reg, Query &query,

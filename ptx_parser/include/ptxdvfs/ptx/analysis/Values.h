@@ -9,7 +9,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <type_traits>
 #include <unordered_map>
 #include <utility>
@@ -228,8 +227,6 @@ public:
   const ControlFlowGraph &graph() const { return graph_; }
 
 private:
-  /// One public query: its bindings, and the value of each definition
-  /// (with the depth it was followed at) found so far under them.
   /// What reading a value looked up in a query's bindings.
   struct Lookups {
     /// Lookups that may find something in other bindings: a register's
@@ -239,25 +236,32 @@ private:
     /// argument: the same in every such query.
     unsigned parameters = 0;
   };
+  /// A definition's value as one reading found it.
+  struct Reading {
+    /// The depth it was followed at: as good for a reading at this depth
+    /// or deeper; one with less depth left is redone.
+    unsigned depth;
+    Value value;
+    bool readsBindings;   ///< it looked up something other bindings may hold
+    bool readsParameters; ///< it read a parameter where no argument was bound
+  };
+  /// One public query: its bindings, and the reading of each definition
+  /// found so far under them.
   struct Query {
     Query(const Bindings &bindings);
     const Bindings &bindings;
     /// It binds the parameters of a called function (keys without `%`).
     bool bindsArguments;
-    /// Per definition and register: the depth it was followed at, its
-    /// value, and what reading it looked up (whether the count moved).
-    std::map<std::pair<std::uint32_t, std::string>, std::tuple<unsigned, Value, bool, bool>> found;
+    std::map<std::pair<std::uint32_t, std::string>, Reading> found; ///< by definition and register
     unsigned steps = 0; ///< definitions followed
     Lookups lookups; ///< so far
   };
-  /// A definition's value that an earlier query found without a binding.
+  /// A reading an earlier query made without a binding (readsBindings is
+  /// false): it holds for any query, or, when it reads parameters, for
+  /// queries that bind no argument.
   struct Unbound {
     std::string reg;
-    unsigned depth; ///< it was followed at, as in Query::found
-    Value value;
-    /// It read a parameter where no argument was bound: it holds for
-    /// queries that bind none.
-    bool readsParameters;
+    Reading reading;
   };
   /// The registers one instruction writes, where they reach.
   struct Definitions {
@@ -275,7 +279,7 @@ private:
   /// reachingDefinitions of a register defined by `defs`, not remembered.
   std::vector<std::uint32_t> reachingAmong(const std::vector<std::uint32_t> &defs, std::uint32_t at) const;
   /// Keeps a value that looked up no binding for later queries.
-  void remember(std::uint32_t def, std::string_view reg, Unbound found) const;
+  void remember(std::uint32_t def, std::string_view reg, const Reading &reading) const;
   /// definedBy without the memo.
   Value followDefinition(std::uint32_t def, std::string_view reg, Query &query, unsigned depth) const;
   std::optional<Value> boundValue(std::string_view reg, std::vector<std::uint32_t> defs, std::uint32_t at,
