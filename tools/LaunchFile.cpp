@@ -7,12 +7,14 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <variant>
 
 namespace ptxdvfs::tools {
 
@@ -164,6 +166,86 @@ std::vector<std::string> parameterNames(const ptx::Function &function, std::size
   return names;
 }
 
+/// Where a launch file's argument goes: a parameter, or a field of a
+/// struct passed by value.
+struct ArgumentSlot {
+  std::size_t parameter = 0;
+  std::optional<std::int64_t> field; ///< bytes into the struct
+};
+
+/// The bytes of a parameter declared as an array (a struct passed by
+/// value: `.param .align 8 .b8 p[40]`); nullopt for a scalar, or an array
+/// of no fixed size.
+std::optional<std::int64_t> aggregateBytes(const ptx::VariableDecl &parameter) {
+  if (!parameter.type || parameter.arrayDims.empty())
+    return std::nullopt;
+  std::int64_t bytes = ptx::sizeInBytes(*parameter.type);
+  for (const std::optional<std::uint64_t> &dimension : parameter.arrayDims) {
+    if (!dimension || *dimension > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max() / bytes))
+      return std::nullopt;
+    bytes *= static_cast<std::int64_t>(*dimension);
+  }
+  return bytes;
+}
+
+/// The CUDA names of the fields of `kernel`'s parameter `index`, by offset
+/// (addSourceKnowledge() reads them); empty when the source gives none.
+const std::map<std::int64_t, std::string> &fieldNames(const ptx::Function &kernel, std::size_t index,
+                                                      const ptx::analysis::LaunchAssumptions &assumptions) {
+  static const std::map<std::int64_t, std::string> kNone;
+  auto fields = assumptions.sourceFieldNames.find(kernel.name);
+  return fields != assumptions.sourceFieldNames.end() && index < fields->second.size() ? fields->second[index]
+                                                                                       : kNone;
+}
+
+/// The parameter or field `name` denotes in `kernel`, as `--assume` would
+/// read it: a parameter's name (parameterNames()), NAME+BYTES for the field
+/// at that offset of a struct passed by value, or the field's CUDA name
+/// (`d_dim.number_boxes`). Else what is wrong, to follow "kernel 'K' ".
+std::variant<ArgumentSlot, std::string> slotNamed(const ptx::Function &kernel, const std::string &name,
+                                                  const ptx::analysis::LaunchAssumptions &assumptions) {
+  const std::size_t count = kernel.parameters.size();
+  auto named = [&](std::size_t index, std::string_view candidate) {
+    std::vector<std::string> names = parameterNames(kernel, index, assumptions);
+    return std::find(names.begin(), names.end(), candidate) != names.end();
+  };
+  for (std::size_t index = 0; index < count; ++index)
+    if (named(index, name))
+      return ArgumentSlot{index, std::nullopt};
+  for (std::size_t index = 0; index < count; ++index)
+    for (const auto &[offset, field] : fieldNames(kernel, index, assumptions))
+      if (field == name)
+        return ArgumentSlot{index, offset};
+  if (const std::size_t plus = name.rfind('+'); plus != std::string::npos && plus + 1 < name.size()) {
+    const std::string_view base = std::string_view(name).substr(0, plus);
+    const std::string_view digits = std::string_view(name).substr(plus + 1);
+    for (std::size_t index = 0; index < count; ++index) {
+      if (!named(index, base))
+        continue;
+      std::int64_t offset = -1;
+      const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), offset);
+      if (error != std::errc() || end != digits.data() + digits.size() || offset < 0)
+        return "argument '" + name + "': the field's offset must be a number of bytes, as " + std::string(base) + "+8";
+      const std::optional<std::int64_t> bytes = aggregateBytes(kernel.parameters[index]);
+      if (!bytes)
+        return "argument '" + name + "': parameter " + std::string(base) +
+               " is not a struct passed by value; give it as '" + std::string(base) + "'";
+      if (offset >= *bytes)
+        return "argument '" + name + "': parameter " + std::string(base) + " has " + std::to_string(*bytes) +
+               " bytes; +" + std::string(digits) + " is past its end";
+      return ArgumentSlot{index, offset};
+    }
+  }
+  std::vector<std::string> known;
+  for (std::size_t index = 0; index < count; ++index) {
+    known.push_back(parameterNames(kernel, index, assumptions).back());
+    for (const auto &field : fieldNames(kernel, index, assumptions))
+      known.push_back(field.second);
+  }
+  return "has no parameter '" + name + "' (its parameters: " + (known.empty() ? std::string("none") : joined(known)) +
+         ")";
+}
+
 } // namespace
 
 ptx::Expected<LaunchFile> readLaunchFile(const std::string &path) {
@@ -246,24 +328,19 @@ std::string applyLaunchFile(const LaunchFile &file, const ptx::Module &module,
     if (!given.block)
       launch.blockOpen = file.path + " gives no block";
     launch.arguments.assign(count, std::nullopt);
+    launch.fields.assign(count, {});
     launch.argumentsOpen.assign(count, file.path + " gives no value for it");
     for (const auto &[name, value] : given.arguments) {
-      std::size_t index = 0;
-      while (index < count) {
-        std::vector<std::string> names = parameterNames(kernel, index, assumptions);
-        if (std::find(names.begin(), names.end(), name) != names.end())
-          break;
-        ++index;
+      auto slot = slotNamed(kernel, name, assumptions);
+      if (const std::string *problem = std::get_if<std::string>(&slot))
+        return file.path + ": kernel '" + given.kernel + "' " + *problem;
+      const ArgumentSlot &at = std::get<ArgumentSlot>(slot);
+      if (at.field) {
+        launch.fields[at.parameter].insert_or_assign(*at.field, value);
+        continue; // the struct's other fields stay open
       }
-      if (index == count) {
-        std::vector<std::string> known;
-        for (std::size_t i = 0; i < count; ++i)
-          known.push_back(parameterNames(kernel, i, assumptions).back());
-        return file.path + ": kernel '" + given.kernel + "' has no parameter '" + name + "' (its parameters: " +
-               (known.empty() ? std::string("none") : joined(known)) + ")";
-      }
-      launch.arguments[index] = value;
-      launch.argumentsOpen[index].clear();
+      launch.arguments[at.parameter] = value;
+      launch.argumentsOpen[at.parameter].clear();
     }
     assumptions.sourceLaunches.insert_or_assign(kernel.name, std::move(launch));
     used[entry] = true;

@@ -32,8 +32,10 @@ struct KernelLaunch {
   std::string kernel;
   std::optional<ptx::analysis::Dim3> grid;  ///< blocks
   std::optional<ptx::analysis::Dim3> block; ///< threads per block (1 to 1024 in all)
-  /// Scalar arguments by parameter name: the CUDA name (when the module's
-  /// CUDA sources are readable), the PTX name, or its `param_N` suffix.
+  /// Arguments by parameter name: the CUDA name (when the module's CUDA
+  /// sources are readable), the PTX name, or its `param_N` suffix; a field
+  /// of a struct passed by value by its CUDA name (`d_dim.number_boxes`)
+  /// or as NAME+BYTES (`d_dim+36`). Names are resolved when applied.
   std::vector<std::pair<std::string, ptx::analysis::AssumedValue>> arguments;
 };
 
@@ -60,9 +62,10 @@ std::string launchFileText(const std::vector<KernelLaunch> &kernels);
 /// launch that kernel's counts rest on (reasons say "the launch at PATH"),
 /// in place of what its CUDA sources said; `--grid`, `--block` and
 /// `--assume` still come first. Call it after addSourceKnowledge(), whose
-/// parameter names it reads. Marks `used[i]` for each entry it applies
-/// (`used` has one flag per entry). Returns an error for an argument that
-/// names no parameter of its kernel, or a name that fits several kernels.
+/// parameter and field names it reads. Marks `used[i]` for each entry it
+/// applies (`used` has one flag per entry). Returns an error for an
+/// argument that names no parameter or field of its kernel (or an offset
+/// past its struct), or a name that fits several kernels.
 std::string applyLaunchFile(const LaunchFile &file, const ptx::Module &module,
                             ptx::analysis::LaunchAssumptions &assumptions, std::vector<bool> &used);
 

@@ -161,5 +161,55 @@ TEST(LaunchFileTest, ANameMustFitOneKernelAndItsParameters) {
   EXPECT_TRUE(assumptions.sourceLaunches.at("copy").arguments[0]);
 }
 
+/// A struct passed by value (24 bytes, as `struct Boxes { int first; long count; float *data; }`) and an int.
+constexpr const char *kStructKernel = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry boxes(.param .align 8 .b8 boxes_param_0[24], .param .u32 boxes_param_1) { ret; }
+)";
+
+TEST(LaunchFileTest, AFieldGoesByItsCudaNameOrItsOffset) {
+  auto module = ptx::parseModule(kStructKernel, "boxes.ptx");
+  ASSERT_TRUE(module.hasValue());
+  ptx::analysis::LaunchAssumptions assumptions;
+  assumptions.sourceParameterNames["boxes"] = {"b", "n"};
+  assumptions.sourceFieldNames["boxes"] = {{{0, "b.first"}, {8, "b.count"}, {16, "b.data"}}};
+  LaunchFile file;
+  file.path = "launch.json";
+  KernelLaunch boxes;
+  boxes.kernel = "boxes";
+  boxes.arguments = {{"b.count", ptx::analysis::AssumedValue(5000)},
+                     {"param_0+0", ptx::analysis::AssumedValue(2)},
+                     {"n", ptx::analysis::AssumedValue(7)}};
+  file.kernels = {boxes};
+  std::vector<bool> used(1);
+  ASSERT_EQ(applyLaunchFile(file, *module, assumptions, used), "");
+  const ptx::analysis::SourceLaunch &launch = assumptions.sourceLaunches.at("boxes");
+  ASSERT_EQ(launch.fields.size(), 2u);
+  EXPECT_EQ(launch.fields[0].size(), 2u);
+  EXPECT_EQ(launch.fields[0].at(8).whole(), 5000);
+  EXPECT_EQ(launch.fields[0].at(0).whole(), 2);
+  EXPECT_TRUE(launch.fields[1].empty());
+  EXPECT_FALSE(launch.arguments[0]); // the struct as a whole stays open, and says why
+  EXPECT_EQ(launch.argumentsOpen[0], "launch.json gives no value for it");
+  EXPECT_EQ(launch.arguments[1]->whole(), 7);
+
+  auto problem = [&](const std::string &name) {
+    KernelLaunch wrong;
+    wrong.kernel = "boxes";
+    wrong.arguments = {{name, ptx::analysis::AssumedValue(1)}};
+    file.kernels = {wrong};
+    return applyLaunchFile(file, *module, assumptions, used);
+  };
+  EXPECT_EQ(problem("b+16"), "");
+  EXPECT_EQ(problem("b+24"), "launch.json: kernel 'boxes' argument 'b+24': parameter b has 24 bytes; +24 is past its end");
+  EXPECT_EQ(problem("n+4"),
+            "launch.json: kernel 'boxes' argument 'n+4': parameter n is not a struct passed by value; give it as 'n'");
+  EXPECT_EQ(problem("b+x"),
+            "launch.json: kernel 'boxes' argument 'b+x': the field's offset must be a number of bytes, as b+8");
+  EXPECT_EQ(problem("b.cnt"), "launch.json: kernel 'boxes' has no parameter 'b.cnt' (its parameters: b, b.first, "
+                              "b.count, b.data, n)");
+}
+
 } // namespace
 } // namespace ptxdvfs::tools

@@ -203,14 +203,19 @@ Value ValueEvaluator::parameter(std::string_view name, std::optional<ScalarType>
       return assumedLoad("parameter " + candidate, given->second, part ? declared : nullptr, type, offset);
   // A kernel's own parameter (not a called function's), as its launches pass it.
   auto launch = assumptions_.sourceLaunches.find(function.name);
-  const bool launched =
-      !field && launch != assumptions_.sourceLaunches.end() && index < launch->second.arguments.size();
-  if (launched && launch->second.arguments[index])
-    return assumedLoad("parameter " + candidates.back(), *launch->second.arguments[index], part ? declared : nullptr,
-                       type, offset, "the launch at " + launch->second.at);
-  const std::string open = launched && index < launch->second.argumentsOpen.size() &&
-                                   !launch->second.argumentsOpen[index].empty()
-                               ? "; " + launch->second.argumentsOpen[index]
+  const SourceLaunch *launched = launch != assumptions_.sourceLaunches.end() ? &launch->second : nullptr;
+  if (launched && !field && index < launched->arguments.size() && launched->arguments[index])
+    return assumedLoad("parameter " + candidates.back(), *launched->arguments[index], part ? declared : nullptr,
+                       type, offset, "the launch at " + launched->at);
+  // A field; at offset 0 without a CUDA name it reads as the parameter (`field` is false).
+  if (launched && !part && index < launched->fields.size())
+    if (auto given = launched->fields[index].find(offset); given != launched->fields[index].end())
+      return assumedLoad("parameter " + candidates.back(), given->second, nullptr, type, offset,
+                         "the launch at " + launched->at);
+  // Why the launch leaves it open: for a field, why it leaves its struct open.
+  const std::string open = launched && index < launched->argumentsOpen.size() &&
+                                   !launched->argumentsOpen[index].empty()
+                               ? "; " + launched->argumentsOpen[index]
                                : std::string();
   return Value::unknown("parameter " + candidates.back() +
                         (field ? " (a field of a struct passed by value; no --assume " : " (no --assume ") +

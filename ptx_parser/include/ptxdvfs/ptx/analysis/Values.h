@@ -56,6 +56,11 @@ struct SourceLaunch {
   /// Per kernel parameter, in order: its value at every launch; empty
   /// when the launches' arguments are not read.
   std::vector<std::optional<AssumedValue>> arguments;
+  /// Per kernel parameter, in order: the fields of a struct passed by
+  /// value that the launch gives, by byte offset (a launch file's
+  /// `d_dim.number_boxes` or `param_3+20`); may be shorter than the
+  /// parameters, or empty.
+  std::vector<std::map<std::int64_t, AssumedValue>> fields;
   std::string at; ///< where the first launch is, which reasons name: `main.cu:57`
   /// Why the grid, the block or an argument (`argumentsOpen`, in step with
   /// `arguments`) was left unset, for the reason of the default that
