@@ -7,7 +7,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -66,6 +65,17 @@ ptx::analysis::AssumedValue argumentOf(const json &value, const std::string &wha
   throw LaunchFileError{what + " needs a number: " + value.dump()};
 }
 
+/// `{"NAME": number, ...}`; `what` names the object, `each` one of its values.
+NamedValues namedValuesOf(const json &object, const std::string &what, const std::string &each,
+                          const std::string &where) {
+  if (!object.is_object())
+    throw LaunchFileError{what + " needs an object of NAME: number"};
+  NamedValues values;
+  for (const auto &item : object.items())
+    values.emplace_back(item.key(), argumentOf(item.value(), each + " '" + item.key() + "'" + where));
+  return values;
+}
+
 KernelLaunch kernelLaunchOf(const std::string &kernel, const json &entry) {
   const std::string where = " in kernel '" + kernel + "'";
   if (!entry.is_object())
@@ -80,20 +90,15 @@ KernelLaunch kernelLaunchOf(const std::string &kernel, const json &entry) {
     if (!fitsOneBlock(*launch.block))
       throw LaunchFileError{"block" + where + " has more than " + std::to_string(kMaxThreadsPerBlock) + " threads"};
   }
-  if (entry.contains("arguments")) {
-    const json &arguments = entry["arguments"];
-    if (!arguments.is_object())
-      throw LaunchFileError{"arguments" + where + " needs an object of NAME: number"};
-    for (const auto &item : arguments.items())
-      launch.arguments.emplace_back(item.key(), argumentOf(item.value(), "argument '" + item.key() + "'" + where));
-  }
+  if (entry.contains("arguments"))
+    launch.arguments = namedValuesOf(entry["arguments"], "arguments" + where, "argument", where);
   return launch;
 }
 
 LaunchFile launchFileOf(const json &document) {
   if (!document.is_object())
     throw LaunchFileError{"not a launch file (a JSON object with \"format\" and \"kernels\" is expected)"};
-  onlyKeys(document, {"format", "kernels"}, "");
+  onlyKeys(document, {"format", "kernels", "constants"}, "");
   if (!document.contains("format") || document["format"] != kLaunchFileFormat)
     throw LaunchFileError{std::string("\"format\" must be \"") + kLaunchFileFormat + "\"" +
                           (document.contains("format") ? ", not " + document["format"].dump() : "")};
@@ -102,6 +107,8 @@ LaunchFile launchFileOf(const json &document) {
   LaunchFile file;
   for (const auto &item : document["kernels"].items())
     file.kernels.push_back(kernelLaunchOf(item.key(), item.value()));
+  if (document.contains("constants"))
+    file.constants = namedValuesOf(document["constants"], "\"constants\"", "constant", "");
   return file;
 }
 
@@ -129,6 +136,16 @@ ptx::SourceLocation locationOf(std::string_view text, std::size_t offset) {
     }
   }
   return location;
+}
+
+json namedValuesJson(const NamedValues &values) {
+  json object = json::object();
+  for (const auto &[name, value] : values)
+    if (value.whole())
+      object[name] = *value.whole();
+    else
+      object[name] = value.number();
+  return object;
 }
 
 json dimensionsJson(const ptx::analysis::Dim3 &dims) {
@@ -173,19 +190,24 @@ struct ArgumentSlot {
   std::optional<std::int64_t> field; ///< bytes into the struct
 };
 
-/// The bytes of a parameter declared as an array (a struct passed by
-/// value: `.param .align 8 .b8 p[40]`); nullopt for a scalar, or an array
-/// of no fixed size.
-std::optional<std::int64_t> aggregateBytes(const ptx::VariableDecl &parameter) {
-  if (!parameter.type || parameter.arrayDims.empty())
+/// The bytes `variable` declares (`.b8 p[40]`: 40; `.u32 n`: 4); nullopt
+/// for an array of no fixed size.
+std::optional<std::int64_t> declaredBytes(const ptx::VariableDecl &variable) {
+  if (!variable.type)
     return std::nullopt;
-  std::int64_t bytes = ptx::sizeInBytes(*parameter.type);
-  for (const std::optional<std::uint64_t> &dimension : parameter.arrayDims) {
+  std::int64_t bytes = ptx::sizeInBytes(*variable.type);
+  for (const std::optional<std::uint64_t> &dimension : variable.arrayDims) {
     if (!dimension || *dimension > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max() / bytes))
       return std::nullopt;
     bytes *= static_cast<std::int64_t>(*dimension);
   }
   return bytes;
+}
+
+/// The bytes of a parameter declared as an array (a struct passed by
+/// value: `.param .align 8 .b8 p[40]`); nullopt for a scalar.
+std::optional<std::int64_t> aggregateBytes(const ptx::VariableDecl &parameter) {
+  return parameter.arrayDims.empty() ? std::nullopt : declaredBytes(parameter);
 }
 
 /// The CUDA names of the fields of `kernel`'s parameter `index`, by offset
@@ -216,26 +238,20 @@ std::variant<ArgumentSlot, std::string> slotNamed(const ptx::Function &kernel, c
     for (const auto &[offset, field] : fieldNames(kernel, index, assumptions))
       if (field == name)
         return ArgumentSlot{index, offset};
-  if (const std::size_t plus = name.rfind('+'); plus != std::string::npos && plus + 1 < name.size()) {
-    const std::string_view base = std::string_view(name).substr(0, plus);
-    const std::string_view digits = std::string_view(name).substr(plus + 1);
+  if (auto split = ptx::analysis::splitFieldOffset(name))
     for (std::size_t index = 0; index < count; ++index) {
+      const auto [base, offset] = *split;
       if (!named(index, base))
         continue;
-      std::int64_t offset = -1;
-      const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), offset);
-      if (error != std::errc() || end != digits.data() + digits.size() || offset < 0)
-        return "argument '" + name + "': the field's offset must be a number of bytes, as " + std::string(base) + "+8";
       const std::optional<std::int64_t> bytes = aggregateBytes(kernel.parameters[index]);
       if (!bytes)
         return "argument '" + name + "': parameter " + std::string(base) +
                " is not a struct passed by value; give it as '" + std::string(base) + "'";
       if (offset >= *bytes)
         return "argument '" + name + "': parameter " + std::string(base) + " has " + std::to_string(*bytes) +
-               " bytes; +" + std::string(digits) + " is past its end";
+               " bytes; +" + std::to_string(offset) + " is past its end";
       return ArgumentSlot{index, offset};
     }
-  }
   std::vector<std::string> known;
   for (std::size_t index = 0; index < count; ++index) {
     known.push_back(parameterNames(kernel, index, assumptions).back());
@@ -244,6 +260,32 @@ std::variant<ArgumentSlot, std::string> slotNamed(const ptx::Function &kernel, c
   }
   return "has no parameter '" + name + "' (its parameters: " + (known.empty() ? std::string("none") : joined(known)) +
          ")";
+}
+
+/// Whether the launch file's constant `name` is one of `module`'s
+/// `__constant__` variables: its PTX name, NAME+BYTES within it, or a
+/// field's CUDA name. An error for NAME+BYTES past the variable's end.
+std::variant<bool, std::string> namesConstant(const ptx::Module &module, const std::string &name,
+                                              const ptx::analysis::LaunchAssumptions &assumptions) {
+  const auto split = ptx::analysis::splitFieldOffset(name);
+  for (const ptx::VariableDecl &variable : module.globals) {
+    if (variable.space != ptx::StateSpace::Const)
+      continue;
+    if (variable.name == name)
+      return true;
+    if (auto fields = assumptions.constantFieldNames.find(variable.name); fields != assumptions.constantFieldNames.end())
+      for (const auto &field : fields->second)
+        if (field.second == name)
+          return true;
+    if (split && split->first == variable.name) {
+      const std::optional<std::int64_t> bytes = declaredBytes(variable);
+      if (bytes && split->second >= *bytes)
+        return "constant '" + name + "': " + variable.name + " has " + std::to_string(*bytes) + " bytes; +" +
+               std::to_string(split->second) + " is past its end";
+      return true;
+    }
+  }
+  return false;
 }
 
 } // namespace
@@ -281,7 +323,7 @@ ptx::Expected<LaunchFile> parseLaunchFile(std::string_view text, const std::stri
   }
 }
 
-std::string launchFileText(const std::vector<KernelLaunch> &kernels) {
+std::string launchFileText(const std::vector<KernelLaunch> &kernels, const NamedValues &constants) {
   json entries = json::object();
   for (const KernelLaunch &launch : kernels) {
     json entry = json::object();
@@ -289,18 +331,14 @@ std::string launchFileText(const std::vector<KernelLaunch> &kernels) {
       entry["grid"] = dimensionsJson(*launch.grid);
     if (launch.block)
       entry["block"] = dimensionsJson(*launch.block);
-    if (!launch.arguments.empty()) {
-      json arguments = json::object();
-      for (const auto &[name, value] : launch.arguments)
-        if (value.whole())
-          arguments[name] = *value.whole();
-        else
-          arguments[name] = value.number();
-      entry["arguments"] = std::move(arguments);
-    }
+    if (!launch.arguments.empty())
+      entry["arguments"] = namedValuesJson(launch.arguments);
     entries[launch.kernel] = std::move(entry);
   }
-  return json{{"format", kLaunchFileFormat}, {"kernels", std::move(entries)}}.dump(2) + "\n";
+  json document{{"format", kLaunchFileFormat}, {"kernels", std::move(entries)}};
+  if (!constants.empty())
+    document["constants"] = namedValuesJson(constants);
+  return document.dump(2) + "\n";
 }
 
 std::string applyLaunchFile(const LaunchFile &file, const ptx::Module &module,
@@ -345,19 +383,40 @@ std::string applyLaunchFile(const LaunchFile &file, const ptx::Module &module,
     assumptions.sourceLaunches.insert_or_assign(kernel.name, std::move(launch));
     used[entry] = true;
   }
+  for (std::size_t c = 0; c < file.constants.size(); ++c) {
+    const auto &[name, value] = file.constants[c];
+    auto found = namesConstant(module, name, assumptions);
+    if (const std::string *problem = std::get_if<std::string>(&found))
+      return file.path + ": " + *problem;
+    if (!std::get<bool>(found))
+      continue; // another input's, or none: unusedLaunches() says which
+    assumptions.launchConstants.insert_or_assign(name, value);
+    assumptions.launchConstantsAt = file.path;
+    used[file.kernels.size() + c] = true;
+  }
   return "";
 }
 
-std::string unusedLaunches(const LaunchFile &file, const std::vector<bool> &used,
-                           const std::vector<std::string> &kernels, const std::string &where) {
-  std::vector<std::string> unused;
+std::string unusedLaunches(const LaunchFile &file, const std::vector<bool> &used, const LaunchNames &known,
+                           const std::string &where) {
+  auto listed = [](const std::vector<std::string> &names) {
+    return names.empty() ? std::string("none") : joined(names);
+  };
+  std::vector<std::string> kernels, constants;
   for (std::size_t entry = 0; entry < file.kernels.size(); ++entry)
     if (!used[entry])
-      unused.push_back("'" + file.kernels[entry].kernel + "'");
-  if (unused.empty())
-    return "";
-  return file.path + ": no kernel named " + joined(unused) + " " + where + " (its kernels: " +
-         (kernels.empty() ? std::string("none") : joined(kernels)) + ")";
+      kernels.push_back("'" + file.kernels[entry].kernel + "'");
+  for (std::size_t c = 0; c < file.constants.size(); ++c)
+    if (!used[file.kernels.size() + c])
+      constants.push_back("'" + file.constants[c].first + "'");
+  std::string message;
+  if (!kernels.empty())
+    message = file.path + ": no kernel named " + joined(kernels) + " " + where + " (its kernels: " +
+              listed(known.kernels) + ")";
+  if (!constants.empty())
+    message += (message.empty() ? file.path + ": no" : "; no") + std::string(" __constant__ variable named ") +
+               joined(constants) + " " + where + " (its __constant__ variables: " + listed(known.constants) + ")";
+  return message;
 }
 
 std::string LaunchFileApplication::apply(const LaunchTarget &target) {
@@ -368,17 +427,20 @@ std::string LaunchFileApplication::apply(const LaunchTarget &target) {
       return first.where() + ": " + first.message;
     }
     file_ = std::move(*file);
-    used_.assign(file_->kernels.size(), false);
+    used_.assign(file_->entries(), false);
   }
   if (std::string problem = applyLaunchFile(*file_, *target.module, *target.assumptions, used_); !problem.empty())
     return problem;
   for (const ptx::Function *kernel : target.module->kernels())
-    kernels_.push_back(kernel->name);
+    known_.kernels.push_back(kernel->name);
+  for (const ptx::VariableDecl &variable : target.module->globals)
+    if (variable.space == ptx::StateSpace::Const)
+      known_.constants.push_back(variable.name);
   return "";
 }
 
 std::string LaunchFileApplication::unused(const std::string &where) const {
-  return file_ ? unusedLaunches(*file_, used_, kernels_, where) : "";
+  return file_ ? unusedLaunches(*file_, used_, known_, where) : "";
 }
 
 std::string applyLaunchFileAt(const std::string &path, const std::vector<LaunchTarget> &targets,

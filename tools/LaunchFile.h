@@ -24,6 +24,9 @@ namespace ptxdvfs::tools {
 inline constexpr const char *kLaunchFileName = "launch.json";
 inline constexpr const char *kLaunchFileFormat = "ptxdvfs-launch/1";
 
+/// Values by the name `--assume` takes for them.
+using NamedValues = std::vector<std::pair<std::string, ptx::analysis::AssumedValue>>;
+
 /// One kernel's launch. Unset parts stay open, as in host code that does
 /// not fix them.
 struct KernelLaunch {
@@ -36,18 +39,27 @@ struct KernelLaunch {
   /// sources are readable), the PTX name, or its `param_N` suffix; a field
   /// of a struct passed by value by its CUDA name (`d_dim.number_boxes`)
   /// or as NAME+BYTES (`d_dim+36`). Names are resolved when applied.
-  std::vector<std::pair<std::string, ptx::analysis::AssumedValue>> arguments;
+  NamedValues arguments;
 };
 
 struct LaunchFile {
   std::string path; ///< as errors and the counts' reasons name it
   std::vector<KernelLaunch> kernels;
+  /// What the host wrote into `__constant__` variables before the launches
+  /// (cudaMemcpyToSymbol), by the variable's PTX name, NAME+BYTES, or a
+  /// struct field's CUDA name (`d_common.no_points`).
+  NamedValues constants;
+
+  /// The entries a `used` flag vector has one flag for: the kernels, then the constants.
+  std::size_t entries() const { return kernels.size() + constants.size(); }
 };
 
 /// Reads and checks a launch file:
 ///   {"format": "ptxdvfs-launch/1",
 ///    "kernels": {"saxpy": {"grid": [1056], "block": [256, 1, 1],
-///                          "arguments": {"n": 1048576, "param_1": 2.5}}}}
+///                          "arguments": {"n": 1048576, "param_1": 2.5}}},
+///    "constants": {"NbrListLen": 27}}
+/// ("constants" may be left out).
 /// `grid` and `block` take one to three positive integers (or one integer).
 /// Errors name the file and the entry.
 ptx::Expected<LaunchFile> readLaunchFile(const std::string &path);
@@ -55,25 +67,33 @@ ptx::Expected<LaunchFile> readLaunchFile(const std::string &path);
 /// The same, of `text`, which errors say was read from `path`.
 ptx::Expected<LaunchFile> parseLaunchFile(std::string_view text, const std::string &path);
 
-/// The text of a launch file holding `kernels`, as readLaunchFile reads it.
-std::string launchFileText(const std::vector<KernelLaunch> &kernels);
+/// The text of a launch file holding `kernels` and `constants`, as readLaunchFile reads it.
+std::string launchFileText(const std::vector<KernelLaunch> &kernels, const NamedValues &constants = {});
 
 /// Makes each entry of `file` that names one of `module`'s kernels the
 /// launch that kernel's counts rest on (reasons say "the launch at PATH"),
 /// in place of what its CUDA sources said; `--grid`, `--block` and
 /// `--assume` still come first. Call it after addSourceKnowledge(), whose
-/// parameter and field names it reads. Marks `used[i]` for each entry it
-/// applies (`used` has one flag per entry). Returns an error for an
+/// parameter and field names it reads. Each constant that names a
+/// `__constant__` variable of `module` is its value (reasons say "the
+/// launch at PATH"), `--assume` still first. Marks `used[i]` for each entry
+/// it applies (`used` has `file.entries()` flags). Returns an error for an
 /// argument that names no parameter or field of its kernel (or an offset
 /// past its struct), or a name that fits several kernels.
 std::string applyLaunchFile(const LaunchFile &file, const ptx::Module &module,
                             ptx::analysis::LaunchAssumptions &assumptions, std::vector<bool> &used);
 
+/// What a module offers a launch file's entries: its kernels and its
+/// `__constant__` variables, by PTX name.
+struct LaunchNames {
+  std::vector<std::string> kernels, constants;
+};
+
 /// An error naming the entries of `file` that no module used, with the
-/// kernels there are (`kernels`, found `where`: "in app.ptx"); empty when
+/// names there are (`known`, found `where`: "in app.ptx"); empty when
 /// every entry was used.
-std::string unusedLaunches(const LaunchFile &file, const std::vector<bool> &used,
-                           const std::vector<std::string> &kernels, const std::string &where);
+std::string unusedLaunches(const LaunchFile &file, const std::vector<bool> &used, const LaunchNames &known,
+                           const std::string &where);
 
 /// A module and the assumptions its kernels are read under.
 struct LaunchTarget {
@@ -100,7 +120,7 @@ private:
   std::string path_;
   std::optional<LaunchFile> file_;
   std::vector<bool> used_;
-  std::vector<std::string> kernels_; ///< of every target, in order
+  LaunchNames known_; ///< of every target, in order
 };
 
 /// Reads the launch file at `path` and applies it to every target (as

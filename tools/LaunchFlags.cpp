@@ -134,11 +134,8 @@ void warnOfUnknownNames(const ptx::Module &module, const ptx::analysis::LaunchAs
     for (const auto &[offset, name] : fields)
       known.insert(name);
   auto isKnown = [&](const std::string &name) {
-    if (known.count(name))
-      return true;
-    const std::size_t plus = name.rfind('+');
-    return plus != std::string::npos && plus + 1 < name.size() &&
-           name.find_first_not_of("0123456789", plus + 1) == std::string::npos && known.count(name.substr(0, plus));
+    auto split = ptx::analysis::splitFieldOffset(name);
+    return known.count(name) || (split && known.count(std::string(split->first)));
   };
   std::sort(shown.begin(), shown.end());
   shown.erase(std::unique(shown.begin(), shown.end()), shown.end());

@@ -41,7 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
       __builtin_trap();
   const ptx::Module &module = fixture();
   ptx::analysis::LaunchAssumptions assumptions;
-  std::vector<bool> used(file->kernels.size());
+  std::vector<bool> used(file->entries());
   if (!applyLaunchFile(*file, module, assumptions, used).empty())
     return 0;
   ptx::analysis::ExpansionOptions expansion;

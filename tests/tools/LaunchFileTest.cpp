@@ -61,7 +61,7 @@ TEST(LaunchFileTest, RefusesWhatItCannotMeanAndSaysWhere) {
   EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/2", "kernels": {}})"),
             "0:0: \"format\" must be \"ptxdvfs-launch/1\", not \"ptxdvfs-launch/2\"");
   EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernel": {}})"),
-            "0:0: unknown key 'kernel' (known: format, kernels)");
+            "0:0: unknown key 'kernel' (known: format, kernels, constants)");
   EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"blocks": 32}}})"),
             "0:0: unknown key 'blocks' in kernel 'k' (known: grid, block, arguments)");
   EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"block": [32, 32, 2]}}})"),
@@ -130,7 +130,7 @@ TEST(LaunchFileTest, AnEntrySetsTheLaunchOfTheKernelItNames) {
   EXPECT_EQ(assumptions.sourceLaunches.at("copy").grid->x, 8u);
   EXPECT_EQ(assumptions.sourceLaunches.count("_Z5scalePdi"), 0u);
 
-  EXPECT_EQ(unusedLaunches(file, used, {"_Z5scalePfi", "copy"}, "in two.ptx"),
+  EXPECT_EQ(unusedLaunches(file, used, {{"_Z5scalePfi", "copy"}, {}}, "in two.ptx"),
             "bench/launch.json: no kernel named 'reduce' in two.ptx (its kernels: _Z5scalePfi, copy)");
   used[2] = true;
   EXPECT_EQ(unusedLaunches(file, used, {}, "in two.ptx"), "");
@@ -205,10 +205,54 @@ TEST(LaunchFileTest, AFieldGoesByItsCudaNameOrItsOffset) {
   EXPECT_EQ(problem("b+24"), "launch.json: kernel 'boxes' argument 'b+24': parameter b has 24 bytes; +24 is past its end");
   EXPECT_EQ(problem("n+4"),
             "launch.json: kernel 'boxes' argument 'n+4': parameter n is not a struct passed by value; give it as 'n'");
-  EXPECT_EQ(problem("b+x"),
-            "launch.json: kernel 'boxes' argument 'b+x': the field's offset must be a number of bytes, as b+8");
+  EXPECT_EQ(problem("b+x"), "launch.json: kernel 'boxes' has no parameter 'b+x' (its parameters: b, b.first, b.count, "
+                           "b.data, n)");
   EXPECT_EQ(problem("b.cnt"), "launch.json: kernel 'boxes' has no parameter 'b.cnt' (its parameters: b, b.first, "
                               "b.count, b.data, n)");
+}
+
+constexpr const char *kConstants = R"(.version 8.0
+.target sm_80
+.address_size 64
+.const .align 4 .u32 NbrListLen;
+.const .align 4 .b8 d_common[16];
+.visible .entry k() { ret; }
+)";
+
+TEST(LaunchFileTest, ConstantsAreWhatTheHostWroteBeforeTheLaunches) {
+  const std::string text = launchFileText({}, {{"NbrListLen", ptx::analysis::AssumedValue(27)},
+                                               {"d_common.no_points", ptx::analysis::AssumedValue(12)},
+                                               {"d_common+12", ptx::analysis::AssumedValue::real(0.5)},
+                                               {"elsewhere", ptx::analysis::AssumedValue(1)}});
+  auto file = parseLaunchFile(text, "bench/launch.json");
+  ASSERT_TRUE(file.hasValue()) << text;
+  ASSERT_EQ(file->constants.size(), 4u);
+  EXPECT_EQ(file->entries(), 4u);
+
+  auto module = ptx::parseModule(kConstants, "k.ptx");
+  ASSERT_TRUE(module.hasValue());
+  ptx::analysis::LaunchAssumptions assumptions;
+  assumptions.constantFieldNames["d_common"] = {{0, "d_common.in_elem"}, {4, "d_common.no_points"}};
+  std::vector<bool> used(file->entries());
+  ASSERT_EQ(applyLaunchFile(*file, *module, assumptions, used), "");
+  EXPECT_EQ(assumptions.launchConstantsAt, "bench/launch.json");
+  EXPECT_EQ(assumptions.launchConstants.size(), 3u);
+  EXPECT_EQ(assumptions.launchConstants.at("NbrListLen").whole(), 27);
+  EXPECT_EQ(assumptions.launchConstants.at("d_common.no_points").whole(), 12);
+  EXPECT_EQ(assumptions.launchConstants.at("d_common+12").text(), "0.5");
+  EXPECT_TRUE(assumptions.parameters.empty()); // --assume's own values stay apart, and first
+  EXPECT_EQ(unusedLaunches(*file, used, {{"k"}, {"NbrListLen", "d_common"}}, "in k.ptx"),
+            "bench/launch.json: no __constant__ variable named 'elsewhere' in k.ptx (its __constant__ variables: "
+            "NbrListLen, d_common)");
+
+  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {}, "constants": [1]})"),
+            "0:0: \"constants\" needs an object of NAME: number");
+  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {}, "constants": {"n": true}})"),
+            "0:0: constant 'n' needs a number: true");
+  file->constants = {{"d_common+16", ptx::analysis::AssumedValue(1)}};
+  used.assign(file->entries(), false);
+  EXPECT_EQ(applyLaunchFile(*file, *module, assumptions, used),
+            "bench/launch.json: constant 'd_common+16': d_common has 16 bytes; +16 is past its end");
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 #include "Reasons.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -150,6 +151,18 @@ std::string_view shortParameterName(std::string_view ptxName) {
   return at == std::string_view::npos ? std::string_view() : ptxName.substr(at + 1);
 }
 
+std::optional<std::pair<std::string_view, std::int64_t>> splitFieldOffset(std::string_view name) {
+  const std::size_t plus = name.rfind('+');
+  if (plus == std::string_view::npos || plus + 1 == name.size())
+    return std::nullopt;
+  const std::string_view digits = name.substr(plus + 1);
+  std::int64_t offset = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), offset);
+  if (error != std::errc() || end != digits.data() + digits.size() || digits.front() == '-')
+    return std::nullopt;
+  return std::pair{name.substr(0, plus), offset};
+}
+
 namespace {
 
 /// Whether a load of `read` at `offset` bytes into `declared` reads part of
@@ -234,6 +247,11 @@ Value ValueEvaluator::constantVariable(const VariableDecl &variable, std::option
     if (auto given = assumptions_.parameters.find(candidate); given != assumptions_.parameters.end())
       return assumedLoad("constant-memory variable " + candidate, given->second, part ? &variable : nullptr, type,
                          offset);
+  // The host wrote it before the launch that a launch file records: that value, over the initializer.
+  for (const std::string &candidate : names)
+    if (auto given = assumptions_.launchConstants.find(candidate); given != assumptions_.launchConstants.end())
+      return assumedLoad("constant-memory variable " + candidate, given->second, part ? &variable : nullptr, type,
+                         offset, "the launch at " + assumptions_.launchConstantsAt);
   const std::string &name = names.back();
   const std::string label = "constant-memory variable " + name;
   const unsigned width = type ? sizeInBytes(*type) : 0;
@@ -250,7 +268,9 @@ Value ValueEvaluator::constantVariable(const VariableDecl &variable, std::option
                  {label + " = " + (real ? shortestDecimal(*real, *type) : std::to_string(number)) +
                   " (as the PTX initializes it; --assume " + name + "=VALUE if the host writes it)"}};
   }
-  return Value::unknown(label + " (set by the host; no --assume " + name + "=VALUE)");
+  const std::string open =
+      assumptions_.launchConstantsAt.empty() ? "" : "; " + assumptions_.launchConstantsAt + " gives no value for it";
+  return Value::unknown(label + " (set by the host; no --assume " + name + "=VALUE" + open + ")");
 }
 
 Value ValueEvaluator::assumedLoad(const std::string &label, const AssumedValue &given, const VariableDecl *partOf,

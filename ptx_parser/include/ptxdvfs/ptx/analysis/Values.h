@@ -115,7 +115,17 @@ struct LaunchAssumptions {
   std::map<std::string, std::vector<std::map<std::int64_t, std::string>>, std::less<>> sourceFieldNames;
   /// The same for a struct held in a `__constant__` variable, by the variable's name.
   std::map<std::string, std::map<std::int64_t, std::string>, std::less<>> constantFieldNames;
+  /// `__constant__` values a launch file gives (its "constants"), by any
+  /// name `parameters` takes for them; `parameters` (`--assume`) still wins.
+  AssumedParameters launchConstants;
+  /// The launch file they come from, which reasons name; empty without one.
+  std::string launchConstantsAt;
 };
+
+/// NAME+BYTES (`d_dim+36`, a field of a struct or an element) split into
+/// NAME and BYTES; nullopt for a name without a `+` and decimal digits
+/// after it, or bytes past int64.
+std::optional<std::pair<std::string_view, std::int64_t>> splitFieldOffset(std::string_view name);
 
 inline constexpr Dim3 kDefaultBlock{256, 1, 1};
 inline constexpr Dim3 kDefaultGrid{1024, 1, 1};
@@ -303,9 +313,9 @@ private:
   /// `NAME+OFFSET` (`param_3+24`).
   Value parameter(std::string_view name, std::optional<ScalarType> type, std::int64_t offset = 0) const;
   /// A load of `type` from `offset` bytes into the `.const` variable
-  /// `variable`: its `--assume` value, else what its initializer holds
-  /// there (a constant, with a reason saying the host may overwrite it),
-  /// else unknown, naming it.
+  /// `variable`: its `--assume` value, else the launch file's, else what
+  /// its initializer holds there (a constant, with a reason saying the host
+  /// may overwrite it), else unknown, naming it.
   Value constantVariable(const VariableDecl &variable, std::optional<ScalarType> type,
                          std::int64_t offset) const;
   /// A `--assume` value as a load of `type` at `offset` reads it: the whole
