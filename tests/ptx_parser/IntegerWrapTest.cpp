@@ -81,7 +81,8 @@ ptx::Module countDownKernel(const std::string &bound, bool stores) {
 
 TEST(IntegerWrapTest, ACountDownToTheMinimumIsReadWithoutATrap) {
   // `i != INT64_MIN` from 0 by -1: the distance over the step is INT64_MIN / -1.
-  ptx::analysis::ExecutedKernel kernel = expandFirstKernel(countDownKernel(kMin, true));
+  const ptx::Module module = countDownKernel(kMin, true);
+  ptx::analysis::ExecutedKernel kernel = expandFirstKernel(module);
   ASSERT_EQ(kernel.loops.size(), 1u);
   EXPECT_EQ(kernel.loops[0].maxTripCount, (std::uint64_t{1} << 63) + 1); // 0, -1, ..., INT64_MIN
   EXPECT_GE(executedCount(kernel, "st.global.u64"), 9.2e18);
@@ -90,7 +91,8 @@ TEST(IntegerWrapTest, ACountDownToTheMinimumIsReadWithoutATrap) {
 TEST(IntegerWrapTest, ALoopThatWritesNothingIsSampledNotWalked) {
   // 2^40 + 1 passes of loop control alone: every pass was walked (it never
   // ended, found by fuzzing); now the budget bounds the passes written too.
-  ptx::analysis::ExecutedKernel kernel = expandFirstKernel(countDownKernel("-1099511627776", false));
+  const ptx::Module module = countDownKernel("-1099511627776", false);
+  ptx::analysis::ExecutedKernel kernel = expandFirstKernel(module);
   ASSERT_EQ(kernel.loops.size(), 1u);
   EXPECT_EQ(kernel.loops[0].maxTripCount, (std::uint64_t{1} << 40) + 1);
   EXPECT_EQ(kernel.iterationsPerLoop, ptx::analysis::ExpansionOptions{}.budget);

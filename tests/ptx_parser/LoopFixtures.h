@@ -91,6 +91,10 @@ inline ptx::analysis::ExecutedKernel expandFirstKernel(const ptx::Module &module
   assumptions.parameters = std::move(parameters);
   return ptx::analysis::expandKernel(module, *module.kernels().front(), assumptions, {});
 }
+/// The kernel points into its module: a temporary one would be gone before
+/// the test reads it (AddressSanitizer found two such tests).
+ptx::analysis::ExecutedKernel expandFirstKernel(ptx::Module &&module,
+                                                ptx::analysis::AssumedParameters parameters = {}) = delete;
 
 /// Success when the first kernel of `module` has one loop and it took the
 /// default count (the rule it was not counted by, in the failure message).

@@ -168,7 +168,8 @@ $L__done:
 
 /// The one loop of barrierPoll(poll) as read; nullopt when it has another number.
 std::optional<LoopReport> pollLoop(const std::string &poll) {
-  ExecutedKernel kernel = expandFirstKernel(barrierPoll(poll));
+  const ptx::Module module = barrierPoll(poll);
+  ExecutedKernel kernel = expandFirstKernel(module);
   if (kernel.loops.size() != 1)
     return std::nullopt;
   return kernel.loops[0];

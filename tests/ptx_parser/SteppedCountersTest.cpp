@@ -190,7 +190,8 @@ TEST(SteppedCountersTest, AnUpdateThatDoesNotRunEveryPassIsNotStepped) {
   // would leave after 4 (2, 4, 16, 256, 65536): it keeps the default.
   for (const char *update : {"  @%p2 mul.lo.s32 %r1, %r1, %r1;\n",
                              "  @!%p2 bra $L_skip;\n  mul.lo.s32 %r1, %r1, %r1;\n$L_skip:\n"}) {
-    ExecutedKernel executed = expandFirstKernel(oddOnlyUpdate(update), {{"n", 2}});
+    const ptx::Module module = oddOnlyUpdate(update);
+    ExecutedKernel executed = expandFirstKernel(module, {{"n", 2}});
     ASSERT_EQ(executed.loops.size(), 1u) << update;
     EXPECT_TRUE(executed.loops[0].usedDefault) << update << executed.loops[0].rule;
   }
@@ -204,7 +205,8 @@ TEST(SteppedCountersTest, ACounterMovedOnSomePassesSaysSo) {
   for (const char *update : {"  @%p2 mul.lo.s32 %r1, %r1, 3;\n",
                              "  @!%p2 bra $L_skip;\n  mul.lo.s32 %r1, %r1, 3;\n$L_skip:\n"}) {
     for (std::int64_t n : {1, 2}) {
-      ExecutedKernel executed = expandFirstKernel(oddOnlyUpdate(update), {{"n", n}});
+      const ptx::Module module = oddOnlyUpdate(update);
+      ExecutedKernel executed = expandFirstKernel(module, {{"n", n}});
       ASSERT_EQ(executed.loops.size(), 1u) << update;
       if (std::string(update).find("bra") == std::string::npos) { // the guarded form
         EXPECT_EQ(executed.loops[0].maxTripCount, n == 1 ? 7u : 6u) << update;

@@ -87,6 +87,8 @@ inline constexpr const char *kBehindRareSide = "it lies on a side of a branch re
 /// summary of what to give (--assume, --grid, --block) leaves it out.
 inline bool saysWhyNotRun(std::string_view reason) { return reason == kLeadsPastLoop || reason == kBehindRareSide; }
 
+/// Points into the module it was expanded from (its functions and
+/// instructions), which must outlive it.
 struct ExecutedKernel {
   const Function *kernel = nullptr;
   std::vector<ExecutedInstruction> sequence;
@@ -111,5 +113,8 @@ struct ExecutedKernel {
 ExecutedKernel expandKernel(const Module &module, const Function &kernel,
                             const LaunchAssumptions &assumptions,
                             const ExpansionOptions &options = {});
+/// The result points into the module: expanding a temporary one is refused.
+ExecutedKernel expandKernel(Module &&module, const Function &kernel, const LaunchAssumptions &assumptions,
+                            const ExpansionOptions &options = {}) = delete;
 
 } // namespace ptxdvfs::ptx::analysis
