@@ -188,8 +188,9 @@ void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags) {
   command.add_option("--launch", flags.launchFile,
                      "Each kernel's grid, block and arguments from a launch file, as a harness "
                      "records them: {\"format\": \"ptxdvfs-launch/1\", \"kernels\": {KERNEL: "
-                     "{\"grid\": [X,Y,Z], \"block\": [X,Y,Z], \"arguments\": {NAME: VALUE}}}} "
-                     "(KERNEL: the PTX or CUDA name; NAME as for --assume). It replaces the launches "
+                     "{\"grid\": [X,Y,Z], \"block\": [X,Y,Z], \"arguments\": {NAME: VALUE}}}, "
+                     "\"constants\": {NAME: VALUE}} (KERNEL: the PTX or CUDA name; NAME as for --assume: "
+                     "a parameter or field, or a __constant__ variable the host wrote). It replaces the launches "
                      "in the CUDA source; --grid, --block and --assume still win. Default: a "
                      "launch.json beside the PTX file or its CUDA source, if there is one")
       ->check(CLI::ExistingFile)

@@ -86,16 +86,18 @@ TEST(LaunchFileTest, RefusesWhatItCannotMeanAndSaysWhere) {
                            "'[', '{', or a literal");
 }
 
-constexpr const char *kTwoKernels = R"(.version 8.0
-.target sm_80
-.address_size 64
-.visible .entry _Z5scalePfi(.param .u64 _Z5scalePfi_param_0, .param .u32 _Z5scalePfi_param_1) { ret; }
+/// `declarations` after the prologue every module of these tests shares.
+ptx::Expected<ptx::Module> parsed(std::string_view declarations, const std::string &path) {
+  return ptx::parseModule(".version 8.0\n.target sm_80\n.address_size 64\n" + std::string(declarations), path);
+}
+
+constexpr const char *kTwoKernels = R"(.visible .entry _Z5scalePfi(.param .u64 _Z5scalePfi_param_0, .param .u32 _Z5scalePfi_param_1) { ret; }
 .visible .entry _Z5scalePdi(.param .u64 _Z5scalePdi_param_0, .param .u32 _Z5scalePdi_param_1) { ret; }
 .visible .entry copy(.param .u64 copy_param_0) { ret; }
 )";
 
 TEST(LaunchFileTest, AnEntrySetsTheLaunchOfTheKernelItNames) {
-  auto module = ptx::parseModule(kTwoKernels, "two.ptx");
+  auto module = parsed(kTwoKernels, "two.ptx");
   ASSERT_TRUE(module.hasValue());
   ptx::analysis::LaunchAssumptions assumptions;
   assumptions.sourceParameterNames["_Z5scalePfi"] = {"x", "n"};
@@ -137,7 +139,7 @@ TEST(LaunchFileTest, AnEntrySetsTheLaunchOfTheKernelItNames) {
 }
 
 TEST(LaunchFileTest, ANameMustFitOneKernelAndItsParameters) {
-  auto module = ptx::parseModule(kTwoKernels, "two.ptx");
+  auto module = parsed(kTwoKernels, "two.ptx");
   ASSERT_TRUE(module.hasValue());
   ptx::analysis::LaunchAssumptions assumptions;
   LaunchFile file;
@@ -162,14 +164,11 @@ TEST(LaunchFileTest, ANameMustFitOneKernelAndItsParameters) {
 }
 
 /// A struct passed by value (24 bytes, as `struct Boxes { int first; long count; float *data; }`) and an int.
-constexpr const char *kStructKernel = R"(.version 8.0
-.target sm_80
-.address_size 64
-.visible .entry boxes(.param .align 8 .b8 boxes_param_0[24], .param .u32 boxes_param_1) { ret; }
+constexpr const char *kStructKernel = R"(.visible .entry boxes(.param .align 8 .b8 boxes_param_0[24], .param .u32 boxes_param_1) { ret; }
 )";
 
 TEST(LaunchFileTest, AFieldGoesByItsCudaNameOrItsOffset) {
-  auto module = ptx::parseModule(kStructKernel, "boxes.ptx");
+  auto module = parsed(kStructKernel, "boxes.ptx");
   ASSERT_TRUE(module.hasValue());
   ptx::analysis::LaunchAssumptions assumptions;
   assumptions.sourceParameterNames["boxes"] = {"b", "n"};
@@ -211,10 +210,7 @@ TEST(LaunchFileTest, AFieldGoesByItsCudaNameOrItsOffset) {
                               "b.count, b.data, n)");
 }
 
-constexpr const char *kConstants = R"(.version 8.0
-.target sm_80
-.address_size 64
-.const .align 4 .u32 NbrListLen;
+constexpr const char *kConstants = R"(.const .align 4 .u32 NbrListLen;
 .const .align 4 .b8 d_common[16];
 .visible .entry k() { ret; }
 )";
@@ -229,7 +225,7 @@ TEST(LaunchFileTest, ConstantsAreWhatTheHostWroteBeforeTheLaunches) {
   ASSERT_EQ(file->constants.size(), 4u);
   EXPECT_EQ(file->entries(), 4u);
 
-  auto module = ptx::parseModule(kConstants, "k.ptx");
+  auto module = parsed(kConstants, "k.ptx");
   ASSERT_TRUE(module.hasValue());
   ptx::analysis::LaunchAssumptions assumptions;
   assumptions.constantFieldNames["d_common"] = {{0, "d_common.in_elem"}, {4, "d_common.no_points"}};
