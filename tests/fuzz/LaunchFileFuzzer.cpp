@@ -1,7 +1,7 @@
 // LaunchFileFuzzer.cpp - libFuzzer: any text as a launch.json (which `--launch` and a
 // dataset's benchmark folders give), never a crash or a hang, and an accepted file's block
-// within CUDA's 1024 threads; the host-launch fixture's kernels are then read under it, so
-// extreme grids and arguments reach the trip-count arithmetic.
+// within CUDA's 1024 threads; the fixtures' kernels are then read under it, so extreme
+// grids, arguments, struct fields and `__constant__` values reach the trip-count arithmetic.
 #include "CudaLaunches.h"
 #include "LaunchFile.h"
 
@@ -19,14 +19,19 @@ using namespace ptxdvfs::tools;
 
 namespace {
 
-const ptx::Module &fixture() {
-  static const ptx::Module module = [] {
-    auto parsed = ptx::parseFile(PTXDVFS_HOST_LAUNCHES_PTX);
-    if (!parsed)
-      std::abort();
-    return std::move(*parsed);
+/// The host-launch fixture, and one with `__constant__` bounds and structs passed by value.
+const std::vector<ptx::Module> &fixtures() {
+  static const std::vector<ptx::Module> modules = [] {
+    std::vector<ptx::Module> parsed;
+    for (const char *path : {PTXDVFS_HOST_LAUNCHES_PTX, PTXDVFS_CONSTANT_BOUNDS_PTX}) {
+      auto module = ptx::parseFile(path);
+      if (!module)
+        std::abort();
+      parsed.push_back(std::move(*module));
+    }
+    return parsed;
   }();
-  return module;
+  return modules;
 }
 
 } // namespace
@@ -39,14 +44,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     if (launch.block && (launch.block->x == 0 || launch.block->y == 0 || launch.block->z == 0 ||
                          !fitsOneBlock(*launch.block)))
       __builtin_trap();
-  const ptx::Module &module = fixture();
-  ptx::analysis::LaunchAssumptions assumptions;
+  std::vector<ptx::analysis::LaunchAssumptions> assumptions(fixtures().size());
   std::vector<bool> used(file->entries());
-  if (!applyLaunchFile(*file, module, assumptions, used).empty())
-    return 0;
+  for (std::size_t m = 0; m < fixtures().size(); ++m)
+    if (!applyLaunchFile(*file, fixtures()[m], assumptions[m], used).empty())
+      return 0;
+  (void)unusedLaunches(*file, used, {}, "in the fixtures");
   ptx::analysis::ExpansionOptions expansion;
   expansion.budget = 512;
-  for (const ptx::Function *kernel : module.kernels())
-    ptx::analysis::expandKernel(module, *kernel, assumptions, expansion);
+  for (std::size_t m = 0; m < fixtures().size(); ++m)
+    for (const ptx::Function *kernel : fixtures()[m].kernels())
+      ptx::analysis::expandKernel(fixtures()[m], *kernel, assumptions[m], expansion);
   return 0;
 }
