@@ -190,24 +190,10 @@ struct ArgumentSlot {
   std::optional<std::int64_t> field; ///< bytes into the struct
 };
 
-/// The bytes `variable` declares (`.b8 p[40]`: 40; `.u32 n`: 4); nullopt
-/// for an array of no fixed size.
-std::optional<std::int64_t> declaredBytes(const ptx::VariableDecl &variable) {
-  if (!variable.type)
-    return std::nullopt;
-  std::int64_t bytes = ptx::sizeInBytes(*variable.type);
-  for (const std::optional<std::uint64_t> &dimension : variable.arrayDims) {
-    if (!dimension || *dimension > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max() / bytes))
-      return std::nullopt;
-    bytes *= static_cast<std::int64_t>(*dimension);
-  }
-  return bytes;
-}
-
 /// The bytes of a parameter declared as an array (a struct passed by
 /// value: `.param .align 8 .b8 p[40]`); nullopt for a scalar.
 std::optional<std::int64_t> aggregateBytes(const ptx::VariableDecl &parameter) {
-  return parameter.arrayDims.empty() ? std::nullopt : declaredBytes(parameter);
+  return parameter.arrayDims.empty() ? std::nullopt : ptx::declaredBytes(parameter);
 }
 
 /// The CUDA names of the fields of `kernel`'s parameter `index`, by offset
@@ -278,7 +264,7 @@ std::variant<bool, std::string> namesConstant(const ptx::Module &module, const s
         if (field.second == name)
           return true;
     if (split && split->first == variable.name) {
-      const std::optional<std::int64_t> bytes = declaredBytes(variable);
+      const std::optional<std::int64_t> bytes = ptx::declaredBytes(variable);
       if (bytes && split->second >= *bytes)
         return "constant '" + name + "': " + variable.name + " has " + std::to_string(*bytes) + " bytes; +" +
                std::to_string(split->second) + " is past its end";

@@ -3,7 +3,9 @@
 
 #include "ptxdvfs/ptx/Statement.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -86,13 +88,27 @@ std::optional<std::vector<std::uint8_t>> initialBytes(const VariableDecl &variab
       bytes.push_back(byte < 8 ? static_cast<std::uint8_t>(*bits >> (8 * byte)) : 0);
     at = end;
   }
-  std::uint64_t declared = size;
-  for (const auto &dimension : variable.arrayDims)
-    declared *= dimension.value_or(0);
-  if (variable.arrayDims.empty() || declared > 0) {
-    if (declared > kMaxBytes || declared < bytes.size())
+  // `[]` (or `[0]`) takes its length from the initializer; else the declared size holds.
+  const bool sizedByInitializer = std::any_of(variable.arrayDims.begin(), variable.arrayDims.end(),
+                                              [](const std::optional<std::uint64_t> &d) { return d.value_or(0) == 0; });
+  if (!sizedByInitializer) {
+    const std::optional<std::int64_t> declared = declaredBytes(variable);
+    if (!declared || static_cast<std::uint64_t>(*declared) > kMaxBytes ||
+        static_cast<std::uint64_t>(*declared) < bytes.size())
       return std::nullopt;
-    bytes.resize(declared, 0);
+    bytes.resize(static_cast<std::size_t>(*declared), 0);
+  }
+  return bytes;
+}
+
+std::optional<std::int64_t> declaredBytes(const VariableDecl &variable) {
+  if (!variable.type)
+    return std::nullopt;
+  std::int64_t bytes = sizeInBytes(*variable.type);
+  for (const std::optional<std::uint64_t> &dimension : variable.arrayDims) {
+    if (!dimension || (bytes > 0 && *dimension > static_cast<std::uint64_t>(INT64_MAX / bytes)))
+      return std::nullopt;
+    bytes *= static_cast<std::int64_t>(*dimension);
   }
   return bytes;
 }

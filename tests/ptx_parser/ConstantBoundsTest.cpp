@@ -158,6 +158,15 @@ TEST(ConstantBoundsTest, InitialBytesAreLittleEndianAndZeroFilledToTheDeclaredSi
             (Bytes{1, 0, 2, 0, 3, 0, 4, 0}));
   EXPECT_EQ(ptx::initialBytes(declared(".const .align 4 .u32 n;")), std::nullopt);
   EXPECT_EQ(ptx::initialBytes(declared(".global .align 8 .u64 p = generic(q);")), std::nullopt);
+  EXPECT_EQ(ptx::initialBytes(declared(".const .align 1 .b8 t[] = {1, 2, 3};")), (Bytes{1, 2, 3})); // sized by it
+  EXPECT_EQ(ptx::initialBytes(declared(".const .align 1 .b8 u[1] = {1, 2};")), std::nullopt); // more than declared
+}
+
+TEST(ConstantBoundsTest, DeclaredBytesAreTheTypeTimesEachDimension) {
+  EXPECT_EQ(ptx::declaredBytes(declared(".const .align 4 .u32 n;")), 4);
+  EXPECT_EQ(ptx::declaredBytes(declared(".const .align 2 .s16 m[2][3];")), 12);
+  EXPECT_EQ(ptx::declaredBytes(declared(".const .align 1 .b8 t[] = {1, 2, 3};")), std::nullopt); // open
+  EXPECT_EQ(ptx::declaredBytes(declared(".const .align 8 .u64 w[1152921504606846976][8];")), std::nullopt); // past int64
 }
 
 } // namespace

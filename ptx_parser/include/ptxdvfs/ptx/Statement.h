@@ -42,6 +42,11 @@ struct VariableDecl {
 /// address, `generic(x)`, or an expression), or a bound exceeds 1 MiB.
 std::optional<std::vector<std::uint8_t>> initialBytes(const VariableDecl &variable);
 
+/// The bytes `variable` declares: its type's size times each array
+/// dimension (`.b8 p[40]`: 40, `.u32 n`: 4); nullopt without a type, with
+/// a dimension left open (`[]`), or past int64.
+std::optional<std::int64_t> declaredBytes(const VariableDecl &variable);
+
 /// `{ ... }`: a nested scope (nvcc wraps each call sequence in one).
 struct Block {
   std::vector<Statement> statements;
