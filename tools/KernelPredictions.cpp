@@ -1,6 +1,7 @@
 // KernelPredictions.cpp - loading the model, encoding the inputs as it reads, predicting every kernel.
 #include "KernelPredictions.h"
 
+#include "CountText.h"
 #include "DiagnosticPrinter.h"
 #include "ExitCodes.h"
 #include "PredictorSource.h"
@@ -79,6 +80,39 @@ std::string defaultedLoopsLine(const embeddings::EncodedKernel &kernel) {
   if (found.reasons.size() > kShown)
     line += ", and " + std::to_string(found.reasons.size() - kShown) + " more ('ptxdvfs loops' lists them)";
   return line;
+}
+
+std::string kernelSharesLine(const ModulePrediction &module) {
+  if (std::all_of(module.shares.begin(), module.shares.end(), [](double share) { return share == 1; }))
+    return "";
+  constexpr std::size_t kShown = 6;
+  std::string line = "  kernels weigh by their threads per launch:";
+  std::size_t named = 0, left = 0;
+  for (std::size_t k = 0; k < module.kernels.size() && k < module.shares.size(); ++k) {
+    const embeddings::EncodedKernel &kernel = module.kernels[k].encoded;
+    if (module.shares[k] == 0 || !kernel.launch)
+      continue;
+    if (named == kShown) {
+      ++left;
+      continue;
+    }
+    std::string name = demangle(kernel.name);
+    name = name.substr(0, name.find('('));
+    if (name.rfind("void ", 0) == 0) // a template instance's return type
+      name.erase(0, 5);
+    line += (named++ ? ", " : " ") + name + " " + wholeCountText(kernel.launch->threads()) + " (" +
+            std::string(toString(kernel.launch->origin)) + ")";
+  }
+  if (left)
+    line += ", and " + std::to_string(left) + " more ('ptxdvfs loops' lists them)";
+  return line;
+}
+
+nlohmann::json kernelReadingJson(const KernelPrediction &kernel) {
+  return {{"name", kernel.name},
+          {"demangled", demangle(kernel.name)},
+          {"loop_counts", defaultedLoopsJson(kernel.encoded)},
+          {"launch", kernel.encoded.launch ? launchSizeJson(*kernel.encoded.launch) : nlohmann::json()}};
 }
 
 nlohmann::json defaultedLoopsJson(const embeddings::EncodedKernel &kernel) {
@@ -164,8 +198,12 @@ int predictInputs(const PredictionFlags &flags, PredictionRun &run) {
       model::ApplicationPrediction prediction = loaded.surfaces->predict({encoded[k]});
       module.kernels.push_back({encoded[k].name, functions[k], std::move(encoded[k]), std::move(prediction)});
     }
-    if (selected.size() > 1)
+    if (selected.size() > 1) {
       module.whole = loaded.surfaces->predict(selected);
+      module.shares.assign(selected.size(), 0.0);
+      for (const model::KernelRead &read : model::kernelsRead(selected, description.combination))
+        module.shares[static_cast<std::size_t>(read.kernel - selected.data())] = read.share;
+    }
     if (!module.kernels.empty())
       run.modules.push_back(std::move(module));
   }

@@ -54,6 +54,10 @@ struct ModulePrediction {
   /// All selected kernels read as one application (as `evaluate` combines
   /// a benchmark's kernels); only when more than one is selected.
   std::optional<model::ApplicationPrediction> whole;
+  /// With `whole`: each kernel's share in it, in step with `kernels`
+  /// (model::kernelsRead: its threads per launch over the most; 0 for a
+  /// kernel the model's combination does not read).
+  std::vector<double> shares;
 };
 
 /// The model half of a run: the checked folder and what was opened from it.
@@ -119,6 +123,14 @@ DefaultedLoops defaultedLoops(const embeddings::EncodedKernel &kernel);
 /// (at most four reasons, then how many more and where to see them);
 /// empty when no loop rests on a default.
 std::string defaultedLoopsLine(const embeddings::EncodedKernel &kernel);
+
+/// "  kernels weigh by their threads per launch: a 262144 (default), b 4096
+/// (assumed)", where the shares of `module.whole` differ; else empty.
+std::string kernelSharesLine(const ModulePrediction &module);
+
+/// `{"name", "demangled", "loop_counts", "launch"}`: how a kernel was read,
+/// beside its surface (predict) or its decision (recommend).
+nlohmann::json kernelReadingJson(const KernelPrediction &kernel);
 
 /// `{"loops", "resting_on_defaults", "reasons"}`.
 nlohmann::json defaultedLoopsJson(const embeddings::EncodedKernel &kernel);

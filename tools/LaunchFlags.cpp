@@ -1,12 +1,14 @@
 // LaunchFlags.cpp - parsing --assume/--grid/--block into the loop analysis's assumptions.
 #include "LaunchFlags.h"
 
+#include "CountText.h"
 #include "CudaLaunches.h"
 #include "CudaSource.h"
 #include "CudaStructLayout.h"
 #include "LaunchFile.h"
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -292,6 +294,19 @@ ptx::analysis::ExpansionOptions toExpansionOptions(const LaunchFlags &flags) {
   options.defaultTripCount = flags.defaultTripCount;
   options.keepLoopControl = flags.keepLoopControl;
   return options;
+}
+
+std::string threadsPerLaunchText(const ptx::analysis::LaunchSize &launch) {
+  return wholeCountText(launch.threads()) + " threads per launch (" + std::string(toString(launch.origin)) + ")";
+}
+
+nlohmann::json launchSizeJson(const ptx::analysis::LaunchSize &launch) {
+  auto dims = [](const ptx::analysis::Dim3 &d) { return nlohmann::json::array({d.x, d.y, d.z}); };
+  return {{"grid", dims(launch.grid)},
+          {"block", dims(launch.block)},
+          {"threads", launch.threads()},
+          {"origin", std::string(toString(launch.origin))},
+          {"why", launch.why}};
 }
 
 } // namespace ptxdvfs::tools

@@ -7,6 +7,8 @@
 #include "ptxdvfs/ptx/Module.h"
 #include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <string>
 #include <vector>
 
@@ -60,5 +62,12 @@ void addSourceKnowledge(const ptx::Module &module, const std::vector<CudaSourceF
                         ptx::analysis::LaunchAssumptions &assumptions);
 
 ptx::analysis::ExpansionOptions toExpansionOptions(const LaunchFlags &flags);
+
+/// "262144 threads per launch (default)": the size a kernel was read for,
+/// and the worst origin of its sizes.
+std::string threadsPerLaunchText(const ptx::analysis::LaunchSize &launch);
+
+/// `{"grid": [x, y, z], "block": [x, y, z], "threads", "origin", "why"}`.
+nlohmann::json launchSizeJson(const ptx::analysis::LaunchSize &launch);
 
 } // namespace ptxdvfs::tools

@@ -104,6 +104,7 @@ nlohmann::json toJson(const ptx::Module &module, const analysis::ExecutedKernel 
           {"executed_instructions", kernel.executedInstructions},
           {"written_instructions", kernel.sequence.size()},
           {"iterations_per_loop", kernel.iterationsPerLoop},
+          {"launch", launchSizeJson(kernel.launch)},
           {"loops", std::move(loops)},
           {"rare_branches", std::move(rare)}};
 }
@@ -114,7 +115,7 @@ void printKernel(const ptx::Module &module, const analysis::ExecutedKernel &kern
   if (kernel.iterationsPerLoop)
     out << " (" << kernel.sequence.size() << " written, " << kernel.iterationsPerLoop
         << " sampled iterations per loop)";
-  out << '\n';
+  out << ", " << threadsPerLaunchText(kernel.launch) << '\n';
   // Large-argument paths one by one; the many infinity/NaN tests of math
   // functions as one line of PTX lines.
   std::string nonFiniteLines;

@@ -33,9 +33,10 @@ bool contains(const std::vector<std::size_t> &points, std::size_t p) {
 }
 
 /// One application's surface, each row marked: `*` least energy, `p` Pareto-optimal.
-/// `loops`: what the kernel's loop counts rest on (defaultedLoopsLine), or empty.
+/// `reading`: what the kernel's loop counts rest on (defaultedLoopsLine),
+/// or how a file's kernels weigh in it (kernelSharesLine), or empty.
 void printSurface(std::ostream &out, const PredictionRun &run, const std::string &title,
-                  const model::ApplicationPrediction &prediction, const std::string &loops = {}) {
+                  const model::ApplicationPrediction &prediction, const std::string &reading = {}) {
   const model::SurfacePrediction &surface = prediction.surface;
   std::vector<std::size_t> pareto = model::paretoPoints(surface.mean);
   out << title << '\n';
@@ -55,8 +56,8 @@ void printSurface(std::ostream &out, const PredictionRun &run, const std::string
     }
     out << '\n';
   }
-  if (!loops.empty())
-    out << loops << '\n';
+  if (!reading.empty())
+    out << reading << '\n';
   out << "  f_mem  f_core   time             power            energy\n";
   char line[160];
   for (std::size_t p = 0; p < surface.mean.size(); ++p) {
@@ -88,7 +89,7 @@ void printText(const PredictionRun &run) {
     if (module.whole)
       printSurface(std::cout, run, "\n" + module.input->input + ": all " +
                                        std::to_string(module.kernels.size()) + " kernels together",
-                   *module.whole);
+                   *module.whole, kernelSharesLine(module));
   }
 }
 
@@ -118,13 +119,13 @@ void printJson(const PredictionRun &run) {
     nlohmann::json kernels = nlohmann::json::array();
     for (const KernelPrediction &kernel : module.kernels) {
       nlohmann::json entry = surfaceJson(run, kernel.prediction);
-      entry["name"] = kernel.name;
-      entry["demangled"] = demangle(kernel.name);
-      entry["loop_counts"] = defaultedLoopsJson(kernel.encoded);
+      entry.update(kernelReadingJson(kernel));
       kernels.push_back(std::move(entry));
     }
     nlohmann::json entry = {{"input", module.input->input}, {"kernels", kernels}};
     entry["all_kernels"] = module.whole ? surfaceJson(run, *module.whole) : nlohmann::json();
+    if (module.whole)
+      entry["all_kernels"]["kernel_shares"] = module.shares;
     modules.push_back(std::move(entry));
   }
   nlohmann::json out = {{"model", run.model->modelDir},
@@ -217,9 +218,12 @@ void setupPredictCommand(CLI::App &app, int &exitCode) {
       "The LSTM's factor at the reference point is its prediction, not forced to 1 (it is\n"
       "what `evaluate` scores); recommend and lint compare points of one surface.\n"
       "A file with several kernels is also predicted as a whole, as `evaluate` reads a\n"
-      "benchmark. Kernels are read as they execute: give loop bounds the PTX cannot tell\n"
-      "with --assume, --grid and --block (see `ptxdvfs loops`). A kernel whose loop counts\n"
-      "rest on defaults gets a 'loops:' line (--json: loop_counts) naming what they rest on.\n"
+      "benchmark: each kernel's instructions count once per thread of one launch, so a\n"
+      "kernel launched with more threads weighs more ('kernels weigh' line where they\n"
+      "differ; --json: kernel_shares). Kernels are read as they execute: give what the\n"
+      "PTX cannot tell with --assume, --grid and --block (see `ptxdvfs loops`). A kernel\n"
+      "whose loop counts rest on defaults gets a 'loops:' line (--json: loop_counts)\n"
+      "naming what they rest on.\n"
       "The shipped model's default predictor is knn_log_histogram: the training programs\n"
       "whose log-scaled instruction mix is closest. In cross-validation that holds out each\n"
       "family with its twins it beats the LSTM, the blends and knn_unit_mix (the neighbours\n"

@@ -93,15 +93,13 @@ void printJson(const PredictionRun &run, const RecommendOptions &options) {
     nlohmann::json kernels = nlohmann::json::array();
     for (const KernelPrediction &kernel : module.kernels) {
       nlohmann::json entry = decisionJson(run, options, kernel.prediction);
-      entry["name"] = kernel.name;
-      entry["demangled"] = demangle(kernel.name);
-      entry["loop_counts"] = defaultedLoopsJson(kernel.encoded);
+      entry.update(kernelReadingJson(kernel));
       kernels.push_back(std::move(entry));
     }
-    modules.push_back({{"input", module.input->input},
-                       {"kernels", kernels},
-                       {"all_kernels", module.whole ? decisionJson(run, options, *module.whole)
-                                                    : nlohmann::json()}});
+    nlohmann::json whole = module.whole ? decisionJson(run, options, *module.whole) : nlohmann::json();
+    if (module.whole)
+      whole["kernel_shares"] = module.shares;
+    modules.push_back({{"input", module.input->input}, {"kernels", kernels}, {"all_kernels", whole}});
   }
   std::cout << nlohmann::json{{"model", run.model->modelDir},
                               {"gpu", run.model->folder.card.clocks.gpu},
@@ -173,9 +171,12 @@ void setupRecommendCommand(CLI::App &app, int &exitCode) {
         if (std::string line = defaultedLoopsLine(kernel.encoded); !line.empty())
           std::cout << line << '\n';
       }
-      if (module.whole)
+      if (module.whole) {
         printDecision(run, *options, "\n" + module.input->input + ": all kernels together",
                       *module.whole);
+        if (std::string line = kernelSharesLine(module); !line.empty())
+          std::cout << line << '\n';
+      }
     }
   });
 }

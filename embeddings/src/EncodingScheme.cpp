@@ -86,6 +86,7 @@ std::vector<EncodedKernel> EncodingScheme::encode(const ptx::Module &module,
   for (std::size_t k = 0; k < executed.size() && k < encoded.size(); ++k) {
     encoded[k].loops = std::move(executed[k].loops);
     encoded[k].iterationsPerLoop = executed[k].iterationsPerLoop;
+    encoded[k].launch = std::move(executed[k].launch);
     encoded[k].warnings = std::move(executed[k].warnings);
   }
   return encoded;

@@ -7,6 +7,30 @@
 
 namespace ptxdvfs::model {
 
+std::vector<KernelRead> kernelsRead(const std::vector<embeddings::EncodedKernel> &kernels,
+                                    KernelCombination combination) {
+  std::vector<KernelRead> read;
+  if (combination == KernelCombination::LastKernel && !kernels.empty())
+    read.push_back({&kernels.back()});
+  else
+    for (const embeddings::EncodedKernel &kernel : kernels)
+      read.push_back({&kernel});
+  double most = 0;
+  for (const KernelRead &kernel : read) {
+    if (!kernel.kernel->launch)
+      return read;
+    most = std::max(most, kernel.kernel->launch->threads());
+  }
+  if (most > 0)
+    for (KernelRead &kernel : read)
+      kernel.share = kernel.kernel->launch->threads() / most;
+  return read;
+}
+
+int64_t storedWeight(const embeddings::InstructionRecord &record, double share) {
+  return std::max<int64_t>(1, static_cast<int64_t>(std::llround(record.weight * share * kWeightScale)));
+}
+
 InstructionHistogram mixOf(const std::vector<embeddings::EncodedKernel> &kernels,
                            KernelCombination combination, int64_t maxLength) {
   // Rows as fieldsTensor() makes them: feature indices and the stored weight.
@@ -15,21 +39,14 @@ InstructionHistogram mixOf(const std::vector<embeddings::EncodedKernel> &kernels
     double weight;
   };
   std::vector<Row> rows;
-  auto add = [&](const embeddings::EncodedKernel &kernel) {
-    for (const embeddings::InstructionRecord &record : kernel.instructions) {
-      auto stored = std::max<int64_t>(1, static_cast<int64_t>(std::llround(record.weight * kWeightScale)));
+  for (const KernelRead &read : kernelsRead(kernels, combination))
+    for (const embeddings::InstructionRecord &record : read.kernel->instructions)
       rows.push_back({{std::min<int64_t>(record.opcode + 1, kOpcodeRows - 1),
                        kOpcodeRows + std::min<int64_t>(record.stateSpace, kSpaceRows - 1),
                        kOpcodeRows + kSpaceRows + std::min<int64_t>(record.type, kTypeRows - 1),
                        kMixWidth + static_cast<int64_t>(record.unit)},
-                      static_cast<double>(static_cast<float>(stored) / static_cast<float>(kWeightScale))});
-    }
-  };
-  if (combination == KernelCombination::LastKernel && !kernels.empty())
-    add(kernels.back());
-  else
-    for (const embeddings::EncodedKernel &kernel : kernels)
-      add(kernel);
+                      static_cast<double>(static_cast<float>(storedWeight(record, read.share)) /
+                                          static_cast<float>(kWeightScale))});
   if (rows.empty()) // the all-zero row of an empty application, counted once
     rows.push_back({{0, kOpcodeRows, kOpcodeRows + kSpaceRows, kMixWidth}, 1.0});
   auto length = static_cast<int64_t>(rows.size());

@@ -11,28 +11,22 @@ namespace ptxdvfs::model {
 
 torch::Tensor fieldsTensor(const std::vector<embeddings::EncodedKernel> &kernels,
                            KernelCombination combination, int64_t maxLength) {
-  std::vector<const embeddings::EncodedKernel *> used;
-  if (combination == KernelCombination::LastKernel && !kernels.empty())
-    used.push_back(&kernels.back());
-  else
-    for (const auto &kernel : kernels)
-      used.push_back(&kernel);
+  std::vector<KernelRead> used = kernelsRead(kernels, combination);
   int64_t length = 0;
-  for (const auto *kernel : used)
-    length += static_cast<int64_t>(kernel->instructions.size());
+  for (const KernelRead &read : used)
+    length += static_cast<int64_t>(read.kernel->instructions.size());
   torch::Tensor fields = torch::zeros({std::max<int64_t>(length, 1), kFieldCount}, torch::kInt64);
   auto rows = fields.accessor<int64_t, 2>();
   int64_t row = 0;
-  for (const auto *kernel : used) {
-    for (const auto &record : kernel->instructions) {
+  for (const KernelRead &read : used) {
+    for (const auto &record : read.kernel->instructions) {
       rows[row][kOpcodeColumn] = std::min<int64_t>(record.opcode + 1, kOpcodeRows - 1);
       rows[row][kSpaceColumn] = std::min<int64_t>(record.stateSpace, kSpaceRows - 1);
       rows[row][kTypeColumn] = std::min<int64_t>(record.type, kTypeRows - 1);
       rows[row][kOperandsColumn] = std::min<int64_t>(record.operandCount, kOperandRows - 1);
       rows[row][kDistanceColumn] = std::min<int64_t>(record.dependencyDistance, kDistanceRows - 1);
       rows[row][kKindColumn] = static_cast<int64_t>(record.dependencyKind);
-      rows[row][kWeightColumn] =
-          std::max<int64_t>(1, static_cast<int64_t>(std::llround(record.weight * kWeightScale)));
+      rows[row][kWeightColumn] = storedWeight(record, read.share);
       rows[row][kUnitColumn] = static_cast<int64_t>(record.unit);
       ++row;
     }

@@ -48,6 +48,37 @@ TEST(TensorDatasetTest, TheMixCountsExecutionsThroughTheWeights) {
   EXPECT_FLOAT_EQ(plain[55].item<float>(), 0.5f);
 }
 
+TEST(TensorDatasetTest, KernelsWeighByTheThreadsOfTheirLaunch) {
+  // One instruction per thread each; the second kernel launches 3 times the threads.
+  embeddings::EncodedKernel small{"small", {record(54, 4, 1)}}, large{"large", {record(30, 0, 2)}};
+  small.launch = ptx::analysis::LaunchSize{{4, 1, 1}, {256, 1, 1}};
+  large.launch = ptx::analysis::LaunchSize{{4, 3, 1}, {128, 2, 1}};
+  std::vector<KernelRead> read = kernelsRead({small, large}, KernelCombination::Concatenate);
+  ASSERT_EQ(read.size(), 2u);
+  EXPECT_DOUBLE_EQ(read[0].share, 1.0 / 3);
+  EXPECT_DOUBLE_EQ(read[1].share, 1.0);
+  torch::Tensor fields = fieldsTensor({small, large}, KernelCombination::Concatenate);
+  EXPECT_EQ(fields[0][kWeightColumn].item<int64_t>(), 333);
+  EXPECT_EQ(fields[1][kWeightColumn].item<int64_t>(), 1000);
+  InstructionHistogram mix = mixOf({small, large}, KernelCombination::Concatenate);
+  EXPECT_NEAR(mix.at(55), 0.25, 1e-3);
+  EXPECT_NEAR(mix.at(31), 0.75, 1e-3);
+  // The last kernel alone is the whole application.
+  read = kernelsRead({small, large}, KernelCombination::LastKernel);
+  ASSERT_EQ(read.size(), 1u);
+  EXPECT_EQ(read[0].kernel->name, "large");
+  EXPECT_EQ(read[0].share, 1.0);
+  // A kernel without a launch (read as written, imported) leaves every weight as it is.
+  embeddings::EncodedKernel unknown{"unknown", {record(30, 0, 2)}};
+  for (const KernelRead &kernel : kernelsRead({small, unknown}, KernelCombination::Concatenate))
+    EXPECT_EQ(kernel.share, 1.0);
+  EXPECT_NEAR(mixOf({small, unknown}, KernelCombination::Concatenate).at(55), 0.5, 1e-6);
+  // Launched alike, exactly as before: the microbenchmarks' mixes do not move.
+  large.launch = small.launch;
+  EXPECT_TRUE(torch::equal(fieldsTensor({small, large}, KernelCombination::Concatenate),
+                           fieldsTensor({small, unknown}, KernelCombination::Concatenate)));
+}
+
 TEST(TensorDatasetTest, BatchesGroupSimilarLengths) {
   TensorDataset data = toyData(20);
   auto batches = batchesByLength(data, range(0, 20), 8);

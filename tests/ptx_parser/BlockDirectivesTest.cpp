@@ -1,6 +1,7 @@
 // BlockDirectivesTest.cpp - the block size a loop over blockDim.x is read
 // with when --block is not given: the kernel's .reqntid, else its .maxntid
-// (__launch_bounds__), else the default; in the functions it calls too.
+// (__launch_bounds__), else the default; in the functions it calls too;
+// and the launch size an application's kernels weigh by.
 #include "LoopFixtures.h"
 
 #include <gtest/gtest.h>
@@ -77,6 +78,40 @@ TEST(BlockDirectivesTest, AFunctionTheKernelCallsReadsTheKernelsBlockSize) {
   ExecutedKernel bounded = expandWithBlock(blockStrideKernel(".maxntid 512, 1, 1", true));
   ASSERT_EQ(bounded.loops.size(), 1u);
   EXPECT_EQ(bounded.loops[0].maxTripCount, 2u);
+}
+
+TEST(BlockDirectivesTest, TheLaunchSizeIsReadAsTheLoopsReadIt) {
+  // The size an application's kernels weigh by: what %ntid and %nctaid read.
+  ExecutedKernel unset = expandWithBlock(blockStrideKernel(""));
+  EXPECT_EQ(unset.launch.block.x, 256u);
+  EXPECT_EQ(unset.launch.grid.x, 1024u);
+  EXPECT_EQ(unset.launch.grid.y * unset.launch.grid.z * unset.launch.block.y * unset.launch.block.z, 1u);
+  EXPECT_DOUBLE_EQ(unset.launch.threads(), 262144.0);
+  EXPECT_EQ(unset.launch.origin, ValueOrigin::Defaulted);
+  EXPECT_EQ(unset.launch.why, (std::vector<std::string>{"%nctaid.x,y,z = 1024,1,1 (default; set --grid)",
+                                                        "%ntid.x,y,z = 256,1,1 (default; set --block)"}));
+
+  ExecutedKernel required = expandWithBlock(blockStrideKernel(".reqntid 64, 2, 1"));
+  EXPECT_DOUBLE_EQ(required.launch.threads(), 1024.0 * 128);
+  EXPECT_EQ(required.launch.origin, ValueOrigin::Defaulted); // the grid still is
+
+  LaunchAssumptions given;
+  given.grid = Dim3{40, 3, 1};
+  ptx::Module module = blockStrideKernel(".maxntid 128, 1, 1");
+  ExecutedKernel both = expandNamed(module, "block_stride", given);
+  EXPECT_DOUBLE_EQ(both.launch.threads(), 120.0 * 128); // .maxntid as the block
+  EXPECT_EQ(both.launch.origin, ValueOrigin::Defaulted);
+  given.block = Dim3{32, 4, 2};
+  both = expandNamed(module, "block_stride", given);
+  EXPECT_DOUBLE_EQ(both.launch.threads(), 120.0 * 256);
+  EXPECT_EQ(both.launch.origin, ValueOrigin::Assumed);
+  EXPECT_EQ(both.launch.why,
+            (std::vector<std::string>{"%nctaid.x,y,z = 40,3,1 (--grid)", "%ntid.x,y,z = 32,4,2 (--block)"}));
+
+  // Past 2^64 threads the count is still a number, not a wrapped one.
+  given.grid = Dim3{UINT32_MAX, 65535, 65535};
+  given.block = Dim3{1024, 1, 1};
+  EXPECT_GT(expandNamed(module, "block_stride", given).launch.threads(), 1e22);
 }
 
 } // namespace

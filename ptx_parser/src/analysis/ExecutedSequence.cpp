@@ -68,6 +68,21 @@ public:
   ExecutedKernel take() { return std::move(result_); }
   bool sampled() const { return sampled_; }
 
+  LaunchSize launchSize(const Function &kernel) {
+    const ValueEvaluator &values = *factsOf(kernel).values;
+    LaunchSize size;
+    for (auto [base, dims] : {std::pair{"%nctaid", &size.grid}, std::pair{"%ntid", &size.block}})
+      for (auto [component, dim] : {std::pair{"x", &Dim3::x}, std::pair{"y", &Dim3::y}, std::pair{"z", &Dim3::z}}) {
+        Value value = values.specialRegister(base, component);
+        if (value.number && *value.number > 0 && *value.number <= UINT32_MAX)
+          dims->*dim = static_cast<std::uint32_t>(*value.number);
+        size.origin = std::max(size.origin, value.origin);
+        size.why.insert(size.why.end(), value.why.begin(), value.why.end());
+      }
+    foldLaunchReasons(size.why);
+    return size;
+  }
+
 private:
   FunctionFacts &factsOf(const Function &function) {
     auto &slot = facts_[&function];
@@ -425,17 +440,16 @@ std::string_view originName(const LoopReport &loop) {
   return loop.usedDefault ? "default" : toString(loop.origin);
 }
 
-ExecutedKernel expandKernel(const Module &module, const Function &kernel,
-                            const LaunchAssumptions &assumptions, const ExpansionOptions &options) {
-  // The kernel's block-size directives and launch hold in the functions it calls too.
-  LaunchAssumptions forKernel = assumptions;
-  if (!forKernel.requiredBlock)
-    forKernel.requiredBlock = blockDirective(kernel, "reqntid");
-  if (!forKernel.maximumBlock)
-    forKernel.maximumBlock = blockDirective(kernel, "maxntid");
-  if (auto found = forKernel.sourceLaunches.find(kernel.name); !forKernel.launch && found != forKernel.sourceLaunches.end())
-    forKernel.launch = found->second;
-  Expander expander(module, forKernel, options);
+double LaunchSize::threads() const {
+  return double(grid.x) * grid.y * grid.z * block.x * block.y * block.z;
+}
+
+namespace {
+
+/// The sequence within the budget: every iteration if that fits, else the
+/// largest number of written iterations per loop entry that does.
+ExecutedKernel expandWithinBudget(Expander &expander, const Module &module, const Function &kernel,
+                                  const ExpansionOptions &options) {
   // Code without loops can exceed the budget; this bounds pathological
   // inlining instead, and keeps memory bounded whatever the counts say.
   const std::size_t hardLimit = std::max<std::size_t>(options.budget, 1) * 64 + (1u << 20);
@@ -487,6 +501,24 @@ ExecutedKernel expandKernel(const Module &module, const Function &kernel,
   }
   atLow.iterationsPerLoop = low;
   return atLow;
+}
+
+} // namespace
+
+ExecutedKernel expandKernel(const Module &module, const Function &kernel,
+                            const LaunchAssumptions &assumptions, const ExpansionOptions &options) {
+  // The kernel's block-size directives and launch hold in the functions it calls too.
+  LaunchAssumptions forKernel = assumptions;
+  if (!forKernel.requiredBlock)
+    forKernel.requiredBlock = blockDirective(kernel, "reqntid");
+  if (!forKernel.maximumBlock)
+    forKernel.maximumBlock = blockDirective(kernel, "maxntid");
+  if (auto found = forKernel.sourceLaunches.find(kernel.name); !forKernel.launch && found != forKernel.sourceLaunches.end())
+    forKernel.launch = found->second;
+  Expander expander(module, forKernel, options);
+  ExecutedKernel result = expandWithinBudget(expander, module, kernel, options);
+  result.launch = expander.launchSize(kernel);
+  return result;
 }
 
 } // namespace ptxdvfs::ptx::analysis

@@ -69,6 +69,11 @@ struct EncodedKernel {
   /// Read as executed: iterations written per loop entry when the budget
   /// forced sampling (0: every iteration written).
   std::uint64_t iterationsPerLoop = 0;
+  /// Read as executed: the size of one launch, as its loops read it (the
+  /// threads that run this sequence); unset when read as written, or
+  /// imported. The kernels of an application weigh by it
+  /// (model::kernelShares).
+  std::optional<ptx::analysis::LaunchSize> launch;
   /// Unusual control flow met while reading it as executed.
   ptx::Diagnostics warnings;
 

@@ -35,6 +35,26 @@ enum class KernelCombination {
   LastKernel,  ///< only the last kernel (what the original tool saw)
 };
 
+/// A kernel of an application as the model reads it, with its share: its
+/// threads per launch over the largest of the kernels read (so at most 1),
+/// by which its records' weights (executions per thread) are multiplied,
+/// so that the application's mix counts the instructions all threads
+/// execute, not one thread of each kernel. Every share is 1 where some
+/// kernel read has no launch (read as written, an imported dataset) or
+/// all launch as many threads, which leaves those weights unchanged.
+struct KernelRead {
+  const embeddings::EncodedKernel *kernel = nullptr;
+  double share = 1;
+};
+
+/// The kernels of an application that `combination` reads, in order.
+std::vector<KernelRead> kernelsRead(const std::vector<embeddings::EncodedKernel> &kernels,
+                                    KernelCombination combination);
+
+/// A record's weight times its kernel's share, as the fields tensor
+/// stores it: in 1/kWeightScale units, at least 1 unit.
+int64_t storedWeight(const embeddings::InstructionRecord &record, double share);
+
 /// Instruction mix of an application: the share of its instructions with
 /// each opcode, state space and type value, and with each execution unit
 /// (four blocks that each sum to 1), stored sparsely by feature index
@@ -53,7 +73,7 @@ bool hasUnitBlock(const InstructionHistogram &histogram);
 
 /// The mix of the instructions the model reads of `kernels`: combined by
 /// `combination`, cut to `maxLength` as fieldsTensor() cuts them, each
-/// record counted by its weight (quantised as the fields tensor stores it).
+/// record counted by its stored weight (storedWeight).
 /// The same numbers as histogramOf(fieldsTensor(...)), without LibTorch.
 InstructionHistogram mixOf(const std::vector<embeddings::EncodedKernel> &kernels,
                            KernelCombination combination, int64_t maxLength = 0);

@@ -22,8 +22,9 @@ enum FieldColumn : int64_t {
   kDistanceColumn,
   kKindColumn,
   /// Not embedded: the executions the row stands for (InstructionRecord::
-  /// weight) in 1/kWeightScale units, at least 1 unit for a real row; 0 on
-  /// padding. Only the instruction mix reads it.
+  /// weight times its kernel's share: storedWeight()) in 1/kWeightScale
+  /// units, at least 1 unit for a real row; 0 on padding. Only the
+  /// instruction mix reads it.
   kWeightColumn,
   /// Not embedded: the record's ExecutionUnit. Only the mix reads it.
   kUnitColumn,

@@ -87,6 +87,18 @@ inline constexpr const char *kBehindRareSide = "it lies on a side of a branch re
 /// summary of what to give (--assume, --grid, --block) leaves it out.
 inline bool saysWhyNotRun(std::string_view reason) { return reason == kLeadsPastLoop || reason == kBehindRareSide; }
 
+/// The size of one launch of a kernel, as its loops read it (%ntid and
+/// %nctaid: ValueEvaluator::specialRegister). How many threads run the
+/// sequence: an application's kernels weigh by it (docs/loops.md, "Weights").
+struct LaunchSize {
+  Dim3 grid, block;
+  ValueOrigin origin = ValueOrigin::Constant; ///< the worst of the six sizes
+  std::vector<std::string> why;               ///< where each size came from, folded per register
+  /// Threads per launch: every grid and block dimension multiplied (as a
+  /// double, which a grid of 2^31 - 1 x 65535 x 65535 blocks still fits).
+  double threads() const;
+};
+
 /// Points into the module it was expanded from (its functions and
 /// instructions), which must outlive it.
 struct ExecutedKernel {
@@ -97,6 +109,7 @@ struct ExecutedKernel {
   std::uint64_t iterationsPerLoop = 0; ///< the sampling cap chosen; 0 if nothing was sampled
   Diagnostics warnings;            ///< unusual control flow (irreducible loops, indirect branches)
   std::vector<RareBranchReport> rareBranches; ///< once per branch, in the order first met
+  LaunchSize launch;                          ///< the launch this sequence was read for
 };
 
 /// Expands `kernel` of `module` for the representative thread of

@@ -236,6 +236,11 @@ public:
                                   const Bindings &bindings) const;
   /// The value of a source operand of instruction `at`.
   Value operandAt(const Operand &operand, std::uint32_t at, const Bindings &bindings = {}) const;
+  /// `%ntid`, `%nctaid` (the launch's sizes, from the first source that
+  /// gives them: --block/--grid, .reqntid, the host code's or the launch
+  /// file's launch, .maxntid, the defaults), `%tid` and `%ctaid` (0: the
+  /// representative thread); `component` is "x", "y" or "z".
+  Value specialRegister(std::string_view base, std::string_view component) const;
   /// The value that instruction `def` writes into its destination `reg`.
   Value definedBy(std::uint32_t def, std::string_view reg, const Bindings &bindings = {}) const;
 
@@ -306,7 +311,6 @@ private:
   /// known): joined with its predicate operand, negated for a pair's second.
   Value comparisonResult(std::uint32_t def, std::string_view reg, std::optional<bool> compared,
                          const Value &a, const Value &b, Query &query, unsigned depth) const;
-  Value specialRegister(std::string_view base, std::string_view component) const;
   /// The parameter `name` as an ld.param of `type` reads it (a float
   /// type: its bits; none given: as an integer). A nonzero `offset` reads
   /// the field that many bytes into a struct passed by value, assumed as
