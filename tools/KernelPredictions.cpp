@@ -100,8 +100,9 @@ std::string kernelSharesLine(const ModulePrediction &module) {
     name = name.substr(0, name.find('('));
     if (name.rfind("void ", 0) == 0) // a template instance's return type
       name.erase(0, 5);
-    line += (named++ ? ", " : " ") + name + " " + wholeCountText(kernel.launch->threads()) + " (" +
-            std::string(toString(kernel.launch->origin)) + ")";
+    line += (named++ ? ", " : " ") + name + " " + wholeCountText(kernel.launch->threads()) +
+            (kernel.launch->launches == 1 ? "" : " x " + std::to_string(kernel.launch->launches) + " launches") +
+            " (" + std::string(toString(kernel.launch->origin)) + ")";
   }
   if (left)
     line += ", and " + std::to_string(left) + " more ('ptxdvfs loops' lists them)";

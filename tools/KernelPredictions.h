@@ -125,7 +125,8 @@ DefaultedLoops defaultedLoops(const embeddings::EncodedKernel &kernel);
 std::string defaultedLoopsLine(const embeddings::EncodedKernel &kernel);
 
 /// "  kernels weigh by their threads per launch: a 262144 (default), b 4096
-/// (assumed)", where the shares of `module.whole` differ; else empty.
+/// x 100 launches (assumed)", where the shares of `module.whole` differ;
+/// else empty.
 std::string kernelSharesLine(const ModulePrediction &module);
 
 /// `{"name", "demangled", "loop_counts", "launch"}`: how a kernel was read,

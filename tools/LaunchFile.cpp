@@ -79,8 +79,8 @@ NamedValues namedValuesOf(const json &object, const std::string &what, const std
 KernelLaunch kernelLaunchOf(const std::string &kernel, const json &entry) {
   const std::string where = " in kernel '" + kernel + "'";
   if (!entry.is_object())
-    throw LaunchFileError{"kernel '" + kernel + "' needs an object of grid, block and arguments"};
-  onlyKeys(entry, {"grid", "block", "arguments"}, where);
+    throw LaunchFileError{"kernel '" + kernel + "' needs an object of grid, block, launches and arguments"};
+  onlyKeys(entry, {"grid", "block", "launches", "arguments"}, where);
   KernelLaunch launch;
   launch.kernel = kernel;
   if (entry.contains("grid"))
@@ -89,6 +89,12 @@ KernelLaunch kernelLaunchOf(const std::string &kernel, const json &entry) {
     launch.block = dimensionsOf(entry["block"], "block" + where);
     if (!fitsOneBlock(*launch.block))
       throw LaunchFileError{"block" + where + " has more than " + std::to_string(kMaxThreadsPerBlock) + " threads"};
+  }
+  if (entry.contains("launches")) {
+    const json &launches = entry["launches"];
+    if (!launches.is_number_integer() || launches.get<std::int64_t>() < 1)
+      throw LaunchFileError{"launches" + where + " takes a positive integer: " + launches.dump()};
+    launch.launches = static_cast<std::uint64_t>(launches.get<std::int64_t>());
   }
   if (entry.contains("arguments"))
     launch.arguments = namedValuesOf(entry["arguments"], "arguments" + where, "argument", where);
@@ -317,6 +323,8 @@ std::string launchFileText(const std::vector<KernelLaunch> &kernels, const Named
       entry["grid"] = dimensionsJson(*launch.grid);
     if (launch.block)
       entry["block"] = dimensionsJson(*launch.block);
+    if (launch.launches != 1)
+      entry["launches"] = launch.launches;
     if (!launch.arguments.empty())
       entry["arguments"] = namedValuesJson(launch.arguments);
     entries[launch.kernel] = std::move(entry);
@@ -347,6 +355,7 @@ std::string applyLaunchFile(const LaunchFile &file, const ptx::Module &module,
     launch.at = file.path;
     launch.grid = given.grid;
     launch.block = given.block;
+    launch.launches = given.launches;
     if (!given.grid)
       launch.gridOpen = file.path + " gives no grid";
     if (!given.block)

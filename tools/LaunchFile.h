@@ -35,6 +35,9 @@ struct KernelLaunch {
   std::string kernel;
   std::optional<ptx::analysis::Dim3> grid;  ///< blocks
   std::optional<ptx::analysis::Dim3> block; ///< threads per block (1 to 1024 in all)
+  /// Times the program launches it (optional, 1 if left out): a kernel
+  /// launched 100 times weighs 100 times in its application's mix.
+  std::uint64_t launches = 1;
   /// Arguments by parameter name: the CUDA name (when the module's CUDA
   /// sources are readable), the PTX name, or its `param_N` suffix; a field
   /// of a struct passed by value by its CUDA name (`d_dim.number_boxes`)
@@ -56,11 +59,12 @@ struct LaunchFile {
 
 /// Reads and checks a launch file:
 ///   {"format": "ptxdvfs-launch/1",
-///    "kernels": {"saxpy": {"grid": [1056], "block": [256, 1, 1],
+///    "kernels": {"saxpy": {"grid": [1056], "block": [256, 1, 1], "launches": 100,
 ///                          "arguments": {"n": 1048576, "param_1": 2.5}}},
 ///    "constants": {"NbrListLen": 27}}
 /// ("constants" may be left out).
-/// `grid` and `block` take one to three positive integers (or one integer).
+/// `grid` and `block` take one to three positive integers (or one integer),
+/// `launches` one positive integer.
 /// Errors name the file and the entry.
 ptx::Expected<LaunchFile> readLaunchFile(const std::string &path);
 

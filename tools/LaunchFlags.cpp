@@ -190,7 +190,7 @@ void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags) {
   command.add_option("--launch", flags.launchFile,
                      "Each kernel's grid, block and arguments from a launch file, as a harness "
                      "records them: {\"format\": \"ptxdvfs-launch/1\", \"kernels\": {KERNEL: "
-                     "{\"grid\": [X,Y,Z], \"block\": [X,Y,Z], \"arguments\": {NAME: VALUE}}}, "
+                     "{\"grid\": [X,Y,Z], \"block\": [X,Y,Z], \"launches\": N, \"arguments\": {NAME: VALUE}}}, "
                      "\"constants\": {NAME: VALUE}} (KERNEL: the PTX or CUDA name; NAME as for --assume: "
                      "a parameter or field, or a __constant__ variable the host wrote). It replaces the launches "
                      "in the CUDA source; --grid, --block and --assume still win. Default: a "
@@ -297,7 +297,8 @@ ptx::analysis::ExpansionOptions toExpansionOptions(const LaunchFlags &flags) {
 }
 
 std::string threadsPerLaunchText(const ptx::analysis::LaunchSize &launch) {
-  return wholeCountText(launch.threads()) + " threads per launch (" + std::string(toString(launch.origin)) + ")";
+  return wholeCountText(launch.threads()) + " threads per launch (" + std::string(toString(launch.origin)) + ")" +
+         (launch.launches == 1 ? "" : ", " + std::to_string(launch.launches) + " launches");
 }
 
 nlohmann::json launchSizeJson(const ptx::analysis::LaunchSize &launch) {
@@ -305,6 +306,7 @@ nlohmann::json launchSizeJson(const ptx::analysis::LaunchSize &launch) {
   return {{"grid", dims(launch.grid)},
           {"block", dims(launch.block)},
           {"threads", launch.threads()},
+          {"launches", launch.launches},
           {"origin", std::string(toString(launch.origin))},
           {"why", launch.why}};
 }

@@ -19,11 +19,11 @@ std::vector<KernelRead> kernelsRead(const std::vector<embeddings::EncodedKernel>
   for (const KernelRead &kernel : read) {
     if (!kernel.kernel->launch)
       return read;
-    most = std::max(most, kernel.kernel->launch->threads());
+    most = std::max(most, kernel.kernel->launch->launchedThreads());
   }
   if (most > 0)
     for (KernelRead &kernel : read)
-      kernel.share = kernel.kernel->launch->threads() / most;
+      kernel.share = kernel.kernel->launch->launchedThreads() / most;
   return read;
 }
 

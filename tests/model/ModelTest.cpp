@@ -63,6 +63,10 @@ TEST(TensorDatasetTest, KernelsWeighByTheThreadsOfTheirLaunch) {
   InstructionHistogram mix = mixOf({small, large}, KernelCombination::Concatenate);
   EXPECT_NEAR(mix.at(55), 0.25, 1e-3);
   EXPECT_NEAR(mix.at(31), 0.75, 1e-3);
+  // Launched 6 times, the small kernel weighs twice the large one.
+  small.launch->launches = 6;
+  EXPECT_NEAR(mixOf({small, large}, KernelCombination::Concatenate).at(55), 2.0 / 3, 1e-3);
+  small.launch->launches = 1;
   // The last kernel alone is the whole application.
   read = kernelsRead({small, large}, KernelCombination::LastKernel);
   ASSERT_EQ(read.size(), 1u);

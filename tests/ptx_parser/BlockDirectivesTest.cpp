@@ -108,6 +108,18 @@ TEST(BlockDirectivesTest, TheLaunchSizeIsReadAsTheLoopsReadIt) {
   EXPECT_EQ(both.launch.why,
             (std::vector<std::string>{"%nctaid.x,y,z = 40,3,1 (--grid)", "%ntid.x,y,z = 32,4,2 (--block)"}));
 
+  // A launch file's launches multiply the threads the kernel weighs by, not its sizes.
+  LaunchAssumptions repeated;
+  repeated.sourceLaunches["block_stride"].grid = Dim3{10, 1, 1};
+  repeated.sourceLaunches["block_stride"].launches = 5;
+  repeated.sourceLaunches["block_stride"].at = "run.json";
+  ExecutedKernel five = expandNamed(module, "block_stride", repeated);
+  EXPECT_DOUBLE_EQ(five.launch.threads(), 10.0 * 128);
+  EXPECT_EQ(five.launch.launches, 5u);
+  EXPECT_DOUBLE_EQ(five.launch.launchedThreads(), 5 * 10.0 * 128);
+  EXPECT_EQ(five.launch.why.back(), "launched 5 times (the launch at run.json)");
+  EXPECT_EQ(both.launch.launches, 1u);
+
   // Past 2^64 threads the count is still a number, not a wrapped one.
   given.grid = Dim3{UINT32_MAX, 65535, 65535};
   given.block = Dim3{1024, 1, 1};

@@ -32,12 +32,15 @@ TEST(LaunchFileTest, WhatItWritesItReadsBack) {
   saxpy.kernel = "_Z5saxpyifPKfPf";
   saxpy.grid = ptx::analysis::Dim3{1056, 1, 1};
   saxpy.block = ptx::analysis::Dim3{32, 8, 1};
+  saxpy.launches = 100;
   saxpy.arguments = {{"n", ptx::analysis::AssumedValue(std::int64_t{1} << 40)},
                      {"param_1", ptx::analysis::AssumedValue::real(2.5)}};
   KernelLaunch bare;
   bare.kernel = "copy";
   const std::string text = launchFileText({saxpy, bare});
   EXPECT_NE(text.find("\"block\": [\n        32,\n        8\n      ]"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"launches\": 100"), std::string::npos) << text;
+  EXPECT_EQ(text.find("\"launches\": 1\n"), std::string::npos) << "one launch, the default, goes unwritten";
 
   auto file = readLaunchFile(writeScratch(text));
   ASSERT_TRUE(file.hasValue());
@@ -48,6 +51,8 @@ TEST(LaunchFileTest, WhatItWritesItReadsBack) {
   EXPECT_EQ(read.grid->x, 1056u);
   EXPECT_EQ(read.grid->y, 1u);
   EXPECT_EQ(read.block->y, 8u);
+  EXPECT_EQ(read.launches, 100u);
+  EXPECT_EQ(file->kernels[1].launches, 1u);
   ASSERT_EQ(read.arguments.size(), 2u);
   EXPECT_EQ(read.arguments[0].first, "n");
   EXPECT_EQ(read.arguments[0].second.whole(), std::int64_t{1} << 40);
@@ -63,7 +68,13 @@ TEST(LaunchFileTest, RefusesWhatItCannotMeanAndSaysWhere) {
   EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernel": {}})"),
             "0:0: unknown key 'kernel' (known: format, kernels, constants)");
   EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"blocks": 32}}})"),
-            "0:0: unknown key 'blocks' in kernel 'k' (known: grid, block, arguments)");
+            "0:0: unknown key 'blocks' in kernel 'k' (known: grid, block, launches, arguments)");
+  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"launches": 0}}})"),
+            "0:0: launches in kernel 'k' takes a positive integer: 0");
+  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"launches": 2.5}}})"),
+            "0:0: launches in kernel 'k' takes a positive integer: 2.5");
+  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"launches": 18446744073709551615}}})"),
+            "0:0: launches in kernel 'k' takes a positive integer: 18446744073709551615");
   EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"block": [32, 32, 2]}}})"),
             "0:0: block in kernel 'k' has more than 1024 threads");
   // Each dimension fits 32 bits; their product, 2^64, wrapped to 0 before each was bounded.
@@ -110,6 +121,7 @@ TEST(LaunchFileTest, AnEntrySetsTheLaunchOfTheKernelItNames) {
   KernelLaunch copy;
   copy.kernel = "copy";
   copy.grid = ptx::analysis::Dim3{8, 1, 1};
+  copy.launches = 3;
   KernelLaunch elsewhere;
   elsewhere.kernel = "reduce";
   file.kernels = {scale, copy, elsewhere};
@@ -129,7 +141,9 @@ TEST(LaunchFileTest, AnEntrySetsTheLaunchOfTheKernelItNames) {
   ASSERT_TRUE(scaleLaunch.arguments[1]);
   EXPECT_EQ(scaleLaunch.arguments[1]->whole(), 4096);
   EXPECT_EQ(scaleLaunch.argumentsOpen[1], "");
+  EXPECT_EQ(scaleLaunch.launches, 1u);
   EXPECT_EQ(assumptions.sourceLaunches.at("copy").grid->x, 8u);
+  EXPECT_EQ(assumptions.sourceLaunches.at("copy").launches, 3u);
   EXPECT_EQ(assumptions.sourceLaunches.count("_Z5scalePdi"), 0u);
 
   EXPECT_EQ(unusedLaunches(file, used, {{"_Z5scalePfi", "copy"}, {}}, "in two.ptx"),

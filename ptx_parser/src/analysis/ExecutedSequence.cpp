@@ -80,6 +80,11 @@ public:
         size.why.insert(size.why.end(), value.why.begin(), value.why.end());
       }
     foldLaunchReasons(size.why);
+    const SourceLaunch *launch = assumptions_.launch ? &*assumptions_.launch : nullptr;
+    if (launch && launch->launches != 1) {
+      size.launches = launch->launches;
+      size.why.push_back("launched " + std::to_string(launch->launches) + " times (the launch at " + launch->at + ")");
+    }
     return size;
   }
 

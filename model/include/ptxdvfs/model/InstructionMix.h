@@ -36,7 +36,8 @@ enum class KernelCombination {
 };
 
 /// A kernel of an application as the model reads it, with its share: its
-/// threads per launch over the largest of the kernels read (so at most 1),
+/// threads over all its launches (LaunchSize::launchedThreads) over the
+/// largest of the kernels read (so at most 1),
 /// by which its records' weights (executions per thread) are multiplied,
 /// so that the application's mix counts the instructions all threads
 /// execute, not one thread of each kernel. Every share is 1 where some

@@ -92,11 +92,14 @@ inline bool saysWhyNotRun(std::string_view reason) { return reason == kLeadsPast
 /// sequence: an application's kernels weigh by it (docs/loops.md, "Weights").
 struct LaunchSize {
   Dim3 grid, block;
+  std::uint64_t launches = 1;                 ///< SourceLaunch::launches
   ValueOrigin origin = ValueOrigin::Constant; ///< the worst of the six sizes
   std::vector<std::string> why;               ///< where each size came from, folded per register
   /// Threads per launch: every grid and block dimension multiplied (as a
   /// double, which a grid of 2^31 - 1 x 65535 x 65535 blocks still fits).
   double threads() const;
+  /// Threads over every launch: threads() x launches.
+  double launchedThreads() const { return threads() * static_cast<double>(launches); }
 };
 
 /// Points into the module it was expanded from (its functions and

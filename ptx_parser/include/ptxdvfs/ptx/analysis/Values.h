@@ -62,6 +62,10 @@ struct SourceLaunch {
   /// parameters, or empty.
   std::vector<std::map<std::int64_t, AssumedValue>> fields;
   std::string at; ///< where the first launch is, which reasons name: `main.cu:57`
+  /// Times the kernel is launched (a launch file's `launches`; host code
+  /// gives 1): with the threads of one launch, how much of its application
+  /// the kernel is (LaunchSize).
+  std::uint64_t launches = 1;
   /// Why the grid, the block or an argument (`argumentsOpen`, in step with
   /// `arguments`) was left unset, for the reason of the default that
   /// replaces it: "the launch at main.cu:40 passes `n`, which the source
