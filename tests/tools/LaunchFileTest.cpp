@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <string>
+#include <utility>
 
 namespace ptxdvfs::tools {
 namespace {
@@ -25,6 +27,11 @@ std::string problemOf(const std::string &text) {
     return "ok";
   const ptx::Diagnostic &first = file.diagnostics().front();
   return std::to_string(first.location.line) + ":" + std::to_string(first.location.column) + ": " + first.message;
+}
+
+/// problemOf a launch file whose one kernel, `k`, has the launch `entry`.
+std::string kernelProblem(const std::string &entry) {
+  return problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": )" + entry + "}}");
 }
 
 TEST(LaunchFileTest, WhatItWritesItReadsBack) {
@@ -67,31 +74,26 @@ TEST(LaunchFileTest, RefusesWhatItCannotMeanAndSaysWhere) {
             "0:0: \"format\" must be \"ptxdvfs-launch/1\", not \"ptxdvfs-launch/2\"");
   EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernel": {}})"),
             "0:0: unknown key 'kernel' (known: format, kernels, constants)");
-  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"blocks": 32}}})"),
-            "0:0: unknown key 'blocks' in kernel 'k' (known: grid, block, launches, arguments)");
-  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"launches": 0}}})"),
-            "0:0: launches in kernel 'k' takes a positive integer: 0");
-  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"launches": 2.5}}})"),
-            "0:0: launches in kernel 'k' takes a positive integer: 2.5");
-  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"launches": 18446744073709551615}}})"),
-            "0:0: launches in kernel 'k' takes a positive integer: 18446744073709551615");
-  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"block": [32, 32, 2]}}})"),
-            "0:0: block in kernel 'k' has more than 1024 threads");
-  // Each dimension fits 32 bits; their product, 2^64, wrapped to 0 before each was bounded.
-  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"block": [4194304, 4194304, 1048576]}}})"),
-            "0:0: block in kernel 'k' has more than 1024 threads");
-  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"grid": [0]}}})"),
-            "0:0: grid in kernel 'k' takes one to three positive integers, as [X, Y, Z] or X: [0]");
-  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"grid": [1, 2, 3, 4]}}})"),
-            "0:0: grid in kernel 'k' takes one to three positive integers, as [X, Y, Z] or X");
-  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"arguments": {"n": "many"}}}})"),
-            "0:0: argument 'n' in kernel 'k' needs a number: \"many\"");
-  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"arguments": {"n": 18446744073709551615}}}})"),
-            "0:0: argument 'n' in kernel 'k' is out of range: 18446744073709551615");
+  // A launch of kernel `k` that the file refuses, and why.
+  const std::pair<const char *, const char *> refused[] = {
+      {R"({"blocks": 32})", "unknown key 'blocks' in kernel 'k' (known: grid, block, launches, arguments)"},
+      {R"({"launches": 0})", "launches in kernel 'k' takes a positive integer: 0"},
+      {R"({"launches": 2.5})", "launches in kernel 'k' takes a positive integer: 2.5"},
+      {R"({"launches": 18446744073709551615})", "launches in kernel 'k' takes a positive integer: 18446744073709551615"},
+      {R"({"block": [32, 32, 2]})", "block in kernel 'k' has more than 1024 threads"},
+      // Each dimension fits 32 bits; their product, 2^64, wrapped to 0 before each was bounded.
+      {R"({"block": [4194304, 4194304, 1048576]})", "block in kernel 'k' has more than 1024 threads"},
+      {R"({"grid": [0]})", "grid in kernel 'k' takes one to three positive integers, as [X, Y, Z] or X: [0]"},
+      {R"({"grid": [1, 2, 3, 4]})", "grid in kernel 'k' takes one to three positive integers, as [X, Y, Z] or X"},
+      {R"({"arguments": {"n": "many"}})", "argument 'n' in kernel 'k' needs a number: \"many\""},
+      {R"({"arguments": {"n": 18446744073709551615}})", "argument 'n' in kernel 'k' is out of range: 18446744073709551615"},
+  };
+  for (const auto &[entry, message] : refused)
+    EXPECT_EQ(kernelProblem(entry), std::string("0:0: ") + message) << entry;
   EXPECT_EQ(problemOf("{\"format\": \"ptxdvfs-launch/1\",\n  \"kernels\": {\"k\": {\"grid\": 4,}}}").substr(0, 30),
             "2:31: not valid JSON: syntax e");
   // Found by the fuzzer: a number too large for a double is nlohmann's out_of_range, not a parse error.
-  EXPECT_EQ(problemOf(R"({"format": "ptxdvfs-launch/1", "kernels": {"k": {"arguments": {"n": 5121e308}}}})"),
+  EXPECT_EQ(kernelProblem(R"({"arguments": {"n": 5121e308}})"),
             "0:0: not valid JSON: number overflow parsing '5121e308'");
   EXPECT_EQ(problemOf(""), "1:1: not valid JSON: syntax error while parsing value - unexpected end of input; expected "
                            "'[', '{', or a literal");
