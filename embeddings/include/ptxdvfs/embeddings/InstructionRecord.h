@@ -70,9 +70,9 @@ struct EncodedKernel {
   /// forced sampling (0: every iteration written).
   std::uint64_t iterationsPerLoop = 0;
   /// Read as executed: the size of one launch, as its loops read it (the
-  /// threads that run this sequence); unset when read as written, or
-  /// imported. The kernels of an application weigh by it
-  /// (model::kernelShares).
+  /// threads that run this sequence), and the number of launches; unset
+  /// when read as written, or imported. The kernels of an application
+  /// weigh by it (model::kernelsRead).
   std::optional<ptx::analysis::LaunchSize> launch;
   /// Unusual control flow met while reading it as executed.
   ptx::Diagnostics warnings;

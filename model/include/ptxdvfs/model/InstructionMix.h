@@ -37,12 +37,12 @@ enum class KernelCombination {
 
 /// A kernel of an application as the model reads it, with its share: its
 /// threads over all its launches (LaunchSize::launchedThreads) over the
-/// largest of the kernels read (so at most 1),
-/// by which its records' weights (executions per thread) are multiplied,
-/// so that the application's mix counts the instructions all threads
-/// execute, not one thread of each kernel. Every share is 1 where some
-/// kernel read has no launch (read as written, an imported dataset) or
-/// all launch as many threads, which leaves those weights unchanged.
+/// largest of the kernels read, so at most 1. Its records' weights
+/// (executions per thread) are multiplied by it, so that the
+/// application's mix counts the instructions all threads execute, not one
+/// thread of each kernel. Every share is 1 where some kernel read has no
+/// launch (read as written, an imported dataset), or where all launch as
+/// many threads: those weights stay exactly as they were.
 struct KernelRead {
   const embeddings::EncodedKernel *kernel = nullptr;
   double share = 1;

@@ -89,7 +89,8 @@ inline bool saysWhyNotRun(std::string_view reason) { return reason == kLeadsPast
 
 /// The size of one launch of a kernel, as its loops read it (%ntid and
 /// %nctaid: ValueEvaluator::specialRegister). How many threads run the
-/// sequence: an application's kernels weigh by it (docs/loops.md, "Weights").
+/// sequence: an application's kernels weigh by it (docs/loops.md,
+/// "Kernels of one application").
 struct LaunchSize {
   Dim3 grid, block;
   std::uint64_t launches = 1;                 ///< SourceLaunch::launches
