@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <regex>
 #include <string>
 
@@ -126,6 +127,32 @@ TEST(DatasetLaunchesTest, TheLaunchFileNeedsNoSources) {
   EXPECT_EQ(firstLoop(*dataset, "launched_literal"), "16 default");
 }
 
+/// The launch the kernel whose name contains `name` was read with.
+std::optional<ptx::analysis::LaunchSize> launchOf(const embeddings::Dataset &dataset, const std::string &name) {
+  for (const embeddings::EncodedKernel &kernel : dataset.benchmarks.at(0).kernels)
+    if (kernel.name.find(name) != std::string::npos)
+      return kernel.launch;
+  return std::nullopt;
+}
+
+TEST(DatasetLaunchesTest, EachKernelKeepsTheLaunchItsMixWeighsBy) {
+  // What the model's kernelsRead() weighs a benchmark's kernels by: the
+  // launch file's sizes and launches, else the defaults.
+  auto dataset = LaunchDataset(Sources::None, R"({"format": "ptxdvfs-launch/1", "kernels": {
+      "launched_grid_stride": {"grid": 16, "block": 128, "launches": 10}}})")
+                     .load();
+  ASSERT_TRUE(dataset.hasValue()) << messages(dataset);
+  auto given = launchOf(*dataset, "launched_grid_stride");
+  ASSERT_TRUE(given);
+  EXPECT_DOUBLE_EQ(given->threads(), 2048);
+  EXPECT_EQ(given->launches, 10u);
+  EXPECT_EQ(given->origin, ptx::analysis::ValueOrigin::Assumed);
+  auto defaulted = launchOf(*dataset, "launched_literal");
+  ASSERT_TRUE(defaulted);
+  EXPECT_DOUBLE_EQ(defaulted->launchedThreads(), 1024 * 256);
+  EXPECT_EQ(defaulted->origin, ptx::analysis::ValueOrigin::Defaulted);
+}
+
 TEST(DatasetLaunchesTest, ABadLaunchFileLeavesTheBenchmarkOutAndSaysWhy) {
   struct Case {
     const char *file;
@@ -140,6 +167,8 @@ TEST(DatasetLaunchesTest, ABadLaunchFileLeavesTheBenchmarkOutAndSaysWhy) {
        "launch.json: kernel 'launched_literal' has no parameter 'count' \\(its parameters: x\\)"},
       {"{\"format\": \"ptxdvfs-launch/1\",\n \"kernels\": {\"launched_literal\": {\"block\": [32,]}}}",
        "launch.json:2:48: not valid JSON: syntax error"},
+      {R"({"format": "ptxdvfs-launch/1", "kernels": {"launched_literal": {"launches": -3}}})",
+       "launch.json: launches in kernel 'launched_literal' takes a positive integer: -3"},
   };
   for (const Case &bad : cases) {
     auto dataset = LaunchDataset(Sources::BesideThePtx, bad.file).load(); // its only benchmark is left out
