@@ -53,7 +53,8 @@ TEST(TensorDatasetTest, KernelsWeighByTheThreadsOfTheirLaunch) {
   embeddings::EncodedKernel small{"small", {record(54, 4, 1)}}, large{"large", {record(30, 0, 2)}};
   small.launch = ptx::analysis::LaunchSize{{4, 1, 1}, {256, 1, 1}};
   large.launch = ptx::analysis::LaunchSize{{4, 3, 1}, {128, 2, 1}};
-  std::vector<KernelRead> read = kernelsRead({small, large}, KernelCombination::Concatenate);
+  const std::vector<embeddings::EncodedKernel> application{small, large};
+  std::vector<KernelRead> read = kernelsRead(application, KernelCombination::Concatenate);
   ASSERT_EQ(read.size(), 2u);
   EXPECT_DOUBLE_EQ(read[0].share, 1.0 / 3);
   EXPECT_DOUBLE_EQ(read[1].share, 1.0);
@@ -68,13 +69,14 @@ TEST(TensorDatasetTest, KernelsWeighByTheThreadsOfTheirLaunch) {
   EXPECT_NEAR(mixOf({small, large}, KernelCombination::Concatenate).at(55), 2.0 / 3, 1e-3);
   small.launch->launches = 1;
   // The last kernel alone is the whole application.
-  read = kernelsRead({small, large}, KernelCombination::LastKernel);
+  read = kernelsRead(application, KernelCombination::LastKernel);
   ASSERT_EQ(read.size(), 1u);
   EXPECT_EQ(read[0].kernel->name, "large");
   EXPECT_EQ(read[0].share, 1.0);
   // A kernel without a launch (read as written, imported) leaves every weight as it is.
   embeddings::EncodedKernel unknown{"unknown", {record(30, 0, 2)}};
-  for (const KernelRead &kernel : kernelsRead({small, unknown}, KernelCombination::Concatenate))
+  const std::vector<embeddings::EncodedKernel> partlyKnown{small, unknown};
+  for (const KernelRead &kernel : kernelsRead(partlyKnown, KernelCombination::Concatenate))
     EXPECT_EQ(kernel.share, 1.0);
   EXPECT_NEAR(mixOf({small, unknown}, KernelCombination::Concatenate).at(55), 0.5, 1e-6);
   // Launched alike, exactly as before: the microbenchmarks' mixes do not move.

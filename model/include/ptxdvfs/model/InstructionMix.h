@@ -49,8 +49,11 @@ struct KernelRead {
 };
 
 /// The kernels of an application that `combination` reads, in order.
+/// They point into `kernels`, which must outlive them: a temporary is refused.
 std::vector<KernelRead> kernelsRead(const std::vector<embeddings::EncodedKernel> &kernels,
                                     KernelCombination combination);
+std::vector<KernelRead> kernelsRead(std::vector<embeddings::EncodedKernel> &&kernels,
+                                    KernelCombination combination) = delete;
 
 /// A record's weight times its kernel's share, as the fields tensor
 /// stores it: in 1/kWeightScale units, at least 1 unit.
