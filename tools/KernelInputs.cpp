@@ -65,11 +65,16 @@ std::string demangle(const std::string &name) {
   return status == 0 && readable ? std::string(readable.get()) : name;
 }
 
+std::string demangledWithoutParameters(const std::string &name) {
+  std::string readable = demangle(name);
+  return readable.substr(0, readable.find('('));
+}
+
 bool kernelSelected(const std::string &name, const std::vector<std::string> &patterns) {
   if (patterns.empty())
     return true;
   std::string readable = demangle(name);
-  std::string bare = readable.substr(0, readable.find('('));
+  std::string bare = demangledWithoutParameters(name);
   return std::any_of(patterns.begin(), patterns.end(), [&](const std::string &pattern) {
     return fnmatch(pattern.c_str(), name.c_str(), 0) == 0 ||
            fnmatch(pattern.c_str(), readable.c_str(), 0) == 0 ||

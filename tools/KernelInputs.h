@@ -93,4 +93,8 @@ std::string noKernelSelected(const std::vector<std::string> &patterns, const std
 /// name itself when it is not mangled.
 std::string demangle(const std::string &name);
 
+/// demangle() without the parameter list: `saxpy`; `void reduce<float>`
+/// for a template instance, whose demangled name starts with its return type.
+std::string demangledWithoutParameters(const std::string &name);
+
 } // namespace ptxdvfs::tools

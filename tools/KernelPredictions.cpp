@@ -96,8 +96,7 @@ std::string kernelSharesLine(const ModulePrediction &module) {
       ++left;
       continue;
     }
-    std::string name = demangle(kernel.name);
-    name = name.substr(0, name.find('('));
+    std::string name = demangledWithoutParameters(kernel.name);
     if (name.rfind("void ", 0) == 0) // a template instance's return type
       name.erase(0, 5);
     line += (named++ ? ", " : " ") + name + " " + wholeCountText(kernel.launch->threads()) +

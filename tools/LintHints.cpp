@@ -158,8 +158,7 @@ std::vector<LintHint> lintHints(const PredictionRun &run, const LintSettings &se
       LintHint hint;
       hint.sensitivity = finding.sensitivity;
       hint.isWarning = !balanced && !uncertain;
-      std::string readable = demangle(kernel.name);
-      hint.message = messageOf(readable.substr(0, readable.find('(')), finding, run.model->points,
+      hint.message = messageOf(demangledWithoutParameters(kernel.name), finding, run.model->points,
                                settings.thresholds);
       if (uncertain)
         hint.message += " (uncertain: the predictor's spread is +-" +

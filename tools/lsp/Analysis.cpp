@@ -206,8 +206,7 @@ DocumentAnalysis analyse(std::shared_ptr<const PredictionModel> model, const Ana
         kernel = &candidate;
     if (!kernel)
       continue;
-    std::string readable = demangle(name);
-    std::string bare = readable.substr(0, readable.find('('));
+    std::string bare = demangledWithoutParameters(name);
     nlohmann::json where;
     if (samePath(hint.position.path, path))
       where = nameRange(text, zeroBased(hint.position.line), zeroBased(hint.position.column), bare);
