@@ -32,6 +32,15 @@ public:
   /// Whether `block` is a function's body or inside one.
   bool insideFunction(int block) const;
 
+  /// Whether `block` is a function's body itself.
+  bool isFunctionBody(int block) const { return blocks_[static_cast<std::size_t>(block)].functionBody; }
+
+  /// The offset of the `{` that opens `block` (0 <= block < the number of blocks).
+  std::size_t openBraceOf(int block) const { return blocks_[static_cast<std::size_t>(block)].open; }
+
+  /// The block around `block`; -1 at file scope.
+  int parentOf(int block) const { return blocks_[static_cast<std::size_t>(block)].parent; }
+
 private:
   bool opensFunctionBody(std::size_t brace) const;
 

@@ -4,6 +4,7 @@
 
 #include "CudaCode.h"
 #include "CudaConstants.h"
+#include "CudaHostLoops.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -27,6 +28,7 @@ constexpr std::uintmax_t kMaxBytesBeside = 16u << 20;
 struct LaunchSite {
   std::string kernel;
   std::size_t file = 0, offset = 0;
+  std::size_t statement = 0; ///< where the launching statement starts: the kernel's name, or the API's
   std::string grid, block;
   /// The arguments of `<<<...>>>(...)`; nullopt where they are not read
   /// (cudaLaunchKernel passes them through an array).
@@ -37,9 +39,11 @@ struct LaunchSite {
 };
 
 /// The kernel named just before `<<<` at `launch`: `scale`, `ns::scale`,
-/// `scale<float, 4>` (whose arguments go to `templateArguments`).
-std::string launchedName(const std::string &code, std::size_t launch, std::vector<std::string> &templateArguments) {
-  std::size_t at = launch;
+/// `scale<float, 4>` (whose arguments go to `templateArguments`); `at`
+/// moves to the start of its name.
+std::string launchedName(const std::string &code, std::size_t launch, std::vector<std::string> &templateArguments,
+                         std::size_t &at) {
+  at = launch;
   while (at > 0 && isSpace(code[at - 1]))
     --at;
   if (at > 0 && code[at - 1] == '>') {
@@ -55,11 +59,11 @@ std::vector<LaunchSite> launchSitesIn(const ConstantFolder &folder) {
   std::vector<LaunchSite> sites;
   for (std::size_t file = 0; file < folder.files().size(); ++file) {
     const std::string &code = folder.files()[file].code();
-    auto add = [&](std::string kernel, std::size_t at, const std::vector<std::string> &parts,
+    auto add = [&](std::string kernel, std::size_t at, std::size_t statement, const std::vector<std::string> &parts,
                    std::optional<std::vector<std::string>> arguments, std::vector<std::string> templateArguments) {
       if (!kernel.empty() && parts.size() >= 2)
-        sites.push_back(
-            {std::move(kernel), file, at, parts[0], parts[1], std::move(arguments), std::move(templateArguments)});
+        sites.push_back({std::move(kernel), file, at, statement, parts[0], parts[1], std::move(arguments),
+                         std::move(templateArguments)});
     };
     for (std::size_t at = code.find("<<<"); at != std::string::npos; at = code.find("<<<", at + 3)) {
       const std::size_t close = code.find(">>>", at + 3);
@@ -75,8 +79,9 @@ std::vector<LaunchSite> launchSitesIn(const ConstantFolder &folder) {
           arguments->clear(); // `kernel<<<g, b>>>()`
       }
       std::vector<std::string> templateArguments;
-      std::string kernel = launchedName(code, at, templateArguments);
-      add(std::move(kernel), at, topLevelParts(std::string_view(code).substr(at + 3, close - at - 3)),
+      std::size_t statement = at;
+      std::string kernel = launchedName(code, at, templateArguments, statement);
+      add(std::move(kernel), at, statement, topLevelParts(std::string_view(code).substr(at + 3, close - at - 3)),
           std::move(arguments), std::move(templateArguments));
     }
     for (std::string_view api : {"cudaLaunchKernel", "cudaLaunchCooperativeKernel"}) {
@@ -93,7 +98,7 @@ std::vector<LaunchSite> launchSitesIn(const ConstantFolder &folder) {
           if (kernel.empty() && word != "void" && word != "const" && word != "reinterpret_cast" && word != "static_cast")
             kernel = word;
         parts.erase(parts.begin());
-        add(kernel, at, parts, std::nullopt, {});
+        add(kernel, at, at, parts, std::nullopt, {});
       }
     }
   }
@@ -163,6 +168,43 @@ bool sameValue(const ptx::analysis::AssumedValue &a, const ptx::analysis::Assume
 
 std::string shownValue(const ptx::analysis::AssumedValue &value) { return value.text(); }
 
+std::uint64_t saturatingProduct(std::uint64_t a, std::uint64_t b) {
+  return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/// How many times `sites` launch their kernel, into `launch`: each site
+/// once per iteration of the host loops around it (hostLoopsAround), a
+/// loop the source does not count kDefaultHostLoopCount times.
+void countLaunches(const ConstantFolder &folder, const std::vector<const LaunchSite *> &sites,
+                   ptx::analysis::SourceLaunch &launch) {
+  constexpr std::size_t kSitesNamed = 4;
+  std::uint64_t total = 0;
+  std::string sitesText;
+  for (std::size_t i = 0; i < sites.size(); ++i) {
+    const LaunchSite &site = *sites[i];
+    std::uint64_t times = 1;
+    std::string loopsText;
+    for (const HostLoop &loop : hostLoopsAround(folder, site.file, site.statement)) {
+      times = saturatingProduct(times, loop.count.value_or(kDefaultHostLoopCount));
+      loopsText += ", in " + quoted(std::string_view(loop.header)) + " at " +
+                   folder.files()[site.file].where(loop.at) + " (" +
+                   (loop.count ? std::to_string(*loop.count) + " times)"
+                               : std::to_string(kDefaultHostLoopCount) +
+                                     " times: a default, the source does not fix its count)");
+      if (!loop.count)
+        launch.launchesOrigin = ptx::analysis::ValueOrigin::Defaulted;
+    }
+    total = times > UINT64_MAX - total ? UINT64_MAX : total + times;
+    if (i < kSitesNamed)
+      sitesText += (i ? "; " : "") + std::to_string(times) + " at " + locationOf(folder, site) + loopsText;
+  }
+  if (sites.size() > kSitesNamed)
+    sitesText += "; and " + std::to_string(sites.size() - kSitesNamed) + " more launch sites";
+  launch.launches = std::max<std::uint64_t>(total, 1);
+  if (launch.launches != 1)
+    launch.launchesWhy = "launched " + std::to_string(launch.launches) + " times: " + sitesText;
+}
+
 /// What every launch site of one kernel of `parameters` parameters agrees
 /// on, and why the rest is open. Arguments are read only when every launch
 /// passes `parameters` of them.
@@ -200,6 +242,7 @@ ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, const std
     }
   if (!sites.empty())
     agreed.at = locationOf(folder, *sites.front());
+  countLaunches(folder, sites, agreed);
   return agreed;
 }
 

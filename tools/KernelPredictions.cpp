@@ -101,7 +101,7 @@ std::string kernelSharesLine(const ModulePrediction &module) {
       name.erase(0, 5);
     line += (named++ ? ", " : " ") + name + " " + wholeCountText(kernel.launch->threads()) +
             (kernel.launch->launches == 1 ? "" : " x " + std::to_string(kernel.launch->launches) + " launches") +
-            " (" + std::string(toString(kernel.launch->origin)) + ")";
+            " (" + std::string(toString(std::max(kernel.launch->origin, kernel.launch->launchesOrigin))) + ")";
   }
   if (left)
     line += ", and " + std::to_string(left) + " more ('ptxdvfs loops' lists them)";

@@ -298,7 +298,9 @@ ptx::analysis::ExpansionOptions toExpansionOptions(const LaunchFlags &flags) {
 
 std::string threadsPerLaunchText(const ptx::analysis::LaunchSize &launch) {
   return wholeCountText(launch.threads()) + " threads per launch (" + std::string(toString(launch.origin)) + ")" +
-         (launch.launches == 1 ? "" : ", " + std::to_string(launch.launches) + " launches");
+         (launch.launches == 1 ? ""
+                               : ", " + std::to_string(launch.launches) + " launches (" +
+                                     std::string(toString(launch.launchesOrigin)) + ")");
 }
 
 nlohmann::json launchSizeJson(const ptx::analysis::LaunchSize &launch) {
@@ -307,6 +309,7 @@ nlohmann::json launchSizeJson(const ptx::analysis::LaunchSize &launch) {
           {"block", dims(launch.block)},
           {"threads", launch.threads()},
           {"launches", launch.launches},
+          {"launches_origin", std::string(toString(launch.launchesOrigin))},
           {"origin", std::string(toString(launch.origin))},
           {"why", launch.why}};
 }

@@ -64,10 +64,12 @@ void addSourceKnowledge(const ptx::Module &module, const std::vector<CudaSourceF
 ptx::analysis::ExpansionOptions toExpansionOptions(const LaunchFlags &flags);
 
 /// "262144 threads per launch (default)": the size a kernel was read for,
-/// and the worst origin of its sizes; ", 100 launches" where it has several.
+/// and the worst origin of its sizes; ", 100 launches (assumed)" where it
+/// has several, with the origin of that count.
 std::string threadsPerLaunchText(const ptx::analysis::LaunchSize &launch);
 
-/// `{"grid": [x, y, z], "block": [x, y, z], "threads", "launches", "origin", "why"}`.
+/// `{"grid": [x, y, z], "block": [x, y, z], "threads", "launches",
+/// "launches_origin", "origin", "why"}`.
 nlohmann::json launchSizeJson(const ptx::analysis::LaunchSize &launch);
 
 } // namespace ptxdvfs::tools

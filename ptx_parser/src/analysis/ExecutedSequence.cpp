@@ -83,7 +83,11 @@ public:
     const SourceLaunch *launch = assumptions_.launch ? &*assumptions_.launch : nullptr;
     if (launch && launch->launches != 1) {
       size.launches = launch->launches;
-      size.why.push_back("launched " + std::to_string(launch->launches) + " times (the launch at " + launch->at + ")");
+      size.launchesOrigin = launch->launchesOrigin;
+      size.why.push_back(!launch->launchesWhy.empty()
+                             ? launch->launchesWhy
+                             : "launched " + std::to_string(launch->launches) + " times (the launch at " + launch->at +
+                                   ")");
     }
     return size;
   }

@@ -93,9 +93,10 @@ inline bool saysWhyNotRun(std::string_view reason) { return reason == kLeadsPast
 /// "Kernels of one application").
 struct LaunchSize {
   Dim3 grid, block;
-  std::uint64_t launches = 1;                 ///< SourceLaunch::launches
-  ValueOrigin origin = ValueOrigin::Constant; ///< the worst of the six sizes
-  std::vector<std::string> why;               ///< where each size came from, folded per register
+  std::uint64_t launches = 1;                         ///< SourceLaunch::launches
+  ValueOrigin origin = ValueOrigin::Constant;         ///< the worst of the six sizes
+  ValueOrigin launchesOrigin = ValueOrigin::Constant; ///< SourceLaunch::launchesOrigin; Constant for 1 launch
+  std::vector<std::string> why;                       ///< where each size and the launches came from
   /// Threads per launch: every grid and block dimension multiplied (as a
   /// double, which a grid of 2^31 - 1 x 65535 x 65535 blocks still fits).
   double threads() const;

@@ -47,6 +47,17 @@ private:
 /// `_Z5saxpyifPKfPf_param_2`; empty for a name without `_param_`.
 std::string_view shortParameterName(std::string_view ptxName);
 
+/// How much a value can be trusted, worst first from the bottom up: a
+/// value combined from several takes the worst of their origins.
+enum class ValueOrigin : std::uint8_t {
+  Constant,  ///< immediates and the representative thread's indices only
+  Assumed,   ///< uses a value the user gave (`--assume`, `--grid`, `--block`)
+  Defaulted, ///< uses a documented default (launch geometry)
+  Unknown,   ///< depends on memory, on an unset parameter, or on what is not modelled
+};
+
+std::string_view toString(ValueOrigin origin);
+
 /// What the host code's launches of one kernel fix
 /// (`scale<<<blocks, 128>>>(x, 1000)`), read from its CUDA source by the
 /// tools: the grid, the block and each argument are set only where every
@@ -62,10 +73,17 @@ struct SourceLaunch {
   /// parameters, or empty.
   std::vector<std::map<std::int64_t, AssumedValue>> fields;
   std::string at; ///< where the first launch is, which reasons name: `main.cu:57`
-  /// Times the kernel is launched (a launch file's `launches`; host code
-  /// gives 1): with the threads of one launch, how much of its application
-  /// the kernel is (LaunchSize).
+  /// Times the kernel is launched: a launch file's `launches`, or in host
+  /// code its launch sites, each times the loops around it
+  /// (hostLoopsAround). With the threads of one launch, how much of its
+  /// application the kernel is (LaunchSize).
   std::uint64_t launches = 1;
+  /// Assumed where the launch file or the source gives `launches`;
+  /// Defaulted where a host loop's count rests on a default.
+  ValueOrigin launchesOrigin = ValueOrigin::Assumed;
+  /// Why `launches` is not 1, in a reason's words ("launched 100 times:
+  /// ..."); empty: "launched N times (the launch at `at`)".
+  std::string launchesWhy;
   /// Why the grid, the block or an argument (`argumentsOpen`, in step with
   /// `arguments`) was left unset, for the reason of the default that
   /// replaces it: "the launch at main.cu:40 passes `n`, which the source
@@ -141,17 +159,6 @@ std::optional<Dim3> blockDirective(const Function &function, std::string_view na
 /// The reason a loop report gives when thread 0's branches lead past the
 /// loop: why it does not run, not a value its count rests on.
 inline constexpr const char *kLeadsPastLoop = "thread 0's branches lead past this loop";
-
-/// How much a value can be trusted, worst first from the bottom up: a
-/// value combined from several takes the worst of their origins.
-enum class ValueOrigin : std::uint8_t {
-  Constant,  ///< immediates and the representative thread's indices only
-  Assumed,   ///< uses a value the user gave (`--assume`, `--grid`, `--block`)
-  Defaulted, ///< uses a documented default (launch geometry)
-  Unknown,   ///< depends on memory, on an unset parameter, or on what is not modelled
-};
-
-std::string_view toString(ValueOrigin origin);
 
 /// A register's value (its bits: sign-extended for signed integer types,
 /// the IEEE bits for f32 and f64) with where it came from; `why` names the assumptions, defaults

@@ -1,0 +1,134 @@
+// CudaHostLoopsTest.cpp - how many times the host code launches a kernel:
+// its launch sites, each times the host loops around it.
+#include "CudaHostLoops.h"
+#include "CudaLaunches.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace ptxdvfs::tools {
+namespace {
+
+using ptx::analysis::ValueOrigin;
+
+/// What the launches in `source` give kernel `k` (an unmangled `.entry k`
+/// of one parameter); a default SourceLaunch where it is not launched.
+ptx::analysis::SourceLaunch launchOfK(const std::string &source) {
+  ptx::Module module;
+  ptx::Function kernel;
+  kernel.name = "k";
+  kernel.hasBody = true;
+  kernel.parameters.resize(1);
+  module.functions.push_back(std::move(kernel));
+  const auto launches = sourceLaunches(module, {{"t.cu", "t.cu", source}});
+  const auto found = launches.find("k");
+  return found != launches.end() ? found->second : ptx::analysis::SourceLaunch{};
+}
+
+/// `body` as main's: `k` launched there, `x` and `argc` in scope.
+std::string inMain(const std::string &body) {
+  return "int main(int argc, char **argv) {\n  float *x;\n" + body + "\n}\n";
+}
+
+std::uint64_t launchesIn(const std::string &body) { return launchOfK(inMain(body)).launches; }
+
+TEST(CudaHostLoopsTest, ACountedForLaunchesOncePerIteration) {
+  EXPECT_EQ(launchesIn("k<<<1, 32>>>(x);"), 1u);
+  EXPECT_EQ(launchesIn("for (int t = 0; t < 100; ++t) { k<<<1, 32>>>(x); }"), 100u);
+  EXPECT_EQ(launchesIn("for (int t = 0; t < 100; ++t)\n  k<<<1, 32>>>(x);"), 100u); // no braces
+  EXPECT_EQ(launchesIn("for (int t = 0; t <= 100; t++) k<<<1, 32>>>(x);"), 101u);
+  EXPECT_EQ(launchesIn("for (int t = 10; t > 0; t--) k<<<1, 32>>>(x);"), 10u);
+  EXPECT_EQ(launchesIn("for (int t = 10; t >= 0; --t) k<<<1, 32>>>(x);"), 11u);
+  EXPECT_EQ(launchesIn("for (int t = 0; t < 100; t += 8) k<<<1, 32>>>(x);"), 13u);
+  EXPECT_EQ(launchesIn("for (int t = 100; t > 0; t -= 25) k<<<1, 32>>>(x);"), 4u);
+  EXPECT_EQ(launchesIn("for (int t = 0; t != 12; t = t + 3) k<<<1, 32>>>(x);"), 4u);
+  EXPECT_EQ(launchesIn("for (int t = 0; 8 > t; t++) k<<<1, 32>>>(x);"), 8u); // the bound written first
+  EXPECT_EQ(launchesIn("for (size_t u = 7, t = 2; t < 6; t++) k<<<1, 32>>>(x);"), 4u);
+  EXPECT_EQ(launchesIn("int t;\nfor (t = 2; t < 6; t++) k<<<1, 32>>>(x);"), 4u);
+  EXPECT_EQ(launchesIn("for (int t = 0; t < (1 << 3); t++) k<<<1, 32>>>(x);"), 8u); // a shift is no comparison
+}
+
+TEST(CudaHostLoopsTest, BoundsFoldAsLaunchSizesDo) {
+  const std::string source = "#define STEPS 50\nconst int kPasses = 3;\n" +
+                             inMain("int half = STEPS / 2;\n"
+                                    "for (int s = 0; s < half; s++)\n"
+                                    "  for (int p = 0; p < kPasses * 2; p++)\n"
+                                    "    k<<<1, 32>>>(x);");
+  const ptx::analysis::SourceLaunch launch = launchOfK(source);
+  EXPECT_EQ(launch.launches, 150u);
+  EXPECT_EQ(launch.launchesOrigin, ValueOrigin::Assumed);
+  EXPECT_EQ(launch.launchesWhy, "launched 150 times: 150 at t.cu:8, in `for (int p = 0; p < kPasses * 2; p++)` at "
+                                "t.cu:7 (6 times), in `for (int s = 0; s < half; s++)` at t.cu:6 (25 times)");
+}
+
+TEST(CudaHostLoopsTest, NestedLoopsMultiplyAndLaunchSitesAdd) {
+  EXPECT_EQ(launchesIn("for (int a = 0; a < 4; a++) {\n"
+                       "  for (int b = 0; b < 5; b++) {\n"
+                       "    k<<<1, 32>>>(x);\n"
+                       "  }\n"
+                       "  k<<<1, 32>>>(x);\n"
+                       "}\n"
+                       "k<<<1, 32>>>(x);"),
+            4u * 5 + 4 + 1);
+  // A branch inside a loop is read as taken at every iteration, with or without braces.
+  EXPECT_EQ(launchesIn("for (int a = 0; a < 4; a++) { if (a % 2) { k<<<1, 32>>>(x); } else { } }"), 4u);
+  EXPECT_EQ(launchesIn("for (int a = 0; a < 4; a++) if (a % 2) k<<<1, 32>>>(x);"), 4u);
+  EXPECT_EQ(launchesIn("for (int a = 0; a < 4; a++) { if (a) { } else { k<<<1, 32>>>(x); } }"), 4u);
+  // Through the API too.
+  EXPECT_EQ(launchesIn("void *args[] = {&x};\n"
+                       "for (int a = 0; a < 3; a++) cudaLaunchKernel((void *)k, dim3(2), dim3(96), args, 0, 0);"),
+            3u);
+}
+
+TEST(CudaHostLoopsTest, LoopsTheSourceDoesNotCountRunTheDefault) {
+  const ptx::analysis::SourceLaunch launch = launchOfK(inMain("for (int r = 0; r < argc; r++) k<<<1, 32>>>(x);"));
+  EXPECT_EQ(launch.launches, kDefaultHostLoopCount);
+  EXPECT_EQ(launch.launchesOrigin, ValueOrigin::Defaulted);
+  EXPECT_EQ(launch.launchesWhy, "launched 16 times: 16 at t.cu:3, in `for (int r = 0; r < argc; r++)` at t.cu:3 "
+                                "(16 times: a default, the source does not fix its count)");
+  EXPECT_EQ(launchesIn("int done = 0;\nwhile (!done) { k<<<1, 32>>>(x); done = 1; }"), 16u);
+  EXPECT_EQ(launchesIn("do {\n  k<<<1, 32>>>(x);\n} while (argc--);"), 16u);
+  EXPECT_EQ(launchesIn("int v[3];\nfor (int e : v) k<<<1, 32>>>(x);"), 16u);
+  EXPECT_EQ(launchesIn("for (int t = 1; t < 100; t *= 2) k<<<1, 32>>>(x);"), 16u); // a step not read
+  EXPECT_EQ(launchesIn("for (int t = 0; t < 100 && argc; t++) k<<<1, 32>>>(x);"), 16u);
+  EXPECT_EQ(launchesIn("for (int t = 0; t < 100; t--) k<<<1, 32>>>(x);"), 16u); // never reaches its bound
+  EXPECT_EQ(launchesIn("for (int t = 0; t != 7; t += 2) k<<<1, 32>>>(x);"), 16u);
+  // A counted loop around one the source does not count: both multiply.
+  const ptx::analysis::SourceLaunch nested =
+      launchOfK(inMain("for (int s = 0; s < 10; s++) {\n  while (argc) { k<<<1, 32>>>(x); }\n}"));
+  EXPECT_EQ(nested.launches, 160u);
+  EXPECT_EQ(nested.launchesOrigin, ValueOrigin::Defaulted);
+}
+
+TEST(CudaHostLoopsTest, WhatIsNotALoopAroundTheLaunchCountsOnce) {
+  EXPECT_EQ(launchesIn("for (int t = 0; t < 100; t++) { }\nk<<<1, 32>>>(x);"), 1u);
+  EXPECT_EQ(launchesIn("for (int t = 0; t < 100; t++) x[0] = t;\nk<<<1, 32>>>(x);"), 1u);
+  EXPECT_EQ(launchesIn("do { x[0] = 1; } while (argc--);\nk<<<1, 32>>>(x);"), 1u);
+  EXPECT_EQ(launchesIn("switch (argc) { case 1: k<<<1, 32>>>(x); }"), 1u);
+  // A loop that runs no time launches nothing from there; the kernel still counts once.
+  const ptx::analysis::SourceLaunch none = launchOfK(inMain("for (int t = 0; t < 0; t++) k<<<1, 32>>>(x);"));
+  EXPECT_EQ(none.launches, 1u);
+  EXPECT_EQ(none.launchesWhy, "");
+  EXPECT_EQ(launchesIn("for (int t = 0; t < 0; t++) k<<<1, 32>>>(x);\nk<<<1, 32>>>(x);\nk<<<1, 32>>>(x);"), 2u);
+  // The loops of a caller are not read: the launch is in another function's body.
+  EXPECT_EQ(launchOfK("void run(float *x) { k<<<1, 32>>>(x); }\n" +
+                      inMain("for (int t = 0; t < 100; t++) run(x);"))
+                .launches,
+            1u);
+}
+
+TEST(CudaHostLoopsTest, ManyLaunchSitesAreSummedAndTheFirstNamed) {
+  std::string body;
+  for (int site = 0; site < 6; ++site)
+    body += "for (int t = 0; t < 2; t++) k<<<1, 32>>>(x);\n";
+  const ptx::analysis::SourceLaunch launch = launchOfK(inMain(body));
+  EXPECT_EQ(launch.launches, 12u);
+  EXPECT_NE(launch.launchesWhy.find("2 at t.cu:6, in `for (int t = 0; t < 2; t++)` at t.cu:6 (2 times); and 2 "
+                                    "more launch sites"),
+            std::string::npos)
+      << launch.launchesWhy;
+}
+
+} // namespace
+} // namespace ptxdvfs::tools
