@@ -213,8 +213,10 @@ void setupLoopsCommand(CLI::App &app, int &exitCode) {
       "A loop the branches lead past for these values (a remainder loop when n is a\n"
       "multiple of 4, a tail path) is listed at 0 iterations, with what skips it.\n"
       "The thread analysed is thread 0 of block 0. Each kernel's line ends with the\n"
-      "threads of one launch: in a file of several kernels, each weighs by them (times its\n"
-      "launches, where a launch file gives them). See docs/loops.md.");
+      "threads of one launch: in a file of several kernels, each weighs by them, times its\n"
+      "launches where it has several (a launch file's, or its launch sites in the host code\n"
+      "times the host loops around them; a loop whose count the source does not fix runs\n"
+      "16 times, 'default'). See docs/loops.md.");
   command->add_option("file", options->file, "PTX file")->required()->check(CLI::ExistingFile);
   addLaunchFlags(*command, options->launch);
   addKernelOption(*command, options->kernels, "Input");
