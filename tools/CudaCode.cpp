@@ -116,13 +116,12 @@ std::size_t pastClosing(const std::string &code, std::size_t open) {
   return std::string::npos;
 }
 
-/// `text` split at its top-level commas.
-std::vector<std::string> topLevelParts(std::string_view text) {
+std::vector<std::string> topLevelParts(std::string_view text, char separator) {
   std::vector<std::string> parts(1);
   int depth = 0;
   for (char c : text) {
     depth += (c == '(' || c == '[' || c == '{') ? 1 : (c == ')' || c == ']' || c == '}') ? -1 : 0;
-    if (c == ',' && depth == 0)
+    if (c == separator && depth == 0)
       parts.emplace_back();
     else
       parts.back() += c;

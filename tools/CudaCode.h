@@ -71,7 +71,7 @@ std::size_t openingOf(const std::string &code, std::size_t close);
 /// The offset just past the bracket that closes the one at `open`, or npos.
 std::size_t pastClosing(const std::string &code, std::size_t open);
 
-/// `text` split at its top-level commas.
-std::vector<std::string> topLevelParts(std::string_view text);
+/// `text` split at its `separator`s outside brackets: its top-level commas by default.
+std::vector<std::string> topLevelParts(std::string_view text, char separator = ',');
 
 } // namespace ptxdvfs::tools

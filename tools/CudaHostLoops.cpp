@@ -21,20 +21,6 @@ std::string trimmed(std::string_view text) {
   return std::string(text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1));
 }
 
-/// `text` split at its semicolons outside brackets.
-std::vector<std::string> statementsOf(std::string_view text) {
-  std::vector<std::string> parts(1);
-  int depth = 0;
-  for (char c : text) {
-    depth += (c == '(' || c == '[' || c == '{') ? 1 : (c == ')' || c == ']' || c == '}') ? -1 : 0;
-    if (c == ';' && depth == 0)
-      parts.emplace_back();
-    else
-      parts.back() += c;
-  }
-  return parts;
-}
-
 /// What heads the statement that starts at `statement`: `for (...)`,
 /// `while (...)`, `if (...)` or `do`, with the offset of its keyword and
 /// of its parentheses (npos for `do`).
@@ -93,7 +79,7 @@ std::size_t plainAssignment(std::string_view text) {
 }
 
 std::optional<CountedFor> countedFor(const std::string &header) {
-  const std::vector<std::string> parts = statementsOf(header);
+  const std::vector<std::string> parts = topLevelParts(header, ';');
   if (parts.size() != 3)
     return std::nullopt; // a range `for`, or not C
   CountedFor loop;
