@@ -1,9 +1,10 @@
 // CudaSourceFuzzer.cpp - libFuzzer: any text as the CUDA source beside a PTX
 // file (which 'loops', 'lint' and the LSP read for names and launches),
 // never a crash, a hang, a name at an offset outside its struct, or a
-// launch size below 1 or above 1024 threads.
+// launch size below 1 or above 1024 threads, or a launch count below 1.
 #include "CudaCode.h"
 #include "CudaConstants.h"
+#include "CudaHostLoops.h"
 #include "CudaLaunches.h"
 #include "CudaSource.h"
 #include "CudaStructLayout.h"
@@ -52,7 +53,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
   static const ptx::Module module = [] {
     ptx::Module kernels;
     for (const char *name : {"_Z16launched_literalPf", "_Z23launched_with_argumentsPfii", "_Z17launched_templateIfEvPT_",
-                             "_Z17launched_templateIdEvPT_", "_Z14launched_sizedILi2EEvPf", "_Z14launched_sizedILi4EEvPf"}) {
+                             "_Z17launched_templateIdEvPT_", "_Z14launched_sizedILi2EEvPf", "_Z14launched_sizedILi4EEvPf",
+                             "_Z5relaxPf", "_Z6smoothPf"}) { // and two of host_loops.cu's
       ptx::Function kernel;
       kernel.name = name;
       kernel.hasBody = true;
@@ -66,6 +68,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
                          std::uint64_t{launch.block->x} * launch.block->y * launch.block->z > 1024))
       __builtin_trap();
     if (launch.arguments.size() != launch.argumentsOpen.size() || (launch.block && !launch.blockOpen.empty()))
+      __builtin_trap();
+    // At least one launch, with a reason where there are more.
+    if (launch.launches < 1 || (launch.launches != 1) == launch.launchesWhy.empty() ||
+        (launch.launchesOrigin != ptx::analysis::ValueOrigin::Assumed &&
+         launch.launchesOrigin != ptx::analysis::ValueOrigin::Defaulted))
       __builtin_trap();
   }
   // Every `<<<...>>>` as a launch: its sizes and arguments folded where they are written.
@@ -81,6 +88,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
       (void)folder.value(0, at, part);
     }
     (void)folder.files().front().where(at);
+    // The loops around it all begin before it.
+    for (const HostLoop &loop : hostLoopsAround(folder, 0, at))
+      if (loop.at >= at || loop.header.empty())
+        __builtin_trap();
   }
   return 0;
 }
