@@ -16,7 +16,8 @@ CudaCode::CudaCode(const CudaSourceFile &file)
   std::vector<int> open;
   for (std::size_t at = 0; at < code_.size(); ++at) {
     if (code_[at] == '{') {
-      blocks_.push_back({at, code_.size(), open.empty() ? -1 : open.back(), opensFunctionBody(at)});
+      blocks_.push_back(
+          {at, code_.size(), open.empty() ? -1 : open.back(), functionNameEnd(at) != std::string::npos});
       open.push_back(static_cast<int>(blocks_.size()) - 1);
     } else if (code_[at] == '}' && !open.empty()) {
       blocks_[static_cast<std::size_t>(open.back())].close = at;
@@ -59,8 +60,22 @@ bool CudaCode::insideFunction(int block) const {
   return false;
 }
 
+int CudaCode::functionBodyAt(std::size_t offset) const {
+  int block = blockAt(offset);
+  while (block >= 0 && !blocks_[static_cast<std::size_t>(block)].functionBody)
+    block = blocks_[static_cast<std::size_t>(block)].parent;
+  return block;
+}
+
+std::string CudaCode::functionNameOf(int block) const {
+  if (block < 0 || !blocks_[static_cast<std::size_t>(block)].functionBody)
+    return "";
+  std::size_t end = functionNameEnd(blocks_[static_cast<std::size_t>(block)].open);
+  return wordBefore(code_, end);
+}
+
 /// `f(...) {` and `f(...) const {`, not `if (...) {`, `[](...) {` or `struct S {`.
-bool CudaCode::opensFunctionBody(std::size_t brace) const {
+std::size_t CudaCode::functionNameEnd(std::size_t brace) const {
   std::size_t at = brace;
   for (std::string word = wordBefore(code_, at); word == "const" || word == "noexcept" || word == "override";
        word = wordBefore(code_, at)) {
@@ -68,11 +83,12 @@ bool CudaCode::opensFunctionBody(std::size_t brace) const {
   while (at > 0 && isSpace(code_[at - 1]))
     --at;
   if (at == 0 || code_[at - 1] != ')')
-    return false;
+    return std::string::npos;
   at = openingOf(code_, at - 1);
   static const std::set<std::string, std::less<>> kStatements{"if", "for", "while", "switch", "catch"};
-  const std::string name = wordBefore(code_, at);
-  return !name.empty() && !kStatements.count(name);
+  std::size_t nameStart = at;
+  const std::string name = wordBefore(code_, nameStart);
+  return !name.empty() && !kStatements.count(name) ? at : std::string::npos;
 }
 
 std::string wordBefore(const std::string &code, std::size_t &at) {
@@ -114,6 +130,21 @@ std::size_t pastClosing(const std::string &code, std::size_t open) {
       return at + 1;
   }
   return std::string::npos;
+}
+
+std::string quotedCode(std::string_view text) {
+  std::string line;
+  for (char c : text)
+    if (!isSpace(c))
+      line += c;
+    else if (!line.empty() && line.back() != ' ')
+      line += ' ';
+  if (!line.empty() && line.back() == ' ')
+    line.pop_back();
+  constexpr std::size_t kLongest = 40;
+  if (line.size() > kLongest)
+    line = line.substr(0, kLongest - 3) + "...";
+  return "`" + line + "`";
 }
 
 std::vector<std::string> topLevelParts(std::string_view text, char separator) {

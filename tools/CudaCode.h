@@ -35,6 +35,13 @@ public:
   /// Whether `block` is a function's body itself.
   bool isFunctionBody(int block) const { return blocks_[static_cast<std::size_t>(block)].functionBody; }
 
+  /// The body of the function that holds `offset` (the innermost); -1 outside every function.
+  int functionBodyAt(std::size_t offset) const;
+
+  /// The name of the function whose body `block` is (`run` for `void
+  /// Solver::run(int n) const {`); empty for a block that is no function's body.
+  std::string functionNameOf(int block) const;
+
   /// The offset of the `{` that opens `block` (0 <= block < the number of blocks).
   std::size_t openBraceOf(int block) const { return blocks_[static_cast<std::size_t>(block)].open; }
 
@@ -42,7 +49,9 @@ public:
   int parentOf(int block) const { return blocks_[static_cast<std::size_t>(block)].parent; }
 
 private:
-  bool opensFunctionBody(std::size_t brace) const;
+  /// Where the name of the function whose body `brace` opens ends (just
+  /// past it), skipping its parameters and qualifiers; npos for another block.
+  std::size_t functionNameEnd(std::size_t brace) const;
 
   struct Block {
     std::size_t open, close; ///< offsets of `{` and `}` (the file's end when unclosed)
@@ -70,6 +79,10 @@ std::size_t openingOf(const std::string &code, std::size_t close);
 
 /// The offset just past the bracket that closes the one at `open`, or npos.
 std::size_t pastClosing(const std::string &code, std::size_t open);
+
+/// `text` on one line, trimmed, at most about 40 characters, in
+/// backquotes: how a reason quotes host code (`` `for (int t = 0; t < n; t++)` ``).
+std::string quotedCode(std::string_view text);
 
 /// `text` split at its `separator`s outside brackets: its top-level commas by default.
 std::vector<std::string> topLevelParts(std::string_view text, char separator = ',');

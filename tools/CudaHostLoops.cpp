@@ -200,6 +200,84 @@ void addLoopsHeading(const ConstantFolder &folder, std::size_t file, std::size_t
 
 } // namespace
 
+namespace {
+
+std::uint64_t saturatingProduct(std::uint64_t a, std::uint64_t b) {
+  return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/// Where `code` calls a function named `name`: `name(` in a function's
+/// body, not `obj.name(`, `p->name(` or a longer name.
+std::vector<std::size_t> callsIn(const CudaCode &file, const std::string &name) {
+  const std::string &code = file.code();
+  std::vector<std::size_t> calls;
+  for (std::size_t at = code.find(name); at != std::string::npos; at = code.find(name, at + name.size())) {
+    const std::size_t end = at + name.size();
+    if (at > 0 && (isIdentifierChar(code[at - 1]) || code[at - 1] == '.' || code[at - 1] == '>'))
+      continue;
+    if (end < code.size() && isIdentifierChar(code[end]))
+      continue;
+    const std::size_t open = code.find_first_not_of(" \t\r\n", end);
+    if (open == std::string::npos || code[open] != '(' || file.functionBodyAt(at) < 0)
+      continue;
+    calls.push_back(at);
+  }
+  return calls;
+}
+
+} // namespace
+
+HostRuns HostRunCounter::runsOf(std::size_t file, std::size_t statement) {
+  HostRuns runs;
+  for (const HostLoop &loop : hostLoopsAround(folder_, file, statement)) {
+    runs.times = saturatingProduct(runs.times, loop.count.value_or(kDefaultHostLoopCount));
+    runs.defaulted = runs.defaulted || !loop.count;
+    runs.why += ", in " + quotedCode(loop.header) + " at " + folder_.files()[file].where(loop.at) + " (" +
+                (loop.count ? std::to_string(*loop.count) + " times)"
+                            : std::to_string(kDefaultHostLoopCount) +
+                                  " times: a default, the source does not fix its count)");
+  }
+  const CudaCode &code = folder_.files()[file];
+  const HostRuns calls = callsOf(code.functionNameOf(code.functionBodyAt(statement)));
+  runs.times = saturatingProduct(runs.times, calls.times);
+  runs.defaulted = runs.defaulted || calls.defaulted;
+  runs.why += calls.why;
+  return runs;
+}
+
+HostRuns HostRunCounter::callsOf(const std::string &function) {
+  if (function.empty() || function == "main" || callers_.size() >= kCallerDepth ||
+      std::find(callers_.begin(), callers_.end(), function) != callers_.end())
+    return {};
+  if (auto cached = calls_.find(function); cached != calls_.end())
+    return cached->second;
+  callers_.push_back(function);
+  constexpr std::size_t kCallsNamed = 2;
+  HostRuns calls;
+  calls.times = 0;
+  std::size_t count = 0;
+  std::string named;
+  for (std::size_t file = 0; file < folder_.files().size(); ++file)
+    for (std::size_t at : callsIn(folder_.files()[file], function)) {
+      const CudaCode &code = folder_.files()[file];
+      if (code.functionNameOf(code.functionBodyAt(at)) == function)
+        continue; // a recursive call: its runs are the function's own
+      const HostRuns runs = runsOf(file, at);
+      calls.times = runs.times > UINT64_MAX - calls.times ? UINT64_MAX : calls.times + runs.times;
+      calls.defaulted = calls.defaulted || runs.defaulted;
+      if (count++ < kCallsNamed)
+        named += (named.empty() ? "" : "; ") + std::to_string(runs.times) + " at " + code.where(at) + runs.why;
+    }
+  callers_.pop_back();
+  if (count == 0)
+    calls = {};
+  else if (calls.times != 1)
+    calls.why = ", in `" + function + "`, called " + std::to_string(calls.times) + " times (" + named +
+                (count > kCallsNamed ? "; and " + std::to_string(count - kCallsNamed) + " more calls" : "") + ")";
+  calls_.emplace(function, calls);
+  return calls;
+}
+
 std::vector<HostLoop> hostLoopsAround(const ConstantFolder &folder, std::size_t file, std::size_t statement) {
   std::vector<HostLoop> loops;
   addLoopsHeading(folder, file, statement, loops);

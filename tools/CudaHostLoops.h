@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,8 +33,43 @@ struct HostLoop {
 /// by `++`, `--`, `+=` or `-=` (or `i = i + step`), with the start, the
 /// bound and the step folded at the loop (ConstantFolder::value, whole
 /// numbers), gets its count; any other loop (`while`, `do`, a range `for`,
-/// a bound read at run time, a step that never reaches the bound) gets none. Loops in the
-/// functions that call the one holding `statement` are not read.
+/// a bound read at run time, a step that never reaches the bound) gets
+/// none. Loops around the calls of the function holding `statement` are
+/// not among them (HostRunCounter reads those).
 std::vector<HostLoop> hostLoopsAround(const ConstantFolder &folder, std::size_t file, std::size_t statement);
+
+/// How many times a statement of host code runs, and why.
+struct HostRuns {
+  std::uint64_t times = 1;
+  bool defaulted = false; ///< some loop's count is kDefaultHostLoopCount, not the source's
+  /// The loops and calls that repeat it, each led by ", in ": ", in `for
+  /// (int t = 0; t < 100; t++)` at main.cu:50 (100 times)"; empty when
+  /// nothing does.
+  std::string why;
+};
+
+/// Counts the runs of statements of one set of files: the loops around a
+/// statement (hostLoopsAround) times, in a function other than `main`, the
+/// runs of its calls (`step(x)` in main's loop), each call counted the
+/// same way, at most kCallerDepth callers up and never round a cycle. A
+/// function called nowhere in the files (a callback, a library's entry)
+/// runs once. Calls are found by name (`name(`, not `obj.name(`), so the
+/// overloads of a name share their calls. Callers' runs are cached.
+class HostRunCounter {
+public:
+  static constexpr std::size_t kCallerDepth = 4;
+
+  explicit HostRunCounter(const ConstantFolder &folder) : folder_(folder) {}
+
+  /// The runs of the statement that starts at `statement` of file `file`.
+  HostRuns runsOf(std::size_t file, std::size_t statement);
+
+private:
+  HostRuns callsOf(const std::string &function);
+
+  const ConstantFolder &folder_;
+  std::map<std::string, HostRuns, std::less<>> calls_;
+  std::vector<std::string> callers_; ///< the functions whose calls are being counted, outermost first
+};
 
 } // namespace ptxdvfs::tools

@@ -110,23 +110,6 @@ std::string locationOf(const ConstantFolder &folder, const LaunchSite &site) {
   return folder.files()[site.file].where(site.offset);
 }
 
-/// `text` on one line, trimmed, at most about 40 characters: how a reason
-/// quotes an expression of the host code.
-std::string quoted(std::string_view text) {
-  std::string line;
-  for (char c : text)
-    if (!isSpace(c))
-      line += c;
-    else if (!line.empty() && line.back() != ' ')
-      line += ' ';
-  if (!line.empty() && line.back() == ' ')
-    line.pop_back();
-  constexpr std::size_t kLongest = 40;
-  if (line.size() > kLongest)
-    line = line.substr(0, kLongest - 3) + "...";
-  return "`" + line + "`";
-}
-
 /// One value every launch of a kernel must give alike: open once a launch
 /// leaves it open or two launches differ, and then no longer folded.
 template <typename T> struct Agreement {
@@ -141,7 +124,7 @@ template <typename T> struct Agreement {
       return;
     std::optional<T> next = fold();
     if (!next)
-      open = "the launch at " + at + " passes " + quoted(written) + ", which the source does not fix";
+      open = "the launch at " + at + " passes " + quotedCode(written) + ", which the source does not fix";
     else if (value && !same(*value, *next))
       open = "its launches differ: " + shown(*value) + " at " + firstAt + ", " + shown(*next) + " at " + at;
     else if (!value) {
@@ -168,48 +151,38 @@ bool sameValue(const ptx::analysis::AssumedValue &a, const ptx::analysis::Assume
 
 std::string shownValue(const ptx::analysis::AssumedValue &value) { return value.text(); }
 
-std::uint64_t saturatingProduct(std::uint64_t a, std::uint64_t b) {
-  return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
-}
-
 /// How many times `sites` launch their kernel, into `launch`: each site
-/// once per iteration of the host loops around it (hostLoopsAround), a
-/// loop the source does not count kDefaultHostLoopCount times.
-void countLaunches(const ConstantFolder &folder, const std::vector<const LaunchSite *> &sites,
+/// as many times as it runs (HostRunCounter: the host loops around it and
+/// the calls of the function it is in), the sites added up.
+void countLaunches(const ConstantFolder &folder, HostRunCounter &runs, const std::vector<const LaunchSite *> &sites,
                    ptx::analysis::SourceLaunch &launch) {
   constexpr std::size_t kSitesNamed = 4;
+  constexpr std::size_t kLongestReason = 1000;
   std::uint64_t total = 0;
   std::string sitesText;
   for (std::size_t i = 0; i < sites.size(); ++i) {
     const LaunchSite &site = *sites[i];
-    std::uint64_t times = 1;
-    std::string loopsText;
-    for (const HostLoop &loop : hostLoopsAround(folder, site.file, site.statement)) {
-      times = saturatingProduct(times, loop.count.value_or(kDefaultHostLoopCount));
-      loopsText += ", in " + quoted(std::string_view(loop.header)) + " at " +
-                   folder.files()[site.file].where(loop.at) + " (" +
-                   (loop.count ? std::to_string(*loop.count) + " times)"
-                               : std::to_string(kDefaultHostLoopCount) +
-                                     " times: a default, the source does not fix its count)");
-      if (!loop.count)
-        launch.launchesOrigin = ptx::analysis::ValueOrigin::Defaulted;
-    }
-    total = times > UINT64_MAX - total ? UINT64_MAX : total + times;
+    const HostRuns run = runs.runsOf(site.file, site.statement);
+    total = run.times > UINT64_MAX - total ? UINT64_MAX : total + run.times;
+    if (run.defaulted)
+      launch.launchesOrigin = ptx::analysis::ValueOrigin::Defaulted;
     if (i < kSitesNamed)
-      sitesText += (i ? "; " : "") + std::to_string(times) + " at " + locationOf(folder, site) + loopsText;
+      sitesText += (i ? "; " : "") + std::to_string(run.times) + " at " + locationOf(folder, site) + run.why;
   }
   if (sites.size() > kSitesNamed)
     sitesText += "; and " + std::to_string(sites.size() - kSitesNamed) + " more launch sites";
   launch.launches = std::max<std::uint64_t>(total, 1);
   if (launch.launches != 1)
     launch.launchesWhy = "launched " + std::to_string(launch.launches) + " times: " + sitesText;
+  if (launch.launchesWhy.size() > kLongestReason)
+    launch.launchesWhy = launch.launchesWhy.substr(0, kLongestReason - 3) + "...";
 }
 
 /// What every launch site of one kernel of `parameters` parameters agrees
 /// on, and why the rest is open. Arguments are read only when every launch
 /// passes `parameters` of them.
-ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, const std::vector<const LaunchSite *> &sites,
-                                         std::size_t parameters) {
+ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, HostRunCounter &runs,
+                                         const std::vector<const LaunchSite *> &sites, std::size_t parameters) {
   Agreement<Dim3> grid, block;
   std::vector<Agreement<ptx::analysis::AssumedValue>> arguments(parameters);
   bool argumentsRead = true;
@@ -242,7 +215,7 @@ ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, const std
     }
   if (!sites.empty())
     agreed.at = locationOf(folder, *sites.front());
-  countLaunches(folder, sites, agreed);
+  countLaunches(folder, runs, sites, agreed);
   return agreed;
 }
 
@@ -271,7 +244,7 @@ std::optional<std::vector<std::string>> writtenTemplateArguments(const ConstantF
 /// arguments, when every launch of the name writes arguments the source
 /// fixes. Otherwise (a launch with the host template's own `T`, deduced
 /// arguments, overloads) which launch is which is not known, and none is taken.
-void addInstanceLaunches(const ConstantFolder &folder, const std::string &name,
+void addInstanceLaunches(const ConstantFolder &folder, HostRunCounter &runs, const std::string &name,
                          const std::vector<const LaunchSite *> &sites,
                          const std::vector<const ptx::Function *> &instances,
                          std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> &result) {
@@ -298,7 +271,7 @@ void addInstanceLaunches(const ConstantFolder &folder, const std::string &name,
       if (written[i] == *own)
         matched.push_back(sites[i]);
     if (!matched.empty()) {
-      result.emplace(instance->name, agreedLaunch(folder, matched, instance->parameters.size()));
+      result.emplace(instance->name, agreedLaunch(folder, runs, matched, instance->parameters.size()));
       continue;
     }
     ptx::analysis::SourceLaunch open;
@@ -358,6 +331,7 @@ std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> sourceLaunches(
   for (const ptx::Function *kernel : module.kernels())
     kernelsByName[baseNameOf(kernel->name)].push_back(kernel);
   const ConstantFolder folder(files);
+  HostRunCounter runs(folder);
   const std::vector<LaunchSite> sites = launchSitesIn(folder);
   for (const auto &[name, kernels] : kernelsByName) {
     std::vector<const LaunchSite *> ofKernel;
@@ -367,9 +341,10 @@ std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> sourceLaunches(
     if (ofKernel.empty())
       continue;
     if (kernels.size() == 1) // what is open says why, even where nothing is fixed
-      result.emplace(kernels.front()->name, agreedLaunch(folder, ofKernel, kernels.front()->parameters.size()));
+      result.emplace(kernels.front()->name,
+                     agreedLaunch(folder, runs, ofKernel, kernels.front()->parameters.size()));
     else
-      addInstanceLaunches(folder, name, ofKernel, kernels, result);
+      addInstanceLaunches(folder, runs, name, ofKernel, kernels, result);
   }
   return result;
 }

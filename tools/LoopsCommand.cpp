@@ -215,8 +215,9 @@ void setupLoopsCommand(CLI::App &app, int &exitCode) {
       "The thread analysed is thread 0 of block 0. Each kernel's line ends with the\n"
       "threads of one launch: in a file of several kernels, each weighs by them, times its\n"
       "launches where it has several (a launch file's, or its launch sites in the host code\n"
-      "times the host loops around them; a loop whose count the source does not fix runs\n"
-      "16 times, 'default'). See docs/loops.md.");
+      "times the host loops around them and around the calls of a helper that launches;\n"
+      "a loop whose count the source does not fix runs 16 times, 'default'). See\n"
+      "docs/loops.md.");
   command->add_option("file", options->file, "PTX file")->required()->check(CLI::ExistingFile);
   addLaunchFlags(*command, options->launch);
   addKernelOption(*command, options->kernels, "Input");

@@ -111,11 +111,39 @@ TEST(CudaHostLoopsTest, WhatIsNotALoopAroundTheLaunchCountsOnce) {
   EXPECT_EQ(none.launches, 1u);
   EXPECT_EQ(none.launchesWhy, "");
   EXPECT_EQ(launchesIn("for (int t = 0; t < 0; t++) k<<<1, 32>>>(x);\nk<<<1, 32>>>(x);\nk<<<1, 32>>>(x);"), 2u);
-  // The loops of a caller are not read: the launch is in another function's body.
+  // A helper called nowhere by its name (a callback), or only as another object's method, runs once.
   EXPECT_EQ(launchOfK("void run(float *x) { k<<<1, 32>>>(x); }\n" +
-                      inMain("for (int t = 0; t < 100; t++) run(x);"))
+                      inMain("void (*f)(float *) = run;\nfor (int t = 0; t < 100; t++) { f(x); solver.run(x); }"))
                 .launches,
             1u);
+}
+
+TEST(CudaHostLoopsTest, ALaunchInAHelperRunsAsOftenAsItsCalls) {
+  const std::string source = "static void step(float *x) {\n  k<<<1, 32>>>(x);\n}\n"
+                             "static void solve(float *x) {\n  for (int j = 0; j < 3; j++)\n    step(x);\n}\n" +
+                             inMain("for (int t = 0; t < 10; t++) { solve(x); }\nstep(x);");
+  const ptx::analysis::SourceLaunch launch = launchOfK(source);
+  EXPECT_EQ(launch.launches, 3u * 10 + 1);
+  EXPECT_EQ(launch.launchesOrigin, ValueOrigin::Assumed);
+  EXPECT_EQ(launch.launchesWhy,
+            "launched 31 times: 31 at t.cu:2, in `step`, called 31 times (30 at t.cu:6, in `for (int j = 0; j < 3; "
+            "j++)` at t.cu:5 (3 times), in `solve`, called 10 times (10 at t.cu:10, in `for (int t = 0; t < 10; "
+            "t++)` at t.cu:10 (10 times)); 1 at t.cu:11)");
+  // A caller's loop the source does not count makes the launches a default.
+  const ptx::analysis::SourceLaunch looped =
+      launchOfK("void step(float *x) { k<<<1, 32>>>(x); }\n" + inMain("while (argc--) step(x);"));
+  EXPECT_EQ(looped.launches, 16u);
+  EXPECT_EQ(looped.launchesOrigin, ValueOrigin::Defaulted);
+  // Recursion and cycles end: a function's calls from itself, or from a caller it calls, add nothing.
+  EXPECT_EQ(launchOfK("void walk(float *x, int n) {\n  k<<<1, 32>>>(x);\n  if (n) walk(x, n - 1);\n}\n" +
+                      inMain("walk(x, 5);"))
+                .launches,
+            1u);
+  EXPECT_EQ(launchOfK("void b(float *x);\nvoid a(float *x) { k<<<1, 32>>>(x); for (int i = 0; i < 2; i++) b(x); }\n"
+                      "void b(float *x) { for (int i = 0; i < 3; i++) a(x); }\n" +
+                      inMain("a(x);"))
+                .launches,
+            1u + 6);
 }
 
 TEST(CudaHostLoopsTest, ManyLaunchSitesAreSummedAndTheFirstNamed) {

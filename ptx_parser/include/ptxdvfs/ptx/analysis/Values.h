@@ -74,9 +74,10 @@ struct SourceLaunch {
   std::vector<std::map<std::int64_t, AssumedValue>> fields;
   std::string at; ///< where the first launch is, which reasons name: `main.cu:57`
   /// Times the kernel is launched: a launch file's `launches`, or in host
-  /// code its launch sites, each times the loops around it
-  /// (hostLoopsAround). With the threads of one launch, how much of its
-  /// application the kernel is (LaunchSize).
+  /// code its launch sites, each times the loops around it and around
+  /// the calls of the function it is in (the tools' HostRunCounter). With
+  /// the threads of one launch, how much of its application the kernel
+  /// is (LaunchSize).
   std::uint64_t launches = 1;
   /// Assumed where the launch file or the source gives `launches`;
   /// Defaulted where a host loop's count rests on a default.
