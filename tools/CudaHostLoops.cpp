@@ -14,13 +14,6 @@ namespace ptxdvfs::tools {
 
 namespace {
 
-std::string trimmed(std::string_view text) {
-  const std::size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos)
-    return "";
-  return std::string(text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1));
-}
-
 /// What heads the statement that starts at `statement`: `for (...)`,
 /// `while (...)`, `if (...)` or `do`, with the offset of its keyword and
 /// of its parentheses (npos for `do`).
@@ -212,12 +205,9 @@ std::vector<std::size_t> callsIn(const CudaCode &file, const std::string &name) 
   const std::string &code = file.code();
   std::vector<std::size_t> calls;
   for (std::size_t at = code.find(name); at != std::string::npos; at = code.find(name, at + name.size())) {
-    const std::size_t end = at + name.size();
-    if (at > 0 && (isIdentifierChar(code[at - 1]) || code[at - 1] == '.' || code[at - 1] == '>'))
+    if (!isWholeWord(code, at, name.size()) || (at > 0 && (code[at - 1] == '.' || code[at - 1] == '>')))
       continue;
-    if (end < code.size() && isIdentifierChar(code[end]))
-      continue;
-    const std::size_t open = code.find_first_not_of(" \t\r\n", end);
+    const std::size_t open = code.find_first_not_of(" \t\r\n", at + name.size());
     if (open == std::string::npos || code[open] != '(' || file.functionBodyAt(at) < 0)
       continue;
     calls.push_back(at);

@@ -19,6 +19,13 @@ bool isWholeWord(std::string_view text, std::size_t at, std::size_t length) {
   return (at == 0 || !isIdentifierChar(text[at - 1])) && (end >= text.size() || !isIdentifierChar(text[end]));
 }
 
+std::string trimmed(std::string_view text) {
+  const auto begin = text.find_first_not_of(" \t\r\n");
+  if (begin == std::string_view::npos)
+    return {};
+  return std::string(text.substr(begin, text.find_last_not_of(" \t\r\n") - begin + 1));
+}
+
 std::vector<std::string> wordsIn(std::string_view text) {
   std::vector<std::string> words;
   for (std::size_t at = 0; at < text.size();) {

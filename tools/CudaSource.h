@@ -36,6 +36,9 @@ bool isIdentifierChar(char c);
 /// identifier: no identifier character touches either end.
 bool isWholeWord(std::string_view text, std::size_t at, std::size_t length);
 
+/// `text` without its leading and trailing spaces, tabs and line ends.
+std::string trimmed(std::string_view text);
+
 /// The identifiers in `text`, in order.
 std::vector<std::string> wordsIn(std::string_view text);
 

@@ -16,13 +16,6 @@ namespace ptxdvfs::tools {
 
 namespace {
 
-std::string trimmed(std::string_view text) {
-  const auto begin = text.find_first_not_of(" \t\r\n");
-  if (begin == std::string_view::npos)
-    return {};
-  return std::string(text.substr(begin, text.find_last_not_of(" \t\r\n") - begin + 1));
-}
-
 std::int64_t alignedUp(std::int64_t offset, std::int64_t alignment) {
   return (offset + alignment - 1) / alignment * alignment;
 }
