@@ -191,13 +191,11 @@ void addLoopsHeading(const ConstantFolder &folder, std::size_t file, std::size_t
       loops.push_back(loopOf(folder, file, code, *header));
 }
 
-} // namespace
-
-namespace {
-
 std::uint64_t saturatingProduct(std::uint64_t a, std::uint64_t b) {
   return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
 }
+
+std::uint64_t saturatingSum(std::uint64_t a, std::uint64_t b) { return b > UINT64_MAX - a ? UINT64_MAX : a + b; }
 
 /// Where `code` calls a function named `name`: `name(` in a function's
 /// body, not `obj.name(`, `p->name(` or a longer name.
@@ -235,37 +233,48 @@ HostRuns HostRunCounter::runsOf(std::size_t file, std::size_t statement) {
   return runs;
 }
 
+HostRuns HostRunCounter::runsOfEach(const std::vector<HostStatement> &statements, std::size_t named,
+                                    std::string_view rest) {
+  HostRuns all;
+  all.times = 0;
+  for (std::size_t i = 0; i < statements.size(); ++i) {
+    const HostStatement &at = statements[i];
+    const HostRuns runs = runsOf(at.file, at.statement);
+    all.times = saturatingSum(all.times, runs.times);
+    all.defaulted = all.defaulted || runs.defaulted;
+    if (i < named)
+      all.why += (i ? "; " : "") + std::to_string(runs.times) + " at " + folder_.files()[at.file].where(at.shownAt) +
+                 runs.why;
+  }
+  if (statements.size() > named)
+    all.why += "; and " + std::to_string(statements.size() - named) + " more " + std::string(rest);
+  return all;
+}
+
 HostRuns HostRunCounter::callsOf(const std::string &function) {
   if (function.empty() || function == "main" || callers_.size() >= kCallerDepth ||
       std::find(callers_.begin(), callers_.end(), function) != callers_.end())
     return {};
   if (auto cached = calls_.find(function); cached != calls_.end())
     return cached->second;
-  callers_.push_back(function);
-  constexpr std::size_t kCallsNamed = 2;
-  HostRuns calls;
-  calls.times = 0;
-  std::size_t count = 0;
-  std::string named;
+  std::vector<HostStatement> calls;
   for (std::size_t file = 0; file < folder_.files().size(); ++file)
     for (std::size_t at : callsIn(folder_.files()[file], function)) {
       const CudaCode &code = folder_.files()[file];
-      if (code.functionNameOf(code.functionBodyAt(at)) == function)
-        continue; // a recursive call: its runs are the function's own
-      const HostRuns runs = runsOf(file, at);
-      calls.times = runs.times > UINT64_MAX - calls.times ? UINT64_MAX : calls.times + runs.times;
-      calls.defaulted = calls.defaulted || runs.defaulted;
-      if (count++ < kCallsNamed)
-        named += (named.empty() ? "" : "; ") + std::to_string(runs.times) + " at " + code.where(at) + runs.why;
+      if (code.functionNameOf(code.functionBodyAt(at)) != function) // a recursive call runs as its function does
+        calls.push_back({file, at, at});
     }
-  callers_.pop_back();
-  if (count == 0)
-    calls = {};
-  else if (calls.times != 1)
-    calls.why = ", in `" + function + "`, called " + std::to_string(calls.times) + " times (" + named +
-                (count > kCallsNamed ? "; and " + std::to_string(count - kCallsNamed) + " more calls" : "") + ")";
-  calls_.emplace(function, calls);
-  return calls;
+  HostRuns runs;
+  if (!calls.empty()) {
+    constexpr std::size_t kCallsNamed = 2;
+    callers_.push_back(function);
+    runs = runsOfEach(calls, kCallsNamed, "calls");
+    callers_.pop_back();
+    runs.why = runs.times == 1 ? "" : ", in `" + function + "`, called " + std::to_string(runs.times) + " times (" +
+                                          runs.why + ")";
+  }
+  calls_.emplace(function, runs);
+  return runs;
 }
 
 std::vector<HostLoop> hostLoopsAround(const ConstantFolder &folder, std::size_t file, std::size_t statement) {

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ptxdvfs::tools {
@@ -48,6 +49,12 @@ struct HostRuns {
   std::string why;
 };
 
+/// A statement whose runs are counted: where it starts, and where a
+/// reason names it (a launch's `<<<`, a call's name).
+struct HostStatement {
+  std::size_t file = 0, statement = 0, shownAt = 0;
+};
+
 /// Counts the runs of statements of one set of files: the loops around a
 /// statement (hostLoopsAround) times, in a function other than `main`, the
 /// runs of its calls (`step(x)` in main's loop), each call counted the
@@ -63,6 +70,11 @@ public:
 
   /// The runs of the statement that starts at `statement` of file `file`.
   HostRuns runsOf(std::size_t file, std::size_t statement);
+
+  /// The runs of `statements` added up; `why` lists the first `named` of
+  /// them ("100 at main.cu:36, in `for (...)` at main.cu:35 (100 times); 1
+  /// at main.cu:40"), then "; and N more " + `rest` for the others.
+  HostRuns runsOfEach(const std::vector<HostStatement> &statements, std::size_t named, std::string_view rest);
 
 private:
   HostRuns callsOf(const std::string &function);

@@ -154,26 +154,19 @@ std::string shownValue(const ptx::analysis::AssumedValue &value) { return value.
 /// How many times `sites` launch their kernel, into `launch`: each site
 /// as many times as it runs (HostRunCounter: the host loops around it and
 /// the calls of the function it is in), the sites added up.
-void countLaunches(const ConstantFolder &folder, HostRunCounter &runs, const std::vector<const LaunchSite *> &sites,
+void countLaunches(HostRunCounter &runs, const std::vector<const LaunchSite *> &sites,
                    ptx::analysis::SourceLaunch &launch) {
   constexpr std::size_t kSitesNamed = 4;
   constexpr std::size_t kLongestReason = 1000;
-  std::uint64_t total = 0;
-  std::string sitesText;
-  for (std::size_t i = 0; i < sites.size(); ++i) {
-    const LaunchSite &site = *sites[i];
-    const HostRuns run = runs.runsOf(site.file, site.statement);
-    total = run.times > UINT64_MAX - total ? UINT64_MAX : total + run.times;
-    if (run.defaulted)
-      launch.launchesOrigin = ptx::analysis::ValueOrigin::Defaulted;
-    if (i < kSitesNamed)
-      sitesText += (i ? "; " : "") + std::to_string(run.times) + " at " + locationOf(folder, site) + run.why;
-  }
-  if (sites.size() > kSitesNamed)
-    sitesText += "; and " + std::to_string(sites.size() - kSitesNamed) + " more launch sites";
-  launch.launches = std::max<std::uint64_t>(total, 1);
+  std::vector<HostStatement> statements;
+  for (const LaunchSite *site : sites)
+    statements.push_back({site->file, site->statement, site->offset});
+  const HostRuns all = runs.runsOfEach(statements, kSitesNamed, "launch sites");
+  if (all.defaulted)
+    launch.launchesOrigin = ptx::analysis::ValueOrigin::Defaulted;
+  launch.launches = std::max<std::uint64_t>(all.times, 1);
   if (launch.launches != 1)
-    launch.launchesWhy = "launched " + std::to_string(launch.launches) + " times: " + sitesText;
+    launch.launchesWhy = "launched " + std::to_string(launch.launches) + " times: " + all.why;
   if (launch.launchesWhy.size() > kLongestReason)
     launch.launchesWhy = launch.launchesWhy.substr(0, kLongestReason - 3) + "...";
 }
@@ -215,7 +208,7 @@ ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, HostRunCo
     }
   if (!sites.empty())
     agreed.at = locationOf(folder, *sites.front());
-  countLaunches(folder, runs, sites, agreed);
+  countLaunches(runs, sites, agreed);
   return agreed;
 }
 
