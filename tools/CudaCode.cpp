@@ -17,7 +17,7 @@ CudaCode::CudaCode(const CudaSourceFile &file)
   for (std::size_t at = 0; at < code_.size(); ++at) {
     if (code_[at] == '{') {
       blocks_.push_back(
-          {at, code_.size(), open.empty() ? -1 : open.back(), functionNameEnd(at) != std::string::npos});
+          {at, code_.size(), open.empty() ? -1 : open.back(), parameterListOf(at) != std::string::npos});
       open.push_back(static_cast<int>(blocks_.size()) - 1);
     } else if (code_[at] == '}' && !open.empty()) {
       blocks_[static_cast<std::size_t>(open.back())].close = at;
@@ -70,12 +70,12 @@ int CudaCode::functionBodyAt(std::size_t offset) const {
 std::string CudaCode::functionNameOf(int block) const {
   if (block < 0 || !blocks_[static_cast<std::size_t>(block)].functionBody)
     return "";
-  std::size_t end = functionNameEnd(blocks_[static_cast<std::size_t>(block)].open);
-  return wordBefore(code_, end);
+  std::size_t parameters = parameterListOf(blocks_[static_cast<std::size_t>(block)].open);
+  return wordBefore(code_, parameters);
 }
 
 /// `f(...) {` and `f(...) const {`, not `if (...) {`, `[](...) {` or `struct S {`.
-std::size_t CudaCode::functionNameEnd(std::size_t brace) const {
+std::size_t CudaCode::parameterListOf(std::size_t brace) const {
   std::size_t at = brace;
   for (std::string word = wordBefore(code_, at); word == "const" || word == "noexcept" || word == "override";
        word = wordBefore(code_, at)) {

@@ -49,9 +49,10 @@ public:
   int parentOf(int block) const { return blocks_[static_cast<std::size_t>(block)].parent; }
 
 private:
-  /// Where the name of the function whose body `brace` opens ends (just
-  /// past it), skipping its parameters and qualifiers; npos for another block.
-  std::size_t functionNameEnd(std::size_t brace) const;
+  /// The offset of the `(` that opens the parameter list of the function
+  /// whose body `brace` opens (its name is the word before it); npos for
+  /// another block.
+  std::size_t parameterListOf(std::size_t brace) const;
 
   struct Block {
     std::size_t open, close; ///< offsets of `{` and `}` (the file's end when unclosed)
