@@ -74,6 +74,19 @@ std::string CudaCode::functionNameOf(int block) const {
   return wordBefore(code_, parameters);
 }
 
+std::optional<CudaCode::ParameterList> CudaCode::parameterListAround(std::size_t offset) const {
+  // The first block opened after `offset`, if `offset` is in the parameters before its `{`.
+  auto after = std::upper_bound(blocks_.begin(), blocks_.end(), offset,
+                                [](std::size_t at, const Block &block) { return at < block.open; });
+  if (after == blocks_.end() || !after->functionBody)
+    return std::nullopt;
+  const std::size_t open = parameterListOf(after->open);
+  const std::size_t end = open == std::string::npos || open >= offset ? std::string::npos : pastClosing(code_, open);
+  if (end == std::string::npos || end - 1 <= offset)
+    return std::nullopt;
+  return ParameterList{static_cast<int>(after - blocks_.begin()), open, end - 1};
+}
+
 /// `f(...) {` and `f(...) const {`, not `if (...) {`, `[](...) {` or `struct S {`.
 std::size_t CudaCode::parameterListOf(std::size_t brace) const {
   std::size_t at = brace;
@@ -145,6 +158,20 @@ std::string quotedCode(std::string_view text) {
   if (line.size() > kLongest)
     line = line.substr(0, kLongest - 3) + "...";
   return "`" + line + "`";
+}
+
+std::vector<std::size_t> callsIn(const CudaCode &file, const std::string &name) {
+  const std::string &code = file.code();
+  std::vector<std::size_t> calls;
+  for (std::size_t at = code.find(name); at != std::string::npos; at = code.find(name, at + name.size())) {
+    if (!isWholeWord(code, at, name.size()) || (at > 0 && (code[at - 1] == '.' || code[at - 1] == '>')))
+      continue;
+    const std::size_t open = code.find_first_not_of(" \t\r\n", at + name.size());
+    if (open == std::string::npos || code[open] != '(' || file.functionBodyAt(at) < 0)
+      continue;
+    calls.push_back(at);
+  }
+  return calls;
 }
 
 std::vector<std::string> topLevelParts(std::string_view text, char separator) {

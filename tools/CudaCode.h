@@ -6,6 +6,7 @@
 #include "CudaSource.h"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,6 +49,17 @@ public:
   /// The block around `block`; -1 at file scope.
   int parentOf(int block) const { return blocks_[static_cast<std::size_t>(block)].parent; }
 
+  /// The parameter list of a function definition: the function's body,
+  /// and the offsets of the list's `(` and `)`.
+  struct ParameterList {
+    int body = -1;
+    std::size_t open = 0, close = 0;
+  };
+
+  /// The parameter list, of a function defined in this file, that holds
+  /// `offset`; nullopt elsewhere (in a prototype's, a lambda's or a call's).
+  std::optional<ParameterList> parameterListAround(std::size_t offset) const;
+
 private:
   /// The offset of the `(` that opens the parameter list of the function
   /// whose body `brace` opens (its name is the word before it); npos for
@@ -84,6 +96,10 @@ std::size_t pastClosing(const std::string &code, std::size_t open);
 /// `text` on one line, trimmed, at most about 40 characters, in
 /// backquotes: how a reason quotes host code (`` `for (int t = 0; t < n; t++)` ``).
 std::string quotedCode(std::string_view text);
+
+/// Where `file` calls a function named `name`: `name(` in a function's
+/// body, not `obj.name(`, `p->name(` or a longer name; the offsets of the names.
+std::vector<std::size_t> callsIn(const CudaCode &file, const std::string &name);
 
 /// `text` split at its `separator`s outside brackets: its top-level commas by default.
 std::vector<std::string> topLevelParts(std::string_view text, char separator = ',');

@@ -1,7 +1,8 @@
-// CudaConstants.cpp - looking a name up as the compiler would see it at
-// one point of a file, and folding the expression it stands for.
+// CudaConstants.cpp - folding the expression a name stands for: its
+// macros, the one-`return` functions it calls, and the public entry points.
 #include "CudaConstants.h"
 
+#include "CudaConstantsImpl.h"
 #include "CudaExpression.h"
 
 #include <algorithm>
@@ -11,35 +12,23 @@
 #include <map>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 namespace ptxdvfs::tools {
 
 using ptx::analysis::Dim3;
 using namespace expression;
+using namespace constants;
 
 namespace {
 
-/// How many occurrences of names, and tokens of expanded macros, all
-/// lookups together may look at (about a second even in pathological
-/// files); past it, a size is left open.
-constexpr std::size_t kMaxNamesExamined = 2'000'000;
-
-/// What a name stands for: the text to fold, and where to fold it (the
-/// names in it are looked up from there).
-struct Definition {
-  std::string text;
-  std::size_t file = 0, offset = 0;
-  bool dim3 = false;
-};
-
-/// A host function whose body is one `return` of an expression, as
-/// `int iDivUp(int a, int b) { return (a % b != 0) ? (a / b + 1) : (a / b); }`.
-struct ReturnFunction {
-  std::vector<std::string> returnType;
-  std::vector<std::pair<std::vector<std::string>, std::string>> parameters; ///< type words, name
-  std::vector<Token> expression;
-  std::size_t file = 0, offset = 0; ///< its body, where the names in it are looked up
-};
+/// `value` as one dimension of a launch: a whole number from 1 to 2^31 - 1.
+std::optional<std::uint32_t> dimensionOf(const Number &value) {
+  const std::optional<std::int64_t> whole = value.real ? truncated(value.value) : value.whole;
+  if (!whole || *whole < 1 || *whole > INT32_MAX)
+    return std::nullopt;
+  return static_cast<std::uint32_t>(*whole);
+}
 
 /// Words a function's declaration may carry besides its return type.
 bool isFunctionQualifier(std::string_view word) {
@@ -102,16 +91,6 @@ std::optional<ReturnFunction> returnFunctionAt(const CudaCode &source, std::size
   return function;
 }
 
-/// Whether `text` starts with an operator that changes its left operand:
-/// `=` (not `==`), `+=` and the like, `++`, `--`.
-bool assigns(std::string_view text) {
-  if (text.substr(0, 2) == "++" || text.substr(0, 2) == "--" || text.substr(0, 3) == "<<=" || text.substr(0, 3) == ">>=")
-    return true;
-  if (!text.empty() && text[0] == '=')
-    return text.substr(0, 2) != "==";
-  return text.size() >= 2 && text[1] == '=' && std::string_view("+-*/%|&^").find(text[0]) != std::string_view::npos;
-}
-
 /// Per name, the definition all of its definitions agree with; nullopt for
 /// a name defined differently in two places (under `#if` branches the
 /// reader cannot take).
@@ -129,63 +108,25 @@ std::map<std::string, std::optional<T>, std::less<>> agreedDefinitions(std::map<
 
 } // namespace
 
-/// The folding itself: the files, an index of their macros, and the lookups.
-class ConstantFolder::Impl {
-public:
-  explicit Impl(const std::vector<CudaSourceFile> &files) {
-    std::map<std::string, std::vector<Definition>> objectLike;
-    std::map<std::string, std::vector<FunctionMacro>> functionLike;
-    for (const CudaSourceFile &file : files) {
-      files_.emplace_back(file);
-      indexMacros(files_.size() - 1, objectLike, functionLike);
-    }
-    macros_ = agreedDefinitions(std::move(objectLike), [](const Definition &a, const Definition &b) {
-      return tokensOf(a.text) == tokensOf(b.text);
-    });
-    functionMacros_ = agreedDefinitions(std::move(functionLike), std::equal_to<FunctionMacro>());
-    for (auto &[name, macro] : functionMacros_) {
-      const bool variadic = macro && std::find(macro->parameters.begin(), macro->parameters.end(), "...") !=
-                                         macro->parameters.end();
-      if (macro && (variadic || std::find(macro->body.begin(), macro->body.end(), Token{Token::Punct, "#"}) !=
-                                    macro->body.end()))
-        macro.reset(); // `#x` and `a ## b` are not expanded
-    }
+ConstantFolder::Impl::Impl(const std::vector<CudaSourceFile> &files) {
+  std::map<std::string, std::vector<Definition>> objectLike;
+  std::map<std::string, std::vector<FunctionMacro>> functionLike;
+  for (const CudaSourceFile &file : files) {
+    files_.emplace_back(file);
+    indexMacros(files_.size() - 1, objectLike, functionLike);
   }
-
-  const std::vector<CudaCode> &files() const { return files_; }
-
-  std::optional<Dim3> dimension(std::size_t file, std::size_t offset, const std::string &text, int depth = 0) const;
-  std::optional<Number> number(std::size_t file, std::size_t offset, const std::string &text, int depth = 0) const;
-
-private:
-  class NamesAt;
-  class BoundNames;
-
-  Lookup macro(const std::string &name, Definition &found) const;
-  Lookup functionMacro(const std::string &name, FunctionMacro &found) const;
-  Lookup returnFunction(const std::string &name, ReturnFunction &found) const;
-  /// What `name(arguments)` returns; its body sees the names of its own place, not the caller's.
-  std::optional<Number> function(const std::string &name, const std::vector<Number> &arguments, int depth) const;
-  Lookup variable(std::size_t file, std::size_t before, const std::string &name, bool fileScopeOnly,
-                  Definition &found) const;
-  Lookup define(std::size_t file, std::size_t offset, const std::string &name, Definition &found) const;
-
-  /// Adds the `#define`s of `file` to the lists of definitions by name.
-  void indexMacros(std::size_t file, std::map<std::string, std::vector<Definition>> &objectLike,
-                   std::map<std::string, std::vector<FunctionMacro>> &functionLike) const;
-
-  std::vector<CudaCode> files_;
-  /// Occurrences of names and tokens of macros looked at so far, against kMaxNamesExamined.
-  mutable std::size_t examined_ = 0;
-  /// Each object-like `#define` by name: its one definition, or nullopt
-  /// when it is defined two ways.
-  std::map<std::string, std::optional<Definition>, std::less<>> macros_;
-  /// Each function-like `#define` by name, likewise; nullopt also for one
-  /// that is variadic or uses `#`.
-  std::map<std::string, std::optional<FunctionMacro>, std::less<>> functionMacros_;
-  /// The one-return functions looked up so far, by name.
-  mutable std::map<std::string, std::pair<Lookup, ReturnFunction>, std::less<>> returnFunctions_;
-};
+  macros_ = agreedDefinitions(std::move(objectLike), [](const Definition &a, const Definition &b) {
+    return tokensOf(a.text) == tokensOf(b.text);
+  });
+  functionMacros_ = agreedDefinitions(std::move(functionLike), std::equal_to<FunctionMacro>());
+  for (auto &[name, macro] : functionMacros_) {
+    const bool variadic = macro && std::find(macro->parameters.begin(), macro->parameters.end(), "...") !=
+                                       macro->parameters.end();
+    if (macro && (variadic || std::find(macro->body.begin(), macro->body.end(), Token{Token::Punct, "#"}) !=
+                                  macro->body.end()))
+      macro.reset(); // `#x` and `a ## b` are not expanded
+  }
+}
 
 /// The names of an expression written at one offset of one file.
 class ConstantFolder::Impl::NamesAt : public ExpressionNames {
@@ -343,89 +284,6 @@ std::optional<Number> ConstantFolder::Impl::function(const std::string &name, co
   return result ? converted(*result, definition.returnType) : std::nullopt;
 }
 
-Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, const std::string &name, bool fileScopeOnly,
-                        Definition &found) const {
-  const CudaCode &source = files_[file];
-  const std::string &code = source.code();
-  const int useBlock = source.blockAt(before);
-  for (std::size_t at = code.rfind(name, before); at != std::string::npos && at < before;
-       at = at == 0 ? std::string::npos : code.rfind(name, at - 1)) {
-    if (++examined_ > kMaxNamesExamined)
-      return Lookup::Unknown; // thousands of launches through one far-away name: give up, not hang
-    const std::size_t end = at + name.size();
-    if (!isWholeWord(code, at, name.size()))
-      continue;
-    std::size_t previous = at;
-    while (previous > 0 && isSpace(code[previous - 1]))
-      --previous;
-    if (previous > 0 && (code[previous - 1] == '.' || (code[previous - 1] == '>' && previous > 1 && code[previous - 2] == '-') ||
-                         code[previous - 1] == ':'))
-      continue; // a member or a qualified name, not this variable
-    std::size_t next = end;
-    while (next < code.size() && isSpace(code[next]))
-      ++next;
-    std::size_t typeStart = at;
-    while (typeStart > 0 && (isIdentifierChar(code[typeStart - 1]) || isSpace(code[typeStart - 1]) || code[typeStart - 1] == ':')) {
-      if (code[typeStart - 1] == '\n' && preprocessorLineEndsAt(code, typeStart - 1))
-        break; // a `#define` line above ends without a `;`
-      --typeStart;
-    }
-    const std::vector<std::string> type = wordsIn(std::string_view(code).substr(typeStart, at - typeStart));
-    const bool declares = !type.empty() && std::all_of(type.begin(), type.end(), isTypeWord);
-    if (!declares) {
-      std::size_t operatorAt = next;
-      if (operatorAt < code.size() && code[operatorAt] == '.') { // `threads.x = 64`
-        operatorAt = code.find_first_not_of(" \t", operatorAt + 1);
-        while (operatorAt != std::string::npos && operatorAt < code.size() && isIdentifierChar(code[operatorAt]))
-          ++operatorAt;
-        operatorAt = operatorAt == std::string::npos ? code.size() : code.find_first_not_of(" \t\r\n", operatorAt);
-      }
-      const bool assigned = operatorAt != std::string::npos && assigns(std::string_view(code).substr(operatorAt, 3));
-      const bool taken = previous > 0 && ((code[previous - 1] == '&' && (previous < 2 || code[previous - 2] != '&')) ||
-                                          (previous > 1 && (code.compare(previous - 2, 2, "++") == 0 ||
-                                                            code.compare(previous - 2, 2, "--") == 0 ||
-                                                            code.compare(previous - 2, 2, ">>") == 0)));
-      if (!fileScopeOnly && (assigned || taken))
-        return Lookup::Unknown; // changed before the launch: its value is not the initialiser's
-      continue;
-    }
-    const int declaredIn = source.blockAt(at);
-    if (!source.encloses(declaredIn, useBlock))
-      continue; // another function's, or a closed block's
-    const bool constant = std::count(type.begin(), type.end(), "const") || std::count(type.begin(), type.end(), "constexpr");
-    const bool local = source.insideFunction(declaredIn);
-    if ((fileScopeOnly && local) || (!local && !constant))
-      return Lookup::Unknown; // a parameter, or a global the program may change
-    found = {"", file, at, std::count(type.begin(), type.end(), "dim3") > 0};
-    if (next < code.size() && code[next] == '=' && code.compare(next, 2, "==") != 0) {
-      std::string rest = code.substr(next + 1, code.find(';', next) - next - 1);
-      found.text = topLevelParts(rest).front();
-    } else if (next < code.size() && (code[next] == '(' || code[next] == '{')) {
-      const std::size_t close = pastClosing(code, next);
-      if (close == std::string::npos)
-        return Lookup::Unknown;
-      const std::string inside = code.substr(next + 1, close - next - 2);
-      found.text = found.dim3 ? "dim3(" + inside + ")" : inside;
-    } else {
-      return Lookup::Unknown; // declared without a value
-    }
-    return Lookup::Found;
-  }
-  return Lookup::Absent;
-}
-
-Lookup ConstantFolder::Impl::define(std::size_t file, std::size_t offset, const std::string &name, Definition &found) const {
-  if (Lookup lookup = macro(name, found); lookup != Lookup::Absent)
-    return lookup;
-  if (Lookup lookup = variable(file, offset, name, false, found); lookup != Lookup::Absent)
-    return lookup;
-  for (std::size_t other = 0; other < files_.size(); ++other)
-    if (other != file)
-      if (Lookup lookup = variable(other, files_[other].code().size(), name, true, found); lookup != Lookup::Absent)
-        return lookup;
-  return Lookup::Absent;
-}
-
 std::optional<Number> ConstantFolder::Impl::number(std::size_t file, std::size_t offset, const std::string &text,
                                              int depth) const {
   if (depth > kMaxDepth)
@@ -433,8 +291,10 @@ std::optional<Number> ConstantFolder::Impl::number(std::size_t file, std::size_t
   std::vector<Token> tokens = tokensOf(text);
   if (tokens.size() == 1 && tokens[0].kind == Token::Name) {
     Definition definition;
-    if (define(file, offset, tokens[0].text, definition) != Lookup::Found || definition.dim3)
+    if (define(file, offset, tokens[0].text, depth, definition) != Lookup::Found || definition.dim3)
       return std::nullopt;
+    if (definition.number)
+      return definition.number;
     return number(definition.file, definition.offset, definition.text, depth + 1);
   }
   return fold(NamesAt(*this, file, offset), std::move(tokens), depth);
@@ -446,8 +306,14 @@ std::optional<Dim3> ConstantFolder::Impl::dimension(std::size_t file, std::size_
   const std::vector<Token> tokens = tokensOf(text);
   if (tokens.size() == 1 && tokens[0].kind == Token::Name) {
     Definition definition;
-    if (define(file, offset, tokens[0].text, definition) != Lookup::Found)
+    if (define(file, offset, tokens[0].text, depth, definition) != Lookup::Found)
       return std::nullopt;
+    if (definition.dims)
+      return definition.dims;
+    if (definition.number) {
+      const std::optional<std::uint32_t> x = dimensionOf(*definition.number);
+      return x ? std::optional<Dim3>(Dim3{*x, 1, 1}) : std::nullopt;
+    }
     return dimension(definition.file, definition.offset, definition.text, depth + 1);
   }
   std::vector<std::string> parts{text};
@@ -464,11 +330,11 @@ std::optional<Dim3> ConstantFolder::Impl::dimension(std::size_t file, std::size_
   }
   std::uint32_t values[3] = {1, 1, 1};
   for (std::size_t i = 0; i < parts.size(); ++i) {
-    auto value = number(file, offset, parts[i], depth + 1);
-    const std::optional<std::int64_t> whole = !value ? std::nullopt : value->real ? truncated(value->value) : value->whole;
-    if (!whole || *whole < 1 || *whole > INT32_MAX)
+    const std::optional<Number> value = number(file, offset, parts[i], depth + 1);
+    const std::optional<std::uint32_t> dimension = value ? dimensionOf(*value) : std::nullopt;
+    if (!dimension)
       return std::nullopt;
-    values[i] = static_cast<std::uint32_t>(*whole);
+    values[i] = *dimension;
   }
   return Dim3{values[0], values[1], values[2]};
 }

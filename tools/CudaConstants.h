@@ -15,6 +15,10 @@
 
 namespace ptxdvfs::tools {
 
+inline bool sameDims(const ptx::analysis::Dim3 &a, const ptx::analysis::Dim3 &b) {
+  return a.x == b.x && a.y == b.y && a.z == b.z;
+}
+
 /// Folds the sizes written in a set of CUDA files, each read once.
 class ConstantFolder {
 public:
@@ -35,10 +39,15 @@ public:
   /// `+=`, `++`, `&t`, `cin >> t` are changes). Arithmetic is C's:
   /// integers until a cast or a floating-point operand, comparisons and
   /// `?:`, `ceil`, `floor`, `min`, `max`, and host functions whose body is
-  /// one `return` of their arithmetic parameters (`iDivUp(n, 256)`).
-  /// nullopt for anything else (a value read at run time, a
-  /// parameter, a template argument, a global that is not const) and for
-  /// a size below 1 or above 2^31 - 1.
+  /// one `return` of their arithmetic parameters (`iDivUp(n, 256)`). A
+  /// parameter of the function holding `offset` (not `main`'s), unchanged
+  /// there before `offset`, is what every call of the function passes for
+  /// it (`run(d, 1 << 20)`; calls found by name as HostRunCounter finds
+  /// them, each folded where it is written, the parameter's default
+  /// argument where a call leaves it out), converted to its type. nullopt
+  /// for anything else (a value read at run time, a parameter whose calls
+  /// pass different values or are not found, a template argument, a
+  /// global that is not const) and for a size below 1 or above 2^31 - 1.
   std::optional<ptx::analysis::Dim3> dimension(std::size_t file, std::size_t offset,
                                                const std::string &expression) const;
 

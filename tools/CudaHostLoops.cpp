@@ -197,22 +197,6 @@ std::uint64_t saturatingProduct(std::uint64_t a, std::uint64_t b) {
 
 std::uint64_t saturatingSum(std::uint64_t a, std::uint64_t b) { return b > UINT64_MAX - a ? UINT64_MAX : a + b; }
 
-/// Where `code` calls a function named `name`: `name(` in a function's
-/// body, not `obj.name(`, `p->name(` or a longer name.
-std::vector<std::size_t> callsIn(const CudaCode &file, const std::string &name) {
-  const std::string &code = file.code();
-  std::vector<std::size_t> calls;
-  for (std::size_t at = code.find(name); at != std::string::npos; at = code.find(name, at + name.size())) {
-    if (!isWholeWord(code, at, name.size()) || (at > 0 && (code[at - 1] == '.' || code[at - 1] == '>')))
-      continue;
-    const std::size_t open = code.find_first_not_of(" \t\r\n", at + name.size());
-    if (open == std::string::npos || code[open] != '(' || file.functionBodyAt(at) < 0)
-      continue;
-    calls.push_back(at);
-  }
-  return calls;
-}
-
 } // namespace
 
 HostRuns HostRunCounter::runsOf(std::size_t file, std::size_t statement) {

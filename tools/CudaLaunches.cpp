@@ -136,8 +136,6 @@ template <typename T> struct Agreement {
   }
 };
 
-bool sameDims(const Dim3 &a, const Dim3 &b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
-
 std::string shownDims(const Dim3 &dims) {
   std::string text = std::to_string(dims.x);
   if (dims.y != 1 || dims.z != 1)

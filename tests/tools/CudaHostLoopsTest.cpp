@@ -146,6 +146,78 @@ TEST(CudaHostLoopsTest, ALaunchInAHelperRunsAsOftenAsItsCalls) {
             1u + 6);
 }
 
+/// A launch's sizes as `x,y,z`, or "none" where the source leaves them open.
+std::string shown(const std::optional<ptx::analysis::Dim3> &dims) {
+  return dims ? std::to_string(dims->x) + "," + std::to_string(dims->y) + "," + std::to_string(dims->z) : "none";
+}
+
+/// What `k` gets when `helper`, file-scope code that launches it, is
+/// called as `calls` from main.
+ptx::analysis::SourceLaunch launchThroughHelper(const std::string &helper, const std::string &calls) {
+  return launchOfK(helper + "\n" + inMain(calls));
+}
+
+TEST(CudaHostLoopsTest, AHelpersParameterIsWhatItsCallsPass) {
+  const std::string run = "static void run(float *x, int n) { k<<<(n + 255) / 256, 256>>>(x); }";
+  EXPECT_EQ(shown(launchThroughHelper(run, "run(x, 1 << 20);").grid), "4096,1,1");
+  // Calls that write it differently and agree; calls that differ leave it open.
+  EXPECT_EQ(shown(launchThroughHelper("const int N = 4096;\n" + run, "run(x, N);\nrun(x, 4096);").grid), "16,1,1");
+  const ptx::analysis::SourceLaunch differ = launchThroughHelper(run, "run(x, 4096);\nrun(x, 8192);");
+  EXPECT_EQ(shown(differ.grid), "none");
+  EXPECT_EQ(differ.gridOpen, "the launch at t.cu:1 passes `(n + 255) / 256`, which the source does not fix");
+  EXPECT_EQ(shown(differ.block), "256,1,1");
+  // Through a caller's own parameter, folded where each call is written.
+  EXPECT_EQ(shown(launchThroughHelper(run + "\nvoid twice(float *x, int m) { const int doubled = 2 * m; run(x, doubled); }",
+                                      "twice(x, 512);")
+                      .grid),
+            "4,1,1");
+  // `dim3` parameters, and a default argument where a call leaves it out.
+  const ptx::analysis::SourceLaunch dims = launchThroughHelper(
+      "void run(float *x, dim3 grid, dim3 block = dim3(16, 16)) { k<<<grid, block>>>(x); }",
+      "dim3 tiles(8, 4);\nrun(x, tiles);\nrun(x, dim3(8, 4), dim3(16, 16));");
+  EXPECT_EQ(shown(dims.grid), "8,4,1");
+  EXPECT_EQ(shown(dims.block), "16,16,1");
+  // As C passes it: converted to the parameter's type.
+  EXPECT_EQ(shown(launchThroughHelper("void run(float *x, int n) { k<<<1, n>>>(x); }", "run(x, 96.9);").block),
+            "96,1,1");
+  // The kernel's arguments and the host loops' bounds fold the same way.
+  const ptx::analysis::SourceLaunch stepped = launchThroughHelper(
+      "void solve(float *x, int steps) { for (int t = 0; t < steps; t++) k<<<1, 32>>>(x); }", "solve(x, 40);");
+  EXPECT_EQ(stepped.launches, 40u);
+  EXPECT_EQ(stepped.launchesOrigin, ValueOrigin::Assumed);
+}
+
+TEST(CudaHostLoopsTest, AParameterTheCallsDoNotFixStaysOpen) {
+  // Changed in the helper before the launch.
+  EXPECT_EQ(shown(launchThroughHelper("void run(float *x, int n) { n *= 2; k<<<1, n>>>(x); }", "run(x, 32);").block),
+            "none");
+  // Read at run time by a caller, or passed by main's command line.
+  EXPECT_EQ(shown(launchThroughHelper("void run(float *x, int n) { k<<<1, n>>>(x); }", "run(x, argc);").block),
+            "none");
+  EXPECT_EQ(shown(launchOfK("int main(int n, char **argv) { float *x; k<<<1, n>>>(x); }").block), "none");
+  // Never called by name (a callback), or called with a different number of arguments (an overload).
+  EXPECT_EQ(shown(launchThroughHelper("void run(float *x, int n) { k<<<1, n>>>(x); }", "").block), "none");
+  EXPECT_EQ(shown(launchThroughHelper("void run(float *x, int n) { k<<<1, n>>>(x); }", "run(x, 32, 1);").block),
+            "none");
+  // A recursive call passes another value; functions that pass it round in a cycle never end it.
+  EXPECT_EQ(shown(launchThroughHelper("void walk(float *x, int n) { k<<<1, n>>>(x); if (n > 32) walk(x, n / 2); }",
+                                      "walk(x, 64);")
+                      .block),
+            "none");
+  EXPECT_EQ(shown(launchThroughHelper("void b(float *x, int n);\n"
+                                      "void a(float *x, int n) { k<<<1, n>>>(x); b(x, n); }\n"
+                                      "void b(float *x, int n) { a(x, n); }",
+                                      "a(x, 64);")
+                      .block),
+            "none");
+  // Another function's parameter of the same name hides no constant.
+  EXPECT_EQ(shown(launchThroughHelper("const int n = 128;\nvoid other(int n) {}\n"
+                                      "void run(float *x) { k<<<1, n>>>(x); }",
+                                      "run(x);")
+                      .block),
+            "128,1,1");
+}
+
 TEST(CudaHostLoopsTest, ManyLaunchSitesAreSummedAndTheFirstNamed) {
   std::string body;
   for (int site = 0; site < 6; ++site)

@@ -1,0 +1,117 @@
+// CudaConstantsImpl.h - what ConstantFolder's two files share: a name's
+// definition, and the folder's state. Private to the folder.
+#pragma once
+
+#include "CudaCode.h"
+#include "CudaConstants.h"
+#include "CudaExpression.h"
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ptxdvfs::tools {
+namespace constants {
+
+/// How many occurrences of names, and tokens of expanded macros, all
+/// lookups together may look at (about a second even in pathological
+/// files); past it, a size is left open.
+constexpr std::size_t kMaxNamesExamined = 2'000'000;
+
+/// What a name stands for: the text to fold, and where to fold it (the
+/// names in it are looked up from there).
+struct Definition {
+  Definition() = default;
+  Definition(std::string text, std::size_t file, std::size_t offset, bool dim3)
+      : text(std::move(text)), file(file), offset(offset), dim3(dim3) {}
+
+  std::string text;
+  std::size_t file = 0, offset = 0;
+  bool dim3 = false;
+  /// The value itself, where it is not one text but what several agree
+  /// on (a parameter: the argument all calls of its function pass).
+  std::optional<expression::Number> number;
+  std::optional<ptx::analysis::Dim3> dims;
+};
+
+/// A host function whose body is one `return` of an expression, as
+/// `int iDivUp(int a, int b) { return (a % b != 0) ? (a / b + 1) : (a / b); }`.
+struct ReturnFunction {
+  std::vector<std::string> returnType;
+  std::vector<std::pair<std::vector<std::string>, std::string>> parameters; ///< type words, name
+  std::vector<expression::Token> expression;
+  std::size_t file = 0, offset = 0; ///< its body, where the names in it are looked up
+};
+
+} // namespace constants
+
+/// The folding itself: the files, an index of their macros, and the lookups.
+class ConstantFolder::Impl {
+  using Definition = constants::Definition;
+  using ReturnFunction = constants::ReturnFunction;
+  using Lookup = expression::Lookup;
+  using Number = expression::Number;
+  using FunctionMacro = expression::FunctionMacro;
+  using Dim3 = ptx::analysis::Dim3;
+
+public:
+  explicit Impl(const std::vector<CudaSourceFile> &files);
+
+  const std::vector<CudaCode> &files() const { return files_; }
+
+  std::optional<Dim3> dimension(std::size_t file, std::size_t offset, const std::string &text, int depth = 0) const;
+  std::optional<Number> number(std::size_t file, std::size_t offset, const std::string &text, int depth = 0) const;
+
+private:
+  class NamesAt;
+  class BoundNames;
+
+  Lookup macro(const std::string &name, Definition &found) const;
+  Lookup functionMacro(const std::string &name, FunctionMacro &found) const;
+  Lookup returnFunction(const std::string &name, ReturnFunction &found) const;
+  /// What `name(arguments)` returns; its body sees the names of its own place, not the caller's.
+  std::optional<Number> function(const std::string &name, const std::vector<Number> &arguments, int depth) const;
+  /// The variable `name` as seen just `before` an offset of `file` (only
+  /// file-scope ones from another file); Absent where none is declared.
+  Lookup variable(std::size_t file, std::size_t before, const std::string &name, bool fileScopeOnly, int depth,
+                  Definition &found) const;
+  /// The parameter declared at `at` of `list`, of type `type`: the value
+  /// every call of its function passes for it (or its default argument).
+  Lookup parameter(std::size_t file, const CudaCode::ParameterList &list, std::size_t at,
+                   const std::vector<std::string> &type, int depth, Definition &found) const;
+  /// Where the function `name` is called, by file and offset; its calls of
+  /// itself too, whose arguments are folded as others are.
+  const std::vector<std::pair<std::size_t, std::size_t>> &callsOf(const std::string &name) const;
+  /// `name` as seen from `offset` of `file`: a macro, a variable of that
+  /// file, or a file-scope one of another.
+  Lookup define(std::size_t file, std::size_t offset, const std::string &name, int depth, Definition &found) const;
+
+  /// Adds the `#define`s of `file` to the lists of definitions by name.
+  void indexMacros(std::size_t file, std::map<std::string, std::vector<Definition>> &objectLike,
+                   std::map<std::string, std::vector<FunctionMacro>> &functionLike) const;
+
+  std::vector<CudaCode> files_;
+  /// Occurrences of names and tokens of macros looked at so far, against kMaxNamesExamined.
+  mutable std::size_t examined_ = 0;
+  /// Each object-like `#define` by name: its one definition, or nullopt
+  /// when it is defined two ways.
+  std::map<std::string, std::optional<Definition>, std::less<>> macros_;
+  /// Each function-like `#define` by name, likewise; nullopt also for one
+  /// that is variadic or uses `#`.
+  std::map<std::string, std::optional<FunctionMacro>, std::less<>> functionMacros_;
+  /// The one-return functions looked up so far, by name.
+  mutable std::map<std::string, std::pair<Lookup, ReturnFunction>, std::less<>> returnFunctions_;
+  /// The calls of each function looked up so far, by name.
+  mutable std::map<std::string, std::vector<std::pair<std::size_t, std::size_t>>, std::less<>> calls_;
+  /// The parameters (function, index) whose calls are being folded, so
+  /// that functions calling each other do not fold round and round.
+  mutable std::set<std::pair<std::string, std::size_t>> parametersOpen_;
+  /// The parameters (function, index) whose calls agree, and on what.
+  mutable std::map<std::pair<std::string, std::size_t>, Definition> parametersFound_;
+};
+
+} // namespace ptxdvfs::tools

@@ -1,0 +1,200 @@
+// CudaVariables.cpp - looking a name up as the compiler would see it at
+// one point of a file: a variable declared before it, or a parameter of
+// its function, which is what the function's calls pass.
+#include "CudaConstantsImpl.h"
+
+#include <algorithm>
+#include <string_view>
+
+namespace ptxdvfs::tools {
+
+using ptx::analysis::Dim3;
+using namespace expression;
+using namespace constants;
+
+namespace {
+
+/// Whether `text` starts with an operator that changes its left operand:
+/// `=` (not `==`), `+=` and the like, `++`, `--`.
+bool assigns(std::string_view text) {
+  if (text.substr(0, 2) == "++" || text.substr(0, 2) == "--" || text.substr(0, 3) == "<<=" || text.substr(0, 3) == ">>=")
+    return true;
+  if (!text.empty() && text[0] == '=')
+    return text.substr(0, 2) != "==";
+  return text.size() >= 2 && text[1] == '=' && std::string_view("+-*/%|&^").find(text[0]) != std::string_view::npos;
+}
+
+/// Whether two folded values are the same number of the same kind.
+bool sameNumber(const Number &a, const Number &b) {
+  return a.real == b.real && (a.real ? a.value == b.value : a.whole == b.whole);
+}
+
+} // namespace
+
+Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, const std::string &name,
+                                      bool fileScopeOnly, int depth, Definition &found) const {
+  const CudaCode &source = files_[file];
+  const std::string &code = source.code();
+  const int useBlock = source.blockAt(before);
+  for (std::size_t at = code.rfind(name, before); at != std::string::npos && at < before;
+       at = at == 0 ? std::string::npos : code.rfind(name, at - 1)) {
+    if (++examined_ > kMaxNamesExamined)
+      return Lookup::Unknown; // thousands of launches through one far-away name: give up, not hang
+    const std::size_t end = at + name.size();
+    if (!isWholeWord(code, at, name.size()))
+      continue;
+    std::size_t previous = at;
+    while (previous > 0 && isSpace(code[previous - 1]))
+      --previous;
+    if (previous > 0 && (code[previous - 1] == '.' || (code[previous - 1] == '>' && previous > 1 && code[previous - 2] == '-') ||
+                         code[previous - 1] == ':'))
+      continue; // a member or a qualified name, not this variable
+    std::size_t next = end;
+    while (next < code.size() && isSpace(code[next]))
+      ++next;
+    std::size_t typeStart = at;
+    while (typeStart > 0 && (isIdentifierChar(code[typeStart - 1]) || isSpace(code[typeStart - 1]) || code[typeStart - 1] == ':')) {
+      if (code[typeStart - 1] == '\n' && preprocessorLineEndsAt(code, typeStart - 1))
+        break; // a `#define` line above ends without a `;`
+      --typeStart;
+    }
+    const std::vector<std::string> type = wordsIn(std::string_view(code).substr(typeStart, at - typeStart));
+    const bool declares = !type.empty() && std::all_of(type.begin(), type.end(), isTypeWord);
+    if (!declares) {
+      std::size_t operatorAt = next;
+      if (operatorAt < code.size() && code[operatorAt] == '.') { // `threads.x = 64`
+        operatorAt = code.find_first_not_of(" \t", operatorAt + 1);
+        while (operatorAt != std::string::npos && operatorAt < code.size() && isIdentifierChar(code[operatorAt]))
+          ++operatorAt;
+        operatorAt = operatorAt == std::string::npos ? code.size() : code.find_first_not_of(" \t\r\n", operatorAt);
+      }
+      const bool assigned = operatorAt != std::string::npos && assigns(std::string_view(code).substr(operatorAt, 3));
+      const bool taken = previous > 0 && ((code[previous - 1] == '&' && (previous < 2 || code[previous - 2] != '&')) ||
+                                          (previous > 1 && (code.compare(previous - 2, 2, "++") == 0 ||
+                                                            code.compare(previous - 2, 2, "--") == 0 ||
+                                                            code.compare(previous - 2, 2, ">>") == 0)));
+      if (!fileScopeOnly && (assigned || taken))
+        return Lookup::Unknown; // changed before the launch: its value is not the initialiser's
+      continue;
+    }
+    const int declaredIn = source.blockAt(at);
+    const std::optional<CudaCode::ParameterList> list =
+        declaredIn < 0 ? source.parameterListAround(at) : std::nullopt;
+    if (list) {
+      if (fileScopeOnly || !source.encloses(list->body, useBlock))
+        continue; // another function's parameter
+      return parameter(file, *list, at, type, depth, found);
+    }
+    if (!source.encloses(declaredIn, useBlock))
+      continue; // another function's, or a closed block's
+    const bool constant = std::count(type.begin(), type.end(), "const") || std::count(type.begin(), type.end(), "constexpr");
+    const bool local = source.insideFunction(declaredIn);
+    if ((fileScopeOnly && local) || (!local && !constant))
+      return Lookup::Unknown; // a parameter, or a global the program may change
+    found = Definition("", file, at, std::count(type.begin(), type.end(), "dim3") > 0);
+    if (next < code.size() && code[next] == '=' && code.compare(next, 2, "==") != 0) {
+      std::string rest = code.substr(next + 1, code.find(';', next) - next - 1);
+      found.text = topLevelParts(rest).front();
+    } else if (next < code.size() && (code[next] == '(' || code[next] == '{')) {
+      const std::size_t close = pastClosing(code, next);
+      if (close == std::string::npos)
+        return Lookup::Unknown;
+      const std::string inside = code.substr(next + 1, close - next - 2);
+      found.text = found.dim3 ? "dim3(" + inside + ")" : inside;
+    } else {
+      return Lookup::Unknown; // declared without a value
+    }
+    return Lookup::Found;
+  }
+  return Lookup::Absent;
+}
+
+const std::vector<std::pair<std::size_t, std::size_t>> &ConstantFolder::Impl::callsOf(const std::string &name) const {
+  auto cached = calls_.find(name);
+  if (cached == calls_.end()) {
+    std::vector<std::pair<std::size_t, std::size_t>> calls;
+    for (std::size_t file = 0; file < files_.size(); ++file)
+      for (std::size_t at : callsIn(files_[file], name))
+        calls.emplace_back(file, at);
+    examined_ += calls.size();
+    cached = calls_.emplace(name, std::move(calls)).first;
+  }
+  return cached->second;
+}
+
+Lookup ConstantFolder::Impl::parameter(std::size_t file, const CudaCode::ParameterList &list, std::size_t at,
+                                       const std::vector<std::string> &type, int depth, Definition &found) const {
+  const std::string &code = files_[file].code();
+  const std::string function = files_[file].functionNameOf(list.body);
+  const std::string_view before = std::string_view(code).substr(list.open + 1, at - list.open - 1);
+  // `main`'s come from the command line; after a `<`, a template's commas may split no parameters.
+  if (function.empty() || function == "main" || depth >= kMaxDepth || before.find('<') != std::string_view::npos)
+    return Lookup::Unknown;
+  const std::size_t index = topLevelParts(before).size() - 1;
+  const std::vector<std::string> declared =
+      topLevelParts(std::string_view(code).substr(list.open + 1, list.close - list.open - 1));
+  const std::size_t equals = declared[index].find('=');
+  const std::optional<std::string> defaultArgument =
+      equals == std::string::npos ? std::nullopt : std::optional<std::string>(declared[index].substr(equals + 1));
+  const bool dim3 = std::count(type.begin(), type.end(), "dim3") > 0;
+  if (auto agreed = parametersFound_.find({function, index}); agreed != parametersFound_.end()) {
+    found = agreed->second;
+    return Lookup::Found;
+  }
+  if (!parametersOpen_.emplace(function, index).second)
+    return Lookup::Unknown; // reached again through its own calls
+  Lookup lookup = Lookup::Unknown;
+  found = Definition("", file, at, dim3);
+  for (const auto &[callFile, call] : callsOf(function)) {
+    const std::string &caller = files_[callFile].code();
+    const std::size_t open = caller.find('(', call);
+    const std::size_t end = pastClosing(caller, open);
+    std::vector<std::string> arguments;
+    if (end != std::string::npos)
+      arguments = topLevelParts(std::string_view(caller).substr(open + 1, end - open - 2));
+    if (arguments.size() == 1 && trimmed(arguments[0]).empty())
+      arguments.clear(); // `f()`
+    const bool passed = index < arguments.size();
+    if (end == std::string::npos || arguments.size() > declared.size() || (!passed && !defaultArgument)) {
+      lookup = Lookup::Unknown; // an overload, or not a call we read
+      break;
+    }
+    // A default argument is folded where it is declared, as the compiler does.
+    const std::string &text = passed ? arguments[index] : *defaultArgument;
+    const std::size_t where = passed ? callFile : file, offset = passed ? call : list.open;
+    bool agrees = false;
+    if (dim3) {
+      const std::optional<Dim3> dims = dimension(where, offset, text, depth + 1);
+      agrees = dims && (!found.dims || sameDims(*dims, *found.dims));
+      found.dims = dims;
+    } else {
+      std::optional<Number> value = number(where, offset, text, depth + 1);
+      value = value ? converted(*value, type) : std::nullopt; // as C passes it: converted to the parameter's type
+      agrees = value && (!found.number || sameNumber(*value, *found.number));
+      found.number = value;
+    }
+    lookup = agrees ? Lookup::Found : Lookup::Unknown;
+    if (!agrees)
+      break;
+  }
+  parametersOpen_.erase({function, index});
+  if (lookup == Lookup::Found)
+    parametersFound_.emplace(std::pair{function, index}, found);
+  return lookup;
+}
+
+Lookup ConstantFolder::Impl::define(std::size_t file, std::size_t offset, const std::string &name, int depth,
+                                    Definition &found) const {
+  if (Lookup lookup = macro(name, found); lookup != Lookup::Absent)
+    return lookup;
+  if (Lookup lookup = variable(file, offset, name, false, depth, found); lookup != Lookup::Absent)
+    return lookup;
+  for (std::size_t other = 0; other < files_.size(); ++other)
+    if (other != file)
+      if (Lookup lookup = variable(other, files_[other].code().size(), name, true, depth, found);
+          lookup != Lookup::Absent)
+        return lookup;
+  return Lookup::Absent;
+}
+
+} // namespace ptxdvfs::tools
