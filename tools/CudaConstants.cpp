@@ -345,16 +345,52 @@ ConstantFolder::~ConstantFolder() = default;
 
 const std::vector<CudaCode> &ConstantFolder::files() const { return impl_->files(); }
 
-std::optional<Dim3> ConstantFolder::dimension(std::size_t file, std::size_t offset, const std::string &expression) const {
+/// Collects the notes of one public fold into `how`, joined by "; ".
+class ConstantFolder::Impl::Notes {
+public:
+  Notes(const Impl &folder, std::string *how) : folder_(folder), how_(how), outer_(folder.notes_) {
+    folder_.notes_ = how ? &notes_ : nullptr;
+  }
+  ~Notes() {
+    folder_.notes_ = outer_;
+    if (how_) {
+      how_->clear();
+      for (const std::string &note : notes_)
+        *how_ += (how_->empty() ? "" : "; ") + note;
+    }
+  }
+  Notes(const Notes &) = delete;
+  Notes &operator=(const Notes &) = delete;
+
+private:
+  const Impl &folder_;
+  std::string *how_;
+  std::vector<std::string> *outer_;
+  std::vector<std::string> notes_;
+};
+
+void ConstantFolder::Impl::note(std::vector<std::string> notes) const {
+  if (!notes_)
+    return;
+  for (std::string &note : notes)
+    if (std::find(notes_->begin(), notes_->end(), note) == notes_->end())
+      notes_->push_back(std::move(note));
+}
+
+std::optional<Dim3> ConstantFolder::dimension(std::size_t file, std::size_t offset, const std::string &expression,
+                                              std::string *how) const {
   if (file >= impl_->files().size())
     return std::nullopt;
+  const Impl::Notes notes(*impl_, how);
   return impl_->dimension(file, offset, expression);
 }
 
 std::optional<ptx::analysis::AssumedValue> ConstantFolder::value(std::size_t file, std::size_t offset,
-                                                                 const std::string &expression) const {
+                                                                 const std::string &expression,
+                                                                 std::string *how) const {
   if (file >= impl_->files().size())
     return std::nullopt;
+  const Impl::Notes notes(*impl_, how);
   auto folded = impl_->number(file, offset, expression, 0);
   if (!folded)
     return std::nullopt;

@@ -19,6 +19,14 @@ inline bool sameDims(const ptx::analysis::Dim3 &a, const ptx::analysis::Dim3 &b)
   return a.x == b.x && a.y == b.y && a.z == b.z;
 }
 
+/// `dims` as reasons write a size: `256`, `16,16`, `8,4,2`.
+inline std::string shownDims(const ptx::analysis::Dim3 &dims) {
+  std::string text = std::to_string(dims.x);
+  if (dims.y != 1 || dims.z != 1)
+    text += "," + std::to_string(dims.y) + (dims.z != 1 ? "," + std::to_string(dims.z) : "");
+  return text;
+}
+
 /// Folds the sizes written in a set of CUDA files, each read once.
 class ConstantFolder {
 public:
@@ -48,15 +56,23 @@ public:
   /// for anything else (a value read at run time, a parameter whose calls
   /// pass different values or are not found, a template argument, a
   /// global that is not const) and for a size below 1 or above 2^31 - 1.
-  std::optional<ptx::analysis::Dim3> dimension(std::size_t file, std::size_t offset,
-                                               const std::string &expression) const;
+  ///
+  /// Where `how` is given, it is set to what the value rests on beyond the
+  /// text at `offset`, for reasons: "`n` = 4096, as `run`'s call at
+  /// main.cu:40 passes it", "`i` = 32, the middle of `for (int i = 1; i <=
+  /// 64; i++)` at nw.cu:50" (a counted host loop's counter, read in its
+  /// body and changed nowhere else, stands for the middle of its values,
+  /// so that a launch weighs as its launches do on average); empty where
+  /// it rests on nothing else.
+  std::optional<ptx::analysis::Dim3> dimension(std::size_t file, std::size_t offset, const std::string &expression,
+                                               std::string *how = nullptr) const;
 
   /// A kernel argument written at `offset` (`n`, `SPAN / 2`, `0.5f`),
   /// looked up and folded as dimension() does, any sign: a whole number,
   /// or a real one (`AssumedValue::real`). nullopt where the source does
   /// not fix it.
-  std::optional<ptx::analysis::AssumedValue> value(std::size_t file, std::size_t offset,
-                                                   const std::string &expression) const;
+  std::optional<ptx::analysis::AssumedValue> value(std::size_t file, std::size_t offset, const std::string &expression,
+                                                   std::string *how = nullptr) const;
 
 private:
   class Impl;

@@ -59,6 +59,8 @@ class ConstantFolder::Impl {
   using Dim3 = ptx::analysis::Dim3;
 
 public:
+  class Notes;
+
   explicit Impl(const std::vector<CudaSourceFile> &files);
 
   const std::vector<CudaCode> &files() const { return files_; }
@@ -79,9 +81,15 @@ private:
   /// file-scope ones from another file); Absent where none is declared.
   Lookup variable(std::size_t file, std::size_t before, const std::string &name, bool fileScopeOnly, int depth,
                   Definition &found) const;
+  /// The counter `name`, changed at `at` in the head of a counted `for`
+  /// whose body holds `before` and does not change it: the middle of its values
+  /// (`k` in `for (k = 0; k < 100; k++)` is 49), for a kernel launched
+  /// with it to weigh as its launches do on average. nullopt for anything else.
+  std::optional<Number> counterMiddle(std::size_t file, std::size_t at, std::size_t before, const std::string &name,
+                                      int depth) const;
   /// The parameter declared at `at` of `list`, of type `type`: the value
   /// every call of its function passes for it (or its default argument).
-  Lookup parameter(std::size_t file, const CudaCode::ParameterList &list, std::size_t at,
+  Lookup parameter(std::size_t file, const CudaCode::ParameterList &list, std::size_t at, const std::string &name,
                    const std::vector<std::string> &type, int depth, Definition &found) const;
   /// Where the function `name` is called, by file and offset; its calls of
   /// itself too, whose arguments are folded as others are.
@@ -89,6 +97,9 @@ private:
   /// `name` as seen from `offset` of `file`: a macro, a variable of that
   /// file, or a file-scope one of another.
   Lookup define(std::size_t file, std::size_t offset, const std::string &name, int depth, Definition &found) const;
+
+  /// Adds `notes` (what a value rests on) to those of the fold under way, once each.
+  void note(std::vector<std::string> notes) const;
 
   /// Adds the `#define`s of `file` to the lists of definitions by name.
   void indexMacros(std::size_t file, std::map<std::string, std::vector<Definition>> &objectLike,
@@ -110,8 +121,11 @@ private:
   /// The parameters (function, index) whose calls are being folded, so
   /// that functions calling each other do not fold round and round.
   mutable std::set<std::pair<std::string, std::size_t>> parametersOpen_;
-  /// The parameters (function, index) whose calls agree, and on what.
-  mutable std::map<std::pair<std::string, std::size_t>, Definition> parametersFound_;
+  /// The parameters (function, index) whose calls agree, on what, and the notes that value rests on.
+  mutable std::map<std::pair<std::string, std::size_t>, std::pair<Definition, std::vector<std::string>>>
+      parametersFound_;
+  /// Where the fold under way collects its notes (Notes); null where nobody asks.
+  mutable std::vector<std::string> *notes_ = nullptr;
 };
 
 } // namespace ptxdvfs::tools

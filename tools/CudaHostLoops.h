@@ -26,6 +26,7 @@ struct HostLoop {
   std::size_t at = 0;                 ///< the offset of its `for`, `while` or `do`
   std::optional<std::uint64_t> count; ///< its iterations (0 where it runs none), where the source fixes them
   std::string header;                 ///< `for (int t = 0; t < STEPS; ++t)`, for reasons
+  std::string how; ///< what `count` rests on beyond the loop's text (ConstantFolder::value's `how`)
 };
 
 /// The loops of file `file` whose body, braced or not, holds the statement

@@ -115,14 +115,17 @@ std::string locationOf(const ConstantFolder &folder, const LaunchSite &site) {
 template <typename T> struct Agreement {
   std::optional<T> value;
   std::string firstAt; ///< the launch that gave `value`
+  std::string how;     ///< what `value` rests on beyond the first launch's text (ConstantFolder)
   std::string open;    ///< why it is open, for the reason of its default
 
-  /// `written` is the expression at the launch at `at`; `shown` writes a value.
+  /// `written` is the expression at the launch at `at`, which `fold(&how)`
+  /// folds; `shown` writes a value.
   template <typename Fold, typename Same, typename Show>
   void add(Fold fold, Same same, Show shown, std::string_view written, const std::string &at) {
     if (!open.empty())
       return;
-    std::optional<T> next = fold();
+    std::string nextHow;
+    std::optional<T> next = fold(&nextHow);
     if (!next)
       open = "the launch at " + at + " passes " + quotedCode(written) + ", which the source does not fix";
     else if (value && !same(*value, *next))
@@ -130,18 +133,14 @@ template <typename T> struct Agreement {
     else if (!value) {
       value = next;
       firstAt = at;
+      how = std::move(nextHow);
     }
-    if (!open.empty())
+    if (!open.empty()) {
       value.reset();
+      how.clear();
+    }
   }
 };
-
-std::string shownDims(const Dim3 &dims) {
-  std::string text = std::to_string(dims.x);
-  if (dims.y != 1 || dims.z != 1)
-    text += "," + std::to_string(dims.y) + (dims.z != 1 ? "," + std::to_string(dims.z) : "");
-  return text;
-}
 
 bool sameValue(const ptx::analysis::AssumedValue &a, const ptx::analysis::AssumedValue &b) {
   return a.number() == b.number() && a.whole().has_value() == b.whole().has_value();
@@ -179,11 +178,11 @@ ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, HostRunCo
   bool argumentsRead = true;
   for (const LaunchSite *site : sites) {
     const std::string at = locationOf(folder, *site);
-    grid.add([&] { return folder.dimension(site->file, site->offset, site->grid); }, sameDims, shownDims,
-             site->grid, at);
+    grid.add([&](std::string *how) { return folder.dimension(site->file, site->offset, site->grid, how); },
+             sameDims, shownDims, site->grid, at);
     block.add(
-        [&] {
-          std::optional<Dim3> dims = folder.dimension(site->file, site->offset, site->block);
+        [&](std::string *how) {
+          std::optional<Dim3> dims = folder.dimension(site->file, site->offset, site->block, how);
           if (dims && !fitsOneBlock(*dims))
             dims.reset(); // not a launch that can run
           return dims;
@@ -191,18 +190,22 @@ ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, HostRunCo
         sameDims, shownDims, site->block, at);
     argumentsRead = argumentsRead && site->arguments && site->arguments->size() == parameters;
     for (std::size_t i = 0; argumentsRead && i < parameters; ++i)
-      arguments[i].add([&] { return folder.value(site->file, site->offset, (*site->arguments)[i]); }, sameValue,
-                       shownValue, (*site->arguments)[i], at);
+      arguments[i].add(
+          [&](std::string *how) { return folder.value(site->file, site->offset, (*site->arguments)[i], how); },
+          sameValue, shownValue, (*site->arguments)[i], at);
   }
   ptx::analysis::SourceLaunch agreed;
   agreed.grid = grid.value;
   agreed.block = block.value;
   agreed.gridOpen = grid.open;
   agreed.blockOpen = block.open;
+  agreed.gridHow = grid.how;
+  agreed.blockHow = block.how;
   if (argumentsRead)
     for (const Agreement<ptx::analysis::AssumedValue> &argument : arguments) {
       agreed.arguments.push_back(argument.value);
       agreed.argumentsOpen.push_back(argument.open);
+      agreed.argumentsHow.push_back(argument.how);
     }
   if (!sites.empty())
     agreed.at = locationOf(folder, *sites.front());

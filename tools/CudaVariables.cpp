@@ -2,6 +2,7 @@
 // one point of a file: a variable declared before it, or a parameter of
 // its function, which is what the function's calls pass.
 #include "CudaConstantsImpl.h"
+#include "CudaLoopHeaders.h"
 
 #include <algorithm>
 #include <string_view>
@@ -22,6 +23,65 @@ bool assigns(std::string_view text) {
   if (!text.empty() && text[0] == '=')
     return text.substr(0, 2) != "==";
   return text.size() >= 2 && text[1] == '=' && std::string_view("+-*/%|&^").find(text[0]) != std::string_view::npos;
+}
+
+/// Whether the name of `length` characters at `at` of `code` is changed
+/// there: assigned (`n = 2`, `n += 2`, `n++`, `dims.x = 64`), or passed
+/// where it may be (`&n`, `++n`, `cin >> n`).
+bool changesAt(const std::string &code, std::size_t at, std::size_t length) {
+  std::size_t previous = at;
+  while (previous > 0 && isSpace(code[previous - 1]))
+    --previous;
+  std::size_t operatorAt = code.find_first_not_of(" \t\r\n", at + length);
+  if (operatorAt != std::string::npos && code[operatorAt] == '.') { // `threads.x = 64`
+    operatorAt = code.find_first_not_of(" \t", operatorAt + 1);
+    while (operatorAt != std::string::npos && operatorAt < code.size() && isIdentifierChar(code[operatorAt]))
+      ++operatorAt;
+    operatorAt = operatorAt == std::string::npos ? code.size() : code.find_first_not_of(" \t\r\n", operatorAt);
+  }
+  const bool assigned = operatorAt != std::string::npos && assigns(std::string_view(code).substr(operatorAt, 3));
+  const bool taken = previous > 0 && ((code[previous - 1] == '&' && (previous < 2 || code[previous - 2] != '&')) ||
+                                      (previous > 1 && (code.compare(previous - 2, 2, "++") == 0 ||
+                                                        code.compare(previous - 2, 2, "--") == 0 ||
+                                                        code.compare(previous - 2, 2, ">>") == 0)));
+  return assigned || taken;
+}
+
+/// Where the body of the loop whose head ends at `close` ends: past its
+/// `}`, or past the `;` of its one statement (npos where the file ends first).
+std::size_t loopBodyEnd(const std::string &code, std::size_t close) {
+  const std::size_t start = code.find_first_not_of(" \t\r\n", close + 1);
+  if (start == std::string::npos || code[start] == '{')
+    return start == std::string::npos ? start : pastClosing(code, start);
+  int depth = 0;
+  for (std::size_t at = start; at < code.size(); ++at) {
+    const char c = code[at];
+    depth += (c == '(' || c == '[' || c == '{') ? 1 : (c == ')' || c == ']' || c == '}') ? -1 : 0;
+    if (depth < 0 || (depth == 0 && c == ';'))
+      return at + 1;
+  }
+  return std::string::npos;
+}
+
+/// The `(` whose parentheses hold `at`; npos where `at` is in none (or in a `[` or `{` first).
+std::size_t parenthesisAround(const std::string &code, std::size_t at) {
+  int depth = 0;
+  for (std::size_t offset = at; offset-- > 0;) {
+    const char c = code[offset];
+    if (c == ')' || c == ']' || c == '}')
+      ++depth;
+    else if (c == '(' || c == '[' || c == '{') {
+      if (depth == 0)
+        return c == '(' ? offset : std::string::npos;
+      --depth;
+    }
+  }
+  return std::string::npos;
+}
+
+/// `value` as reasons write it: `4096`, `0.5`.
+std::string shownNumber(const Number &value) {
+  return value.real ? ptx::analysis::AssumedValue::real(value.value).text() : std::to_string(value.whole);
 }
 
 /// Whether two folded values are the same number of the same kind.
@@ -61,21 +121,15 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
     const std::vector<std::string> type = wordsIn(std::string_view(code).substr(typeStart, at - typeStart));
     const bool declares = !type.empty() && std::all_of(type.begin(), type.end(), isTypeWord);
     if (!declares) {
-      std::size_t operatorAt = next;
-      if (operatorAt < code.size() && code[operatorAt] == '.') { // `threads.x = 64`
-        operatorAt = code.find_first_not_of(" \t", operatorAt + 1);
-        while (operatorAt != std::string::npos && operatorAt < code.size() && isIdentifierChar(code[operatorAt]))
-          ++operatorAt;
-        operatorAt = operatorAt == std::string::npos ? code.size() : code.find_first_not_of(" \t\r\n", operatorAt);
+      if (fileScopeOnly || !changesAt(code, at, name.size()))
+        continue;
+      // Changed before the launch: its value is not the initialiser's, unless it is the counter of a loop around it.
+      if (std::optional<Number> middle = counterMiddle(file, at, before, name, depth)) {
+        found = Definition("", file, at, false);
+        found.number = middle;
+        return Lookup::Found;
       }
-      const bool assigned = operatorAt != std::string::npos && assigns(std::string_view(code).substr(operatorAt, 3));
-      const bool taken = previous > 0 && ((code[previous - 1] == '&' && (previous < 2 || code[previous - 2] != '&')) ||
-                                          (previous > 1 && (code.compare(previous - 2, 2, "++") == 0 ||
-                                                            code.compare(previous - 2, 2, "--") == 0 ||
-                                                            code.compare(previous - 2, 2, ">>") == 0)));
-      if (!fileScopeOnly && (assigned || taken))
-        return Lookup::Unknown; // changed before the launch: its value is not the initialiser's
-      continue;
+      return Lookup::Unknown;
     }
     const int declaredIn = source.blockAt(at);
     const std::optional<CudaCode::ParameterList> list =
@@ -83,7 +137,7 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
     if (list) {
       if (fileScopeOnly || !source.encloses(list->body, useBlock))
         continue; // another function's parameter
-      return parameter(file, *list, at, type, depth, found);
+      return parameter(file, *list, at, name, type, depth, found);
     }
     if (!source.encloses(declaredIn, useBlock))
       continue; // another function's, or a closed block's
@@ -122,8 +176,42 @@ const std::vector<std::pair<std::size_t, std::size_t>> &ConstantFolder::Impl::ca
   return cached->second;
 }
 
+std::optional<Number> ConstantFolder::Impl::counterMiddle(std::size_t file, std::size_t at, std::size_t before,
+                                                          const std::string &name, int depth) const {
+  const std::string &code = files_[file].code();
+  const std::size_t open = parenthesisAround(code, at);
+  std::size_t keyword = open;
+  if (open == std::string::npos || wordBefore(code, keyword) != "for" || depth >= kMaxDepth)
+    return std::nullopt;
+  const std::size_t close = pastClosing(code, open) - 1; // `open` is matched: `at` lies inside
+  const std::size_t bodyEnd = loopBodyEnd(code, close);
+  const std::optional<CountedFor> counted = countedFor(std::string_view(code).substr(open + 1, close - open - 1));
+  if (before <= close || bodyEnd == std::string::npos || before >= bodyEnd || !counted || counted->counter != name)
+    return std::nullopt; // not read in the loop's body, or not its counter
+  for (std::size_t use = code.find(name, close); use < bodyEnd; use = code.find(name, use + name.size()))
+    if (isWholeWord(code, use, name.size()) && changesAt(code, use, name.size()))
+      return std::nullopt; // the body changes it too
+  auto whole = [&](const std::string &text) {
+    const std::optional<Number> value = number(file, keyword, text, depth + 1);
+    return value && !value->real ? std::optional<std::int64_t>(value->whole) : std::nullopt;
+  };
+  const std::optional<std::int64_t> start = whole(counted->start), bound = whole(counted->bound),
+                                    step = whole(counted->step);
+  const std::optional<std::uint64_t> count =
+      start && bound && step ? iterations(*start, counted->comparison, *bound, *step) : std::nullopt;
+  if (!count || *count == 0)
+    return std::nullopt;
+  __extension__ using Int128 = __int128; // start + step * ((count - 1) / 2) lies between start and the bound
+  const Int128 middle = static_cast<Int128>(*start) + static_cast<Int128>(*step) * static_cast<Int128>((*count - 1) / 2);
+  const Number value{false, static_cast<std::int64_t>(middle), 0};
+  note({"`" + name + "` = " + shownNumber(value) + ", the middle of " +
+        quotedCode(std::string_view(code).substr(keyword, close + 1 - keyword)) + " at " + files_[file].where(keyword)});
+  return value;
+}
+
 Lookup ConstantFolder::Impl::parameter(std::size_t file, const CudaCode::ParameterList &list, std::size_t at,
-                                       const std::vector<std::string> &type, int depth, Definition &found) const {
+                                       const std::string &name, const std::vector<std::string> &type, int depth,
+                                       Definition &found) const {
   const std::string &code = files_[file].code();
   const std::string function = files_[file].functionNameOf(list.body);
   const std::string_view before = std::string_view(code).substr(list.open + 1, at - list.open - 1);
@@ -138,14 +226,19 @@ Lookup ConstantFolder::Impl::parameter(std::size_t file, const CudaCode::Paramet
       equals == std::string::npos ? std::nullopt : std::optional<std::string>(declared[index].substr(equals + 1));
   const bool dim3 = std::count(type.begin(), type.end(), "dim3") > 0;
   if (auto agreed = parametersFound_.find({function, index}); agreed != parametersFound_.end()) {
-    found = agreed->second;
+    found = agreed->second.first;
+    note(agreed->second.second);
     return Lookup::Found;
   }
   if (!parametersOpen_.emplace(function, index).second)
     return Lookup::Unknown; // reached again through its own calls
+  // The notes of the calls' arguments, which the value rests on too.
+  std::vector<std::string> notes, *outer = notes_;
+  notes_ = &notes;
   Lookup lookup = Lookup::Unknown;
   found = Definition("", file, at, dim3);
-  for (const auto &[callFile, call] : callsOf(function)) {
+  const std::vector<std::pair<std::size_t, std::size_t>> &calls = callsOf(function);
+  for (const auto &[callFile, call] : calls) {
     const std::string &caller = files_[callFile].code();
     const std::size_t open = caller.find('(', call);
     const std::size_t end = pastClosing(caller, open);
@@ -178,8 +271,16 @@ Lookup ConstantFolder::Impl::parameter(std::size_t file, const CudaCode::Paramet
       break;
   }
   parametersOpen_.erase({function, index});
-  if (lookup == Lookup::Found)
-    parametersFound_.emplace(std::pair{function, index}, found);
+  notes_ = outer;
+  if (lookup != Lookup::Found)
+    return lookup;
+  const std::string value = found.dims ? shownDims(*found.dims) : shownNumber(*found.number);
+  const std::string firstCall = files_[calls.front().first].where(calls.front().second);
+  notes.push_back("`" + name + "` = " + value + ", as `" + function + "`'s " +
+                  (calls.size() == 1 ? "call at " + firstCall + " passes it"
+                                     : std::to_string(calls.size()) + " calls pass it, the first at " + firstCall));
+  note(notes);
+  parametersFound_.emplace(std::pair{function, index}, std::pair{found, std::move(notes)});
   return lookup;
 }
 

@@ -162,15 +162,17 @@ TEST(CudaHostLoopsTest, AHelpersParameterIsWhatItsCallsPass) {
   EXPECT_EQ(shown(launchThroughHelper(run, "run(x, 1 << 20);").grid), "4096,1,1");
   // Calls that write it differently and agree; calls that differ leave it open.
   EXPECT_EQ(shown(launchThroughHelper("const int N = 4096;\n" + run, "run(x, N);\nrun(x, 4096);").grid), "16,1,1");
+  EXPECT_EQ(launchThroughHelper(run, "run(x, 1 << 20);").gridHow, "`n` = 1048576, as `run`'s call at t.cu:4 passes it");
   const ptx::analysis::SourceLaunch differ = launchThroughHelper(run, "run(x, 4096);\nrun(x, 8192);");
   EXPECT_EQ(shown(differ.grid), "none");
   EXPECT_EQ(differ.gridOpen, "the launch at t.cu:1 passes `(n + 255) / 256`, which the source does not fix");
   EXPECT_EQ(shown(differ.block), "256,1,1");
   // Through a caller's own parameter, folded where each call is written.
-  EXPECT_EQ(shown(launchThroughHelper(run + "\nvoid twice(float *x, int m) { const int doubled = 2 * m; run(x, doubled); }",
-                                      "twice(x, 512);")
-                      .grid),
-            "4,1,1");
+  const ptx::analysis::SourceLaunch twice = launchThroughHelper(
+      run + "\nvoid twice(float *x, int m) { const int doubled = 2 * m; run(x, doubled); }", "twice(x, 512);");
+  EXPECT_EQ(shown(twice.grid), "4,1,1");
+  EXPECT_EQ(twice.gridHow, "`m` = 512, as `twice`'s call at t.cu:5 passes it; `n` = 1024, as `run`'s call at t.cu:2 "
+                           "passes it");
   // `dim3` parameters, and a default argument where a call leaves it out.
   const ptx::analysis::SourceLaunch dims = launchThroughHelper(
       "void run(float *x, dim3 grid, dim3 block = dim3(16, 16)) { k<<<grid, block>>>(x); }",
@@ -185,6 +187,8 @@ TEST(CudaHostLoopsTest, AHelpersParameterIsWhatItsCallsPass) {
       "void solve(float *x, int steps) { for (int t = 0; t < steps; t++) k<<<1, 32>>>(x); }", "solve(x, 40);");
   EXPECT_EQ(stepped.launches, 40u);
   EXPECT_EQ(stepped.launchesOrigin, ValueOrigin::Assumed);
+  EXPECT_EQ(stepped.launchesWhy, "launched 40 times: 40 at t.cu:1, in `for (int t = 0; t < steps; t++)` at t.cu:1 (40 "
+                                 "times: `steps` = 40, as `solve`'s call at t.cu:4 passes it)");
 }
 
 TEST(CudaHostLoopsTest, AParameterTheCallsDoNotFixStaysOpen) {
@@ -216,6 +220,26 @@ TEST(CudaHostLoopsTest, AParameterTheCallsDoNotFixStaysOpen) {
                                       "run(x);")
                       .block),
             "128,1,1");
+}
+
+TEST(CudaHostLoopsTest, AHostLoopsCounterIsTheMiddleOfItsValues) {
+  // Rodinia's nw launches `dim3 dimGrid(i)` for i = 1..64: 32 blocks on average.
+  EXPECT_EQ(shown(launchOfK(inMain("for (int i = 1; i <= 64; i++) {\n  dim3 grid(i);\n  k<<<grid, 32>>>(x);\n}")).grid),
+            "32,1,1");
+  const ptx::analysis::SourceLaunch down = launchOfK(inMain("for (int i = 10; i > 0; --i) k<<<i, 32>>>(x);"));
+  EXPECT_EQ(shown(down.grid), "6,1,1");
+  EXPECT_EQ(down.gridHow, "`i` = 6, the middle of `for (int i = 10; i > 0; --i)` at t.cu:3");
+  EXPECT_EQ(shown(launchOfK(inMain("#define N 4096\nfor (int i = 0; i < N; i += 256) k<<<(N - i) / 256, 32>>>(x);"))
+                      .grid),
+            "9,1,1"); // i = 1792, the 8th of 16 values
+  // An inner loop bounded by the outer counter counts from its middle: 10 * (10 - 4), where the sum is 55.
+  EXPECT_EQ(launchesIn("for (int r = 0; r < 10; r++)\n  for (int c = r; c < 10; c++)\n    k<<<1, 32>>>(x);"), 60u);
+  // Not a counter there: changed in the body, read after the loop, or a loop the source does not count.
+  EXPECT_EQ(shown(launchOfK(inMain("for (int i = 1; i <= 64; i++) {\n  k<<<i, 32>>>(x);\n  if (argc) i++;\n}")).grid),
+            "none");
+  EXPECT_EQ(shown(launchOfK(inMain("int i;\nfor (i = 1; i <= 64; i++) {}\nk<<<i, 32>>>(x);")).grid), "none");
+  EXPECT_EQ(shown(launchOfK(inMain("for (int i = 1; i <= argc; i++) k<<<i, 32>>>(x);")).grid), "none");
+  EXPECT_EQ(shown(launchOfK(inMain("for (int i = 1; i <= 64; i *= 2) k<<<i, 32>>>(x);")).grid), "none");
 }
 
 TEST(CudaHostLoopsTest, ManyLaunchSitesAreSummedAndTheFirstNamed) {

@@ -24,6 +24,12 @@ std::string openLaunch(const SourceLaunch *launch, std::string SourceLaunch::*wh
   return launch && !(launch->*why).empty() ? launch->*why + "; " : std::string();
 }
 
+/// The reason of a value a launch gives: "the launch at main.cu:57", and
+/// `how` the source fixes it where that is more than the launch's text.
+std::string launchedAt(const SourceLaunch &launch, const std::string &how) {
+  return "the launch at " + launch.at + (how.empty() ? "" : "; " + how);
+}
+
 } // namespace
 
 std::optional<Dim3> blockDirective(const Function &function, std::string_view name) {
@@ -67,7 +73,7 @@ Value ValueEvaluator::specialRegister(std::string_view base, std::string_view co
       return described(*required, ValueOrigin::Constant, ".reqntid");
     const SourceLaunch *launch = sourceLaunch();
     if (launch && launch->block)
-      return described(*launch->block, ValueOrigin::Assumed, "the launch at " + launch->at);
+      return described(*launch->block, ValueOrigin::Assumed, launchedAt(*launch, launch->blockHow));
     std::optional<Dim3> maximum = assumptions_.maximumBlock ? assumptions_.maximumBlock
                                                             : blockDirective(*graph_.function, "maxntid");
     const std::string open = openLaunch(launch, &SourceLaunch::blockOpen);
@@ -80,7 +86,7 @@ Value ValueEvaluator::specialRegister(std::string_view base, std::string_view co
       return described(*assumptions_.grid, ValueOrigin::Assumed, "--grid");
     const SourceLaunch *launch = sourceLaunch();
     if (launch && launch->grid)
-      return described(*launch->grid, ValueOrigin::Assumed, "the launch at " + launch->at);
+      return described(*launch->grid, ValueOrigin::Assumed, launchedAt(*launch, launch->gridHow));
     return described(kDefaultGrid, ValueOrigin::Defaulted,
                      "default; " + openLaunch(launch, &SourceLaunch::gridOpen) + "set --grid");
   }
@@ -219,7 +225,9 @@ Value ValueEvaluator::parameter(std::string_view name, std::optional<ScalarType>
   const SourceLaunch *launched = launch != assumptions_.sourceLaunches.end() ? &launch->second : nullptr;
   if (launched && !field && index < launched->arguments.size() && launched->arguments[index])
     return assumedLoad("parameter " + candidates.back(), *launched->arguments[index], part ? declared : nullptr,
-                       type, offset, "the launch at " + launched->at);
+                       type, offset,
+                       launchedAt(*launched, index < launched->argumentsHow.size() ? launched->argumentsHow[index]
+                                                                                    : std::string()));
   // A field; at offset 0 without a CUDA name it reads as the parameter (`field` is false).
   if (launched && !part && index < launched->fields.size())
     if (auto given = launched->fields[index].find(offset); given != launched->fields[index].end())

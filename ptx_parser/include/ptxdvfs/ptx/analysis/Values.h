@@ -91,6 +91,12 @@ struct SourceLaunch {
   /// does not fix". Empty where it is set.
   std::string gridOpen, blockOpen;
   std::vector<std::string> argumentsOpen;
+  /// What the grid, the block or an argument (`argumentsHow`, in step
+  /// with `arguments`, or empty) rests on beyond its launch's text, for
+  /// reasons: "`n` = 4096, as `run`'s call at main.cu:40 passes it".
+  /// Empty where the launch's text alone fixes it, or it is open.
+  std::string gridHow, blockHow;
+  std::vector<std::string> argumentsHow;
 };
 
 /// `--assume` values by parameter name, or by the name of a `__constant__`

@@ -1,0 +1,55 @@
+// CudaLoopHeaders.h - the loops of host code as written: which loops hold
+// a statement, and the parts of a counted `for`. What their counts fold to
+// is the readers' business (CudaHostLoops.h, CudaConstants.h).
+#pragma once
+
+#include "CudaCode.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptxdvfs::tools {
+
+/// The head of a loop or an `if`, as written.
+struct LoopHeader {
+  std::string keyword; ///< `for`, `while`, `do` or `if`
+  std::size_t at = 0;  ///< the offset of its keyword
+  std::size_t open = std::string::npos, close = std::string::npos; ///< its parentheses; npos for `do`
+
+  /// `for (int t = 0; t < n; t++)`, or `do`.
+  std::string text(const std::string &code) const {
+    return close == std::string::npos ? keyword : code.substr(at, close + 1 - at);
+  }
+  /// What its parentheses hold: `int t = 0; t < n; t++`.
+  std::string_view inside(const std::string &code) const {
+    return std::string_view(code).substr(open + 1, close - open - 1);
+  }
+};
+
+/// The loops (`for`, `while`, `do`) of `code` whose body, braced or not,
+/// holds the statement that starts at `statement`, innermost first, seen
+/// through the `if`s between them, up to the body of the function.
+std::vector<LoopHeader> loopsAround(const CudaCode &code, std::size_t statement);
+
+/// `for (counter = start; counter OP bound; counter += step)`, as written.
+struct CountedFor {
+  std::string counter, start, comparison, bound;
+  std::string step; ///< what one iteration adds, negated for `--`, `-=` and `i = i - s`
+};
+
+/// The parts of a `for` whose parentheses hold `header`, where its counter
+/// is given a start, compared with `<`, `<=`, `>`, `>=` or `!=` (either
+/// side), and stepped by `++`, `--`, `+=`, `-=` or `i = i + s`; nullopt
+/// for any other `for` (a range `for`, `t *= 2`, a condition with `&&`).
+std::optional<CountedFor> countedFor(std::string_view header);
+
+/// The iterations of `for (i = start; i OP bound; i += step)` (0 where it
+/// runs none, saturating at 2^64 - 1); nullopt where counting never ends it.
+std::optional<std::uint64_t> iterations(std::int64_t start, const std::string &comparison, std::int64_t bound,
+                                        std::int64_t step);
+
+} // namespace ptxdvfs::tools
