@@ -345,28 +345,37 @@ ConstantFolder::~ConstantFolder() = default;
 
 const std::vector<CudaCode> &ConstantFolder::files() const { return impl_->files(); }
 
-/// Collects the notes of one public fold into `how`, joined by "; ".
+/// Collects the notes of one public fold into `how`, joined by "; ":
+/// what the value rests on, or where it is open, why its parameters are.
 class ConstantFolder::Impl::Notes {
 public:
-  Notes(const Impl &folder, std::string *how) : folder_(folder), how_(how), outer_(folder.notes_) {
+  Notes(const Impl &folder, std::string *how)
+      : folder_(folder), how_(how), outer_(folder.notes_), outerOpen_(folder.openNotes_) {
     folder_.notes_ = how ? &notes_ : nullptr;
+    folder_.openNotes_ = how ? &openNotes_ : nullptr;
   }
   ~Notes() {
     folder_.notes_ = outer_;
-    if (how_) {
-      how_->clear();
-      for (const std::string &note : notes_)
-        *how_ += (how_->empty() ? "" : "; ") + note;
-    }
+    folder_.openNotes_ = outerOpen_;
   }
   Notes(const Notes &) = delete;
   Notes &operator=(const Notes &) = delete;
 
+  /// Sets `how` to the notes of a fold that gave a value (`folded`) or did not.
+  template <typename T> const std::optional<T> &told(const std::optional<T> &folded) {
+    if (how_) {
+      how_->clear();
+      for (const std::string &note : folded ? notes_ : openNotes_)
+        *how_ += (how_->empty() ? "" : "; ") + note;
+    }
+    return folded;
+  }
+
 private:
   const Impl &folder_;
   std::string *how_;
-  std::vector<std::string> *outer_;
-  std::vector<std::string> notes_;
+  std::vector<std::string> *outer_, *outerOpen_;
+  std::vector<std::string> notes_, openNotes_;
 };
 
 void ConstantFolder::Impl::note(std::vector<std::string> notes) const {
@@ -381,8 +390,8 @@ std::optional<Dim3> ConstantFolder::dimension(std::size_t file, std::size_t offs
                                               std::string *how) const {
   if (file >= impl_->files().size())
     return std::nullopt;
-  const Impl::Notes notes(*impl_, how);
-  return impl_->dimension(file, offset, expression);
+  Impl::Notes notes(*impl_, how);
+  return notes.told(impl_->dimension(file, offset, expression));
 }
 
 std::optional<ptx::analysis::AssumedValue> ConstantFolder::value(std::size_t file, std::size_t offset,
@@ -390,8 +399,8 @@ std::optional<ptx::analysis::AssumedValue> ConstantFolder::value(std::size_t fil
                                                                  std::string *how) const {
   if (file >= impl_->files().size())
     return std::nullopt;
-  const Impl::Notes notes(*impl_, how);
-  auto folded = impl_->number(file, offset, expression, 0);
+  Impl::Notes notes(*impl_, how);
+  const std::optional<Number> folded = notes.told(impl_->number(file, offset, expression, 0));
   if (!folded)
     return std::nullopt;
   return folded->real ? ptx::analysis::AssumedValue::real(folded->value) : ptx::analysis::AssumedValue(folded->whole);

@@ -124,8 +124,9 @@ private:
   /// The parameters (function, index) whose calls agree, on what, and the notes that value rests on.
   mutable std::map<std::pair<std::string, std::size_t>, std::pair<Definition, std::vector<std::string>>>
       parametersFound_;
-  /// Where the fold under way collects its notes (Notes); null where nobody asks.
-  mutable std::vector<std::string> *notes_ = nullptr;
+  /// Where the fold under way collects its notes (Notes): what its value
+  /// rests on, and why parameters it reads are open; null where nobody asks.
+  mutable std::vector<std::string> *notes_ = nullptr, *openNotes_ = nullptr;
 };
 
 } // namespace ptxdvfs::tools

@@ -127,7 +127,8 @@ template <typename T> struct Agreement {
     std::string nextHow;
     std::optional<T> next = fold(&nextHow);
     if (!next)
-      open = "the launch at " + at + " passes " + quotedCode(written) + ", which the source does not fix";
+      open = "the launch at " + at + " passes " + quotedCode(written) + ", which the source does not fix" +
+             (nextHow.empty() ? "" : ": " + nextHow);
     else if (value && !same(*value, *next))
       open = "its launches differ: " + shown(*value) + " at " + firstAt + ", " + shown(*next) + " at " + at;
     else if (!value) {

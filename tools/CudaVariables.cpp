@@ -235,53 +235,72 @@ Lookup ConstantFolder::Impl::parameter(std::size_t file, const CudaCode::Paramet
   // The notes of the calls' arguments, which the value rests on too.
   std::vector<std::string> notes, *outer = notes_;
   notes_ = &notes;
-  Lookup lookup = Lookup::Unknown;
   found = Definition("", file, at, dim3);
   const std::vector<std::pair<std::size_t, std::size_t>> &calls = callsOf(function);
+  const std::string calledBy = "`" + function + "`'s ";
+  std::string firstAt, firstShown; // the first call, and the value it passes
+  std::string open;                // why the calls leave the parameter open
   for (const auto &[callFile, call] : calls) {
     const std::string &caller = files_[callFile].code();
-    const std::size_t open = caller.find('(', call);
-    const std::size_t end = pastClosing(caller, open);
+    const std::string callAt = files_[callFile].where(call);
+    const std::size_t parenthesis = caller.find('(', call);
+    const std::size_t end = pastClosing(caller, parenthesis);
     std::vector<std::string> arguments;
     if (end != std::string::npos)
-      arguments = topLevelParts(std::string_view(caller).substr(open + 1, end - open - 2));
+      arguments = topLevelParts(std::string_view(caller).substr(parenthesis + 1, end - parenthesis - 2));
     if (arguments.size() == 1 && trimmed(arguments[0]).empty())
       arguments.clear(); // `f()`
     const bool passed = index < arguments.size();
     if (end == std::string::npos || arguments.size() > declared.size() || (!passed && !defaultArgument)) {
-      lookup = Lookup::Unknown; // an overload, or not a call we read
+      open = calledBy + "call at " + callAt + " does not pass its parameters as declared (an overload?)";
       break;
     }
     // A default argument is folded where it is declared, as the compiler does.
     const std::string &text = passed ? arguments[index] : *defaultArgument;
     const std::size_t where = passed ? callFile : file, offset = passed ? call : list.open;
-    bool agrees = false;
+    std::optional<std::string> shown; // what this call passes, where the source fixes it
+    bool same = true;
     if (dim3) {
       const std::optional<Dim3> dims = dimension(where, offset, text, depth + 1);
-      agrees = dims && (!found.dims || sameDims(*dims, *found.dims));
-      found.dims = dims;
+      shown = dims ? std::optional<std::string>(shownDims(*dims)) : std::nullopt;
+      same = !dims || !found.dims || sameDims(*dims, *found.dims);
+      found.dims = found.dims ? found.dims : dims;
     } else {
       std::optional<Number> value = number(where, offset, text, depth + 1);
       value = value ? converted(*value, type) : std::nullopt; // as C passes it: converted to the parameter's type
-      agrees = value && (!found.number || sameNumber(*value, *found.number));
-      found.number = value;
+      shown = value ? std::optional<std::string>(shownNumber(*value)) : std::nullopt;
+      same = !value || !found.number || sameNumber(*value, *found.number);
+      found.number = found.number ? found.number : value;
     }
-    lookup = agrees ? Lookup::Found : Lookup::Unknown;
-    if (!agrees)
+    if (!shown) {
+      open = calledBy + "call at " + callAt + " passes " + quotedCode(text) + " for `" + name +
+             "`, which the source does not fix";
       break;
+    }
+    if (!same) {
+      open = calledBy + "calls pass `" + name + "` = " + firstShown + " at " + firstAt + ", " + *shown + " at " + callAt;
+      break;
+    }
+    if (firstAt.empty()) {
+      firstAt = callAt;
+      firstShown = *shown;
+    }
   }
+  if (calls.empty())
+    open = "`" + function + "` is called nowhere by its name";
   parametersOpen_.erase({function, index});
   notes_ = outer;
-  if (lookup != Lookup::Found)
-    return lookup;
-  const std::string value = found.dims ? shownDims(*found.dims) : shownNumber(*found.number);
-  const std::string firstCall = files_[calls.front().first].where(calls.front().second);
-  notes.push_back("`" + name + "` = " + value + ", as `" + function + "`'s " +
-                  (calls.size() == 1 ? "call at " + firstCall + " passes it"
-                                     : std::to_string(calls.size()) + " calls pass it, the first at " + firstCall));
+  if (!open.empty()) {
+    if (openNotes_ && std::find(openNotes_->begin(), openNotes_->end(), open) == openNotes_->end())
+      openNotes_->push_back(open);
+    return Lookup::Unknown;
+  }
+  notes.push_back("`" + name + "` = " + firstShown + ", as " + calledBy +
+                  (calls.size() == 1 ? "call at " + firstAt + " passes it"
+                                     : std::to_string(calls.size()) + " calls pass it, the first at " + firstAt));
   note(notes);
   parametersFound_.emplace(std::pair{function, index}, std::pair{found, std::move(notes)});
-  return lookup;
+  return Lookup::Found;
 }
 
 Lookup ConstantFolder::Impl::define(std::size_t file, std::size_t offset, const std::string &name, int depth,

@@ -165,7 +165,8 @@ TEST(CudaHostLoopsTest, AHelpersParameterIsWhatItsCallsPass) {
   EXPECT_EQ(launchThroughHelper(run, "run(x, 1 << 20);").gridHow, "`n` = 1048576, as `run`'s call at t.cu:4 passes it");
   const ptx::analysis::SourceLaunch differ = launchThroughHelper(run, "run(x, 4096);\nrun(x, 8192);");
   EXPECT_EQ(shown(differ.grid), "none");
-  EXPECT_EQ(differ.gridOpen, "the launch at t.cu:1 passes `(n + 255) / 256`, which the source does not fix");
+  EXPECT_EQ(differ.gridOpen, "the launch at t.cu:1 passes `(n + 255) / 256`, which the source does not fix: "
+                             "`run`'s calls pass `n` = 4096 at t.cu:4, 8192 at t.cu:5");
   EXPECT_EQ(shown(differ.block), "256,1,1");
   // Through a caller's own parameter, folded where each call is written.
   const ptx::analysis::SourceLaunch twice = launchThroughHelper(
@@ -196,13 +197,24 @@ TEST(CudaHostLoopsTest, AParameterTheCallsDoNotFixStaysOpen) {
   EXPECT_EQ(shown(launchThroughHelper("void run(float *x, int n) { n *= 2; k<<<1, n>>>(x); }", "run(x, 32);").block),
             "none");
   // Read at run time by a caller, or passed by main's command line.
-  EXPECT_EQ(shown(launchThroughHelper("void run(float *x, int n) { k<<<1, n>>>(x); }", "run(x, argc);").block),
-            "none");
+  const ptx::analysis::SourceLaunch fromUser =
+      launchThroughHelper("void run(float *x, int n) { k<<<1, n>>>(x); }", "run(x, argc);");
+  EXPECT_EQ(shown(fromUser.block), "none");
+  EXPECT_EQ(fromUser.blockOpen, "the launch at t.cu:1 passes `n`, which the source does not fix: `run`'s call at "
+                                "t.cu:4 passes `argc` for `n`, which the source does not fix");
   EXPECT_EQ(shown(launchOfK("int main(int n, char **argv) { float *x; k<<<1, n>>>(x); }").block), "none");
   // Never called by name (a callback), or called with a different number of arguments (an overload).
-  EXPECT_EQ(shown(launchThroughHelper("void run(float *x, int n) { k<<<1, n>>>(x); }", "").block), "none");
-  EXPECT_EQ(shown(launchThroughHelper("void run(float *x, int n) { k<<<1, n>>>(x); }", "run(x, 32, 1);").block),
-            "none");
+  const ptx::analysis::SourceLaunch uncalled =
+      launchThroughHelper("void run(float *x, int n) { k<<<1, n>>>(x); }", "");
+  EXPECT_EQ(shown(uncalled.block), "none");
+  EXPECT_EQ(uncalled.blockOpen,
+            "the launch at t.cu:1 passes `n`, which the source does not fix: `run` is called nowhere by its name");
+  const ptx::analysis::SourceLaunch overload =
+      launchThroughHelper("void run(float *x, int n) { k<<<1, n>>>(x); }", "run(x, 32, 1);");
+  EXPECT_EQ(shown(overload.block), "none");
+  EXPECT_NE(overload.blockOpen.find("`run`'s call at t.cu:4 does not pass its parameters as declared"),
+            std::string::npos)
+      << overload.blockOpen;
   // A recursive call passes another value; functions that pass it round in a cycle never end it.
   EXPECT_EQ(shown(launchThroughHelper("void walk(float *x, int n) { k<<<1, n>>>(x); if (n > 32) walk(x, n / 2); }",
                                       "walk(x, 64);")
