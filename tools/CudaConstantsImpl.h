@@ -81,6 +81,10 @@ private:
   /// file-scope ones from another file); Absent where none is declared.
   Lookup variable(std::size_t file, std::size_t before, const std::string &name, bool fileScopeOnly, int depth,
                   Definition &found) const;
+  /// Whether the change at `at` is under an `if` that the program run
+  /// without command-line arguments does not take (`argc` is 1; a call
+  /// passed `argv` returns 0) and that does not hold `before`.
+  bool untaken(std::size_t file, std::size_t at, std::size_t before, int depth) const;
   /// The counter `name`, changed at `at` in the head of a counted `for`
   /// whose body holds `before` and does not change it: the middle of its values
   /// (`k` in `for (k = 0; k < 100; k++)` is 49), for a kernel launched

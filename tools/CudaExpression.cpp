@@ -155,7 +155,15 @@ private:
           matched = op;
       if (matched.empty())
         return value;
+      const bool decided = value->asReal() != 0 ? matched == "||" : matched == "&&";
+      const std::size_t rightStart = at_;
       auto right = (this->*next)();
+      if (decided && !right) { // C does not evaluate it: `argc > 1 && atoi(argv[1]) > 0`
+        at_ = rightStart;
+        skipOperand({"&&", "||", "?", ":", ","});
+        value = Number{false, matched == "||" ? 1 : 0, 0};
+        continue;
+      }
       const bool arithmeticOperator = matched.size() == 1 ? std::string_view("+-*/%").find(matched[0]) != std::string_view::npos
                                                           : matched == "<<" || matched == ">>";
       if (!right)
@@ -165,20 +173,57 @@ private:
     return value;
   }
 
-  /// `c ? a : b`; open unless both sides fold (C needs only the one taken,
-  /// but the other's tokens are not skipped reliably once unknown).
+  /// Moves past the operand that starts here, which C does not evaluate:
+  /// up to one of `stops` outside brackets and nested `?:`, or the bracket
+  /// that closes around it.
+  void skipOperand(std::initializer_list<std::string_view> stops) {
+    int depth = 0, pending = 0; // brackets open; `?`s waiting for their `:`
+    for (; at_ < tokens_.size(); ++at_) {
+      const std::string &text = tokens_[at_].text;
+      if (tokens_[at_].kind != Token::Punct)
+        continue;
+      if (text == "(" || text == "[" || text == "{")
+        ++depth;
+      else if (text == ")" || text == "]" || text == "}") {
+        if (depth-- == 0)
+          return;
+      } else if (depth > 0)
+        continue;
+      else if (text == ":" && pending > 0)
+        --pending;
+      else if (std::find(stops.begin(), stops.end(), text) != stops.end())
+        return;
+      else if (text == "?")
+        ++pending;
+    }
+  }
+
+  /// `c ? a : b`: the side taken, where it folds (the other, which C does
+  /// not evaluate, may not: `argc > 1 ? atoi(argv[1]) : 64`), in C's
+  /// common type of the two where both fold.
   std::optional<Number> conditional() {
     auto condition = logicalOr();
     if (!condition || !accept("?"))
       return condition;
+    const bool first = condition->asReal() != 0;
+    const std::size_t takenStart = at_;
     auto taken = conditional();
-    if (!taken || !accept(":"))
+    if (!taken && !first) {
+      at_ = takenStart;
+      skipOperand({":"});
+    }
+    if ((first && !taken) || !accept(":"))
       return std::nullopt;
+    const std::size_t otherStart = at_;
     auto other = conditional();
-    if (!other)
+    if (!other && first) {
+      at_ = otherStart;
+      skipOperand({",", ":"});
+    }
+    if (!first && !other)
       return std::nullopt;
-    Number chosen = condition->asReal() != 0 ? *taken : *other;
-    if (taken->real || other->real)
+    Number chosen = first ? *taken : *other;
+    if ((taken && taken->real) || (other && other->real))
       chosen = Number{true, 0, chosen.asReal()}; // C's common type of the two
     return chosen;
   }

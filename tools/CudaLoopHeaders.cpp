@@ -145,19 +145,39 @@ std::optional<std::uint64_t> iterations(std::int64_t start, const std::string &c
 }
 
 
-std::vector<LoopHeader> loopsAround(const CudaCode &code, std::size_t statement) {
-  std::vector<LoopHeader> loops;
-  // The loops heading a statement without braces (`for (...) for (...) k<<<...>>>(...);`), through `if`s.
+std::vector<LoopHeader> headersAround(const CudaCode &code, std::size_t statement) {
+  std::vector<LoopHeader> headers;
+  // The heads of a statement without braces (`for (...) if (...) k<<<...>>>(...);`).
   auto addHeading = [&](std::size_t at) {
     for (std::optional<LoopHeader> header = headerBefore(code.code(), at); header;
          header = headerBefore(code.code(), header->at))
-      if (header->keyword != "if")
-        loops.push_back(*header);
+      headers.push_back(*header);
   };
   addHeading(statement);
   for (int block = code.blockAt(statement); block >= 0 && !code.isFunctionBody(block); block = code.parentOf(block))
     addHeading(code.openBraceOf(block));
+  return headers;
+}
+
+std::vector<LoopHeader> loopsAround(const CudaCode &code, std::size_t statement) {
+  std::vector<LoopHeader> loops = headersAround(code, statement);
+  loops.erase(std::remove_if(loops.begin(), loops.end(), [](const LoopHeader &header) { return header.keyword == "if"; }),
+              loops.end());
   return loops;
+}
+
+std::size_t bodyEndAfter(const std::string &code, std::size_t close) {
+  const std::size_t start = code.find_first_not_of(" \t\r\n", close + 1);
+  if (start == std::string::npos || code[start] == '{')
+    return start == std::string::npos ? start : pastClosing(code, start);
+  int depth = 0;
+  for (std::size_t at = start; at < code.size(); ++at) {
+    const char c = code[at];
+    depth += (c == '(' || c == '[' || c == '{') ? 1 : (c == ')' || c == ']' || c == '}') ? -1 : 0;
+    if (depth < 0 || (depth == 0 && c == ';'))
+      return at + 1;
+  }
+  return std::string::npos;
 }
 
 } // namespace ptxdvfs::tools

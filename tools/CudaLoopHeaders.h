@@ -30,10 +30,18 @@ struct LoopHeader {
   }
 };
 
-/// The loops (`for`, `while`, `do`) of `code` whose body, braced or not,
-/// holds the statement that starts at `statement`, innermost first, seen
-/// through the `if`s between them, up to the body of the function.
+/// The loops (`for`, `while`, `do`) and `if`s of `code` whose body, braced
+/// or not, holds the statement that starts at `statement`, innermost
+/// first, up to the body of the function (not through an `else`).
+std::vector<LoopHeader> headersAround(const CudaCode &code, std::size_t statement);
+
+/// headersAround() without the `if`s.
 std::vector<LoopHeader> loopsAround(const CudaCode &code, std::size_t statement);
+
+/// Where the body of the loop or `if` whose head ends at `close` ends:
+/// past its `}`, or past the `;` of its one statement (npos where the
+/// file ends first).
+std::size_t bodyEndAfter(const std::string &code, std::size_t close);
 
 /// `for (counter = start; counter OP bound; counter += step)`, as written.
 struct CountedFor {

@@ -47,20 +47,26 @@ bool changesAt(const std::string &code, std::size_t at, std::size_t length) {
   return assigned || taken;
 }
 
-/// Where the body of the loop whose head ends at `close` ends: past its
-/// `}`, or past the `;` of its one statement (npos where the file ends first).
-std::size_t loopBodyEnd(const std::string &code, std::size_t close) {
-  const std::size_t start = code.find_first_not_of(" \t\r\n", close + 1);
-  if (start == std::string::npos || code[start] == '{')
-    return start == std::string::npos ? start : pastClosing(code, start);
-  int depth = 0;
-  for (std::size_t at = start; at < code.size(); ++at) {
-    const char c = code[at];
-    depth += (c == '(' || c == '[' || c == '{') ? 1 : (c == ')' || c == ']' || c == '}') ? -1 : 0;
-    if (depth < 0 || (depth == 0 && c == ';'))
-      return at + 1;
+/// `condition` with each call that is passed `argv` (`checkCmdLineFlag(argc,
+/// (const char **)argv, "n")`) replaced by 0: what it returns for a program
+/// run without arguments, which such helpers find no flag in.
+std::string withoutCommandLineCalls(std::string condition) {
+  for (std::size_t at = condition.size(); at-- > 0;) {
+    if (condition[at] != '(' || at == 0)
+      continue;
+    std::size_t nameStart = at;
+    if (wordBefore(condition, nameStart).empty())
+      continue; // a cast or a grouping, not a call
+    const std::size_t end = pastClosing(condition, at);
+    if (end == std::string::npos)
+      continue;
+    for (std::size_t use = condition.find("argv", at); use < end; use = condition.find("argv", use + 4))
+      if (isWholeWord(condition, use, 4)) {
+        condition.replace(nameStart, end - nameStart, "0");
+        break;
+      }
   }
-  return std::string::npos;
+  return condition;
 }
 
 /// The `(` whose parentheses hold `at`; npos where `at` is in none (or in a `[` or `{` first).
@@ -121,7 +127,7 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
     const std::vector<std::string> type = wordsIn(std::string_view(code).substr(typeStart, at - typeStart));
     const bool declares = !type.empty() && std::all_of(type.begin(), type.end(), isTypeWord);
     if (!declares) {
-      if (fileScopeOnly || !changesAt(code, at, name.size()))
+      if (fileScopeOnly || !changesAt(code, at, name.size()) || untaken(file, at, before, depth))
         continue;
       // Changed before the launch: its value is not the initialiser's, unless it is the counter of a loop around it.
       if (std::optional<Number> middle = counterMiddle(file, at, before, name, depth)) {
@@ -176,6 +182,23 @@ const std::vector<std::pair<std::size_t, std::size_t>> &ConstantFolder::Impl::ca
   return cached->second;
 }
 
+bool ConstantFolder::Impl::untaken(std::size_t file, std::size_t at, std::size_t before, int depth) const {
+  const std::string &code = files_[file].code();
+  for (const LoopHeader &header : headersAround(files_[file], at)) {
+    const std::size_t bodyEnd = header.keyword == "if" ? bodyEndAfter(code, header.close) : std::string::npos;
+    if (bodyEnd == std::string::npos || (before > header.close && before < bodyEnd) || depth >= kMaxDepth)
+      continue; // not an `if`, or one that holds the use too
+    const std::optional<Number> condition =
+        number(file, header.at, withoutCommandLineCalls(std::string(header.inside(code))), depth + 1);
+    if (condition && condition->asReal() == 0) {
+      note({quotedCode(header.text(code)) + " at " + files_[file].where(header.at) +
+            " is false for the program run without arguments"});
+      return true;
+    }
+  }
+  return false;
+}
+
 std::optional<Number> ConstantFolder::Impl::counterMiddle(std::size_t file, std::size_t at, std::size_t before,
                                                           const std::string &name, int depth) const {
   const std::string &code = files_[file].code();
@@ -184,7 +207,7 @@ std::optional<Number> ConstantFolder::Impl::counterMiddle(std::size_t file, std:
   if (open == std::string::npos || wordBefore(code, keyword) != "for" || depth >= kMaxDepth)
     return std::nullopt;
   const std::size_t close = pastClosing(code, open) - 1; // `open` is matched: `at` lies inside
-  const std::size_t bodyEnd = loopBodyEnd(code, close);
+  const std::size_t bodyEnd = bodyEndAfter(code, close);
   const std::optional<CountedFor> counted = countedFor(std::string_view(code).substr(open + 1, close - open - 1));
   if (before <= close || bodyEnd == std::string::npos || before >= bodyEnd || !counted || counted->counter != name)
     return std::nullopt; // not read in the loop's body, or not its counter
@@ -214,17 +237,25 @@ Lookup ConstantFolder::Impl::parameter(std::size_t file, const CudaCode::Paramet
                                        Definition &found) const {
   const std::string &code = files_[file].code();
   const std::string function = files_[file].functionNameOf(list.body);
+  const bool dim3 = std::count(type.begin(), type.end(), "dim3") > 0;
   const std::string_view before = std::string_view(code).substr(list.open + 1, at - list.open - 1);
-  // `main`'s come from the command line; after a `<`, a template's commas may split no parameters.
-  if (function.empty() || function == "main" || depth >= kMaxDepth || before.find('<') != std::string_view::npos)
+  // After a `<`, a template's commas may split no parameters.
+  if (function.empty() || depth >= kMaxDepth || before.find('<') != std::string_view::npos)
     return Lookup::Unknown;
   const std::size_t index = topLevelParts(before).size() - 1;
+  if (function == "main") { // the command line's: read as run without arguments
+    if (index != 0 || dim3)
+      return Lookup::Unknown;
+    found = Definition("", file, at, false);
+    found.number = Number{false, 1, 0};
+    note({"`" + name + "` = 1, the program run without arguments"});
+    return Lookup::Found;
+  }
   const std::vector<std::string> declared =
       topLevelParts(std::string_view(code).substr(list.open + 1, list.close - list.open - 1));
   const std::size_t equals = declared[index].find('=');
   const std::optional<std::string> defaultArgument =
       equals == std::string::npos ? std::nullopt : std::optional<std::string>(declared[index].substr(equals + 1));
-  const bool dim3 = std::count(type.begin(), type.end(), "dim3") > 0;
   if (auto agreed = parametersFound_.find({function, index}); agreed != parametersFound_.end()) {
     found = agreed->second.first;
     note(agreed->second.second);

@@ -82,10 +82,10 @@ TEST(CudaHostLoopsTest, NestedLoopsMultiplyAndLaunchSitesAdd) {
 }
 
 TEST(CudaHostLoopsTest, LoopsTheSourceDoesNotCountRunTheDefault) {
-  const ptx::analysis::SourceLaunch launch = launchOfK(inMain("for (int r = 0; r < argc; r++) k<<<1, 32>>>(x);"));
+  const ptx::analysis::SourceLaunch launch = launchOfK(inMain("for (int r = 0; r < rand(); r++) k<<<1, 32>>>(x);"));
   EXPECT_EQ(launch.launches, kDefaultHostLoopCount);
   EXPECT_EQ(launch.launchesOrigin, ValueOrigin::Defaulted);
-  EXPECT_EQ(launch.launchesWhy, "launched 16 times: 16 at t.cu:3, in `for (int r = 0; r < argc; r++)` at t.cu:3 "
+  EXPECT_EQ(launch.launchesWhy, "launched 16 times: 16 at t.cu:3, in `for (int r = 0; r < rand(); r++)` at t.cu:3 "
                                 "(16 times: a default, the source does not fix its count)");
   EXPECT_EQ(launchesIn("int done = 0;\nwhile (!done) { k<<<1, 32>>>(x); done = 1; }"), 16u);
   EXPECT_EQ(launchesIn("do {\n  k<<<1, 32>>>(x);\n} while (argc--);"), 16u);
@@ -196,13 +196,12 @@ TEST(CudaHostLoopsTest, AParameterTheCallsDoNotFixStaysOpen) {
   // Changed in the helper before the launch.
   EXPECT_EQ(shown(launchThroughHelper("void run(float *x, int n) { n *= 2; k<<<1, n>>>(x); }", "run(x, 32);").block),
             "none");
-  // Read at run time by a caller, or passed by main's command line.
+  // Read at run time by a caller.
   const ptx::analysis::SourceLaunch fromUser =
-      launchThroughHelper("void run(float *x, int n) { k<<<1, n>>>(x); }", "run(x, argc);");
+      launchThroughHelper("void run(float *x, int n) { k<<<1, n>>>(x); }", "run(x, rand());");
   EXPECT_EQ(shown(fromUser.block), "none");
   EXPECT_EQ(fromUser.blockOpen, "the launch at t.cu:1 passes `n`, which the source does not fix: `run`'s call at "
-                                "t.cu:4 passes `argc` for `n`, which the source does not fix");
-  EXPECT_EQ(shown(launchOfK("int main(int n, char **argv) { float *x; k<<<1, n>>>(x); }").block), "none");
+                                "t.cu:4 passes `rand()` for `n`, which the source does not fix");
   // Never called by name (a callback), or called with a different number of arguments (an overload).
   const ptx::analysis::SourceLaunch uncalled =
       launchThroughHelper("void run(float *x, int n) { k<<<1, n>>>(x); }", "");
@@ -250,8 +249,41 @@ TEST(CudaHostLoopsTest, AHostLoopsCounterIsTheMiddleOfItsValues) {
   EXPECT_EQ(shown(launchOfK(inMain("for (int i = 1; i <= 64; i++) {\n  k<<<i, 32>>>(x);\n  if (argc) i++;\n}")).grid),
             "none");
   EXPECT_EQ(shown(launchOfK(inMain("int i;\nfor (i = 1; i <= 64; i++) {}\nk<<<i, 32>>>(x);")).grid), "none");
-  EXPECT_EQ(shown(launchOfK(inMain("for (int i = 1; i <= argc; i++) k<<<i, 32>>>(x);")).grid), "none");
+  EXPECT_EQ(shown(launchOfK(inMain("for (int i = 1; i <= rand(); i++) k<<<i, 32>>>(x);")).grid), "none");
   EXPECT_EQ(shown(launchOfK(inMain("for (int i = 1; i <= 64; i *= 2) k<<<i, 32>>>(x);")).grid), "none");
+}
+
+TEST(CudaHostLoopsTest, TheProgramIsReadAsRunWithoutArguments) {
+  // `argc` is 1, whatever main calls it, and C evaluates only the side of `?:`, `&&` and `||` it takes.
+  const ptx::analysis::SourceLaunch chosen =
+      launchOfK(inMain("int n = argc > 1 ? atoi(argv[1]) : 1024;\nk<<<n / 256, 256>>>(x);"));
+  EXPECT_EQ(shown(chosen.grid), "4,1,1");
+  EXPECT_EQ(chosen.gridHow, "`argc` = 1, the program run without arguments");
+  EXPECT_EQ(shown(launchOfK("int main(int count, char **words) { float *x; k<<<1, count * 32>>>(x); }").block),
+            "32,1,1");
+  EXPECT_EQ(shown(launchOfK(inMain("k<<<argc > 1 && atoi(argv[1]) > 0 ? atoi(argv[1]) : 64, 32>>>(x);")).grid),
+            "64,1,1");
+  EXPECT_EQ(shown(launchOfK(inMain("k<<<argc < 2 || atoi(argv[1]) < 8 ? 8 : atoi(argv[1]), 32>>>(x);")).grid),
+            "8,1,1");
+  // A size changed only where the command line asks keeps its value: the CUDA samples' flags.
+  const ptx::analysis::SourceLaunch flagged = launchOfK(inMain(
+      "int n = 4096;\nif (checkCmdLineFlag(argc, (const char **)argv, \"n\")) {\n"
+      "  n = getCmdLineArgumentInt(argc, (const char **)argv, \"n\");\n}\nif (argc > 2)\n  n = atoi(argv[2]);\n"
+      "k<<<n / 256, 256>>>(x);"));
+  EXPECT_EQ(shown(flagged.grid), "16,1,1");
+  EXPECT_EQ(flagged.gridHow, "`argc` = 1, the program run without arguments; `if (argc > 2)` at t.cu:7 is false "
+                             "for the program run without arguments; `if (checkCmdLineFlag(argc, (const cha...` at "
+                             "t.cu:4 is false for the program run without arguments");
+  // A change where the condition holds, or may, still counts.
+  EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\nif (!checkCmdLineFlag(argc, (const char **)argv, \"n\"))\n"
+                                   "  n = 512;\nk<<<n / 256, 256>>>(x);"))
+                      .grid),
+            "none");
+  EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\nif (rand())\n  n = 512;\nk<<<n / 256, 256>>>(x);")).grid),
+            "none");
+  // A launch under the same condition as the change sees it.
+  EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\nif (argc > 1) {\n  n = 512;\n  k<<<n / 256, 256>>>(x);\n}")).grid),
+            "none");
 }
 
 TEST(CudaHostLoopsTest, ManyLaunchSitesAreSummedAndTheFirstNamed) {

@@ -76,8 +76,17 @@ TEST(CudaLaunchesTest, ArgumentsFoldToAnyNumber) {
   EXPECT_EQ(argument("@", "0.5f"), "0.5 real");
   EXPECT_EQ(argument("@", "1.0 / 4"), "0.25 real");
   EXPECT_EQ(argument("#define SPAN 4096\nint main() { int n = SPAN / 2; @ }", "n"), "2048");
-  EXPECT_EQ(argument("int main(int argc, char **argv) { @ }", "argc * 100"), "none");
+  EXPECT_EQ(argument("int main(int argc, char **argv) { @ }", "atoi(argv[1]) * 100"), "none");
+  EXPECT_EQ(argument("int main(int argc, char **argv) { @ }", "argc * 100"), "100"); // run without arguments
   EXPECT_EQ(argument("int main() { float *x; @ }", "x"), "none");
+  // C evaluates only the side of `?:`, `&&` and `||` it takes.
+  EXPECT_EQ(argument("@", "1 ? 64 : rand()"), "64");
+  EXPECT_EQ(argument("@", "0 ? rand() : 1 ? 5 : rand()"), "5");
+  EXPECT_EQ(argument("@", "(0 ? f(rand(), 2) : 7) + 1"), "8");
+  EXPECT_EQ(argument("@", "0 && rand()"), "0");
+  EXPECT_EQ(argument("@", "1 || rand() || rand()"), "1");
+  EXPECT_EQ(argument("@", "1 && rand()"), "none");
+  EXPECT_EQ(argument("@", "rand() ? 1 : 2"), "none");
 }
 
 TEST(CudaLaunchesTest, NamesAreFollowedToTheirOneValue) {
@@ -104,7 +113,7 @@ TEST(CudaLaunchesTest, NamesAreFollowedToTheirOneValue) {
   EXPECT_EQ(folded(divUp + "int main() { @ }", "iDivUp(2.9 * 100, 100)"), "3,1,1"); // 290 / 100, rounded up
   EXPECT_EQ(folded(divUp + "int main() { @ }", "(int)half(129)"), "64,1,1");
   EXPECT_EQ(folded(divUp + "int main() { @ }", "iDivUp(N)"), "none");                // a parameter short
-  EXPECT_EQ(folded(divUp + "int main(int argc, char **) { @ }", "iDivUp(argc, 256)"), "none");
+  EXPECT_EQ(folded(divUp + "int main(int argc, char **argv) { @ }", "iDivUp(atoi(argv[1]), 256)"), "none");
   // More than a return, overloads, pointers, member functions and recursion stay open.
   EXPECT_EQ(folded("int f(int a) { int b = a; return b; }\nint main() { @ }", "f(64)"), "none");
   EXPECT_EQ(folded("int f(int a) { return a; }\nint f(float a) { return 2; }\nint main() { @ }", "f(64)"), "none");
@@ -319,15 +328,15 @@ TEST_F(HostLaunchesTest, OpenLaunchesSayWhy) {
   ASSERT_NE(launchOf("launched_with_run_time_arguments"), nullptr);
   EXPECT_EQ(launchOf("launched_with_run_time_arguments")->argumentsOpen,
             (std::vector<std::string>{"the launch at host_launches.cu:57 passes `x`, which the source does not fix",
-                                      "the launch at host_launches.cu:57 passes `argc * 100`, which the source "
-                                      "does not fix"}));
+                                      "the launch at host_launches.cu:57 passes `rand() % 100`, which the "
+                                      "source does not fix"}));
   // The default that replaces an open size or argument carries the reason.
   EXPECT_EQ(loopReason("launched_twice"),
             "%ntid.x = 256 (default; its launches differ: 64 at host_launches.cu:45, 128 at host_launches.cu:46; "
             "set --block)");
   EXPECT_EQ(loopReason("launched_with_run_time_arguments", 1),
-            "parameter param_1 (no --assume param_1=VALUE; the launch at host_launches.cu:57 passes `argc * 100`, "
-            "which the source does not fix)");
+            "parameter param_1 (no --assume param_1=VALUE; the launch at host_launches.cu:57 passes `rand() % "
+            "100`, which the source does not fix)");
 }
 
 TEST_F(HostLaunchesTest, LoopsCountWithTheLaunchedGeometry) {
