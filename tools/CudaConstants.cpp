@@ -394,6 +394,13 @@ std::optional<Dim3> ConstantFolder::dimension(std::size_t file, std::size_t offs
   return notes.told(impl_->dimension(file, offset, expression));
 }
 
+std::optional<bool> ConstantFolder::branchTaken(std::size_t file, const LoopHeader &header, std::string *how) const {
+  if (file >= impl_->files().size())
+    return std::nullopt;
+  Impl::Notes notes(*impl_, how);
+  return notes.told(impl_->branchTaken(file, header));
+}
+
 std::optional<ptx::analysis::AssumedValue> ConstantFolder::value(std::size_t file, std::size_t offset,
                                                                  const std::string &expression,
                                                                  std::string *how) const {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "CudaCode.h"
+#include "CudaLoopHeaders.h"
 #include "CudaSource.h"
 
 #include "ptxdvfs/ptx/analysis/Values.h"
@@ -75,6 +76,14 @@ public:
   /// not fix it.
   std::optional<ptx::analysis::AssumedValue> value(std::size_t file, std::size_t offset, const std::string &expression,
                                                    std::string *how = nullptr) const;
+
+  /// Whether the branch `header` of file `file` (an `if`, or the `else`
+  /// of one) is taken by the program run without command-line arguments,
+  /// its condition folded as value() folds (`argc` is 1, and a call
+  /// passed `argv`, as `checkCmdLineFlag(argc, argv, "n")`, returns 0);
+  /// nullopt where it does not fold, or for a loop. `how` as value()'s,
+  /// naming the condition.
+  std::optional<bool> branchTaken(std::size_t file, const LoopHeader &header, std::string *how = nullptr) const;
 
 private:
   class Impl;

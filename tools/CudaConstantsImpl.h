@@ -5,12 +5,14 @@
 #include "CudaCode.h"
 #include "CudaConstants.h"
 #include "CudaExpression.h"
+#include "CudaLoopHeaders.h"
 
 #include <cstddef>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -67,6 +69,7 @@ public:
 
   std::optional<Dim3> dimension(std::size_t file, std::size_t offset, const std::string &text, int depth = 0) const;
   std::optional<Number> number(std::size_t file, std::size_t offset, const std::string &text, int depth = 0) const;
+  std::optional<bool> branchTaken(std::size_t file, const LoopHeader &header) const { return taken(file, header, 0); }
 
 private:
   class NamesAt;
@@ -81,6 +84,11 @@ private:
   /// file-scope ones from another file); Absent where none is declared.
   Lookup variable(std::size_t file, std::size_t before, const std::string &name, bool fileScopeOnly, int depth,
                   Definition &found) const;
+  /// Whether the branch `header` (an `if` or an `else`; nullopt for a
+  /// loop) is taken by the program run without command-line arguments
+  /// (`argc` is 1; a call passed `argv` returns 0); nullopt where its
+  /// condition does not fold. Notes the condition where it folds.
+  std::optional<bool> taken(std::size_t file, const LoopHeader &header, int depth) const;
   /// Whether the change at `at` is under an `if` that the program run
   /// without command-line arguments does not take (`argc` is 1; a call
   /// passed `argv` returns 0) and that does not hold `before`.
@@ -91,10 +99,10 @@ private:
   /// with it to weigh as its launches do on average. nullopt for anything else.
   std::optional<Number> counterMiddle(std::size_t file, std::size_t at, std::size_t before, const std::string &name,
                                       int depth) const;
-  /// The parameter declared at `at` of `list`, of type `type`: the value
+  /// The parameter `name` declared at `at` of `list`: the value
   /// every call of its function passes for it (or its default argument).
   Lookup parameter(std::size_t file, const CudaCode::ParameterList &list, std::size_t at, const std::string &name,
-                   const std::vector<std::string> &type, int depth, Definition &found) const;
+                   int depth, Definition &found) const;
   /// Where the function `name` is called, by file and offset; its calls of
   /// itself too, whose arguments are folded as others are.
   const std::vector<std::pair<std::size_t, std::size_t>> &callsOf(const std::string &name) const;
@@ -125,9 +133,12 @@ private:
   /// The parameters (function, index) whose calls are being folded, so
   /// that functions calling each other do not fold round and round.
   mutable std::set<std::pair<std::string, std::size_t>> parametersOpen_;
-  /// The parameters (function, index) whose calls agree, on what, and the notes that value rests on.
-  mutable std::map<std::pair<std::string, std::size_t>, std::pair<Definition, std::vector<std::string>>>
+  /// The parameters (function, index) whose calls agree, on what, the
+  /// notes that value rests on, and how many loop counters' middles.
+  mutable std::map<std::pair<std::string, std::size_t>, std::tuple<Definition, std::vector<std::string>, std::size_t>>
       parametersFound_;
+  /// How many times a loop counter stood for its middle value, so far.
+  mutable std::size_t middles_ = 0;
   /// Where the fold under way collects its notes (Notes): what its value
   /// rests on, and why parameters it reads are open; null where nobody asks.
   mutable std::vector<std::string> *notes_ = nullptr, *openNotes_ = nullptr;

@@ -49,6 +49,14 @@ std::uint64_t saturatingSum(std::uint64_t a, std::uint64_t b) { return b > UINT6
 
 HostRuns HostRunCounter::runsOf(std::size_t file, std::size_t statement) {
   HostRuns runs;
+  for (const LoopHeader &header : headersAround(folder_.files()[file], statement)) {
+    std::string how;
+    if (folder_.branchTaken(file, header, &how) == false) {
+      runs.times = 0;
+      runs.why = ", never: " + how;
+      return runs;
+    }
+  }
   for (const HostLoop &loop : hostLoopsAround(folder_, file, statement)) {
     runs.times = saturatingProduct(runs.times, loop.count.value_or(kDefaultHostLoopCount));
     runs.defaulted = runs.defaulted || !loop.count;

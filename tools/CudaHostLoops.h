@@ -56,8 +56,10 @@ struct HostStatement {
   std::size_t file = 0, statement = 0, shownAt = 0;
 };
 
-/// Counts the runs of statements of one set of files: the loops around a
-/// statement (hostLoopsAround) times, in a function other than `main`, the
+/// Counts the runs of statements of one set of files: none under a branch
+/// the program does not take (ConstantFolder::branchTaken: `if (block ==
+/// 16)` with `block` 32, or the `else` of a condition that holds), else
+/// the loops around a statement (hostLoopsAround) times, in a function other than `main`, the
 /// runs of its calls (`step(x)` in main's loop), each call counted the
 /// same way, at most kCallerDepth callers up and never round a cycle. A
 /// function called nowhere in the files (a callback, a library's entry)

@@ -177,7 +177,12 @@ ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, HostRunCo
   Agreement<Dim3> grid, block;
   std::vector<Agreement<ptx::analysis::AssumedValue>> arguments(parameters);
   bool argumentsRead = true;
-  for (const LaunchSite *site : sites) {
+  // A launch under a branch the program does not take gives no size (unless none is taken).
+  std::vector<const LaunchSite *> running;
+  for (const LaunchSite *site : sites)
+    if (runs.runsOf(site->file, site->statement).times > 0)
+      running.push_back(site);
+  for (const LaunchSite *site : running.empty() ? sites : running) {
     const std::string at = locationOf(folder, *site);
     grid.add([&](std::string *how) { return folder.dimension(site->file, site->offset, site->grid, how); },
              sameDims, shownDims, site->grid, at);
@@ -209,7 +214,7 @@ ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, HostRunCo
       agreed.argumentsHow.push_back(argument.how);
     }
   if (!sites.empty())
-    agreed.at = locationOf(folder, *sites.front());
+    agreed.at = locationOf(folder, *(running.empty() ? sites : running).front());
   countLaunches(runs, sites, agreed);
   return agreed;
 }

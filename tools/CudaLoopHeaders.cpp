@@ -21,9 +21,23 @@ std::optional<LoopHeader> headerBefore(const std::string &code, std::size_t stat
     return std::nullopt;
   if (code[end - 1] != ')') {
     std::size_t at = end;
-    if (wordBefore(code, at) == "do")
-      return LoopHeader{"do", at};
-    return std::nullopt;
+    const std::string word = wordBefore(code, at);
+    if (word == "do")
+      return LoopHeader{"do", at, std::string::npos, std::string::npos, end - 1};
+    if (word != "else")
+      return std::nullopt;
+    // `if (...) { ... } else`: the `else` of that `if`, whose statement starts at the `if`.
+    std::size_t branchEnd = at;
+    while (branchEnd > 0 && isSpace(code[branchEnd - 1]))
+      --branchEnd;
+    if (branchEnd == 0 || code[branchEnd - 1] != '}')
+      return std::nullopt; // `if (c) a; else`: not read
+    std::optional<LoopHeader> branching = headerBefore(code, openingOf(code, branchEnd - 1));
+    if (!branching || branching->keyword != "if")
+      return std::nullopt;
+    branching->keyword = "else";
+    branching->headEnd = end - 1;
+    return branching;
   }
   const std::size_t open = openingOf(code, end - 1);
   if (code[open] != '(')
@@ -32,7 +46,7 @@ std::optional<LoopHeader> headerBefore(const std::string &code, std::size_t stat
   std::string keyword = wordBefore(code, at);
   if (keyword != "for" && keyword != "while" && keyword != "if")
     return std::nullopt;
-  return LoopHeader{std::move(keyword), at, open, end - 1};
+  return LoopHeader{std::move(keyword), at, open, end - 1, end - 1};
 }
 
 bool isName(const std::string &text) {
@@ -161,7 +175,8 @@ std::vector<LoopHeader> headersAround(const CudaCode &code, std::size_t statemen
 
 std::vector<LoopHeader> loopsAround(const CudaCode &code, std::size_t statement) {
   std::vector<LoopHeader> loops = headersAround(code, statement);
-  loops.erase(std::remove_if(loops.begin(), loops.end(), [](const LoopHeader &header) { return header.keyword == "if"; }),
+  loops.erase(std::remove_if(loops.begin(), loops.end(),
+                             [](const LoopHeader &header) { return header.keyword == "if" || header.keyword == "else"; }),
               loops.end());
   return loops;
 }

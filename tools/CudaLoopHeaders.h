@@ -14,11 +14,14 @@
 
 namespace ptxdvfs::tools {
 
-/// The head of a loop or an `if`, as written.
+/// The head of a loop or a branch, as written: `for (...)`, `while
+/// (...)`, `do`, `if (...)`, or the `else` of `if (...) {...}` (whose
+/// `at`, `open` and `close` are the `if`'s, and `text` the `if`'s head).
 struct LoopHeader {
-  std::string keyword; ///< `for`, `while`, `do` or `if`
-  std::size_t at = 0;  ///< the offset of its keyword
+  std::string keyword; ///< `for`, `while`, `do`, `if` or `else`
+  std::size_t at = 0;  ///< the offset of its keyword (an `else`'s `if`)
   std::size_t open = std::string::npos, close = std::string::npos; ///< its parentheses; npos for `do`
+  std::size_t headEnd = 0; ///< its last character, after which its body starts
 
   /// `for (int t = 0; t < n; t++)`, or `do`.
   std::string text(const std::string &code) const {
@@ -30,12 +33,13 @@ struct LoopHeader {
   }
 };
 
-/// The loops (`for`, `while`, `do`) and `if`s of `code` whose body, braced
-/// or not, holds the statement that starts at `statement`, innermost
-/// first, up to the body of the function (not through an `else`).
+/// The loops (`for`, `while`, `do`) and branches (`if`, and `else` after
+/// a braced `if` body) of `code` whose body, braced or not, holds the
+/// statement that starts at `statement`, innermost first, up to the body
+/// of the function.
 std::vector<LoopHeader> headersAround(const CudaCode &code, std::size_t statement);
 
-/// headersAround() without the `if`s.
+/// headersAround() without the branches.
 std::vector<LoopHeader> loopsAround(const CudaCode &code, std::size_t statement);
 
 /// Where the body of the loop or `if` whose head ends at `close` ends:

@@ -115,6 +115,12 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
     if (previous > 0 && (code[previous - 1] == '.' || (code[previous - 1] == '>' && previous > 1 && code[previous - 2] == '-') ||
                          code[previous - 1] == ':'))
       continue; // a member or a qualified name, not this variable
+    if (source.blockAt(at) < 0)
+      if (const std::optional<CudaCode::ParameterList> list = source.parameterListAround(at)) {
+        if (fileScopeOnly || !source.encloses(list->body, useBlock))
+          continue; // another function's parameter
+        return parameter(file, *list, at, name, depth, found);
+      }
     std::size_t next = end;
     while (next < code.size() && isSpace(code[next]))
       ++next;
@@ -138,13 +144,6 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
       return Lookup::Unknown;
     }
     const int declaredIn = source.blockAt(at);
-    const std::optional<CudaCode::ParameterList> list =
-        declaredIn < 0 ? source.parameterListAround(at) : std::nullopt;
-    if (list) {
-      if (fileScopeOnly || !source.encloses(list->body, useBlock))
-        continue; // another function's parameter
-      return parameter(file, *list, at, name, type, depth, found);
-    }
     if (!source.encloses(declaredIn, useBlock))
       continue; // another function's, or a closed block's
     const bool constant = std::count(type.begin(), type.end(), "const") || std::count(type.begin(), type.end(), "constexpr");
@@ -182,19 +181,30 @@ const std::vector<std::pair<std::size_t, std::size_t>> &ConstantFolder::Impl::ca
   return cached->second;
 }
 
+std::optional<bool> ConstantFolder::Impl::taken(std::size_t file, const LoopHeader &header, int depth) const {
+  const std::string &code = files_[file].code();
+  const bool branch = header.keyword == "if" || header.keyword == "else";
+  const std::string written(branch ? header.inside(code) : std::string_view());
+  const std::string read = withoutCommandLineCalls(written);
+  const std::size_t middles = middles_;
+  const std::optional<Number> condition =
+      branch && depth < kMaxDepth ? number(file, header.at, read, depth + 1) : std::nullopt;
+  if (!condition || middles_ != middles)
+    return std::nullopt; // a loop's middle iteration does not say which way the others go
+  const bool holds = condition->asReal() != 0;
+  note({quotedCode(header.text(code)) + " at " + files_[file].where(header.at) + " is " + (holds ? "true" : "false") +
+        (read != written ? " without command-line arguments" : "")});
+  return header.keyword == "if" ? holds : !holds;
+}
+
 bool ConstantFolder::Impl::untaken(std::size_t file, std::size_t at, std::size_t before, int depth) const {
   const std::string &code = files_[file].code();
   for (const LoopHeader &header : headersAround(files_[file], at)) {
-    const std::size_t bodyEnd = header.keyword == "if" ? bodyEndAfter(code, header.close) : std::string::npos;
-    if (bodyEnd == std::string::npos || (before > header.close && before < bodyEnd) || depth >= kMaxDepth)
-      continue; // not an `if`, or one that holds the use too
-    const std::optional<Number> condition =
-        number(file, header.at, withoutCommandLineCalls(std::string(header.inside(code))), depth + 1);
-    if (condition && condition->asReal() == 0) {
-      note({quotedCode(header.text(code)) + " at " + files_[file].where(header.at) +
-            " is false for the program run without arguments"});
+    const std::size_t bodyEnd = bodyEndAfter(code, header.headEnd);
+    if (bodyEnd == std::string::npos || (before > header.headEnd && before < bodyEnd))
+      continue; // one that holds the use too
+    if (taken(file, header, depth) == false)
       return true;
-    }
   }
   return false;
 }
@@ -227,21 +237,28 @@ std::optional<Number> ConstantFolder::Impl::counterMiddle(std::size_t file, std:
   __extension__ using Int128 = __int128; // start + step * ((count - 1) / 2) lies between start and the bound
   const Int128 middle = static_cast<Int128>(*start) + static_cast<Int128>(*step) * static_cast<Int128>((*count - 1) / 2);
   const Number value{false, static_cast<std::int64_t>(middle), 0};
+  ++middles_;
   note({"`" + name + "` = " + shownNumber(value) + ", the middle of " +
         quotedCode(std::string_view(code).substr(keyword, close + 1 - keyword)) + " at " + files_[file].where(keyword)});
   return value;
 }
 
 Lookup ConstantFolder::Impl::parameter(std::size_t file, const CudaCode::ParameterList &list, std::size_t at,
-                                       const std::string &name, const std::vector<std::string> &type, int depth,
-                                       Definition &found) const {
+                                       const std::string &name, int depth, Definition &found) const {
   const std::string &code = files_[file].code();
   const std::string function = files_[file].functionNameOf(list.body);
-  const bool dim3 = std::count(type.begin(), type.end(), "dim3") > 0;
   const std::string_view before = std::string_view(code).substr(list.open + 1, at - list.open - 1);
   // After a `<`, a template's commas may split no parameters.
   if (function.empty() || depth >= kMaxDepth || before.find('<') != std::string_view::npos)
     return Lookup::Unknown;
+  // Its type as declared: `int`, `const dim3 &` (a reference reads as the value); a pointer or an array is no size.
+  const std::string declaredAs = topLevelParts(before).back();
+  const std::size_t after = code.find_first_not_of(" \t\r\n", at + name.size());
+  const std::vector<std::string> type = wordsIn(declaredAs);
+  if (type.empty() || declaredAs.find_first_of("*[") != std::string::npos || after == std::string::npos ||
+      code[after] == '[')
+    return Lookup::Unknown; // not its declaration (a default argument's name), or not a number
+  const bool dim3 = std::count(type.begin(), type.end(), "dim3") > 0;
   const std::size_t index = topLevelParts(before).size() - 1;
   if (function == "main") { // the command line's: read as run without arguments
     if (index != 0 || dim3)
@@ -257,10 +274,12 @@ Lookup ConstantFolder::Impl::parameter(std::size_t file, const CudaCode::Paramet
   const std::optional<std::string> defaultArgument =
       equals == std::string::npos ? std::nullopt : std::optional<std::string>(declared[index].substr(equals + 1));
   if (auto agreed = parametersFound_.find({function, index}); agreed != parametersFound_.end()) {
-    found = agreed->second.first;
-    note(agreed->second.second);
+    found = std::get<0>(agreed->second);
+    note(std::get<1>(agreed->second));
+    middles_ += std::get<2>(agreed->second);
     return Lookup::Found;
   }
+  const std::size_t middles = middles_;
   if (!parametersOpen_.emplace(function, index).second)
     return Lookup::Unknown; // reached again through its own calls
   // The notes of the calls' arguments, which the value rests on too.
@@ -330,7 +349,7 @@ Lookup ConstantFolder::Impl::parameter(std::size_t file, const CudaCode::Paramet
                   (calls.size() == 1 ? "call at " + firstAt + " passes it"
                                      : std::to_string(calls.size()) + " calls pass it, the first at " + firstAt));
   note(notes);
-  parametersFound_.emplace(std::pair{function, index}, std::pair{found, std::move(notes)});
+  parametersFound_.emplace(std::pair{function, index}, std::tuple{found, std::move(notes), middles_ - middles});
   return Lookup::Found;
 }
 

@@ -180,6 +180,11 @@ TEST(CudaHostLoopsTest, AHelpersParameterIsWhatItsCallsPass) {
       "dim3 tiles(8, 4);\nrun(x, tiles);\nrun(x, dim3(8, 4), dim3(16, 16));");
   EXPECT_EQ(shown(dims.grid), "8,4,1");
   EXPECT_EQ(shown(dims.block), "16,16,1");
+  // A reference reads as the value it refers to.
+  const ptx::analysis::SourceLaunch referred = launchThroughHelper(
+      "void run(float *x, const dim3 &grid, const int &n) { k<<<grid, n>>>(x); }", "dim3 g(8, 2);\nrun(x, g, 64);");
+  EXPECT_EQ(shown(referred.grid), "8,2,1");
+  EXPECT_EQ(shown(referred.block), "64,1,1");
   // As C passes it: converted to the parameter's type.
   EXPECT_EQ(shown(launchThroughHelper("void run(float *x, int n) { k<<<1, n>>>(x); }", "run(x, 96.9);").block),
             "96,1,1");
@@ -271,9 +276,9 @@ TEST(CudaHostLoopsTest, TheProgramIsReadAsRunWithoutArguments) {
       "  n = getCmdLineArgumentInt(argc, (const char **)argv, \"n\");\n}\nif (argc > 2)\n  n = atoi(argv[2]);\n"
       "k<<<n / 256, 256>>>(x);"));
   EXPECT_EQ(shown(flagged.grid), "16,1,1");
-  EXPECT_EQ(flagged.gridHow, "`argc` = 1, the program run without arguments; `if (argc > 2)` at t.cu:7 is false "
-                             "for the program run without arguments; `if (checkCmdLineFlag(argc, (const cha...` at "
-                             "t.cu:4 is false for the program run without arguments");
+  EXPECT_EQ(flagged.gridHow, "`argc` = 1, the program run without arguments; `if (argc > 2)` at t.cu:7 is false; "
+                             "`if (checkCmdLineFlag(argc, (const cha...` at t.cu:4 is false without command-line "
+                             "arguments");
   // A change where the condition holds, or may, still counts.
   EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\nif (!checkCmdLineFlag(argc, (const char **)argv, \"n\"))\n"
                                    "  n = 512;\nk<<<n / 256, 256>>>(x);"))
@@ -284,6 +289,38 @@ TEST(CudaHostLoopsTest, TheProgramIsReadAsRunWithoutArguments) {
   // A launch under the same condition as the change sees it.
   EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\nif (argc > 1) {\n  n = 512;\n  k<<<n / 256, 256>>>(x);\n}")).grid),
             "none");
+}
+
+TEST(CudaHostLoopsTest, ALaunchUnderABranchNotTakenRunsNever) {
+  const std::string run = "void run(float *x, int block) {\n"
+                          "  if (block == 16) {\n"
+                          "    k<<<64, 16>>>(x);\n"
+                          "  } else {\n"
+                          "    k<<<32, 32>>>(x);\n"
+                          "  }\n"
+                          "}\n";
+  const ptx::analysis::SourceLaunch chosen = launchOfK(run + inMain("for (int j = 0; j < 10; j++) run(x, 32);"));
+  EXPECT_EQ(chosen.launches, 10u);
+  EXPECT_EQ(shown(chosen.grid), "32,1,1"); // the launch not taken gives no size
+  EXPECT_EQ(shown(chosen.block), "32,1,1");
+  EXPECT_EQ(chosen.at, "t.cu:5");
+  EXPECT_EQ(chosen.launchesWhy,
+            "launched 10 times: 0 at t.cu:3, never: `block` = 32, as `run`'s call at t.cu:10 passes it; `if (block "
+            "== 16)` at t.cu:2 is false; 10 at t.cu:5, in `run`, called 10 times (10 at t.cu:10, in `for (int j = 0; "
+            "j < 10; j++)` at t.cu:10 (10 times))");
+  // The other way round, the `else` is the branch not taken.
+  EXPECT_EQ(shown(launchOfK(run + inMain("run(x, 16);")).block), "16,1,1");
+  // `else if` chains, and conditions the source does not decide, which count as before.
+  EXPECT_EQ(launchesIn("const int mode = 1;\n"
+                       "for (int t = 0; t < 5; t++) {\n"
+                       "  if (mode == 0) { k<<<1, 32>>>(x); } else if (mode == 1) { k<<<1, 32>>>(x); k<<<1, 32>>>(x); }\n"
+                       "  else { k<<<1, 32>>>(x); }\n"
+                       "}"),
+            10u);
+  EXPECT_EQ(launchesIn("for (int t = 0; t < 5; t++) { if (rand()) { k<<<1, 32>>>(x); } else { k<<<1, 32>>>(x); } }"),
+            10u);
+  // Every launch in a branch not taken: the kernel still counts once, as one launched nowhere would.
+  EXPECT_EQ(launchesIn("if (argc > 1) { k<<<1, 32>>>(x); }"), 1u);
 }
 
 TEST(CudaHostLoopsTest, ManyLaunchSitesAreSummedAndTheFirstNamed) {
