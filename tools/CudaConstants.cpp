@@ -361,11 +361,15 @@ public:
   Notes(const Notes &) = delete;
   Notes &operator=(const Notes &) = delete;
 
-  /// Sets `how` to the notes of a fold that gave a value (`folded`) or did not.
+  /// Sets `how` to the notes of a fold that gave a value (`folded`), or
+  /// where it did not, to the first reason a parameter is open: the one
+  /// deepest down the calls, where the source stops fixing it.
   template <typename T> const std::optional<T> &told(const std::optional<T> &folded) {
     if (how_) {
       how_->clear();
-      for (const std::string &note : folded ? notes_ : openNotes_)
+      if (!folded && !openNotes_.empty())
+        *how_ = openNotes_.front();
+      for (const std::string &note : folded ? notes_ : std::vector<std::string>())
         *how_ += (how_->empty() ? "" : "; ") + note;
     }
     return folded;

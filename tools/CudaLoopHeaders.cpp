@@ -11,12 +11,51 @@ namespace ptxdvfs::tools {
 
 namespace {
 
+std::optional<LoopHeader> headerBefore(const std::string &code, std::size_t statement);
+
+/// Just past the last character before `at` that is not a space (0 where none is).
+std::size_t codeEndBefore(const std::string &code, std::size_t at) {
+  while (at > 0 && isSpace(code[at - 1]))
+    --at;
+  return at;
+}
+
+/// The `if` whose branch ends just before the `else` at `elseAt`: `if
+/// (c) { ... }` or `if (c) a(b);` (not one whose branch is itself a loop
+/// or an `if`).
+std::optional<LoopHeader> branchBefore(const std::string &code, std::size_t elseAt) {
+  const std::size_t end = codeEndBefore(code, elseAt);
+  if (end == 0)
+    return std::nullopt;
+  if (code[end - 1] == '}') {
+    std::optional<LoopHeader> branching = headerBefore(code, openingOf(code, end - 1));
+    return branching && branching->keyword == "if" ? branching : std::nullopt;
+  }
+  if (code[end - 1] != ';')
+    return std::nullopt;
+  // Back over the one statement, past its brackets, to the `)` that ends the `if`'s head.
+  for (std::size_t at = end - 1; at > 0; --at) {
+    const char c = code[at - 1];
+    if (c == ';' || c == '{' || c == '}')
+      return std::nullopt;
+    if (c != ')' && c != ']')
+      continue;
+    const std::size_t open = openingOf(code, at - 1);
+    std::size_t keyword = open;
+    const std::string word = c == ')' ? wordBefore(code, keyword) : std::string();
+    if (word == "if")
+      return LoopHeader{"if", keyword, open, at - 1, at - 1};
+    if (word == "for" || word == "while")
+      return std::nullopt;
+    at = open + 1;
+  }
+  return std::nullopt;
+}
+
 /// What heads the statement that starts at `statement`: `for (...)`,
-/// `while (...)`, `if (...)` or `do`.
+/// `while (...)`, `if (...)`, `do`, or an `else`.
 std::optional<LoopHeader> headerBefore(const std::string &code, std::size_t statement) {
-  std::size_t end = statement;
-  while (end > 0 && isSpace(code[end - 1]))
-    --end;
+  const std::size_t end = codeEndBefore(code, statement);
   if (end == 0)
     return std::nullopt;
   if (code[end - 1] != ')') {
@@ -26,14 +65,10 @@ std::optional<LoopHeader> headerBefore(const std::string &code, std::size_t stat
       return LoopHeader{"do", at, std::string::npos, std::string::npos, end - 1};
     if (word != "else")
       return std::nullopt;
-    // `if (...) { ... } else`: the `else` of that `if`, whose statement starts at the `if`.
-    std::size_t branchEnd = at;
-    while (branchEnd > 0 && isSpace(code[branchEnd - 1]))
-      --branchEnd;
-    if (branchEnd == 0 || code[branchEnd - 1] != '}')
-      return std::nullopt; // `if (c) a; else`: not read
-    std::optional<LoopHeader> branching = headerBefore(code, openingOf(code, branchEnd - 1));
-    if (!branching || branching->keyword != "if")
+    // `if (...) { ... } else` or `if (...) a(); else`: the `else` of that
+    // `if`, whose statement starts at the `if`.
+    std::optional<LoopHeader> branching = branchBefore(code, at);
+    if (!branching)
       return std::nullopt;
     branching->keyword = "else";
     branching->headEnd = end - 1;

@@ -15,7 +15,7 @@
 namespace ptxdvfs::tools {
 
 /// The head of a loop or a branch, as written: `for (...)`, `while
-/// (...)`, `do`, `if (...)`, or the `else` of `if (...) {...}` (whose
+/// (...)`, `do`, `if (...)`, or the `else` of an `if (...)` (whose
 /// `at`, `open` and `close` are the `if`'s, and `text` the `if`'s head).
 struct LoopHeader {
   std::string keyword; ///< `for`, `while`, `do`, `if` or `else`
@@ -34,7 +34,7 @@ struct LoopHeader {
 };
 
 /// The loops (`for`, `while`, `do`) and branches (`if`, and `else` after
-/// a braced `if` body) of `code` whose body, braced or not, holds the
+/// an `if` body that is a block or one plain statement) of `code` whose body, braced or not, holds the
 /// statement that starts at `statement`, innermost first, up to the body
 /// of the function.
 std::vector<LoopHeader> headersAround(const CudaCode &code, std::size_t statement);

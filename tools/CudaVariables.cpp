@@ -249,8 +249,14 @@ Lookup ConstantFolder::Impl::parameter(std::size_t file, const CudaCode::Paramet
   const std::string function = files_[file].functionNameOf(list.body);
   const std::string_view before = std::string_view(code).substr(list.open + 1, at - list.open - 1);
   // After a `<`, a template's commas may split no parameters.
-  if (function.empty() || depth >= kMaxDepth || before.find('<') != std::string_view::npos)
+  if (function.empty() || before.find('<') != std::string_view::npos)
     return Lookup::Unknown;
+  if (depth >= kMaxDepth) {
+    if (openNotes_)
+      openNotes_->push_back("`" + name + "` of `" + function + "` is passed down more than " +
+                            std::to_string(kMaxDepth) + " names deep");
+    return Lookup::Unknown;
+  }
   // Its type as declared: `int`, `const dim3 &` (a reference reads as the value); a pointer or an array is no size.
   const std::string declaredAs = topLevelParts(before).back();
   const std::size_t after = code.find_first_not_of(" \t\r\n", at + name.size());

@@ -308,8 +308,16 @@ TEST(CudaHostLoopsTest, ALaunchUnderABranchNotTakenRunsNever) {
             "launched 10 times: 0 at t.cu:3, never: `block` = 32, as `run`'s call at t.cu:10 passes it; `if (block "
             "== 16)` at t.cu:2 is false; 10 at t.cu:5, in `run`, called 10 times (10 at t.cu:10, in `for (int j = 0; "
             "j < 10; j++)` at t.cu:10 (10 times))");
-  // The other way round, the `else` is the branch not taken.
+  // The other way round, the `else` is the branch not taken; an `if` branch of one statement has its `else` too.
   EXPECT_EQ(shown(launchOfK(run + inMain("run(x, 16);")).block), "16,1,1");
+  EXPECT_EQ(shown(launchOfK(inMain("const int mode = 1;\nif (mode == 0)\n  k<<<2, 32>>>(x);\nelse\n"
+                                   "  k<<<4, 64>>>(x);"))
+                      .block),
+            "64,1,1");
+  EXPECT_EQ(shown(launchOfK(inMain("const int mode = 0;\nif (mode == 0) x[f(1)] = g(2); else k<<<4, 64>>>(x);\n"
+                                   "k<<<2, 32>>>(x);"))
+                      .block),
+            "32,1,1");
   // `else if` chains, and conditions the source does not decide, which count as before.
   EXPECT_EQ(launchesIn("const int mode = 1;\n"
                        "for (int t = 0; t < 5; t++) {\n"
