@@ -89,9 +89,10 @@ private:
   /// (`argc` is 1; a call passed `argv` returns 0); nullopt where its
   /// condition does not fold. Notes the condition where it folds.
   std::optional<bool> taken(std::size_t file, const LoopHeader &header, int depth) const;
-  /// Whether the change at `at` is under an `if` that the program run
-  /// without command-line arguments does not take (`argc` is 1; a call
-  /// passed `argv` returns 0) and that does not hold `before`.
+  /// Whether the change or call at `at` is under a branch that the
+  /// program run without command-line arguments does not take (`argc` is
+  /// 1; a call passed `argv` returns 0) and that does not hold `before`
+  /// (npos: any branch).
   bool untaken(std::size_t file, std::size_t at, std::size_t before, int depth) const;
   /// The counter `name`, changed at `at` in the head of a counted `for`
   /// whose body holds `before` and does not change it: the middle of its values

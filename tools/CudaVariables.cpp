@@ -292,7 +292,13 @@ Lookup ConstantFolder::Impl::parameter(std::size_t file, const CudaCode::Paramet
   std::vector<std::string> notes, *outer = notes_;
   notes_ = &notes;
   found = Definition("", file, at, dim3);
-  const std::vector<std::pair<std::size_t, std::size_t>> &calls = callsOf(function);
+  // A call under a branch the program does not take passes nothing (unless no call is taken).
+  std::vector<std::pair<std::size_t, std::size_t>> calls;
+  for (const auto &[callFile, call] : callsOf(function))
+    if (!untaken(callFile, call, std::string::npos, depth))
+      calls.emplace_back(callFile, call);
+  if (calls.empty())
+    calls = callsOf(function);
   const std::string calledBy = "`" + function + "`'s ";
   std::string firstAt, firstShown; // the first call, and the value it passes
   std::string open;                // why the calls leave the parameter open

@@ -308,6 +308,11 @@ TEST(CudaHostLoopsTest, ALaunchUnderABranchNotTakenRunsNever) {
             "launched 10 times: 0 at t.cu:3, never: `block` = 32, as `run`'s call at t.cu:10 passes it; `if (block "
             "== 16)` at t.cu:2 is false; 10 at t.cu:5, in `run`, called 10 times (10 at t.cu:10, in `for (int j = 0; "
             "j < 10; j++)` at t.cu:10 (10 times))");
+  // A call in a branch not taken passes nothing.
+  EXPECT_EQ(shown(launchOfK("void go(float *x, int n) { k<<<1, n>>>(x); }\n" +
+                            inMain("const int tile = 32;\nif (tile == 16) { go(x, 16); } else { go(x, 32); }"))
+                      .block),
+            "32,1,1");
   // The other way round, the `else` is the branch not taken; an `if` branch of one statement has its `else` too.
   EXPECT_EQ(shown(launchOfK(run + inMain("run(x, 16);")).block), "16,1,1");
   EXPECT_EQ(shown(launchOfK(inMain("const int mode = 1;\nif (mode == 0)\n  k<<<2, 32>>>(x);\nelse\n"
