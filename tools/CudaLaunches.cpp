@@ -163,7 +163,9 @@ void countLaunches(HostRunCounter &runs, const std::vector<const LaunchSite *> &
   if (all.defaulted)
     launch.launchesOrigin = ptx::analysis::ValueOrigin::Defaulted;
   launch.launches = std::max<std::uint64_t>(all.times, 1);
-  if (launch.launches != 1)
+  if (all.times == 0) // as a kernel launched nowhere in the source counts
+    launch.launchesWhy = "never launched by the program run without arguments, counted once: " + all.why;
+  else if (launch.launches != 1)
     launch.launchesWhy = "launched " + std::to_string(launch.launches) + " times: " + all.why;
   if (launch.launchesWhy.size() > kLongestReason)
     launch.launchesWhy = launch.launchesWhy.substr(0, kLongestReason - 3) + "...";

@@ -1,6 +1,7 @@
 // KernelInputs.cpp - reading PTX from .ptx files, from nvcc for .cu files and from cuobjdump for binaries.
 #include "KernelInputs.h"
 
+#include "CudaSource.h"
 #include "DiagnosticPrinter.h"
 
 #include "ptxdvfs/ptx/Parser.h"
@@ -70,15 +71,30 @@ std::string demangledWithoutParameters(const std::string &name) {
   return readable.substr(0, readable.find('('));
 }
 
+namespace {
+
+/// `void scale<float>` -> `scale<float>`: a template instance's demangled
+/// name without the return type its mangling carries.
+std::string withoutReturnType(const std::string &bare) {
+  int depth = 0;
+  for (std::size_t at = bare.size(); at-- > 0;) {
+    depth += bare[at] == '>' ? 1 : bare[at] == '<' ? -1 : 0;
+    if (depth == 0 && bare[at] == ' ')
+      return bare.substr(at + 1);
+  }
+  return bare;
+}
+
+} // namespace
+
 bool kernelSelected(const std::string &name, const std::vector<std::string> &patterns) {
   if (patterns.empty())
     return true;
-  std::string readable = demangle(name);
-  std::string bare = demangledWithoutParameters(name);
+  const std::string bare = demangledWithoutParameters(name);
+  const std::string names[] = {name, demangle(name), bare, withoutReturnType(bare), baseNameOf(name)};
   return std::any_of(patterns.begin(), patterns.end(), [&](const std::string &pattern) {
-    return fnmatch(pattern.c_str(), name.c_str(), 0) == 0 ||
-           fnmatch(pattern.c_str(), readable.c_str(), 0) == 0 ||
-           fnmatch(pattern.c_str(), bare.c_str(), 0) == 0;
+    return std::any_of(std::begin(names), std::end(names),
+                       [&](const std::string &candidate) { return fnmatch(pattern.c_str(), candidate.c_str(), 0) == 0; });
   });
 }
 

@@ -79,9 +79,10 @@ CompiledCuda compileCudaFile(const std::string &file, const InputFlags &flags,
                              Cancellation *cancellation = nullptr);
 
 /// Whether kernel `name` (PTX, possibly mangled) is selected by `patterns`
-/// (shell globs, matched against the mangled and the demangled name and
-/// the demangled name without its parameter list); every kernel when
-/// `patterns` is empty.
+/// (shell globs, matched against the mangled and the demangled name, the
+/// demangled name without its parameter list, and for a template instance
+/// without its return type, `scale<float>`, and without its template
+/// arguments, `scale`); every kernel when `patterns` is empty.
 bool kernelSelected(const std::string &name, const std::vector<std::string> &patterns);
 
 /// The error for an input where nothing was selected: "no kernel (.entry)

@@ -106,10 +106,11 @@ TEST(CudaHostLoopsTest, WhatIsNotALoopAroundTheLaunchCountsOnce) {
   EXPECT_EQ(launchesIn("for (int t = 0; t < 100; t++) x[0] = t;\nk<<<1, 32>>>(x);"), 1u);
   EXPECT_EQ(launchesIn("do { x[0] = 1; } while (argc--);\nk<<<1, 32>>>(x);"), 1u);
   EXPECT_EQ(launchesIn("switch (argc) { case 1: k<<<1, 32>>>(x); }"), 1u);
-  // A loop that runs no time launches nothing from there; the kernel still counts once.
+  // A loop that runs no time launches nothing from there; the kernel still counts once, and says why.
   const ptx::analysis::SourceLaunch none = launchOfK(inMain("for (int t = 0; t < 0; t++) k<<<1, 32>>>(x);"));
   EXPECT_EQ(none.launches, 1u);
-  EXPECT_EQ(none.launchesWhy, "");
+  EXPECT_EQ(none.launchesWhy, "never launched by the program run without arguments, counted once: 0 at t.cu:3, in "
+                              "`for (int t = 0; t < 0; t++)` at t.cu:3 (0 times)");
   EXPECT_EQ(launchesIn("for (int t = 0; t < 0; t++) k<<<1, 32>>>(x);\nk<<<1, 32>>>(x);\nk<<<1, 32>>>(x);"), 2u);
   // A helper called nowhere by its name (a callback), or only as another object's method, runs once.
   EXPECT_EQ(launchOfK("void run(float *x) { k<<<1, 32>>>(x); }\n" +

@@ -81,7 +81,7 @@ public:
       }
     foldLaunchReasons(size.why);
     const SourceLaunch *launch = assumptions_.launch ? &*assumptions_.launch : nullptr;
-    if (launch && launch->launches != 1) {
+    if (launch && (launch->launches != 1 || !launch->launchesWhy.empty())) {
       size.launches = launch->launches;
       size.launchesOrigin = launch->launchesOrigin;
       size.why.push_back(!launch->launchesWhy.empty()

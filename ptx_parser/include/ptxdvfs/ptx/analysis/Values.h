@@ -83,7 +83,9 @@ struct SourceLaunch {
   /// Defaulted where a host loop's count rests on a default.
   ValueOrigin launchesOrigin = ValueOrigin::Assumed;
   /// Why `launches` is not 1, in a reason's words ("launched 100 times:
-  /// ..."); empty: "launched N times (the launch at `at`)".
+  /// ..."), or why it is 1 for a kernel whose every launch is under a
+  /// branch not taken ("never launched by ..."); empty: "launched N times
+  /// (the launch at `at`)" where it is not 1, else nothing to say.
   std::string launchesWhy;
   /// Why the grid, the block or an argument (`argumentsOpen`, in step with
   /// `arguments`) was left unset, for the reason of the default that
