@@ -52,7 +52,8 @@ void addInputFlags(CLI::App &command, InputFlags &flags, bool files) {
 void addKernelOption(CLI::App &command, std::vector<std::string> &patterns, const std::string &group) {
   command.add_option("--kernel", patterns,
                      "Only kernels whose name (mangled, or demangled with or without its "
-                     "parameters) matches this glob, e.g. 'saxpy' or '*stencil*' (repeatable)")
+                     "parameters; a template's also without its return type or arguments) matches "
+                     "this glob, e.g. 'saxpy', '*stencil*' or 'reduce<256>' (repeatable)")
       ->allow_extra_args(false)
       ->group(group);
 }
