@@ -365,13 +365,16 @@ public:
   /// where it did not, to the first reason a parameter is open: the one
   /// deepest down the calls, where the source stops fixing it.
   template <typename T> const std::optional<T> &told(const std::optional<T> &folded) {
-    if (how_) {
-      how_->clear();
-      if (!folded && !openNotes_.empty())
+    if (!how_)
+      return folded;
+    how_->clear();
+    if (!folded) {
+      if (!openNotes_.empty())
         *how_ = openNotes_.front();
-      for (const std::string &note : folded ? notes_ : std::vector<std::string>())
-        *how_ += (how_->empty() ? "" : "; ") + note;
+      return folded;
     }
+    for (const std::string &note : notes_)
+      *how_ += (how_->empty() ? "" : "; ") + note;
     return folded;
   }
 
@@ -396,6 +399,10 @@ std::optional<Dim3> ConstantFolder::dimension(std::size_t file, std::size_t offs
     return std::nullopt;
   Impl::Notes notes(*impl_, how);
   return notes.told(impl_->dimension(file, offset, expression));
+}
+
+const std::vector<std::pair<std::size_t, std::size_t>> &ConstantFolder::callsOf(const std::string &name) const {
+  return impl_->callsOf(name);
 }
 
 std::optional<bool> ConstantFolder::branchTaken(std::size_t file, const LoopHeader &header, std::string *how) const {

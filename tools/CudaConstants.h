@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ptxdvfs::tools {
@@ -76,6 +77,11 @@ public:
   /// not fix it.
   std::optional<ptx::analysis::AssumedValue> value(std::size_t file, std::size_t offset, const std::string &expression,
                                                    std::string *how = nullptr) const;
+
+  /// Where the files call the function `name` (CudaCode's callsIn()), by
+  /// file and the offset of the name, its calls of itself included; found
+  /// once per name.
+  const std::vector<std::pair<std::size_t, std::size_t>> &callsOf(const std::string &name) const;
 
   /// Whether the branch `header` of file `file` (an `if`, or the `else`
   /// of one) is taken by the program run without command-line arguments,

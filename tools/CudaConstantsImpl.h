@@ -70,6 +70,9 @@ public:
   std::optional<Dim3> dimension(std::size_t file, std::size_t offset, const std::string &text, int depth = 0) const;
   std::optional<Number> number(std::size_t file, std::size_t offset, const std::string &text, int depth = 0) const;
   std::optional<bool> branchTaken(std::size_t file, const LoopHeader &header) const { return taken(file, header, 0); }
+  /// Where the function `name` is called, by file and offset; its calls of
+  /// itself too, whose arguments are folded as others are.
+  const std::vector<std::pair<std::size_t, std::size_t>> &callsOf(const std::string &name) const;
 
 private:
   class NamesAt;
@@ -104,9 +107,6 @@ private:
   /// every call of its function passes for it (or its default argument).
   Lookup parameter(std::size_t file, const CudaCode::ParameterList &list, std::size_t at, const std::string &name,
                    int depth, Definition &found) const;
-  /// Where the function `name` is called, by file and offset; its calls of
-  /// itself too, whose arguments are folded as others are.
-  const std::vector<std::pair<std::size_t, std::size_t>> &callsOf(const std::string &name) const;
   /// `name` as seen from `offset` of `file`: a macro, a variable of that
   /// file, or a file-scope one of another.
   Lookup define(std::size_t file, std::size_t offset, const std::string &name, int depth, Definition &found) const;

@@ -30,11 +30,9 @@ HostLoop loopOf(const ConstantFolder &folder, std::size_t file, const std::strin
       loop.how += (loop.how.empty() ? "" : "; ") + how;
     return value ? value->whole() : std::nullopt;
   };
-  const std::optional<std::int64_t> start = whole(counted->start), bound = whole(counted->bound),
-                                    step = whole(counted->step);
-  if (start && bound && step)
-    loop.count = iterations(*start, counted->comparison, *bound, *step);
-  if (!loop.count)
+  if (const std::optional<CountedRange> range = countedRange(*counted, whole))
+    loop.count = range->count;
+  else
     loop.how.clear();
   return loop;
 }
@@ -74,12 +72,14 @@ HostRuns HostRunCounter::runsOf(std::size_t file, std::size_t statement) {
 }
 
 HostRuns HostRunCounter::runsOfEach(const std::vector<HostStatement> &statements, std::size_t named,
-                                    std::string_view rest) {
+                                    std::string_view rest, std::vector<std::uint64_t> *each) {
   HostRuns all;
   all.times = 0;
   for (std::size_t i = 0; i < statements.size(); ++i) {
     const HostStatement &at = statements[i];
     const HostRuns runs = runsOf(at.file, at.statement);
+    if (each)
+      each->push_back(runs.times);
     all.times = saturatingSum(all.times, runs.times);
     all.defaulted = all.defaulted || runs.defaulted;
     if (i < named)
@@ -98,12 +98,11 @@ HostRuns HostRunCounter::callsOf(const std::string &function) {
   if (auto cached = calls_.find(function); cached != calls_.end())
     return cached->second;
   std::vector<HostStatement> calls;
-  for (std::size_t file = 0; file < folder_.files().size(); ++file)
-    for (std::size_t at : callsIn(folder_.files()[file], function)) {
-      const CudaCode &code = folder_.files()[file];
-      if (code.functionNameOf(code.functionBodyAt(at)) != function) // a recursive call runs as its function does
-        calls.push_back({file, at, at});
-    }
+  for (const auto &[file, at] : folder_.callsOf(function)) {
+    const CudaCode &code = folder_.files()[file];
+    if (code.functionNameOf(code.functionBodyAt(at)) != function) // a recursive call runs as its function does
+      calls.push_back({file, at, at});
+  }
   HostRuns runs;
   if (!calls.empty()) {
     constexpr std::size_t kCallsNamed = 2;

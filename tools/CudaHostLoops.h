@@ -59,8 +59,9 @@ struct HostStatement {
 /// Counts the runs of statements of one set of files: none under a branch
 /// the program does not take (ConstantFolder::branchTaken: `if (block ==
 /// 16)` with `block` 32, or the `else` of a condition that holds), else
-/// the loops around a statement (hostLoopsAround) times, in a function other than `main`, the
-/// runs of its calls (`step(x)` in main's loop), each call counted the
+/// the loops around a statement (hostLoopsAround) times, in a function
+/// other than `main`, the runs of its calls (`step(x)` in main's loop,
+/// ConstantFolder::callsOf), each call counted the
 /// same way, at most kCallerDepth callers up and never round a cycle. A
 /// function called nowhere in the files (a callback, a library's entry)
 /// runs once. Calls are found by name (`name(`, not `obj.name(`), so the
@@ -76,8 +77,10 @@ public:
 
   /// The runs of `statements` added up; `why` lists the first `named` of
   /// them ("100 at main.cu:36, in `for (...)` at main.cu:35 (100 times); 1
-  /// at main.cu:40"), then "; and N more " + `rest` for the others.
-  HostRuns runsOfEach(const std::vector<HostStatement> &statements, std::size_t named, std::string_view rest);
+  /// at main.cu:40"), then "; and N more " + `rest` for the others. Where
+  /// `each` is given, it gets the runs of each statement, in order.
+  HostRuns runsOfEach(const std::vector<HostStatement> &statements, std::size_t named, std::string_view rest,
+                      std::vector<std::uint64_t> *each = nullptr);
 
 private:
   HostRuns callsOf(const std::string &function);

@@ -151,15 +151,17 @@ std::string shownValue(const ptx::analysis::AssumedValue &value) { return value.
 
 /// How many times `sites` launch their kernel, into `launch`: each site
 /// as many times as it runs (HostRunCounter: the host loops around it and
-/// the calls of the function it is in), the sites added up.
-void countLaunches(HostRunCounter &runs, const std::vector<const LaunchSite *> &sites,
-                   ptx::analysis::SourceLaunch &launch) {
+/// the calls of the function it is in), the sites added up. Returns the
+/// sites that run at all, or all of them where none does.
+std::vector<const LaunchSite *> countLaunches(HostRunCounter &runs, const std::vector<const LaunchSite *> &sites,
+                                              ptx::analysis::SourceLaunch &launch) {
   constexpr std::size_t kSitesNamed = 4;
   constexpr std::size_t kLongestReason = 1000;
   std::vector<HostStatement> statements;
   for (const LaunchSite *site : sites)
     statements.push_back({site->file, site->statement, site->offset});
-  const HostRuns all = runs.runsOfEach(statements, kSitesNamed, "launch sites");
+  std::vector<std::uint64_t> times;
+  const HostRuns all = runs.runsOfEach(statements, kSitesNamed, "launch sites", &times);
   if (all.defaulted)
     launch.launchesOrigin = ptx::analysis::ValueOrigin::Defaulted;
   launch.launches = std::max<std::uint64_t>(all.times, 1);
@@ -169,6 +171,11 @@ void countLaunches(HostRunCounter &runs, const std::vector<const LaunchSite *> &
     launch.launchesWhy = "launched " + std::to_string(launch.launches) + " times: " + all.why;
   if (launch.launchesWhy.size() > kLongestReason)
     launch.launchesWhy = launch.launchesWhy.substr(0, kLongestReason - 3) + "...";
+  std::vector<const LaunchSite *> running;
+  for (std::size_t i = 0; i < sites.size(); ++i)
+    if (times[i] > 0)
+      running.push_back(sites[i]);
+  return running.empty() ? sites : running;
 }
 
 /// What every launch site of one kernel of `parameters` parameters agrees
@@ -176,15 +183,13 @@ void countLaunches(HostRunCounter &runs, const std::vector<const LaunchSite *> &
 /// passes `parameters` of them.
 ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, HostRunCounter &runs,
                                          const std::vector<const LaunchSite *> &sites, std::size_t parameters) {
+  ptx::analysis::SourceLaunch agreed;
+  // A launch under a branch the program does not take gives no size (unless none is taken).
+  const std::vector<const LaunchSite *> running = countLaunches(runs, sites, agreed);
   Agreement<Dim3> grid, block;
   std::vector<Agreement<ptx::analysis::AssumedValue>> arguments(parameters);
   bool argumentsRead = true;
-  // A launch under a branch the program does not take gives no size (unless none is taken).
-  std::vector<const LaunchSite *> running;
-  for (const LaunchSite *site : sites)
-    if (runs.runsOf(site->file, site->statement).times > 0)
-      running.push_back(site);
-  for (const LaunchSite *site : running.empty() ? sites : running) {
+  for (const LaunchSite *site : running) {
     const std::string at = locationOf(folder, *site);
     grid.add([&](std::string *how) { return folder.dimension(site->file, site->offset, site->grid, how); },
              sameDims, shownDims, site->grid, at);
@@ -202,7 +207,6 @@ ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, HostRunCo
           [&](std::string *how) { return folder.value(site->file, site->offset, (*site->arguments)[i], how); },
           sameValue, shownValue, (*site->arguments)[i], at);
   }
-  ptx::analysis::SourceLaunch agreed;
   agreed.grid = grid.value;
   agreed.block = block.value;
   agreed.gridOpen = grid.open;
@@ -215,9 +219,8 @@ ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, HostRunCo
       agreed.argumentsOpen.push_back(argument.open);
       agreed.argumentsHow.push_back(argument.how);
     }
-  if (!sites.empty())
-    agreed.at = locationOf(folder, *(running.empty() ? sites : running).front());
-  countLaunches(runs, sites, agreed);
+  if (!running.empty())
+    agreed.at = locationOf(folder, *running.front());
   return agreed;
 }
 

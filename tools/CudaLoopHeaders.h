@@ -64,4 +64,22 @@ std::optional<CountedFor> countedFor(std::string_view header);
 std::optional<std::uint64_t> iterations(std::int64_t start, const std::string &comparison, std::int64_t bound,
                                         std::int64_t step);
 
+/// The values a counted `for`'s counter takes: from `start`, by `step`, `count` of them.
+struct CountedRange {
+  std::int64_t start = 0, step = 0;
+  std::uint64_t count = 0;
+};
+
+/// `loop`'s range, its start, bound and step folded by `whole` (text ->
+/// optional whole number, each asked once); nullopt where one of them does
+/// not fold or counting never ends the loop.
+template <typename Whole> std::optional<CountedRange> countedRange(const CountedFor &loop, Whole whole) {
+  const std::optional<std::int64_t> start = whole(loop.start), bound = whole(loop.bound), step = whole(loop.step);
+  const std::optional<std::uint64_t> count =
+      start && bound && step ? iterations(*start, loop.comparison, *bound, *step) : std::nullopt;
+  if (!count)
+    return std::nullopt;
+  return CountedRange{*start, *step, *count};
+}
+
 } // namespace ptxdvfs::tools

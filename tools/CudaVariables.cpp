@@ -228,18 +228,17 @@ std::optional<Number> ConstantFolder::Impl::counterMiddle(std::size_t file, std:
     const std::optional<Number> value = number(file, keyword, text, depth + 1);
     return value && !value->real ? std::optional<std::int64_t>(value->whole) : std::nullopt;
   };
-  const std::optional<std::int64_t> start = whole(counted->start), bound = whole(counted->bound),
-                                    step = whole(counted->step);
-  const std::optional<std::uint64_t> count =
-      start && bound && step ? iterations(*start, counted->comparison, *bound, *step) : std::nullopt;
-  if (!count || *count == 0)
+  const std::optional<CountedRange> range = countedRange(*counted, whole);
+  if (!range || range->count == 0)
     return std::nullopt;
   __extension__ using Int128 = __int128; // start + step * ((count - 1) / 2) lies between start and the bound
-  const Int128 middle = static_cast<Int128>(*start) + static_cast<Int128>(*step) * static_cast<Int128>((*count - 1) / 2);
+  const Int128 middle = static_cast<Int128>(range->start) +
+                        static_cast<Int128>(range->step) * static_cast<Int128>((range->count - 1) / 2);
   const Number value{false, static_cast<std::int64_t>(middle), 0};
   ++middles_;
   note({"`" + name + "` = " + shownNumber(value) + ", the middle of " +
-        quotedCode(std::string_view(code).substr(keyword, close + 1 - keyword)) + " at " + files_[file].where(keyword)});
+        quotedCode(std::string_view(code).substr(keyword, close + 1 - keyword)) + " at " +
+        files_[file].where(keyword)});
   return value;
 }
 
@@ -258,14 +257,15 @@ Lookup ConstantFolder::Impl::parameter(std::size_t file, const CudaCode::Paramet
     return Lookup::Unknown;
   }
   // Its type as declared: `int`, `const dim3 &` (a reference reads as the value); a pointer or an array is no size.
-  const std::string declaredAs = topLevelParts(before).back();
+  const std::vector<std::string> declaredBefore = topLevelParts(before); // the parameters up to this one's name
+  const std::string &declaredAs = declaredBefore.back();
   const std::size_t after = code.find_first_not_of(" \t\r\n", at + name.size());
   const std::vector<std::string> type = wordsIn(declaredAs);
   if (type.empty() || declaredAs.find_first_of("*[") != std::string::npos || after == std::string::npos ||
       code[after] == '[')
     return Lookup::Unknown; // not its declaration (a default argument's name), or not a number
   const bool dim3 = std::count(type.begin(), type.end(), "dim3") > 0;
-  const std::size_t index = topLevelParts(before).size() - 1;
+  const std::size_t index = declaredBefore.size() - 1;
   if (function == "main") { // the command line's: read as run without arguments
     if (index != 0 || dim3)
       return Lookup::Unknown;
@@ -340,7 +340,8 @@ Lookup ConstantFolder::Impl::parameter(std::size_t file, const CudaCode::Paramet
       break;
     }
     if (!same) {
-      open = calledBy + "calls pass `" + name + "` = " + firstShown + " at " + firstAt + ", " + *shown + " at " + callAt;
+      open = calledBy + "calls pass `" + name + "` = " + firstShown + " at " + firstAt + ", " + *shown + " at " +
+             callAt;
       break;
     }
     if (firstAt.empty()) {
