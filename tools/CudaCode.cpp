@@ -104,9 +104,14 @@ std::size_t CudaCode::parameterListOf(std::size_t brace) const {
   return !name.empty() && !kStatements.count(name) ? at : std::string::npos;
 }
 
-std::string wordBefore(const std::string &code, std::size_t &at) {
+std::size_t codeEndBefore(const std::string &code, std::size_t at) {
   while (at > 0 && isSpace(code[at - 1]))
     --at;
+  return at;
+}
+
+std::string wordBefore(const std::string &code, std::size_t &at) {
+  at = codeEndBefore(code, at);
   const std::size_t end = at;
   while (at > 0 && isIdentifierChar(code[at - 1]))
     --at;

@@ -79,6 +79,9 @@ private:
 
 bool isSpace(char c);
 
+/// Just past the last character before `at` that is not a space (0 where none is).
+std::size_t codeEndBefore(const std::string &code, std::size_t at);
+
 /// The identifier that ends at `at`, spaces before `at` skipped (empty
 /// when none does); `at` moves back to its first character.
 std::string wordBefore(const std::string &code, std::size_t &at);

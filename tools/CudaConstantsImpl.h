@@ -97,6 +97,11 @@ private:
   /// 1; a call passed `argv` returns 0) and that does not hold `before`
   /// (npos: any branch).
   bool untaken(std::size_t file, std::size_t at, std::size_t before, int depth) const;
+  /// Whether the statement at `at` runs once each time the code at
+  /// `before`, after it, runs: the branches around it alone are taken
+  /// (taken()), and where it reads the value it changes (`readsItself`,
+  /// `n *= 2`), no loop holds both.
+  bool runsBeforeEachUse(std::size_t file, std::size_t at, std::size_t before, bool readsItself, int depth) const;
   /// The counter `name`, changed at `at` in the head of a counted `for`
   /// whose body holds `before` and does not change it: the middle of its values
   /// (`k` in `for (k = 0; k < 100; k++)` is 49), for a kernel launched

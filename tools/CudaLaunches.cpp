@@ -43,9 +43,7 @@ struct LaunchSite {
 /// moves to the start of its name.
 std::string launchedName(const std::string &code, std::size_t launch, std::vector<std::string> &templateArguments,
                          std::size_t &at) {
-  at = launch;
-  while (at > 0 && isSpace(code[at - 1]))
-    --at;
+  at = codeEndBefore(code, launch);
   if (at > 0 && code[at - 1] == '>') {
     const std::size_t close = at - 1;
     at = openingOf(code, close);

@@ -13,13 +13,6 @@ namespace {
 
 std::optional<LoopHeader> headerBefore(const std::string &code, std::size_t statement);
 
-/// Just past the last character before `at` that is not a space (0 where none is).
-std::size_t codeEndBefore(const std::string &code, std::size_t at) {
-  while (at > 0 && isSpace(code[at - 1]))
-    --at;
-  return at;
-}
-
 /// The `if` whose branch ends just before the `else` at `elseAt`: `if
 /// (c) { ... }` or `if (c) a(b);` (not one whose branch is itself a loop
 /// or an `if`).

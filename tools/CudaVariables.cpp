@@ -29,9 +29,7 @@ bool assigns(std::string_view text) {
 /// there: assigned (`n = 2`, `n += 2`, `n++`, `dims.x = 64`), or passed
 /// where it may be (`&n`, `++n`, `cin >> n`).
 bool changesAt(const std::string &code, std::size_t at, std::size_t length) {
-  std::size_t previous = at;
-  while (previous > 0 && isSpace(code[previous - 1]))
-    --previous;
+  const std::size_t previous = codeEndBefore(code, at);
   std::size_t operatorAt = code.find_first_not_of(" \t\r\n", at + length);
   if (operatorAt != std::string::npos && code[operatorAt] == '.') { // `threads.x = 64`
     operatorAt = code.find_first_not_of(" \t", operatorAt + 1);
@@ -85,6 +83,49 @@ std::size_t parenthesisAround(const std::string &code, std::size_t at) {
   return std::string::npos;
 }
 
+/// What the statement `name = value;`, `name op= value;`, `name++;` or
+/// `name--;` at `at` gives `name`, as text that reads its earlier value by
+/// name (`n * (2)` for `n *= 2`); nullopt where the change at `at` is no
+/// such statement (`f(n = 2)`, `n.x = 2`, `&n`, a `for`'s step).
+std::optional<std::string> assignedText(const std::string &code, std::size_t at, const std::string &name) {
+  std::size_t wordAt = at;
+  const std::string word = wordBefore(code, wordAt);
+  const std::size_t previous = codeEndBefore(code, at);
+  const bool startsStatement = word.empty() ? previous == 0 || std::string_view(";{})").find(code[previous - 1]) !=
+                                                                    std::string_view::npos
+                                            : word == "else" || word == "do";
+  if (!startsStatement || parenthesisAround(code, at) != std::string::npos)
+    return std::nullopt;
+  const std::size_t op = code.find_first_not_of(" \t\r\n", at + name.size());
+  std::size_t end = op;
+  for (int depth = 0; end < code.size() && !(depth == 0 && code[end] == ';'); ++end) {
+    depth += (code[end] == '(' || code[end] == '[' || code[end] == '{') ? 1 : 0;
+    depth -= (code[end] == ')' || code[end] == ']' || code[end] == '}') ? 1 : 0;
+    if (depth < 0)
+      return std::nullopt;
+  }
+  if (op == std::string::npos || end >= code.size())
+    return std::nullopt;
+  const std::string_view change = std::string_view(code).substr(op, end - op);
+  if (change.substr(0, 2) == "++" || change.substr(0, 2) == "--")
+    return change.find_first_not_of(" \t\r\n", 2) == std::string_view::npos
+               ? std::optional<std::string>(name + (change[0] == '+' ? " + 1" : " - 1"))
+               : std::nullopt;
+  const std::size_t equals = change.find('=');
+  if (equals == std::string_view::npos || equals > 2 || !assigns(change))
+    return std::nullopt;
+  const std::string value = topLevelParts(change.substr(equals + 1)).front();
+  return equals == 0 ? value : name + " " + std::string(change.substr(0, equals)) + " (" + value + ")";
+}
+
+/// Whether `text` reads the name `name`.
+bool readsName(const std::string &text, const std::string &name) {
+  for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1))
+    if (isWholeWord(text, at, name.size()))
+      return true;
+  return false;
+}
+
 /// `value` as reasons write it: `4096`, `0.5`.
 std::string shownNumber(const Number &value) {
   return value.real ? ptx::analysis::AssumedValue::real(value.value).text() : std::to_string(value.whole);
@@ -102,19 +143,17 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
   const CudaCode &source = files_[file];
   const std::string &code = source.code();
   const int useBlock = source.blockAt(before);
-  for (std::size_t at = code.rfind(name, before); at != std::string::npos && at < before;
+  for (std::size_t at = before == 0 ? std::string::npos : code.rfind(name, before - 1); at != std::string::npos;
        at = at == 0 ? std::string::npos : code.rfind(name, at - 1)) {
     if (++examined_ > kMaxNamesExamined)
       return Lookup::Unknown; // thousands of launches through one far-away name: give up, not hang
     const std::size_t end = at + name.size();
     if (!isWholeWord(code, at, name.size()))
       continue;
-    std::size_t previous = at;
-    while (previous > 0 && isSpace(code[previous - 1]))
-      --previous;
-    if (previous > 0 && (code[previous - 1] == '.' || (code[previous - 1] == '>' && previous > 1 && code[previous - 2] == '-') ||
-                         code[previous - 1] == ':'))
-      continue; // a member or a qualified name, not this variable
+    const std::size_t previous = codeEndBefore(code, at);
+    if (previous > 1 && (code[previous - 1] == '.' || code.compare(previous - 2, 2, "->") == 0 ||
+                         code.compare(previous - 2, 2, "::") == 0))
+      continue; // a member or a qualified name, not this variable (`case 0: n = 2;` is)
     if (source.blockAt(at) < 0)
       if (const std::optional<CudaCode::ParameterList> list = source.parameterListAround(at)) {
         if (fileScopeOnly || !source.encloses(list->body, useBlock))
@@ -141,7 +180,12 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
         found.number = middle;
         return Lookup::Found;
       }
-      return Lookup::Unknown;
+      // Or unless it is a plain assignment that runs, once, whenever the use does (under branches that are taken).
+      const std::optional<std::string> assigned = assignedText(code, at, name);
+      if (!assigned || !runsBeforeEachUse(file, at, before, readsName(*assigned, name), depth))
+        return Lookup::Unknown;
+      found = Definition(*assigned, file, at, false);
+      return Lookup::Found;
     }
     const int declaredIn = source.blockAt(at);
     if (!source.encloses(declaredIn, useBlock))
@@ -207,6 +251,35 @@ bool ConstantFolder::Impl::untaken(std::size_t file, std::size_t at, std::size_t
       return true;
   }
   return false;
+}
+
+bool ConstantFolder::Impl::runsBeforeEachUse(std::size_t file, std::size_t at, std::size_t before, bool readsItself,
+                                             int depth) const {
+  const CudaCode &source = files_[file];
+  const std::string &code = source.code();
+  std::vector<std::size_t> takenBodies; // where the bodies of the branches around `at` alone open
+  for (const LoopHeader &header : headersAround(source, at)) {
+    const std::size_t bodyEnd = bodyEndAfter(code, header.headEnd);
+    const bool branch = header.keyword == "if" || header.keyword == "else";
+    if (bodyEnd == std::string::npos)
+      return false;
+    if (before > header.headEnd && before < bodyEnd) {
+      if (!branch && readsItself)
+        return false; // `n *= 2` in a loop around the use too: each iteration sees another value
+      continue;
+    }
+    if (!branch || taken(file, header, depth) != true)
+      return false; // a loop may run it any number of times, a branch may not run it
+    takenBodies.push_back(code.find_first_not_of(" \t\r\n", header.headEnd + 1));
+  }
+  const int useBlock = source.blockAt(before);
+  for (int block = source.blockAt(at); !source.encloses(block, useBlock); block = source.parentOf(block)) {
+    const std::size_t open = source.openBraceOf(block), statementEnd = codeEndBefore(code, open);
+    const bool plain = statementEnd == 0 || std::string_view(";{}").find(code[statementEnd - 1]) != std::string_view::npos;
+    if (!plain && std::find(takenBodies.begin(), takenBodies.end(), open) == takenBodies.end())
+      return false; // a `switch`'s cases, a lambda, another function
+  }
+  return true;
 }
 
 std::optional<Number> ConstantFolder::Impl::counterMiddle(std::size_t file, std::size_t at, std::size_t before,

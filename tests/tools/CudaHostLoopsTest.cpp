@@ -199,9 +199,12 @@ TEST(CudaHostLoopsTest, AHelpersParameterIsWhatItsCallsPass) {
 }
 
 TEST(CudaHostLoopsTest, AParameterTheCallsDoNotFixStaysOpen) {
-  // Changed in the helper before the launch.
-  EXPECT_EQ(shown(launchThroughHelper("void run(float *x, int n) { n *= 2; k<<<1, n>>>(x); }", "run(x, 32);").block),
+  // Changed in the helper before the launch, where the change may or may not run; a change that runs is read.
+  EXPECT_EQ(shown(launchThroughHelper("void run(float *x, int n) { if (rand()) n *= 2; k<<<1, n>>>(x); }", "run(x, 32);")
+                      .block),
             "none");
+  EXPECT_EQ(shown(launchThroughHelper("void run(float *x, int n) { n *= 2; k<<<1, n>>>(x); }", "run(x, 32);").block),
+            "64,1,1");
   // Read at run time by a caller.
   const ptx::analysis::SourceLaunch fromUser =
       launchThroughHelper("void run(float *x, int n) { k<<<1, n>>>(x); }", "run(x, rand());");
@@ -280,16 +283,46 @@ TEST(CudaHostLoopsTest, TheProgramIsReadAsRunWithoutArguments) {
   EXPECT_EQ(flagged.gridHow, "`argc` = 1, the program run without arguments; `if (argc > 2)` at t.cu:7 is false; "
                              "`if (checkCmdLineFlag(argc, (const cha...` at t.cu:4 is false without command-line "
                              "arguments");
-  // A change where the condition holds, or may, still counts.
-  EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\nif (!checkCmdLineFlag(argc, (const char **)argv, \"n\"))\n"
-                                   "  n = 512;\nk<<<n / 256, 256>>>(x);"))
+  // A change where the condition holds is the value; where it may hold, the value is open.
+  const ptx::analysis::SourceLaunch unflagged =
+      launchOfK(inMain("int n = 4096;\nif (!checkCmdLineFlag(argc, (const char **)argv, \"n\"))\n"
+                       "  n = 512;\nk<<<n / 256, 256>>>(x);"));
+  EXPECT_EQ(shown(unflagged.grid), "2,1,1");
+  EXPECT_EQ(unflagged.gridHow, "`if (!checkCmdLineFlag(argc, (const ch...` at t.cu:4 is true without command-line "
+                               "arguments");
+  EXPECT_EQ(shown(launchOfK(inMain("int n;\nif (argc > 1) n = atoi(argv[1]);\nelse n = 2048;\n"
+                                   "k<<<n / 256, 256>>>(x);"))
                       .grid),
-            "none");
+            "8,1,1");
   EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\nif (rand())\n  n = 512;\nk<<<n / 256, 256>>>(x);")).grid),
             "none");
-  // A launch under the same condition as the change sees it.
+  // A launch under the same condition as the change sees it (and, never launched, still gives its sizes).
   EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\nif (argc > 1) {\n  n = 512;\n  k<<<n / 256, 256>>>(x);\n}")).grid),
+            "2,1,1");
+}
+
+TEST(CudaHostLoopsTest, AStatementThatAssignsASizeBeforeTheLaunchGivesIt) {
+  auto grid = [](const std::string &body) { return shown(launchOfK(inMain(body + "\nk<<<n / 256, 256>>>(x);")).grid); };
+  EXPECT_EQ(grid("int n = 4096;\nn = 8192;"), "32,1,1");
+  EXPECT_EQ(grid("int n = 4096;\nn = n * 2;"), "32,1,1");
+  EXPECT_EQ(grid("int n = 4096;\nn *= 2;"), "32,1,1");
+  EXPECT_EQ(grid("int n = 4096;\nn <<= 1 + 1;"), "64,1,1"); // `n << (1 + 1)`, as C reads it
+  EXPECT_EQ(grid("int n = 4095;\nn++;"), "16,1,1");
+  EXPECT_EQ(grid("int n;\n{\n  n = 1024;\n}"), "4,1,1"); // a plain block runs
+  EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\nfor (int t = 0; t < 4; t++) { n = 512; k<<<n / 256, 256>>>(x); }"))
+                      .grid),
+            "2,1,1");
+  // What may run any number of times, or not at all, leaves the value open.
+  EXPECT_EQ(grid("int n = 4096;\nfor (int t = 0; t < 4; t++)\n  n = 512;"), "none");
+  EXPECT_EQ(grid("int n = 4096;\nwhile (rand()) { n = 512; }"), "none");
+  EXPECT_EQ(grid("int n = 4096;\nswitch (rand()) { case 0: n = 512; break; }"), "none");
+  EXPECT_EQ(grid("int n = 4096;\nswitch (rand()) { case 0: { n = 512; } }"), "none");
+  EXPECT_EQ(shown(launchOfK(inMain("int n = 256;\nfor (int t = 0; t < 4; t++) { n *= 2; k<<<n / 256, 256>>>(x); }"))
+                      .grid),
             "none");
+  EXPECT_EQ(grid("int n = 4096;\nauto f = [&]() { n = 512; };"), "none");
+  EXPECT_EQ(grid("int n = 4096;\nrun(n = 512);"), "none");
+  EXPECT_EQ(grid("int n = 4096;\nn += rand();"), "none");
 }
 
 TEST(CudaHostLoopsTest, ALaunchUnderABranchNotTakenRunsNever) {
