@@ -165,14 +165,44 @@ std::string quotedCode(std::string_view text) {
   return "`" + line + "`";
 }
 
+namespace {
+
+/// Just past the template arguments (`<T, 256>`) that open at `at`; `at`
+/// itself where none do (`<<<`, `<=`, or no `>` before the statement ends).
+std::size_t pastTemplateArguments(const std::string &code, std::size_t at) {
+  if (at >= code.size() || code[at] != '<' || code.compare(at, 2, "<<") == 0 || code.compare(at, 2, "<=") == 0)
+    return at;
+  int angles = 0, brackets = 0;
+  for (std::size_t offset = at; offset < code.size(); ++offset) {
+    const char c = code[offset];
+    if (c == ';' || c == '{' || c == '}' || ((c == ')' || c == ']') && --brackets < 0))
+      return at;
+    brackets += c == '(' || c == '[';
+    if (brackets == 0 && c == '<')
+      ++angles;
+    else if (brackets == 0 && c == '>' && --angles == 0)
+      return offset + 1;
+  }
+  return at;
+}
+
+} // namespace
+
+std::size_t callArgumentsAt(const std::string &code, std::size_t at, std::size_t length) {
+  std::size_t open = code.find_first_not_of(" \t\r\n", at + length);
+  if (open == std::string::npos)
+    return open;
+  open = code.find_first_not_of(" \t\r\n", pastTemplateArguments(code, open));
+  return open != std::string::npos && code[open] == '(' ? open : std::string::npos;
+}
+
 std::vector<std::size_t> callsIn(const CudaCode &file, const std::string &name) {
   const std::string &code = file.code();
   std::vector<std::size_t> calls;
   for (std::size_t at = code.find(name); at != std::string::npos; at = code.find(name, at + name.size())) {
     if (!isWholeWord(code, at, name.size()) || (at > 0 && (code[at - 1] == '.' || code[at - 1] == '>')))
       continue;
-    const std::size_t open = code.find_first_not_of(" \t\r\n", at + name.size());
-    if (open == std::string::npos || code[open] != '(' || file.functionBodyAt(at) < 0)
+    if (callArgumentsAt(code, at, name.size()) == std::string::npos || file.functionBodyAt(at) < 0)
       continue;
     calls.push_back(at);
   }

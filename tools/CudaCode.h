@@ -100,8 +100,13 @@ std::size_t pastClosing(const std::string &code, std::size_t open);
 /// backquotes: how a reason quotes host code (`` `for (int t = 0; t < n; t++)` ``).
 std::string quotedCode(std::string_view text);
 
-/// Where `file` calls a function named `name`: `name(` in a function's
-/// body, not `obj.name(`, `p->name(` or a longer name; the offsets of the names.
+/// The `(` that opens the arguments of a call of the name of `length`
+/// characters at `at`, past any template arguments (`run<float, 256>(`);
+/// npos where the name is not called there.
+std::size_t callArgumentsAt(const std::string &code, std::size_t at, std::size_t length);
+
+/// Where `file` calls a function named `name`: `name(` or `name<...>(` in
+/// a function's body, not `obj.name(`, `p->name(` or a longer name; the offsets of the names.
 std::vector<std::size_t> callsIn(const CudaCode &file, const std::string &name);
 
 /// `text` split at its `separator`s outside brackets: its top-level commas by default.

@@ -378,7 +378,7 @@ Lookup ConstantFolder::Impl::parameter(std::size_t file, const CudaCode::Paramet
   for (const auto &[callFile, call] : calls) {
     const std::string &caller = files_[callFile].code();
     const std::string callAt = files_[callFile].where(call);
-    const std::size_t parenthesis = caller.find('(', call);
+    const std::size_t parenthesis = callArgumentsAt(caller, call, function.size());
     const std::size_t end = pastClosing(caller, parenthesis);
     std::vector<std::string> arguments;
     if (end != std::string::npos)

@@ -186,6 +186,14 @@ TEST(CudaHostLoopsTest, AHelpersParameterIsWhatItsCallsPass) {
       "void run(float *x, const dim3 &grid, const int &n) { k<<<grid, n>>>(x); }", "dim3 g(8, 2);\nrun(x, g, 64);");
   EXPECT_EQ(shown(referred.grid), "8,2,1");
   EXPECT_EQ(shown(referred.block), "64,1,1");
+  // A template's calls, with their template arguments; a launch of a template kernel is no call.
+  const ptx::analysis::SourceLaunch templated = launchThroughHelper(
+      "template <typename T, int B> void run(T *x, int n) { k<<<n / 256, 256>>>(x); }",
+      "for (int t = 0; t < 3; t++) run<float, (64 > 32 ? 128 : 64)>(x, 4096);\nrun<float, 128>(x, 4096);");
+  EXPECT_EQ(templated.launches, 4u);
+  EXPECT_EQ(templated.launchesWhy, "launched 4 times: 4 at t.cu:1, in `run`, called 4 times (3 at t.cu:4, in `for "
+                                   "(int t = 0; t < 3; t++)` at t.cu:4 (3 times); 1 at t.cu:5)");
+  EXPECT_EQ(shown(templated.grid), "16,1,1");
   // As C passes it: converted to the parameter's type.
   EXPECT_EQ(shown(launchThroughHelper("void run(float *x, int n) { k<<<1, n>>>(x); }", "run(x, 96.9);").block),
             "96,1,1");
