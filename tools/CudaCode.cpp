@@ -125,6 +125,26 @@ bool preprocessorLineEndsAt(const std::string &code, std::size_t newline) {
   return first != std::string::npos && first < newline && code[first] == '#';
 }
 
+bool conditionallyCompiledBefore(const std::string &code, std::size_t at, std::size_t before) {
+  int depth = 0; // of the `#if`s opened after `at`
+  for (std::size_t line = code.find('\n', at); line != std::string::npos && line < before;
+       line = code.find('\n', line + 1)) {
+    const std::size_t hash = code.find_first_not_of(" \t", line + 1);
+    if (hash == std::string::npos || hash >= before || code[hash] != '#')
+      continue;
+    const std::size_t word = code.find_first_not_of(" \t", hash + 1);
+    if (word == std::string::npos)
+      break;
+    const std::size_t wordEnd = code.find_first_not_of("abcdefghijklmnopqrstuvwxyz", word);
+    const std::string_view directive = std::string_view(code).substr(word, wordEnd - word);
+    if (directive == "if" || directive == "ifdef" || directive == "ifndef")
+      ++depth;
+    else if ((directive == "endif" && depth-- == 0) || ((directive == "else" || directive == "elif") && depth == 0))
+      return true;
+  }
+  return false;
+}
+
 std::size_t openingOf(const std::string &code, std::size_t close) {
   const char closing = code[close];
   const char opening = closing == ')' ? '(' : closing == ']' ? '[' : closing == '}' ? '{' : '<';

@@ -89,6 +89,10 @@ std::string wordBefore(const std::string &code, std::size_t &at);
 /// Whether the line that ends at `newline` is a preprocessor directive.
 bool preprocessorLineEndsAt(const std::string &code, std::size_t newline);
 
+/// Whether the code at `at` is in an `#if`, `#ifdef` or `#ifndef` branch
+/// that ends before `before` (the program may be built without it).
+bool conditionallyCompiledBefore(const std::string &code, std::size_t at, std::size_t before);
+
 /// The offset of the bracket that `close` (`)`, `]`, `}` or `>`) closes;
 /// 0 when none does.
 std::size_t openingOf(const std::string &code, std::size_t close);

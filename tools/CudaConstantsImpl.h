@@ -99,8 +99,8 @@ private:
   bool untaken(std::size_t file, std::size_t at, std::size_t before, int depth) const;
   /// Whether the statement at `at` runs once each time the code at
   /// `before`, after it, runs: the branches around it alone are taken
-  /// (taken()), and where it reads the value it changes (`readsItself`,
-  /// `n *= 2`), no loop holds both.
+  /// (taken()), no `#if` branch closes between them, and where it reads
+  /// the value it changes (`readsItself`, `n *= 2`), no loop holds both.
   bool runsBeforeEachUse(std::size_t file, std::size_t at, std::size_t before, bool readsItself, int depth) const;
   /// The counter `name`, changed at `at` in the head of a counted `for`
   /// whose body holds `before` and does not change it: the middle of its values

@@ -90,10 +90,12 @@ std::size_t parenthesisAround(const std::string &code, std::size_t at) {
 std::optional<std::string> assignedText(const std::string &code, std::size_t at, const std::string &name) {
   std::size_t wordAt = at;
   const std::string word = wordBefore(code, wordAt);
-  const std::size_t previous = codeEndBefore(code, at);
-  const bool startsStatement = word.empty() ? previous == 0 || std::string_view(";{})").find(code[previous - 1]) !=
-                                                                    std::string_view::npos
-                                            : word == "else" || word == "do";
+  const std::size_t previous = codeEndBefore(code, at), newline = code.find('\n', previous);
+  const bool afterDirective = previous > 0 && newline < at && preprocessorLineEndsAt(code, newline);
+  const bool afterStatement =
+      previous == 0 || (word.empty() ? std::string_view(";{})").find(code[previous - 1]) != std::string_view::npos
+                                     : word == "else" || word == "do");
+  const bool startsStatement = afterStatement || afterDirective;
   if (!startsStatement || parenthesisAround(code, at) != std::string::npos)
     return std::nullopt;
   const std::size_t op = code.find_first_not_of(" \t\r\n", at + name.size());
@@ -257,6 +259,8 @@ bool ConstantFolder::Impl::runsBeforeEachUse(std::size_t file, std::size_t at, s
                                              int depth) const {
   const CudaCode &source = files_[file];
   const std::string &code = source.code();
+  if (conditionallyCompiledBefore(code, at, before))
+    return false;
   std::vector<std::size_t> takenBodies; // where the bodies of the branches around `at` alone open
   for (const LoopHeader &header : headersAround(source, at)) {
     const std::size_t bodyEnd = bodyEndAfter(code, header.headEnd);

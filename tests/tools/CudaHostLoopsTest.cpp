@@ -331,6 +331,11 @@ TEST(CudaHostLoopsTest, AStatementThatAssignsASizeBeforeTheLaunchGivesIt) {
   EXPECT_EQ(grid("int n = 4096;\nauto f = [&]() { n = 512; };"), "none");
   EXPECT_EQ(grid("int n = 4096;\nrun(n = 512);"), "none");
   EXPECT_EQ(grid("int n = 4096;\nn += rand();"), "none");
+  EXPECT_EQ(grid("int n = 4096;\n#ifdef SMALL\nn = 512;\n#endif"), "none"); // the build may leave it out
+  EXPECT_EQ(grid("int n = 4096;\n#if SMALL\n#endif\n#ifdef SMALL\nn = 512;\n#else\nn = 1024;\n#endif"), "none");
+  EXPECT_EQ(grid("int n = 4096;\n#ifdef SMALL\n#endif\nn = 512;"), "2,1,1");
+  EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\n#ifdef SMALL\nn = 512;\nk<<<n / 256, 256>>>(x);\n#endif")).grid),
+            "2,1,1");
 }
 
 TEST(CudaHostLoopsTest, ALaunchUnderABranchNotTakenRunsNever) {
