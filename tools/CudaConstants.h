@@ -86,9 +86,10 @@ public:
   /// Whether the branch `header` of file `file` (an `if`, or the `else`
   /// of one) is taken by the program run without command-line arguments,
   /// its condition folded as value() folds (`argc` is 1, and a call
-  /// passed `argv`, as `checkCmdLineFlag(argc, argv, "n")`, returns 0);
-  /// nullopt where it does not fold, or for a loop. `how` as value()'s,
-  /// naming the condition.
+  /// passed `argv`, as `checkCmdLineFlag(argc, argv, "n")`, returns 0, or
+  /// -1 for `getopt`); false also for a `while` whose condition is false
+  /// on entry (its body never runs); nullopt where it does not fold, or
+  /// for another loop. `how` as value()'s, naming the condition.
   std::optional<bool> branchTaken(std::size_t file, const LoopHeader &header, std::string *how = nullptr) const;
 
 private:

@@ -87,10 +87,11 @@ private:
   /// file-scope ones from another file); Absent where none is declared.
   Lookup variable(std::size_t file, std::size_t before, const std::string &name, bool fileScopeOnly, int depth,
                   Definition &found) const;
-  /// Whether the branch `header` (an `if` or an `else`; nullopt for a
-  /// loop) is taken by the program run without command-line arguments
-  /// (`argc` is 1; a call passed `argv` returns 0); nullopt where its
-  /// condition does not fold. Notes the condition where it folds.
+  /// Whether the branch `header` (an `if` or an `else`) is taken by the
+  /// program run without command-line arguments (`argc` is 1; a call
+  /// passed `argv` returns 0, or -1 for `getopt`), or false for a `while`
+  /// whose condition is false on entry; nullopt where its condition does
+  /// not fold, and for other loops. Notes the condition where it decides.
   std::optional<bool> taken(std::size_t file, const LoopHeader &header, int depth) const;
   /// Whether the change or call at `at` is under a branch that the
   /// program run without command-line arguments does not take (`argc` is

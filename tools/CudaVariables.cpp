@@ -45,24 +45,40 @@ bool changesAt(const std::string &code, std::size_t at, std::size_t length) {
   return assigned || taken;
 }
 
-/// `condition` with each call that is passed `argv` (`checkCmdLineFlag(argc,
-/// (const char **)argv, "n")`) replaced by 0: what it returns for a program
-/// run without arguments, which such helpers find no flag in.
+/// `condition` with each call that is passed `argv` replaced by what it
+/// returns for a program run without arguments: -1 for POSIX's `getopt`s
+/// (no option left), 0 for other helpers (`checkCmdLineFlag(argc, (const
+/// char **)argv, "n")` finds no flag); and an assignment in it, `(opt =
+/// getopt(...)) != -1`, by the value it assigns.
 std::string withoutCommandLineCalls(std::string condition) {
   for (std::size_t at = condition.size(); at-- > 0;) {
     if (condition[at] != '(' || at == 0)
       continue;
     std::size_t nameStart = at;
-    if (wordBefore(condition, nameStart).empty())
+    const std::string name = wordBefore(condition, nameStart);
+    if (name.empty())
       continue; // a cast or a grouping, not a call
     const std::size_t end = pastClosing(condition, at);
     if (end == std::string::npos)
       continue;
+    const bool getopt = name == "getopt" || name == "getopt_long" || name == "getopt_long_only";
     for (std::size_t use = condition.find("argv", at); use < end; use = condition.find("argv", use + 4))
       if (isWholeWord(condition, use, 4)) {
-        condition.replace(nameStart, end - nameStart, "0");
+        condition.replace(nameStart, end - nameStart, getopt ? "(-1)" : "0");
         break;
       }
+  }
+  for (std::size_t equals = condition.find('='); equals != std::string::npos; equals = condition.find('=', equals + 1)) {
+    std::size_t nameStart = equals;
+    const bool compared = (equals + 1 < condition.size() && condition[equals + 1] == '=') ||
+                          (equals > 0 && std::string_view("=!<>").find(condition[equals - 1]) != std::string_view::npos);
+    if (compared || wordBefore(condition, nameStart).empty())
+      continue;
+    const std::size_t open = codeEndBefore(condition, nameStart);
+    if (open > 0 && condition[open - 1] == '(') {
+      condition.erase(nameStart, equals + 1 - nameStart);
+      equals = nameStart;
+    }
   }
   return condition;
 }
@@ -229,18 +245,20 @@ const std::vector<std::pair<std::size_t, std::size_t>> &ConstantFolder::Impl::ca
 
 std::optional<bool> ConstantFolder::Impl::taken(std::size_t file, const LoopHeader &header, int depth) const {
   const std::string &code = files_[file].code();
-  const bool branch = header.keyword == "if" || header.keyword == "else";
-  const std::string written(branch ? header.inside(code) : std::string_view());
+  const bool branch = header.keyword == "if" || header.keyword == "else", loop = header.keyword == "while";
+  const std::string written(branch || loop ? header.inside(code) : std::string_view());
   const std::string read = withoutCommandLineCalls(written);
   const std::size_t middles = middles_;
   const std::optional<Number> condition =
-      branch && depth < kMaxDepth ? number(file, header.at, read, depth + 1) : std::nullopt;
+      (branch || loop) && depth < kMaxDepth ? number(file, header.at, read, depth + 1) : std::nullopt;
   if (!condition || middles_ != middles)
     return std::nullopt; // a loop's middle iteration does not say which way the others go
   const bool holds = condition->asReal() != 0;
+  if (loop && holds)
+    return std::nullopt; // entered: how many times is the loop counts' business
   note({quotedCode(header.text(code)) + " at " + files_[file].where(header.at) + " is " + (holds ? "true" : "false") +
-        (read != written ? " without command-line arguments" : "")});
-  return header.keyword == "if" ? holds : !holds;
+        (loop ? " on entry" : "") + (read != written ? " without command-line arguments" : "")});
+  return header.keyword == "else" ? !holds : holds;
 }
 
 bool ConstantFolder::Impl::untaken(std::size_t file, std::size_t at, std::size_t before, int depth) const {

@@ -304,6 +304,15 @@ TEST(CudaHostLoopsTest, TheProgramIsReadAsRunWithoutArguments) {
             "8,1,1");
   EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\nif (rand())\n  n = 512;\nk<<<n / 256, 256>>>(x);")).grid),
             "none");
+  // POSIX's getopt finds no option: an option loop never runs, and the size keeps its default.
+  const ptx::analysis::SourceLaunch options = launchOfK(inMain(
+      "int dim = 64, opt, index;\nwhile ((opt = getopt_long(argc, argv, \"s:\", long_options, &index)) != -1) {\n"
+      "  switch (opt) { case 's': dim = atoi(optarg); break; }\n}\nk<<<dim / 16, 16>>>(x);"));
+  EXPECT_EQ(shown(options.grid), "4,1,1");
+  EXPECT_EQ(options.gridHow, "`while ((opt = getopt_long(argc, argv,...` at t.cu:4 is false on entry without "
+                             "command-line arguments");
+  EXPECT_EQ(launchesIn("while (getopt(argc, argv, \"v\") != -1)\n  k<<<1, 32>>>(x);\nk<<<1, 32>>>(x);"), 1u);
+  EXPECT_EQ(launchesIn("int more = 1;\nwhile (more) { k<<<1, 32>>>(x); }"), 16u); // entered: the loops' default
   // A launch under the same condition as the change sees it (and, never launched, still gives its sizes).
   EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\nif (argc > 1) {\n  n = 512;\n  k<<<n / 256, 256>>>(x);\n}")).grid),
             "2,1,1");
