@@ -48,8 +48,7 @@ bool changesAt(const std::string &code, std::size_t at, std::size_t length) {
 /// `condition` with each call that is passed `argv` replaced by what it
 /// returns for a program run without arguments: -1 for POSIX's `getopt`s
 /// (no option left), 0 for other helpers (`checkCmdLineFlag(argc, (const
-/// char **)argv, "n")` finds no flag); and an assignment in it, `(opt =
-/// getopt(...)) != -1`, by the value it assigns.
+/// char **)argv, "n")` finds no flag).
 std::string withoutCommandLineCalls(std::string condition) {
   for (std::size_t at = condition.size(); at-- > 0;) {
     if (condition[at] != '(' || at == 0)
@@ -68,6 +67,12 @@ std::string withoutCommandLineCalls(std::string condition) {
         break;
       }
   }
+  return condition;
+}
+
+/// `condition` with each assignment in parentheses, `(opt = getopt(...))`,
+/// replaced by the value it assigns, which is the value of the parentheses.
+std::string withoutAssignments(std::string condition) {
   for (std::size_t equals = condition.find('='); equals != std::string::npos; equals = condition.find('=', equals + 1)) {
     std::size_t nameStart = equals;
     const bool compared = (equals + 1 < condition.size() && condition[equals + 1] == '=') ||
@@ -247,7 +252,7 @@ std::optional<bool> ConstantFolder::Impl::taken(std::size_t file, const LoopHead
   const std::string &code = files_[file].code();
   const bool branch = header.keyword == "if" || header.keyword == "else", loop = header.keyword == "while";
   const std::string written(branch || loop ? header.inside(code) : std::string_view());
-  const std::string read = withoutCommandLineCalls(written);
+  const std::string withoutArguments = withoutCommandLineCalls(written), read = withoutAssignments(withoutArguments);
   const std::size_t middles = middles_;
   const std::optional<Number> condition =
       (branch || loop) && depth < kMaxDepth ? number(file, header.at, read, depth + 1) : std::nullopt;
@@ -257,7 +262,7 @@ std::optional<bool> ConstantFolder::Impl::taken(std::size_t file, const LoopHead
   if (loop && holds)
     return std::nullopt; // entered: how many times is the loop counts' business
   note({quotedCode(header.text(code)) + " at " + files_[file].where(header.at) + " is " + (holds ? "true" : "false") +
-        (loop ? " on entry" : "") + (read != written ? " without command-line arguments" : "")});
+        (loop ? " on entry" : "") + (withoutArguments != written ? " without command-line arguments" : "")});
   return header.keyword == "else" ? !holds : holds;
 }
 
