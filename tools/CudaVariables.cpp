@@ -141,6 +141,25 @@ std::optional<std::string> assignedText(const std::string &code, std::size_t at,
   return equals == 0 ? value : name + " " + std::string(change.substr(0, equals)) + " (" + value + ")";
 }
 
+/// The type words of the declaration whose list declares the name at
+/// `at` after its first name (`int` for `b` in `int a = 1, b = 2;`);
+/// nullopt where `at` follows no `,` of such a list (a call, a `for`'s
+/// head, a comma expression).
+std::optional<std::vector<std::string>> listedDeclarationType(const std::string &code, std::size_t at) {
+  const std::size_t comma = codeEndBefore(code, at);
+  if (comma == 0 || code[comma - 1] != ',' || parenthesisAround(code, at) != std::string::npos)
+    return std::nullopt;
+  std::size_t start = comma - 1; // back to the statement's start, over the brackets in it
+  while (start > 0 && std::string_view(";{}").find(code[start - 1]) == std::string_view::npos)
+    start = code[start - 1] == ')' || code[start - 1] == ']' ? openingOf(code, start - 1) : start - 1;
+  const std::string first = topLevelParts(std::string_view(code).substr(start, comma - 1 - start)).front();
+  std::vector<std::string> words = wordsIn(first.substr(0, first.find_first_of("=([{")));
+  if (words.size() < 2 || isTypeWord(words.back()) || !std::all_of(words.begin(), words.end() - 1, isTypeWord))
+    return std::nullopt;
+  words.pop_back();
+  return words;
+}
+
 /// Whether `text` reads the name `name`.
 bool readsName(const std::string &text, const std::string &name) {
   for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1))
@@ -192,7 +211,9 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
         break; // a `#define` line above ends without a `;`
       --typeStart;
     }
-    const std::vector<std::string> type = wordsIn(std::string_view(code).substr(typeStart, at - typeStart));
+    std::vector<std::string> type = wordsIn(std::string_view(code).substr(typeStart, at - typeStart));
+    if (type.empty())
+      type = listedDeclarationType(code, at).value_or(type); // `int rows = 512, cols = 256;`
     const bool declares = !type.empty() && std::all_of(type.begin(), type.end(), isTypeWord);
     if (!declares) {
       if (fileScopeOnly || !changesAt(code, at, name.size()) || untaken(file, at, before, depth))
