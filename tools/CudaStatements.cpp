@@ -1,0 +1,154 @@
+// CudaStatements.cpp - host-code statements read as written: where a name
+// is changed or declared, what an assignment gives it, and a condition as
+// the program run without arguments evaluates it.
+#include "CudaStatements.h"
+
+#include "CudaCode.h"
+#include "CudaExpression.h"
+#include "CudaSource.h"
+
+#include <algorithm>
+
+namespace ptxdvfs::tools {
+
+using expression::isTypeWord;
+
+namespace {
+
+/// Whether `text` starts with an operator that changes its left operand:
+/// `=` (not `==`), `+=` and the like, `++`, `--`.
+bool assigns(std::string_view text) {
+  if (text.substr(0, 2) == "++" || text.substr(0, 2) == "--" || text.substr(0, 3) == "<<=" || text.substr(0, 3) == ">>=")
+    return true;
+  if (!text.empty() && text[0] == '=')
+    return text.substr(0, 2) != "==";
+  return text.size() >= 2 && text[1] == '=' && std::string_view("+-*/%|&^").find(text[0]) != std::string_view::npos;
+}
+
+} // namespace
+
+bool changesAt(const std::string &code, std::size_t at, std::size_t length) {
+  const std::size_t previous = codeEndBefore(code, at);
+  std::size_t operatorAt = code.find_first_not_of(" \t\r\n", at + length);
+  if (operatorAt != std::string::npos && code[operatorAt] == '.') { // `threads.x = 64`
+    operatorAt = code.find_first_not_of(" \t", operatorAt + 1);
+    while (operatorAt != std::string::npos && operatorAt < code.size() && isIdentifierChar(code[operatorAt]))
+      ++operatorAt;
+    operatorAt = operatorAt == std::string::npos ? code.size() : code.find_first_not_of(" \t\r\n", operatorAt);
+  }
+  const bool assigned = operatorAt != std::string::npos && assigns(std::string_view(code).substr(operatorAt, 3));
+  const bool taken = previous > 0 && ((code[previous - 1] == '&' && (previous < 2 || code[previous - 2] != '&')) ||
+                                      (previous > 1 && (code.compare(previous - 2, 2, "++") == 0 ||
+                                                        code.compare(previous - 2, 2, "--") == 0 ||
+                                                        code.compare(previous - 2, 2, ">>") == 0)));
+  return assigned || taken;
+}
+
+std::string withoutCommandLineCalls(std::string condition) {
+  for (std::size_t at = condition.size(); at-- > 0;) {
+    if (condition[at] != '(' || at == 0)
+      continue;
+    std::size_t nameStart = at;
+    const std::string name = wordBefore(condition, nameStart);
+    if (name.empty())
+      continue; // a cast or a grouping, not a call
+    const std::size_t end = pastClosing(condition, at);
+    if (end == std::string::npos)
+      continue;
+    const bool getopt = name == "getopt" || name == "getopt_long" || name == "getopt_long_only";
+    for (std::size_t use = condition.find("argv", at); use < end; use = condition.find("argv", use + 4))
+      if (isWholeWord(condition, use, 4)) {
+        condition.replace(nameStart, end - nameStart, getopt ? "(-1)" : "0");
+        break;
+      }
+  }
+  return condition;
+}
+
+std::string withoutAssignments(std::string condition) {
+  for (std::size_t equals = condition.find('='); equals != std::string::npos; equals = condition.find('=', equals + 1)) {
+    std::size_t nameStart = equals;
+    const bool compared = (equals + 1 < condition.size() && condition[equals + 1] == '=') ||
+                          (equals > 0 && std::string_view("=!<>").find(condition[equals - 1]) != std::string_view::npos);
+    if (compared || wordBefore(condition, nameStart).empty())
+      continue;
+    const std::size_t open = codeEndBefore(condition, nameStart);
+    if (open > 0 && condition[open - 1] == '(') {
+      condition.erase(nameStart, equals + 1 - nameStart);
+      equals = nameStart;
+    }
+  }
+  return condition;
+}
+
+std::size_t parenthesisAround(const std::string &code, std::size_t at) {
+  int depth = 0;
+  for (std::size_t offset = at; offset-- > 0;) {
+    const char c = code[offset];
+    if (c == ')' || c == ']' || c == '}')
+      ++depth;
+    else if (c == '(' || c == '[' || c == '{') {
+      if (depth == 0)
+        return c == '(' ? offset : std::string::npos;
+      --depth;
+    }
+  }
+  return std::string::npos;
+}
+
+std::optional<std::string> assignedText(const std::string &code, std::size_t at, const std::string &name) {
+  std::size_t wordAt = at;
+  const std::string word = wordBefore(code, wordAt);
+  const std::size_t previous = codeEndBefore(code, at), newline = code.find('\n', previous);
+  const bool afterDirective = previous > 0 && newline < at && preprocessorLineEndsAt(code, newline);
+  const bool afterStatement =
+      previous == 0 || (word.empty() ? std::string_view(";{})").find(code[previous - 1]) != std::string_view::npos
+                                     : word == "else" || word == "do");
+  const bool startsStatement = afterStatement || afterDirective;
+  if (!startsStatement || parenthesisAround(code, at) != std::string::npos)
+    return std::nullopt;
+  const std::size_t op = code.find_first_not_of(" \t\r\n", at + name.size());
+  std::size_t end = op;
+  for (int depth = 0; end < code.size() && !(depth == 0 && code[end] == ';'); ++end) {
+    depth += (code[end] == '(' || code[end] == '[' || code[end] == '{') ? 1 : 0;
+    depth -= (code[end] == ')' || code[end] == ']' || code[end] == '}') ? 1 : 0;
+    if (depth < 0)
+      return std::nullopt;
+  }
+  if (op == std::string::npos || end >= code.size())
+    return std::nullopt;
+  const std::string_view change = std::string_view(code).substr(op, end - op);
+  if (change.substr(0, 2) == "++" || change.substr(0, 2) == "--")
+    return change.find_first_not_of(" \t\r\n", 2) == std::string_view::npos
+               ? std::optional<std::string>(name + (change[0] == '+' ? " + 1" : " - 1"))
+               : std::nullopt;
+  const std::size_t equals = change.find('=');
+  if (equals == std::string_view::npos || equals > 2 || !assigns(change))
+    return std::nullopt;
+  const std::string value = topLevelParts(change.substr(equals + 1)).front();
+  return equals == 0 ? value : name + " " + std::string(change.substr(0, equals)) + " (" + value + ")";
+}
+
+std::optional<std::vector<std::string>> listedDeclarationType(const std::string &code, std::size_t at) {
+  const std::size_t comma = codeEndBefore(code, at);
+  if (comma == 0 || code[comma - 1] != ',' || parenthesisAround(code, at) != std::string::npos)
+    return std::nullopt;
+  std::size_t start = comma - 1; // back to the statement's start, over the brackets in it
+  while (start > 0 && std::string_view(";{}").find(code[start - 1]) == std::string_view::npos)
+    start = code[start - 1] == ')' || code[start - 1] == ']' ? openingOf(code, start - 1) : start - 1;
+  const std::string first = topLevelParts(std::string_view(code).substr(start, comma - 1 - start)).front();
+  std::vector<std::string> words = wordsIn(first.substr(0, first.find_first_of("=([{")));
+  if (words.size() < 2 || isTypeWord(words.back()) || !std::all_of(words.begin(), words.end() - 1, isTypeWord))
+    return std::nullopt;
+  words.pop_back();
+  return words;
+}
+
+bool readsName(const std::string &text, const std::string &name) {
+  for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1))
+    if (isWholeWord(text, at, name.size()))
+      return true;
+  return false;
+}
+
+} // namespace ptxdvfs::tools

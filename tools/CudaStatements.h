@@ -1,0 +1,48 @@
+// CudaStatements.h - host-code statements read as written: where a name
+// is changed or declared, what an assignment gives it, and a condition as
+// the program run without arguments evaluates it. The scanners behind
+// ConstantFolder's variable lookups (CudaVariables.cpp); `code` is a
+// CudaCode's text, comments and literals blanked.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxdvfs::tools {
+
+/// Whether the name of `length` characters at `at` of `code` is changed
+/// there: assigned (`n = 2`, `n += 2`, `n++`, `dims.x = 64`), or passed
+/// where it may be (`&n`, `++n`, `cin >> n`).
+bool changesAt(const std::string &code, std::size_t at, std::size_t length);
+
+/// `condition` with each call that is passed `argv` replaced by what it
+/// returns for a program run without arguments: -1 for POSIX's `getopt`s
+/// (no option left), 0 for other helpers (`checkCmdLineFlag(argc, (const
+/// char **)argv, "n")` finds no flag).
+std::string withoutCommandLineCalls(std::string condition);
+
+/// `condition` with each assignment in parentheses, `(opt = getopt(...))`,
+/// replaced by the value it assigns, which is the value of the parentheses.
+std::string withoutAssignments(std::string condition);
+
+/// The `(` whose parentheses hold `at`; npos where `at` is in none (or in a `[` or `{` first).
+std::size_t parenthesisAround(const std::string &code, std::size_t at);
+
+/// What the statement `name = value;`, `name op= value;`, `name++;` or
+/// `name--;` at `at` gives `name`, as text that reads its earlier value by
+/// name (`n * (2)` for `n *= 2`); nullopt where the change at `at` is no
+/// such statement (`f(n = 2)`, `n.x = 2`, `&n`, a `for`'s step).
+std::optional<std::string> assignedText(const std::string &code, std::size_t at, const std::string &name);
+
+/// The type words of the declaration whose list declares the name at
+/// `at` after its first name (`int` for `b` in `int a = 1, b = 2;`);
+/// nullopt where `at` follows no `,` of such a list (a call, a `for`'s
+/// head, a comma expression).
+std::optional<std::vector<std::string>> listedDeclarationType(const std::string &code, std::size_t at);
+
+/// Whether `text` reads the name `name`.
+bool readsName(const std::string &text, const std::string &name);
+
+} // namespace ptxdvfs::tools
