@@ -12,7 +12,7 @@ namespace ptxdvfs::tools {
 bool isSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
 
 CudaCode::CudaCode(const CudaSourceFile &file)
-    : shownAs_(std::filesystem::path(file.path).filename().string()), code_(codeOf(file.text)) {
+    : shownAs_(std::filesystem::path(file.path).filename().string()), text_(file.text), code_(codeOf(file.text)) {
   std::vector<int> open;
   for (std::size_t at = 0; at < code_.size(); ++at) {
     if (code_[at] == '{') {

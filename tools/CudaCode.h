@@ -20,6 +20,9 @@ public:
   /// The file's text with comments and literals blanked (codeOf()); offsets are the file's.
   const std::string &code() const { return code_; }
 
+  /// The file's text as written, for quoting it: offsets are code()'s.
+  const std::string &text() const { return text_; }
+
   /// `main.cu:57`: the file's name and the 1-based line of `offset`.
   std::string where(std::size_t offset) const;
 
@@ -72,7 +75,7 @@ private:
     bool functionBody;
   };
   std::string shownAs_;
-  std::string code_;
+  std::string text_, code_;
   std::vector<Block> blocks_; ///< in order of their `{`
   mutable std::vector<std::size_t> newlines_; ///< where each line ends, found on first use
 };

@@ -130,7 +130,7 @@ std::optional<bool> ConstantFolder::Impl::taken(std::size_t file, const LoopHead
   const bool holds = condition->asReal() != 0;
   if (loop && holds)
     return std::nullopt; // entered: how many times is the loop counts' business
-  note({quotedCode(header.text(code)) + " at " + files_[file].where(header.at) + " is " + (holds ? "true" : "false") +
+  note({quotedCode(header.text(files_[file].text())) + " at " + files_[file].where(header.at) + " is " + (holds ? "true" : "false") +
         (loop ? " on entry" : "") + (withoutArguments != written ? " without command-line arguments" : "")});
   return header.keyword == "else" ? !holds : holds;
 }
@@ -206,7 +206,7 @@ std::optional<Number> ConstantFolder::Impl::counterMiddle(std::size_t file, std:
   const Number value{false, static_cast<std::int64_t>(middle), 0};
   ++middles_;
   note({"`" + name + "` = " + shownNumber(value) + ", the middle of " +
-        quotedCode(std::string_view(code).substr(keyword, close + 1 - keyword)) + " at " +
+        quotedCode(std::string_view(files_[file].text()).substr(keyword, close + 1 - keyword)) + " at " +
         files_[file].where(keyword)});
   return value;
 }
