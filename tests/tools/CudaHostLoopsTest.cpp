@@ -313,6 +313,10 @@ TEST(CudaHostLoopsTest, TheProgramIsReadAsRunWithoutArguments) {
                              "command-line arguments");
   EXPECT_EQ(launchesIn("while (getopt(argc, argv, \"v\") != -1)\n  k<<<1, 32>>>(x);\nk<<<1, 32>>>(x);"), 1u);
   EXPECT_EQ(launchesIn("int more = 1;\nwhile (more) { k<<<1, 32>>>(x); }"), 16u); // entered: the loops' default
+  // Any `while` false on entry, an assignment in its condition read as its value.
+  EXPECT_EQ(launchesIn("int t = 5;\nwhile ((t = t - 5) > 0) k<<<1, 32>>>(x);\nk<<<1, 32>>>(x);"), 1u);
+  EXPECT_EQ(launchOfK(inMain("int n = 64; int t = 5;\nwhile ((t = t - 5) > 0) n = 512;\nk<<<n / 16, 16>>>(x);")).gridHow,
+            "`while ((t = t - 5) > 0)` at t.cu:4 is false on entry");
   // A launch under the same condition as the change sees it (and, never launched, still gives its sizes).
   EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\nif (argc > 1) {\n  n = 512;\n  k<<<n / 256, 256>>>(x);\n}")).grid),
             "2,1,1");
@@ -327,14 +331,6 @@ TEST(CudaHostLoopsTest, AStatementThatAssignsASizeBeforeTheLaunchGivesIt) {
   EXPECT_EQ(grid("int n = 4095;\nn++;"), "16,1,1");
   EXPECT_EQ(grid("int n;\n{\n  n = 1024;\n}"), "4,1,1"); // a plain block runs
   EXPECT_EQ(shown(launchOfK(inMain("dim3 b(16);\nb = dim3(32, 8);\nk<<<1, b>>>(x);")).block), "32,8,1");
-  EXPECT_EQ(launchesIn("int t = 5;\nwhile ((t = t - 5) > 0) k<<<1, 32>>>(x);\nk<<<1, 32>>>(x);"), 1u);
-  // The second name of a declaration list is declared too.
-  EXPECT_EQ(grid("int rows = 256, n = rows * 8;"), "8,1,1");
-  EXPECT_EQ(grid("const int w[2] = {1, 2};\nint n = 512, *p = &n, m = 4096;\nn = m;"), "16,1,1");
-  EXPECT_EQ(shown(launchOfK(inMain("dim3 grid(4, 2), block(8, 8);\nk<<<grid, block>>>(x);")).block), "8,8,1");
-  EXPECT_EQ(grid("int n = 4096, m;\nm = 2, n = 512;"), "none"); // a comma expression changes it
-  EXPECT_EQ(launchOfK(inMain("int n = 64; int t = 5;\nwhile ((t = t - 5) > 0) n = 512;\nk<<<n / 16, 16>>>(x);")).gridHow,
-            "`while ((t = t - 5) > 0)` at t.cu:4 is false on entry");
   EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\nfor (int t = 0; t < 4; t++) { n = 512; k<<<n / 256, 256>>>(x); }"))
                       .grid),
             "2,1,1");
@@ -354,6 +350,14 @@ TEST(CudaHostLoopsTest, AStatementThatAssignsASizeBeforeTheLaunchGivesIt) {
   EXPECT_EQ(grid("int n = 4096;\n#ifdef SMALL\n#endif\nn = 512;"), "2,1,1");
   EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\n#ifdef SMALL\nn = 512;\nk<<<n / 256, 256>>>(x);\n#endif")).grid),
             "2,1,1");
+}
+
+TEST(CudaHostLoopsTest, EveryNameOfADeclarationListIsDeclared) {
+  auto grid = [](const std::string &body) { return shown(launchOfK(inMain(body + "\nk<<<n / 256, 256>>>(x);")).grid); };
+  EXPECT_EQ(grid("int rows = 256, n = rows * 8;"), "8,1,1");
+  EXPECT_EQ(grid("const int w[2] = {1, 2};\nint n = 512, *p = &n, m = 4096;\nn = m;"), "16,1,1");
+  EXPECT_EQ(shown(launchOfK(inMain("dim3 grid(4, 2), block(8, 8);\nk<<<grid, block>>>(x);")).block), "8,8,1");
+  EXPECT_EQ(grid("int n = 4096, m;\nm = 2, n = 512;"), "none"); // a comma expression changes it
 }
 
 TEST(CudaHostLoopsTest, ALaunchUnderABranchNotTakenRunsNever) {
