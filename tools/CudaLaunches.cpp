@@ -167,6 +167,8 @@ std::vector<const LaunchSite *> countLaunches(HostRunCounter &runs, const std::v
     launch.launchesWhy = "never launched by the program run without arguments, counted once: " + all.why;
   else if (launch.launches != 1)
     launch.launchesWhy = "launched " + std::to_string(launch.launches) + " times: " + all.why;
+  else if (sites.size() > 1) // one site runs once: the reason says why the others do not
+    launch.launchesWhy = "launched once: " + all.why;
   if (launch.launchesWhy.size() > kLongestReason)
     launch.launchesWhy = launch.launchesWhy.substr(0, kLongestReason - 3) + "...";
   std::vector<const LaunchSite *> running;

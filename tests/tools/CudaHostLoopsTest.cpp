@@ -401,6 +401,10 @@ TEST(CudaHostLoopsTest, ALaunchUnderABranchNotTakenRunsNever) {
             10u);
   EXPECT_EQ(launchesIn("for (int t = 0; t < 5; t++) { if (rand()) { k<<<1, 32>>>(x); } else { k<<<1, 32>>>(x); } }"),
             10u);
+  // One site runs once and another never: the reason says so.
+  EXPECT_EQ(launchOfK(inMain("const int mode = 1;\nif (mode == 0) k<<<2, 32>>>(x);\nk<<<2, 32>>>(x);")).launchesWhy,
+            "launched once: 0 at t.cu:4, never: `if (mode == 0)` at t.cu:4 is false; 1 at t.cu:5");
+  EXPECT_EQ(launchOfK(inMain("k<<<2, 32>>>(x);")).launchesWhy, ""); // one site, once: nothing to explain
   // Every launch in a branch not taken: the kernel still counts once, as one launched nowhere would.
   EXPECT_EQ(launchesIn("if (argc > 1) { k<<<1, 32>>>(x); }"), 1u);
 }
