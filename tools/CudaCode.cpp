@@ -125,6 +125,31 @@ bool preprocessorLineEndsAt(const std::string &code, std::size_t newline) {
   return first != std::string::npos && first < newline && code[first] == '#';
 }
 
+std::size_t statementEndFrom(const std::string &code, std::size_t start) {
+  int depth = 0;
+  for (std::size_t at = start; at < code.size(); ++at) {
+    const char c = code[at];
+    depth += (c == '(' || c == '[' || c == '{') ? 1 : (c == ')' || c == ']' || c == '}') ? -1 : 0;
+    if (depth < 0 || (depth == 0 && c == ';'))
+      return at + 1;
+  }
+  return std::string::npos;
+}
+
+std::size_t plainAssignment(std::string_view text) {
+  for (std::size_t at = text.find('='); at != std::string_view::npos; at = text.find('=', at + 1)) {
+    const bool doubled = at + 1 < text.size() && text[at + 1] == '=';
+    const bool compound = at > 0 && std::string_view("=<>!+-*/%&|^").find(text[at - 1]) != std::string_view::npos;
+    if (doubled) {
+      ++at;
+      continue;
+    }
+    if (!compound)
+      return at;
+  }
+  return std::string_view::npos;
+}
+
 bool conditionallyCompiledBefore(const std::string &code, std::size_t at, std::size_t before) {
   int depth = 0; // of the `#if`s opened after `at`
   for (std::size_t line = code.find('\n', at); line != std::string::npos && line < before;

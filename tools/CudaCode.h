@@ -92,6 +92,14 @@ std::string wordBefore(const std::string &code, std::size_t &at);
 /// Whether the line that ends at `newline` is a preprocessor directive.
 bool preprocessorLineEndsAt(const std::string &code, std::size_t newline);
 
+/// Just past the `;` that ends the statement starting at `start` (its
+/// brackets skipped), or past the bracket around it that closes first; npos
+/// where the file ends first.
+std::size_t statementEndFrom(const std::string &code, std::size_t start);
+
+/// Where `text` assigns with a plain `=` (not `==`, `<=`, `>=`, `!=`, `+=`...); npos if it does not.
+std::size_t plainAssignment(std::string_view text);
+
 /// Whether the code at `at` is in an `#if`, `#ifdef` or `#ifndef` branch
 /// that ends before `before` (the program may be built without it).
 bool conditionallyCompiledBefore(const std::string &code, std::size_t at, std::size_t before);

@@ -82,21 +82,6 @@ bool isName(const std::string &text) {
          !std::isdigit(static_cast<unsigned char>(text[0]));
 }
 
-/// Where `text` assigns with a plain `=` (not `==`, `<=`, `>=`, `!=`, `+=`...); npos if it does not.
-std::size_t plainAssignment(std::string_view text) {
-  for (std::size_t at = text.find('='); at != std::string_view::npos; at = text.find('=', at + 1)) {
-    const bool doubled = at + 1 < text.size() && text[at + 1] == '=';
-    const bool compound = at > 0 && std::string_view("=<>!+-*/%&|^").find(text[at - 1]) != std::string_view::npos;
-    if (doubled) {
-      ++at;
-      continue;
-    }
-    if (!compound)
-      return at;
-  }
-  return std::string_view::npos;
-}
-
 } // namespace
 
 std::optional<CountedFor> countedFor(std::string_view header) {
@@ -213,14 +198,7 @@ std::size_t bodyEndAfter(const std::string &code, std::size_t close) {
   const std::size_t start = code.find_first_not_of(" \t\r\n", close + 1);
   if (start == std::string::npos || code[start] == '{')
     return start == std::string::npos ? start : pastClosing(code, start);
-  int depth = 0;
-  for (std::size_t at = start; at < code.size(); ++at) {
-    const char c = code[at];
-    depth += (c == '(' || c == '[' || c == '{') ? 1 : (c == ')' || c == ']' || c == '}') ? -1 : 0;
-    if (depth < 0 || (depth == 0 && c == ';'))
-      return at + 1;
-  }
-  return std::string::npos;
+  return statementEndFrom(code, start);
 }
 
 } // namespace ptxdvfs::tools

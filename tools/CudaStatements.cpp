@@ -56,29 +56,28 @@ std::string withoutCommandLineCalls(std::string condition) {
     if (end == std::string::npos)
       continue;
     const bool getopt = name == "getopt" || name == "getopt_long" || name == "getopt_long_only";
-    for (std::size_t use = condition.find("argv", at); use < end; use = condition.find("argv", use + 4))
-      if (isWholeWord(condition, use, 4)) {
-        condition.replace(nameStart, end - nameStart, getopt ? "(-1)" : "0");
-        break;
-      }
+    if (readsName(std::string_view(condition).substr(at, end - at), "argv"))
+      condition.replace(nameStart, end - nameStart, getopt ? "(-1)" : "0");
   }
   return condition;
 }
 
 std::string withoutAssignments(std::string condition) {
-  for (std::size_t equals = condition.find('='); equals != std::string::npos; equals = condition.find('=', equals + 1)) {
+  for (std::size_t from = 0;;) {
+    const std::size_t found = plainAssignment(std::string_view(condition).substr(from));
+    if (found == std::string_view::npos)
+      return condition;
+    const std::size_t equals = from + found;
     std::size_t nameStart = equals;
-    const bool compared = (equals + 1 < condition.size() && condition[equals + 1] == '=') ||
-                          (equals > 0 && std::string_view("=!<>").find(condition[equals - 1]) != std::string_view::npos);
-    if (compared || wordBefore(condition, nameStart).empty())
+    from = equals + 1;
+    if (wordBefore(condition, nameStart).empty())
       continue;
     const std::size_t open = codeEndBefore(condition, nameStart);
     if (open > 0 && condition[open - 1] == '(') {
       condition.erase(nameStart, equals + 1 - nameStart);
-      equals = nameStart;
+      from = nameStart;
     }
   }
-  return condition;
 }
 
 std::size_t parenthesisAround(const std::string &code, std::size_t at) {
@@ -108,16 +107,10 @@ std::optional<std::string> assignedText(const std::string &code, std::size_t at,
   if (!startsStatement || parenthesisAround(code, at) != std::string::npos)
     return std::nullopt;
   const std::size_t op = code.find_first_not_of(" \t\r\n", at + name.size());
-  std::size_t end = op;
-  for (int depth = 0; end < code.size() && !(depth == 0 && code[end] == ';'); ++end) {
-    depth += (code[end] == '(' || code[end] == '[' || code[end] == '{') ? 1 : 0;
-    depth -= (code[end] == ')' || code[end] == ']' || code[end] == '}') ? 1 : 0;
-    if (depth < 0)
-      return std::nullopt;
-  }
-  if (op == std::string::npos || end >= code.size())
-    return std::nullopt;
-  const std::string_view change = std::string_view(code).substr(op, end - op);
+  const std::size_t end = op == std::string::npos ? op : statementEndFrom(code, op);
+  if (end == std::string::npos || code[end - 1] != ';')
+    return std::nullopt; // not ended by its own `;`
+  const std::string_view change = std::string_view(code).substr(op, end - 1 - op);
   if (change.substr(0, 2) == "++" || change.substr(0, 2) == "--")
     return change.find_first_not_of(" \t\r\n", 2) == std::string_view::npos
                ? std::optional<std::string>(name + (change[0] == '+' ? " + 1" : " - 1"))
@@ -144,8 +137,8 @@ std::optional<std::vector<std::string>> listedDeclarationType(const std::string 
   return words;
 }
 
-bool readsName(const std::string &text, const std::string &name) {
-  for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1))
+bool readsName(std::string_view text, std::string_view name) {
+  for (std::size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1))
     if (isWholeWord(text, at, name.size()))
       return true;
   return false;

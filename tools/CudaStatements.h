@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ptxdvfs::tools {
@@ -43,6 +44,6 @@ std::optional<std::string> assignedText(const std::string &code, std::size_t at,
 std::optional<std::vector<std::string>> listedDeclarationType(const std::string &code, std::size_t at);
 
 /// Whether `text` reads the name `name`.
-bool readsName(const std::string &text, const std::string &name);
+bool readsName(std::string_view text, std::string_view name);
 
 } // namespace ptxdvfs::tools

@@ -130,8 +130,9 @@ std::optional<bool> ConstantFolder::Impl::taken(std::size_t file, const LoopHead
   const bool holds = condition->asReal() != 0;
   if (loop && holds)
     return std::nullopt; // entered: how many times is the loop counts' business
-  note({quotedCode(header.text(files_[file].text())) + " at " + files_[file].where(header.at) + " is " + (holds ? "true" : "false") +
-        (loop ? " on entry" : "") + (withoutArguments != written ? " without command-line arguments" : "")});
+  note({quotedCode(header.text(files_[file].text())) + " at " + files_[file].where(header.at) + " is " +
+        (holds ? "true" : "false") + (loop ? " on entry" : "") +
+        (withoutArguments != written ? " without command-line arguments" : "")});
   return header.keyword == "else" ? !holds : holds;
 }
 
@@ -170,8 +171,8 @@ bool ConstantFolder::Impl::runsBeforeEachUse(std::size_t file, std::size_t at, s
   }
   const int useBlock = source.blockAt(before);
   for (int block = source.blockAt(at); !source.encloses(block, useBlock); block = source.parentOf(block)) {
-    const std::size_t open = source.openBraceOf(block), statementEnd = codeEndBefore(code, open);
-    const bool plain = statementEnd == 0 || std::string_view(";{}").find(code[statementEnd - 1]) != std::string_view::npos;
+    const std::size_t open = source.openBraceOf(block), previous = codeEndBefore(code, open);
+    const bool plain = previous == 0 || std::string_view(";{}").find(code[previous - 1]) != std::string_view::npos;
     if (!plain && std::find(takenBodies.begin(), takenBodies.end(), open) == takenBodies.end())
       return false; // a `switch`'s cases, a lambda, another function
   }
