@@ -322,42 +322,45 @@ TEST(CudaHostLoopsTest, TheProgramIsReadAsRunWithoutArguments) {
             "2,1,1");
 }
 
+/// The grid of `k<<<n / 256, 256>>>(x)` launched in main after `body`, as shown().
+std::string gridAfter(const std::string &body) {
+  return shown(launchOfK(inMain(body + "\nk<<<n / 256, 256>>>(x);")).grid);
+}
+
 TEST(CudaHostLoopsTest, AStatementThatAssignsASizeBeforeTheLaunchGivesIt) {
-  auto grid = [](const std::string &body) { return shown(launchOfK(inMain(body + "\nk<<<n / 256, 256>>>(x);")).grid); };
-  EXPECT_EQ(grid("int n = 4096;\nn = 8192;"), "32,1,1");
-  EXPECT_EQ(grid("int n = 4096;\nn = n * 2;"), "32,1,1");
-  EXPECT_EQ(grid("int n = 4096;\nn *= 2;"), "32,1,1");
-  EXPECT_EQ(grid("int n = 4096;\nn <<= 1 + 1;"), "64,1,1"); // `n << (1 + 1)`, as C reads it
-  EXPECT_EQ(grid("int n = 4095;\nn++;"), "16,1,1");
-  EXPECT_EQ(grid("int n;\n{\n  n = 1024;\n}"), "4,1,1"); // a plain block runs
+  EXPECT_EQ(gridAfter("int n = 4096;\nn = 8192;"), "32,1,1");
+  EXPECT_EQ(gridAfter("int n = 4096;\nn = n * 2;"), "32,1,1");
+  EXPECT_EQ(gridAfter("int n = 4096;\nn *= 2;"), "32,1,1");
+  EXPECT_EQ(gridAfter("int n = 4096;\nn <<= 1 + 1;"), "64,1,1"); // `n << (1 + 1)`, as C reads it
+  EXPECT_EQ(gridAfter("int n = 4095;\nn++;"), "16,1,1");
+  EXPECT_EQ(gridAfter("int n;\n{\n  n = 1024;\n}"), "4,1,1"); // a plain block runs
   EXPECT_EQ(shown(launchOfK(inMain("dim3 b(16);\nb = dim3(32, 8);\nk<<<1, b>>>(x);")).block), "32,8,1");
   EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\nfor (int t = 0; t < 4; t++) { n = 512; k<<<n / 256, 256>>>(x); }"))
                       .grid),
             "2,1,1");
   // What may run any number of times, or not at all, leaves the value open.
-  EXPECT_EQ(grid("int n = 4096;\nfor (int t = 0; t < 4; t++)\n  n = 512;"), "none");
-  EXPECT_EQ(grid("int n = 4096;\nwhile (rand()) { n = 512; }"), "none");
-  EXPECT_EQ(grid("int n = 4096;\nswitch (rand()) { case 0: n = 512; break; }"), "none");
-  EXPECT_EQ(grid("int n = 4096;\nswitch (rand()) { case 0: { n = 512; } }"), "none");
+  EXPECT_EQ(gridAfter("int n = 4096;\nfor (int t = 0; t < 4; t++)\n  n = 512;"), "none");
+  EXPECT_EQ(gridAfter("int n = 4096;\nwhile (rand()) { n = 512; }"), "none");
+  EXPECT_EQ(gridAfter("int n = 4096;\nswitch (rand()) { case 0: n = 512; break; }"), "none");
+  EXPECT_EQ(gridAfter("int n = 4096;\nswitch (rand()) { case 0: { n = 512; } }"), "none");
   EXPECT_EQ(shown(launchOfK(inMain("int n = 256;\nfor (int t = 0; t < 4; t++) { n *= 2; k<<<n / 256, 256>>>(x); }"))
                       .grid),
             "none");
-  EXPECT_EQ(grid("int n = 4096;\nauto f = [&]() { n = 512; };"), "none");
-  EXPECT_EQ(grid("int n = 4096;\nrun(n = 512);"), "none");
-  EXPECT_EQ(grid("int n = 4096;\nn += rand();"), "none");
-  EXPECT_EQ(grid("int n = 4096;\n#ifdef SMALL\nn = 512;\n#endif"), "none"); // the build may leave it out
-  EXPECT_EQ(grid("int n = 4096;\n#if SMALL\n#endif\n#ifdef SMALL\nn = 512;\n#else\nn = 1024;\n#endif"), "none");
-  EXPECT_EQ(grid("int n = 4096;\n#ifdef SMALL\n#endif\nn = 512;"), "2,1,1");
+  EXPECT_EQ(gridAfter("int n = 4096;\nauto f = [&]() { n = 512; };"), "none");
+  EXPECT_EQ(gridAfter("int n = 4096;\nrun(n = 512);"), "none");
+  EXPECT_EQ(gridAfter("int n = 4096;\nn += rand();"), "none");
+  EXPECT_EQ(gridAfter("int n = 4096;\n#ifdef SMALL\nn = 512;\n#endif"), "none"); // the build may leave it out
+  EXPECT_EQ(gridAfter("int n = 4096;\n#if SMALL\n#endif\n#ifdef SMALL\nn = 512;\n#else\nn = 1024;\n#endif"), "none");
+  EXPECT_EQ(gridAfter("int n = 4096;\n#ifdef SMALL\n#endif\nn = 512;"), "2,1,1");
   EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\n#ifdef SMALL\nn = 512;\nk<<<n / 256, 256>>>(x);\n#endif")).grid),
             "2,1,1");
 }
 
 TEST(CudaHostLoopsTest, EveryNameOfADeclarationListIsDeclared) {
-  auto grid = [](const std::string &body) { return shown(launchOfK(inMain(body + "\nk<<<n / 256, 256>>>(x);")).grid); };
-  EXPECT_EQ(grid("int rows = 256, n = rows * 8;"), "8,1,1");
-  EXPECT_EQ(grid("const int w[2] = {1, 2};\nint n = 512, *p = &n, m = 4096;\nn = m;"), "16,1,1");
+  EXPECT_EQ(gridAfter("int rows = 256, n = rows * 8;"), "8,1,1");
+  EXPECT_EQ(gridAfter("const int w[2] = {1, 2};\nint n = 512, *p = &n, m = 4096;\nn = m;"), "16,1,1");
   EXPECT_EQ(shown(launchOfK(inMain("dim3 grid(4, 2), block(8, 8);\nk<<<grid, block>>>(x);")).block), "8,8,1");
-  EXPECT_EQ(grid("int n = 4096, m;\nm = 2, n = 512;"), "none"); // a comma expression changes it
+  EXPECT_EQ(gridAfter("int n = 4096, m;\nm = 2, n = 512;"), "none"); // a comma expression changes it
 }
 
 TEST(CudaHostLoopsTest, ALaunchUnderABranchNotTakenRunsNever) {
