@@ -144,8 +144,8 @@ TEST(BaselinesTest, MixWithoutLibTorchEqualsTheFieldsTensorsMix) {
   first.instructions[1].weight = 1000.5;
   second.instructions[2].weight = 0.0004; // stored as the minimum unit
   // Launched with 3 and 2 x 5 threads: the first kernel's weights count 3/10.
-  first.launch = ptx::analysis::LaunchSize{{3, 1, 1}, {1, 1, 1}};
-  second.launch = ptx::analysis::LaunchSize{{2, 1, 1}, {5, 1, 1}};
+  first.launch = launchOf({3, 1, 1}, {1, 1, 1});
+  second.launch = launchOf({2, 1, 1}, {5, 1, 1});
   for (int64_t maxLength : {0, 6}) {
     for (KernelCombination combination : {KernelCombination::Concatenate, KernelCombination::LastKernel}) {
       InstructionHistogram expected = histogramOf(fieldsTensor({first, second}, combination, maxLength));

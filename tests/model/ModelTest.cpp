@@ -51,8 +51,8 @@ TEST(TensorDatasetTest, TheMixCountsExecutionsThroughTheWeights) {
 TEST(TensorDatasetTest, KernelsWeighByTheThreadsOfTheirLaunch) {
   // One instruction per thread each; the second kernel launches 3 times the threads.
   embeddings::EncodedKernel small{"small", {record(54, 4, 1)}}, large{"large", {record(30, 0, 2)}};
-  small.launch = ptx::analysis::LaunchSize{{4, 1, 1}, {256, 1, 1}};
-  large.launch = ptx::analysis::LaunchSize{{4, 3, 1}, {128, 2, 1}};
+  small.launch = launchOf({4, 1, 1}, {256, 1, 1});
+  large.launch = launchOf({4, 3, 1}, {128, 2, 1});
   const std::vector<embeddings::EncodedKernel> application{small, large};
   std::vector<KernelRead> read = kernelsRead(application, KernelCombination::Concatenate);
   ASSERT_EQ(read.size(), 2u);

@@ -32,6 +32,15 @@ inline embeddings::InstructionRecord record(int opcode, int space, int distance)
   return r;
 }
 
+/// One launch of the given grid and block (in blocks and threads), its
+/// sizes constant as if the program fixed them.
+inline ptx::analysis::LaunchSize launchOf(ptx::analysis::Dim3 grid, ptx::analysis::Dim3 block) {
+  ptx::analysis::LaunchSize launch;
+  launch.grid = grid;
+  launch.block = block;
+  return launch;
+}
+
 /// Applications whose scaling depends on how memory-bound their code is:
 /// a learnable, deterministic toy problem with 4 V-F points.
 inline TensorDataset toyData(int applications) {
