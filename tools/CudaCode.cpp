@@ -26,6 +26,13 @@ CudaCode::CudaCode(const CudaSourceFile &file)
   }
 }
 
+std::size_t CudaCode::pastBlockOpenedAt(std::size_t open) const {
+  const auto block = std::lower_bound(blocks_.begin(), blocks_.end(), open,
+                                      [](const Block &block, std::size_t at) { return block.open < at; });
+  return block == blocks_.end() || block->open != open || block->close >= code_.size() ? std::string::npos
+                                                                                        : block->close + 1;
+}
+
 std::string CudaCode::where(std::size_t offset) const {
   if (newlines_.empty() && !code_.empty())
     for (std::size_t at = code_.find('\n'); at != std::string::npos; at = code_.find('\n', at + 1))

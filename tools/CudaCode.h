@@ -49,6 +49,11 @@ public:
   /// The offset of the `{` that opens `block` (0 <= block < the number of blocks).
   std::size_t openBraceOf(int block) const { return blocks_[static_cast<std::size_t>(block)].open; }
 
+  /// Just past the `}` that closes the block whose `{` is at `open`; npos
+  /// where no block opens there, or it is not closed (as pastClosing(),
+  /// without reading the block again).
+  std::size_t pastBlockOpenedAt(std::size_t open) const;
+
   /// The block around `block`; -1 at file scope.
   int parentOf(int block) const { return blocks_[static_cast<std::size_t>(block)].parent; }
 

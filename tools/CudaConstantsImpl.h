@@ -49,6 +49,14 @@ struct ReturnFunction {
   std::size_t file = 0, offset = 0; ///< its body, where the names in it are looked up
 };
 
+/// A `switch` read once: its body, and where each value jumps.
+struct Switch {
+  SwitchBody body;
+  bool folds = true;                          ///< whether every `case` folds to a whole number
+  std::map<std::int64_t, std::size_t> jumps;  ///< each `case` value, to the first label of it
+  std::size_t fallback = 0;                   ///< the `default:` label; labels.size() without one
+};
+
 } // namespace constants
 
 /// The folding itself: the files, an index of their macros, and the lookups.
@@ -93,6 +101,18 @@ private:
   /// whose condition is false on entry; nullopt where its condition does
   /// not fold, and for other loops. Notes the condition where it decides.
   std::optional<bool> taken(std::size_t file, const LoopHeader &header, int depth) const;
+  /// taken() for the `case` of a `switch`: whether the switch, its value
+  /// folded, jumps to a label that leads to the header's statement (with
+  /// only plain statements between); nullopt where its value or a label's
+  /// does not fold, or the way there may leave the switch.
+  std::optional<bool> caseTaken(std::size_t file, const LoopHeader &header, int depth) const;
+  /// The `switch` of the `case` header `header`, read and its labels
+  /// folded on first use (without notes: a reason names the label taken).
+  const constants::Switch &switchOf(std::size_t file, const LoopHeader &header, int depth) const;
+  /// The condition of a branch or a `while`, or a `switch`'s value, folded as
+  /// taken() reads it; `withoutArguments` tells whether command-line calls were read as such.
+  std::optional<Number> headCondition(std::size_t file, const LoopHeader &header, int depth,
+                                      bool &withoutArguments) const;
   /// Whether the change or call at `at` is under a branch that the
   /// program run without command-line arguments does not take (`argc` is
   /// 1; a call passed `argv` returns 0) and that does not hold `before`
@@ -135,6 +155,8 @@ private:
   std::map<std::string, std::optional<FunctionMacro>, std::less<>> functionMacros_;
   /// The one-return functions looked up so far, by name.
   mutable std::map<std::string, std::pair<Lookup, ReturnFunction>, std::less<>> returnFunctions_;
+  /// The switches read so far, by file and the offset of their `switch`.
+  mutable std::map<std::pair<std::size_t, std::size_t>, constants::Switch> switches_;
   /// The calls of each function looked up so far, by name.
   mutable std::map<std::string, std::vector<std::pair<std::size_t, std::size_t>>, std::less<>> calls_;
   /// The parameters (function, index) whose calls are being folded, so

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 
 namespace ptxdvfs::tools {
 
@@ -75,6 +76,82 @@ std::optional<LoopHeader> headerBefore(const std::string &code, std::size_t stat
   if (keyword != "for" && keyword != "while" && keyword != "if")
     return std::nullopt;
   return LoopHeader{std::move(keyword), at, open, end - 1, end - 1};
+}
+
+/// The `case` header of the `switch` whose body `brace` opens, leading to
+/// `statement`; nullopt where no `switch` heads that block.
+std::optional<LoopHeader> switchBefore(const std::string &code, std::size_t brace, std::size_t statement) {
+  const std::size_t end = codeEndBefore(code, brace);
+  if (end == 0 || code[end - 1] != ')')
+    return std::nullopt;
+  const std::size_t open = openingOf(code, end - 1);
+  std::size_t at = open;
+  if (code[open] != '(' || wordBefore(code, at) != "switch")
+    return std::nullopt;
+  LoopHeader header{"case", at, open, end - 1, end - 1};
+  header.reached = statement;
+  return header;
+}
+
+bool isTerminatingWord(std::string_view word) {
+  return word == "break" || word == "return" || word == "continue" || word == "goto" || word == "throw";
+}
+
+/// The first word of `text`, spaces skipped.
+std::string firstWordOf(std::string_view text) {
+  const std::size_t start = text.find_first_not_of(" \t\r\n");
+  std::size_t end = start;
+  while (end < text.size() && isIdentifierChar(text[end]))
+    ++end;
+  return start == std::string_view::npos ? std::string() : std::string(text.substr(start, end - start));
+}
+
+/// How a statement of a switch's body (`item`, as code() has it) lets the
+/// labels before it flow on to what follows.
+enum class Flow { On, Maybe, Stops };
+
+Flow flowPast(std::string_view item) {
+  if (isTerminatingWord(firstWordOf(item)))
+    return Flow::Stops;
+  if (!item.empty() && item.front() == '{' && item.back() == '}') {
+    // A braced case body that ends in `break;`: its last statement stops the flow.
+    const std::size_t last = item.find_last_not_of(" \t\r\n", item.size() - 2);
+    if (last != std::string_view::npos && item[last] == ';') {
+      const std::size_t start = item.find_last_of(";{}", last - 1);
+      if (isTerminatingWord(firstWordOf(item.substr(start + 1, last - start))))
+        return Flow::Stops;
+    }
+  }
+  for (const std::string &word : wordsIn(item))
+    if (isTerminatingWord(word))
+      return Flow::Maybe; // `if (c) break;`, or a loop's own `break`: read as perhaps leaving
+  return Flow::On;
+}
+
+/// Where the label that starts at `at` (`case` or `default`) ends, just
+/// past its `:` (not a `::`, nor the `:` of a `?`); npos where none is.
+std::size_t labelEnd(const std::string &code, std::size_t at, std::size_t close) {
+  int conditionals = 0;
+  for (std::size_t i = at; i < close; ++i) {
+    const char c = code[i];
+    if (c == '(' || c == '[') {
+      i = pastClosing(code, i);
+      if (i == std::string::npos)
+        return i;
+      --i;
+    } else if (c == '?') {
+      ++conditionals;
+    } else if (c == ':' && i + 1 < close && code[i + 1] == ':') {
+      ++i;
+    } else if (c == ':' && conditionals > 0) {
+      --conditionals;
+    } else if (c == ':') {
+      return i + 1;
+    } else if (c == ';' || c == '{' || c == '}') {
+      return std::string::npos;
+    }
+  }
+  return std::string::npos;
 }
 
 bool isName(const std::string &text) {
@@ -181,15 +258,99 @@ std::vector<LoopHeader> headersAround(const CudaCode &code, std::size_t statemen
       headers.push_back(*header);
   };
   addHeading(statement);
-  for (int block = code.blockAt(statement); block >= 0 && !code.isFunctionBody(block); block = code.parentOf(block))
+  for (int block = code.blockAt(statement); block >= 0 && !code.isFunctionBody(block); block = code.parentOf(block)) {
+    if (std::optional<LoopHeader> cases = switchBefore(code.code(), code.openBraceOf(block), statement))
+      headers.push_back(*cases);
     addHeading(code.openBraceOf(block));
+  }
   return headers;
+}
+
+bool isBranch(const LoopHeader &header) {
+  return header.keyword == "if" || header.keyword == "else" || header.keyword == "case";
+}
+
+SwitchBody switchBodyOf(const std::string &code, const LoopHeader &header) {
+  SwitchBody body;
+  const std::size_t open = code.find_first_not_of(" \t\r\n", header.close + 1);
+  const std::size_t end = open == std::string::npos ? open : pastClosing(code, open);
+  if (end == std::string::npos || code[open] != '{')
+    return body;
+  const std::size_t close = end - 1;
+  std::size_t firstLeading = 0, firstSure = 0; // the labels that lead past the statements so far
+  bool inStatement = false;
+  auto endStatement = [&](std::size_t past) {
+    SwitchBody::Statement &statement = body.statements.back();
+    statement.end = past;
+    const Flow flow = flowPast(std::string_view(code).substr(statement.start, past - statement.start));
+    if (flow != Flow::On)
+      firstSure = body.labels.size();
+    if (flow == Flow::Stops)
+      firstLeading = body.labels.size();
+    inStatement = false;
+  };
+  for (std::size_t i = open + 1; i < close;) {
+    const char c = code[i];
+    if (isSpace(c)) {
+      ++i;
+      continue;
+    }
+    if (!inStatement) {
+      // A label: `case E:` or `default:`.
+      const std::string word = firstWordOf(std::string_view(code).substr(i, close - i));
+      const std::size_t past = word == "case" || word == "default" ? labelEnd(code, i + word.size(), close)
+                                                                   : std::string::npos;
+      if (past != std::string::npos && (word == "case" || trimmed(code.substr(i + 7, past - 1 - i - 7)).empty())) {
+        SwitchBody::Label label;
+        label.at = i;
+        label.end = past;
+        if (word == "case")
+          label.expression = trimmed(code.substr(i + 4, past - 1 - i - 4));
+        body.labels.push_back(std::move(label));
+        i = past;
+        continue;
+      }
+      body.statements.push_back({i, close, firstLeading, firstSure, body.labels.size()});
+      inStatement = true;
+    }
+    if (c == '(' || c == '[' || c == '{') {
+      const std::size_t past = pastClosing(code, i);
+      if (past == std::string::npos || past > close)
+        break;
+      i = past;
+      if (c == '{')
+        endStatement(past);
+      continue;
+    }
+    if (c == ';') {
+      endStatement(++i);
+      continue;
+    }
+    if (isIdentifierChar(c)) {
+      while (i < close && isIdentifierChar(code[i]))
+        ++i;
+      continue;
+    }
+    ++i;
+  }
+  return body;
+}
+
+SwitchBody::Leads SwitchBody::leads(std::size_t label, std::size_t offset) const {
+  const auto after = std::upper_bound(statements.begin(), statements.end(), offset,
+                                      [](std::size_t at, const Statement &statement) { return at < statement.start; });
+  if (after == statements.begin())
+    return Leads::No;
+  const Statement &statement = *std::prev(after);
+  if (offset >= statement.end || label < statement.firstLeading || label >= statement.labelsBefore)
+    return Leads::No;
+  return label >= statement.firstSure ? Leads::Yes : Leads::Maybe;
 }
 
 std::vector<LoopHeader> loopsAround(const CudaCode &code, std::size_t statement) {
   std::vector<LoopHeader> loops = headersAround(code, statement);
   loops.erase(std::remove_if(loops.begin(), loops.end(),
-                             [](const LoopHeader &header) { return header.keyword == "if" || header.keyword == "else"; }),
+                             [](const LoopHeader &header) { return isBranch(header); }),
               loops.end());
   return loops;
 }
@@ -199,6 +360,12 @@ std::size_t bodyEndAfter(const std::string &code, std::size_t close) {
   if (start == std::string::npos || code[start] == '{')
     return start == std::string::npos ? start : pastClosing(code, start);
   return statementEndFrom(code, start);
+}
+
+std::size_t bodyEndAfter(const CudaCode &code, std::size_t close) {
+  const std::size_t start = code.code().find_first_not_of(" \t\r\n", close + 1);
+  return start != std::string::npos && code.code()[start] == '{' ? code.pastBlockOpenedAt(start)
+                                                                 : bodyEndAfter(code.code(), close);
 }
 
 } // namespace ptxdvfs::tools

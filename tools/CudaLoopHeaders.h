@@ -15,13 +15,17 @@
 namespace ptxdvfs::tools {
 
 /// The head of a loop or a branch, as written: `for (...)`, `while
-/// (...)`, `do`, `if (...)`, or the `else` of an `if (...)` (whose
-/// `at`, `open` and `close` are the `if`'s, and `text` the `if`'s head).
+/// (...)`, `do`, `if (...)`, the `else` of an `if (...)` (whose `at`,
+/// `open` and `close` are the `if`'s, and `text` the `if`'s head), or the
+/// `case` of a `switch (...)` that leads to one statement of its body
+/// (whose `at`, `open` and `close` are the `switch`'s, its body the
+/// switch's whole body).
 struct LoopHeader {
-  std::string keyword; ///< `for`, `while`, `do`, `if` or `else`
-  std::size_t at = 0;  ///< the offset of its keyword (an `else`'s `if`)
+  std::string keyword; ///< `for`, `while`, `do`, `if`, `else` or `case`
+  std::size_t at = 0;  ///< the offset of its keyword (an `else`'s `if`, a `case`'s `switch`)
   std::size_t open = std::string::npos, close = std::string::npos; ///< its parentheses; npos for `do`
   std::size_t headEnd = 0; ///< its last character, after which its body starts
+  std::size_t reached = std::string::npos; ///< a `case`'s: the statement of the switch's body it leads to
 
   /// `for (int t = 0; t < n; t++)`, or `do`.
   std::string text(const std::string &code) const {
@@ -33,11 +37,48 @@ struct LoopHeader {
   }
 };
 
-/// The loops (`for`, `while`, `do`) and branches (`if`, and `else` after
-/// an `if` body that is a block or one plain statement) of `code` whose body, braced or not, holds the
+/// Whether `header` heads a branch (`if`, `else`, `case`) rather than a loop.
+bool isBranch(const LoopHeader &header);
+
+/// The loops (`for`, `while`, `do`) and branches (`if`, `else` after an
+/// `if` body that is a block or one plain statement, and the `case` of a
+/// braced `switch` body) of `code` whose body, braced or not, holds the
 /// statement that starts at `statement`, innermost first, up to the body
 /// of the function.
 std::vector<LoopHeader> headersAround(const CudaCode &code, std::size_t statement);
+
+/// The braced body of a `switch`, read once: its labels, and for each of
+/// its statements which labels lead to it.
+struct SwitchBody {
+  /// A label, `case E:` or `default:`.
+  struct Label {
+    std::string expression;      ///< `E`, as code() has it; empty for `default`
+    std::size_t at = 0, end = 0; ///< its `case` or `default`, and just past its `:`
+  };
+  /// How a jump to a label leads to a statement: Yes where only plain
+  /// statements lie between them (other labels fall through); Maybe where
+  /// one of them may leave the switch (`if (c) break;`, a loop with a
+  /// `break`); No past a `break`, `return`, `continue`, `goto` or `throw`
+  /// (or a braced case body that ends in one), or from a later label.
+  enum class Leads { No, Maybe, Yes };
+
+  std::vector<Label> labels; ///< in order
+
+  /// How a jump to `labels[label]` leads to the statement that holds `offset`.
+  Leads leads(std::size_t label, std::size_t offset) const;
+
+  /// One statement of the body (labels apart), and the labels that lead
+  /// to it: those from `firstLeading` up to `labelsBefore`, surely from `firstSure`.
+  struct Statement {
+    std::size_t start = 0, end = 0;
+    std::size_t firstLeading = 0, firstSure = 0, labelsBefore = 0;
+  };
+  std::vector<Statement> statements; ///< in order
+};
+
+/// The body of the `switch` of the `case` header `header`; no labels
+/// where it is not braced or not closed.
+SwitchBody switchBodyOf(const std::string &code, const LoopHeader &header);
 
 /// headersAround() without the branches.
 std::vector<LoopHeader> loopsAround(const CudaCode &code, std::size_t statement);
@@ -46,6 +87,10 @@ std::vector<LoopHeader> loopsAround(const CudaCode &code, std::size_t statement)
 /// past its `}`, or past the `;` of its one statement (npos where the
 /// file ends first).
 std::size_t bodyEndAfter(const std::string &code, std::size_t close);
+
+/// bodyEndAfter() in `code`, a braced body's end found from its matched
+/// braces: read many times over, a long body costs nothing more.
+std::size_t bodyEndAfter(const CudaCode &code, std::size_t close);
 
 /// `for (counter = start; counter OP bound; counter += step)`, as written.
 struct CountedFor {

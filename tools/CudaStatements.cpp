@@ -25,6 +25,17 @@ bool assigns(std::string_view text) {
   return text.size() >= 2 && text[1] == '=' && std::string_view("+-*/%|&^").find(text[0]) != std::string_view::npos;
 }
 
+/// Whether the `:` just before `past` ends a `case` or `default` label
+/// (`case 0:`, `case 1: case 2:`), after which a statement starts.
+bool endsCaseLabel(const std::string &code, std::size_t past) {
+  if (past == 0 || code[past - 1] != ':' || (past > 1 && code[past - 2] == ':'))
+    return false;
+  const std::size_t start = code.find_last_of(";{}", past - 1);
+  const std::vector<std::string> words =
+      wordsIn(std::string_view(code).substr(start == std::string::npos ? 0 : start + 1, past - 1 - (start + 1)));
+  return !words.empty() && (words.front() == "case" || words.front() == "default");
+}
+
 } // namespace
 
 bool changesAt(const std::string &code, std::size_t at, std::size_t length) {
@@ -101,7 +112,8 @@ std::optional<std::string> assignedText(const std::string &code, std::size_t at,
   const std::size_t previous = codeEndBefore(code, at), newline = code.find('\n', previous);
   const bool afterDirective = previous > 0 && newline < at && preprocessorLineEndsAt(code, newline);
   const bool afterStatement =
-      previous == 0 || (word.empty() ? std::string_view(";{})").find(code[previous - 1]) != std::string_view::npos
+      previous == 0 || (word.empty() ? std::string_view(";{})").find(code[previous - 1]) != std::string_view::npos ||
+                                           endsCaseLabel(code, previous)
                                      : word == "else" || word == "do");
   const bool startsStatement = afterStatement || afterDirective;
   if (!startsStatement || parenthesisAround(code, at) != std::string::npos)

@@ -412,6 +412,46 @@ TEST(CudaHostLoopsTest, ALaunchUnderABranchNotTakenRunsNever) {
   EXPECT_EQ(launchesIn("if (argc > 1) { k<<<1, 32>>>(x); }"), 1u);
 }
 
+TEST(CudaHostLoopsTest, ASwitchRunsOnlyTheCasesItsValueLeadsTo) {
+  // A block size chosen by a switch, as template reductions do: only the matching case launches.
+  const std::string choose = "const int threads = 256;\n"
+                             "for (int t = 0; t < 10; t++) {\n"
+                             "  switch (threads) {\n"
+                             "  case 512: k<<<1, 512>>>(x); break;\n"
+                             "  case 256: k<<<2, 256>>>(x); break;\n"
+                             "  default: k<<<4, 128>>>(x); break;\n"
+                             "  }\n"
+                             "}";
+  const ptx::analysis::SourceLaunch chosen = launchOfK(inMain(choose));
+  EXPECT_EQ(chosen.launches, 10u);
+  EXPECT_EQ(shown(chosen.block), "256,1,1");
+  EXPECT_EQ(chosen.launchesWhy.substr(0, 87),
+            "launched 10 times: 0 at t.cu:6, never: `switch (threads)` at t.cu:5 goes to `case 256:`");
+  // A value no case names goes to `default`, or past every case.
+  EXPECT_EQ(shown(launchOfK(inMain("int threads = 64;\n" + choose.substr(choose.find('\n') + 1))).block), "128,1,1");
+  EXPECT_EQ(launchesIn("switch (3) { case 1: k<<<1, 32>>>(x); }\nk<<<1, 32>>>(x);"), 1u);
+  // Labels fall through to the next statement, and through plain statements.
+  EXPECT_EQ(launchesIn("switch (1) { case 1: case 2: k<<<1, 32>>>(x); }"), 1u);
+  EXPECT_EQ(launchesIn("switch (1) { case 0: k<<<1, 32>>>(x); break; case 1: x[0] = 2; case 2: k<<<1, 32>>>(x); }\n"
+                       "k<<<1, 32>>>(x);"),
+            2u);
+  // A braced case ending in `break` stops there; one that may leave the switch, or a label
+  // that does not fold, leaves the site counted.
+  EXPECT_EQ(launchesIn("switch (0) { case 0: { k<<<1, 32>>>(x); break; } case 1: k<<<1, 32>>>(x); }"), 1u);
+  EXPECT_EQ(launchesIn("switch (0) { case 0: if (rand()) break; k<<<1, 32>>>(x); }\nk<<<1, 32>>>(x);"), 2u);
+  EXPECT_EQ(launchesIn("switch (0) { case WIDE: k<<<1, 32>>>(x); }\nk<<<1, 32>>>(x);"), 2u);
+  EXPECT_EQ(launchesIn("switch (rand()) { case 0: k<<<1, 32>>>(x); }\nk<<<1, 32>>>(x);"), 2u);
+  // A case the value does not lead to changes nothing; the one it leads to gives the value.
+  EXPECT_EQ(gridAfter("const int mode = 0;\nint n = 4096;\nswitch (mode) { case 0: n = 512; break; default: n = 1024; }"),
+            "2,1,1");
+  EXPECT_EQ(gridAfter("int n = 4096;\nswitch (2) { case 0: n = 512; break; case 1: { n = 1024; } }"), "16,1,1");
+  // Not where the switch may jump past the assignment to the use, or leave before it.
+  EXPECT_EQ(gridAfter("int n = 4096;\nswitch (0) { case 0: if (rand()) break; n = 512; }"), "none");
+  EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\nswitch (1) { case 0: n = 512; case 1: k<<<n / 256, 256>>>(x); }"))
+                      .grid),
+            "none");
+}
+
 TEST(CudaHostLoopsTest, ManyLaunchSitesAreSummedAndTheFirstNamed) {
   std::string body;
   for (int site = 0; site < 6; ++site)
