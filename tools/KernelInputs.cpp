@@ -17,11 +17,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <string_view>
 
 namespace ptxdvfs::tools {
 
@@ -86,13 +88,37 @@ std::string withoutReturnType(const std::string &bare) {
   return bare;
 }
 
+/// `reduce<512u>` -> `reduce<512>`: the integer literals of a demangled
+/// name without the suffixes (`u`, `l`, `ul`) its unsigned and long
+/// template arguments carry, as a user writes them in a pattern.
+std::string withoutLiteralSuffixes(const std::string &readable) {
+  std::string plain;
+  for (std::size_t at = 0; at < readable.size();) {
+    const bool number = std::isdigit(static_cast<unsigned char>(readable[at])) &&
+                        (at == 0 || !isIdentifierChar(readable[at - 1]));
+    if (!number) {
+      plain += readable[at++];
+      continue;
+    }
+    while (at < readable.size() && std::isdigit(static_cast<unsigned char>(readable[at])))
+      plain += readable[at++];
+    std::size_t suffix = at;
+    while (suffix < readable.size() && std::string_view("uUlL").find(readable[suffix]) != std::string_view::npos)
+      ++suffix;
+    if (suffix == readable.size() || !isIdentifierChar(readable[suffix]))
+      at = suffix;
+  }
+  return plain;
+}
+
 } // namespace
 
 bool kernelSelected(const std::string &name, const std::vector<std::string> &patterns) {
   if (patterns.empty())
     return true;
   const std::string bare = demangledWithoutParameters(name);
-  const std::string names[] = {name, demangle(name), bare, withoutReturnType(bare), baseNameOf(name)};
+  const std::string instance = withoutReturnType(bare);
+  const std::string names[] = {name, demangle(name), bare, instance, withoutLiteralSuffixes(instance), baseNameOf(name)};
   return std::any_of(patterns.begin(), patterns.end(), [&](const std::string &pattern) {
     return std::any_of(std::begin(names), std::end(names),
                        [&](const std::string &candidate) { return fnmatch(pattern.c_str(), candidate.c_str(), 0) == 0; });

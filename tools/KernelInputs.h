@@ -81,8 +81,10 @@ CompiledCuda compileCudaFile(const std::string &file, const InputFlags &flags,
 /// Whether kernel `name` (PTX, possibly mangled) is selected by `patterns`
 /// (shell globs, matched against the mangled and the demangled name, the
 /// demangled name without its parameter list, and for a template instance
-/// without its return type, `scale<float>`, and without its template
-/// arguments, `scale`); every kernel when `patterns` is empty.
+/// without its return type, `scale<float>`, also with its integer
+/// arguments written without suffixes, `reduce<512>` for `reduce<512u>`,
+/// and without its template arguments, `scale`); every kernel when
+/// `patterns` is empty.
 bool kernelSelected(const std::string &name, const std::vector<std::string> &patterns);
 
 /// The error for an input where nothing was selected: "no kernel (.entry)
