@@ -94,6 +94,54 @@ std::optional<CudaCode::ParameterList> CudaCode::parameterListAround(std::size_t
   return ParameterList{static_cast<int>(after - blocks_.begin()), open, end - 1};
 }
 
+std::optional<CudaCode::TemplateParameterList> CudaCode::templateParametersOf(int block) const {
+  if (block < 0 || !blocks_[static_cast<std::size_t>(block)].functionBody)
+    return std::nullopt;
+  std::size_t at = parameterListOf(blocks_[static_cast<std::size_t>(block)].open);
+  wordBefore(code_, at); // the function's name
+  // Back over its return type and qualifiers (`static`, `std::vector<int>`, `T *`) to `template <...>`.
+  constexpr int kMostTokens = 32;
+  for (int token = 0; token < kMostTokens; ++token) {
+    at = codeEndBefore(code_, at);
+    if (at == 0)
+      return std::nullopt;
+    const char c = code_[at - 1];
+    if (c == '>') {
+      const std::size_t open = openingOf(code_, at - 1);
+      std::size_t keyword = open;
+      if (code_[open] != '<')
+        return std::nullopt;
+      if (wordBefore(code_, keyword) != "template") {
+        at = open;
+        continue;
+      }
+      TemplateParameterList list{open, at - 1, {}};
+      for (const std::string &part : topLevelParts(std::string_view(code_).substr(open + 1, at - 2 - open))) {
+        const std::size_t equals = plainAssignment(part);
+        TemplateParameter parameter;
+        parameter.declaredAs = wordsIn(std::string_view(part).substr(0, equals));
+        if (equals != std::string::npos)
+          parameter.defaultText = trimmed(std::string_view(part).substr(equals + 1));
+        parameter.type = !parameter.declaredAs.empty() &&
+                         (parameter.declaredAs.front() == "typename" || parameter.declaredAs.front() == "class");
+        if (parameter.declaredAs.size() >= 2) {
+          parameter.name = parameter.declaredAs.back();
+          parameter.declaredAs.pop_back();
+        }
+        list.parameters.push_back(std::move(parameter));
+      }
+      return list;
+    }
+    if (isIdentifierChar(c))
+      wordBefore(code_, at);
+    else if (c == '*' || c == '&' || c == ':')
+      --at;
+    else
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 /// `f(...) {` and `f(...) const {`, not `if (...) {`, `[](...) {` or `struct S {`.
 std::size_t CudaCode::parameterListOf(std::size_t brace) const {
   std::size_t at = brace;
@@ -259,6 +307,35 @@ std::vector<std::size_t> callsIn(const CudaCode &file, const std::string &name) 
     calls.push_back(at);
   }
   return calls;
+}
+
+std::size_t templateListAround(const std::string &code, std::size_t offset) {
+  int angles = 0, parentheses = 0;
+  for (std::size_t at = offset; at-- > 0;) {
+    const char c = code[at];
+    if (c == ';' || c == '{' || c == '}')
+      return std::string::npos;
+    if (c == ')') {
+      ++parentheses;
+    } else if (c == '(') {
+      if (parentheses-- == 0)
+        return std::string::npos;
+    } else if (parentheses == 0 && c == '>') {
+      ++angles;
+    } else if (parentheses == 0 && c == '<' && angles-- == 0) {
+      std::size_t keyword = at;
+      return wordBefore(code, keyword) == "template" ? at : std::string::npos;
+    }
+  }
+  return std::string::npos;
+}
+
+std::vector<std::string> templateArgumentsAt(const std::string &code, std::size_t at, std::size_t length) {
+  const std::size_t open = code.find_first_not_of(" \t\r\n", at + length);
+  const std::size_t end = open == std::string::npos ? open : pastTemplateArguments(code, open);
+  if (end == std::string::npos || end == open)
+    return {};
+  return topLevelParts(std::string_view(code).substr(open + 1, end - open - 2));
 }
 
 std::vector<std::string> topLevelParts(std::string_view text, char separator) {

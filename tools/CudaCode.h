@@ -68,6 +68,23 @@ public:
   /// `offset`; nullopt elsewhere (in a prototype's, a lambda's or a call's).
   std::optional<ParameterList> parameterListAround(std::size_t offset) const;
 
+  /// A parameter of a function template: `typename T`, `int BLOCK = 256`.
+  struct TemplateParameter {
+    std::string name;                   ///< empty where it is unnamed
+    bool type = false;                  ///< `typename T` or `class T`, no value
+    std::vector<std::string> declaredAs; ///< its words before its name: `unsigned`, `int`
+    std::string defaultText;            ///< what follows its `=`; empty without one
+  };
+  struct TemplateParameterList {
+    std::size_t open = 0, close = 0; ///< its `<` and `>`
+    std::vector<TemplateParameter> parameters;
+  };
+
+  /// The template parameters of the function whose body is `block`
+  /// (`template <typename T, int N> void run(...) {`); nullopt where it is
+  /// no function template.
+  std::optional<TemplateParameterList> templateParametersOf(int block) const;
+
 private:
   /// The offset of the `(` that opens the parameter list of the function
   /// whose body `brace` opens (its name is the word before it); npos for
@@ -128,6 +145,13 @@ std::size_t callArgumentsAt(const std::string &code, std::size_t at, std::size_t
 /// Where `file` calls a function named `name`: `name(` or `name<...>(` in
 /// a function's body, not `obj.name(`, `p->name(` or a longer name; the offsets of the names.
 std::vector<std::size_t> callsIn(const CudaCode &file, const std::string &name);
+
+/// The `<` of the `template <...>` list that holds `offset`; npos where none does.
+std::size_t templateListAround(const std::string &code, std::size_t offset);
+
+/// The template arguments written after the name of `length` characters
+/// at `at` (`run<float, 256>(` gives `float` and ` 256`); empty where none are.
+std::vector<std::string> templateArgumentsAt(const std::string &code, std::size_t at, std::size_t length);
 
 /// `text` split at its `separator`s outside brackets: its top-level commas by default.
 std::vector<std::string> topLevelParts(std::string_view text, char separator = ',');

@@ -9,6 +9,7 @@
 #include "ptxdvfs/ptx/analysis/Values.h"
 
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,9 +30,15 @@ inline std::string shownDims(const ptx::analysis::Dim3 &dims) {
   return text;
 }
 
+/// Calls of function templates, by the template's name: the file and the
+/// offset of each call's name.
+using TemplateCalls = std::map<std::string, std::vector<std::pair<std::size_t, std::size_t>>, std::less<>>;
+
 /// Folds the sizes written in a set of CUDA files, each read once.
 class ConstantFolder {
 public:
+  class InstanceScope;
+
   explicit ConstantFolder(const std::vector<CudaSourceFile> &files);
   ~ConstantFolder();
   ConstantFolder(const ConstantFolder &) = delete;
@@ -54,10 +61,13 @@ public:
   /// there before `offset`, is what every call of the function passes for
   /// it (`run(d, 1 << 20)`; calls found by name as HostRunCounter finds
   /// them, each folded where it is written, the parameter's default
-  /// argument where a call leaves it out), converted to its type. nullopt
-  /// for anything else (a value read at run time, a parameter whose calls
-  /// pass different values or are not found, a template argument, a
-  /// global that is not const) and for a size below 1 or above 2^31 - 1.
+  /// argument where a call leaves it out), converted to its type; so is a
+  /// value template parameter of a function template holding `offset`
+  /// (`run<256>(d, n)`, or its default; only the calls of the instance
+  /// read, InstanceScope). nullopt for anything else (a value read at run
+  /// time, a parameter whose calls pass different values or are not
+  /// found, a template argument the calls do not write, a global that is
+  /// not const) and for a size below 1 or above 2^31 - 1.
   ///
   /// Where `how` is given, it is set to what the value rests on beyond the
   /// text at `offset`, for reasons: "`n` = 4096, as `run`'s call at
@@ -92,9 +102,44 @@ public:
   /// for another loop. `how` as value()'s, naming the condition.
   std::optional<bool> branchTaken(std::size_t file, const LoopHeader &header, std::string *how = nullptr) const;
 
+  /// A template parameter of the function template around `offset` of
+  /// file `file`, `name`, as every call of that template passes it
+  /// (written `run<float, 256>(...)`, or its default): in
+  /// templateArgumentsOf()'s form, `type:f` for a built-in type, `value:256`
+  /// for a whole number (a value folded where the call is written, a
+  /// parameter of the caller's own template as its calls pass it). nullopt
+  /// where `name` is no such parameter, or the calls do not agree on it.
+  /// A value parameter reads the same way where dimension() and value() meet it.
+  std::optional<std::string> templateArgument(std::size_t file, std::size_t offset, const std::string &name) const;
+
+  /// The function template whose body holds `offset` of file `file`, and
+  /// its calls; nullopt where no function template holds it.
+  std::optional<TemplateCalls> templateCallsAround(std::size_t file, std::size_t offset) const;
+
+  /// How many times the calls read have changed (InstanceScope): what was
+  /// counted from callsOf() before a change may not hold after it.
+  std::size_t callsChanged() const;
+
 private:
   class Impl;
   std::unique_ptr<Impl> impl_;
+};
+
+/// While it lives, the folder reads the templates it names as called
+/// only from the calls it lists (one instance of each): callsOf() gives
+/// those, and the parameters and template parameters of the template are
+/// what they pass. The scope before it comes back when it ends. An empty
+/// one changes nothing.
+class ConstantFolder::InstanceScope {
+public:
+  InstanceScope(const ConstantFolder &folder, TemplateCalls calls);
+  ~InstanceScope();
+  InstanceScope(const InstanceScope &) = delete;
+  InstanceScope &operator=(const InstanceScope &) = delete;
+
+private:
+  const ConstantFolder &folder_;
+  TemplateCalls outer_;
 };
 
 } // namespace ptxdvfs::tools

@@ -8,6 +8,7 @@
 #include "CudaLoopHeaders.h"
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -49,6 +50,13 @@ struct ReturnFunction {
   std::size_t file = 0, offset = 0; ///< its body, where the names in it are looked up
 };
 
+/// What a call passes for a parameter: the text, and where to fold it
+/// (the call, or the declaration of a default).
+struct PassedArgument {
+  std::string text;
+  std::size_t file = 0, offset = 0;
+};
+
 /// A `switch` read once: its body, and where each value jumps.
 struct Switch {
   SwitchBody body;
@@ -79,8 +87,18 @@ public:
   std::optional<Number> number(std::size_t file, std::size_t offset, const std::string &text, int depth = 0) const;
   std::optional<bool> branchTaken(std::size_t file, const LoopHeader &header) const { return taken(file, header, 0); }
   /// Where the function `name` is called, by file and offset; its calls of
-  /// itself too, whose arguments are folded as others are.
+  /// itself too, whose arguments are folded as others are. Only the calls
+  /// of the instance read (readCalls()) for a template it names.
   const std::vector<std::pair<std::size_t, std::size_t>> &callsOf(const std::string &name) const;
+
+  std::optional<std::string> templateArgument(std::size_t file, std::size_t offset, const std::string &name,
+                                              int depth) const;
+  std::optional<TemplateCalls> templateCallsAround(std::size_t file, std::size_t offset) const;
+  /// The calls of templates read now (ConstantFolder::InstanceScope), and
+  /// replacing them; what was folded from other calls is forgotten.
+  const TemplateCalls &callsRead() const { return callsRead_; }
+  void readCalls(TemplateCalls calls) const;
+  std::size_t callsChanged() const { return callsChanged_; }
 
 private:
   class NamesAt;
@@ -133,6 +151,22 @@ private:
   /// every call of its function passes for it (or its default argument).
   Lookup parameter(std::size_t file, const CudaCode::ParameterList &list, std::size_t at, const std::string &name,
                    int depth, Definition &found) const;
+  /// What a call of a function passes for one parameter; nullopt where it
+  /// does not say (another overload, a template argument deduced).
+  using PassedAt = std::function<std::optional<constants::PassedArgument>(std::size_t file, std::size_t call)>;
+  /// The value every call of `function` (those the program takes, else
+  /// all) passes, as `passed` reads it, converted to `type`: a dim3 where
+  /// `found.dim3`. `key` caches it; `unreadable` says why a call that
+  /// `passed` cannot read leaves it open.
+  Lookup agreedArgument(const std::pair<std::string, std::size_t> &key, const std::string &function,
+                        const std::string &name, const std::vector<std::string> &type, const PassedAt &passed,
+                        const std::string &unreadable, int depth, Definition &found) const;
+  /// The calls of `function` the program run without arguments takes; all of them where it takes none.
+  std::vector<std::pair<std::size_t, std::size_t>> takenCalls(const std::string &function, int depth) const;
+  /// The value template parameter `index` of `list` (of the function
+  /// whose body is `body` in `file`): what every call passes for it.
+  Lookup templateParameter(std::size_t file, int body, const CudaCode::TemplateParameterList &list,
+                           std::size_t index, int depth, Definition &found) const;
   /// `name` as seen from `offset` of `file`: a macro, a variable of that
   /// file, or a file-scope one of another.
   Lookup define(std::size_t file, std::size_t offset, const std::string &name, int depth, Definition &found) const;
@@ -166,6 +200,9 @@ private:
   /// notes that value rests on, and how many loop counters' middles.
   mutable std::map<std::pair<std::string, std::size_t>, std::tuple<Definition, std::vector<std::string>, std::size_t>>
       parametersFound_;
+  /// The calls read for the templates they name (readCalls()), and how many times they changed.
+  mutable TemplateCalls callsRead_;
+  mutable std::size_t callsChanged_ = 0;
   /// How many times a loop counter stood for its middle value, so far.
   mutable std::size_t middles_ = 0;
   /// Where the fold under way collects its notes (Notes): what its value

@@ -77,6 +77,7 @@ HostRuns HostRunCounter::runsOfEach(const std::vector<HostStatement> &statements
   all.times = 0;
   for (std::size_t i = 0; i < statements.size(); ++i) {
     const HostStatement &at = statements[i];
+    const ConstantFolder::InstanceScope scope(folder_, at.instance);
     const HostRuns runs = runsOf(at.file, at.statement);
     if (each)
       each->push_back(runs.times);
@@ -95,13 +96,17 @@ HostRuns HostRunCounter::callsOf(const std::string &function) {
   if (function.empty() || function == "main" || callers_.size() >= kCallerDepth ||
       std::find(callers_.begin(), callers_.end(), function) != callers_.end())
     return {};
+  if (callsChanged_ != folder_.callsChanged()) { // another instance's calls
+    calls_.clear();
+    callsChanged_ = folder_.callsChanged();
+  }
   if (auto cached = calls_.find(function); cached != calls_.end())
     return cached->second;
   std::vector<HostStatement> calls;
   for (const auto &[file, at] : folder_.callsOf(function)) {
     const CudaCode &code = folder_.files()[file];
     if (code.functionNameOf(code.functionBodyAt(at)) != function) // a recursive call runs as its function does
-      calls.push_back({file, at, at});
+      calls.push_back({file, at, at, {}});
   }
   HostRuns runs;
   if (!calls.empty()) {

@@ -54,6 +54,9 @@ struct HostRuns {
 /// reason names it (a launch's `<<<`, a call's name).
 struct HostStatement {
   std::size_t file = 0, statement = 0, shownAt = 0;
+  /// The calls of function templates it runs from, where it runs for one
+  /// instance of them (ConstantFolder::InstanceScope); empty: every call.
+  TemplateCalls instance;
 };
 
 /// Counts the runs of statements of one set of files: none under a branch
@@ -65,7 +68,8 @@ struct HostStatement {
 /// same way, at most kCallerDepth callers up and never round a cycle. A
 /// function called nowhere in the files (a callback, a library's entry)
 /// runs once. Calls are found by name (`name(`, not `obj.name(`), so the
-/// overloads of a name share their calls. Callers' runs are cached.
+/// overloads of a name share their calls. Callers' runs are cached, while
+/// the folder reads the same calls.
 class HostRunCounter {
 public:
   static constexpr std::size_t kCallerDepth = 4;
@@ -87,6 +91,7 @@ private:
 
   const ConstantFolder &folder_;
   std::map<std::string, HostRuns, std::less<>> calls_;
+  std::size_t callsChanged_ = 0; ///< the folder's callsChanged() that calls_ was counted at
   std::vector<std::string> callers_; ///< the functions whose calls are being counted, outermost first
 };
 

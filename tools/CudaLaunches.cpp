@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <iterator>
 #include <set>
 #include <string_view>
 
@@ -36,6 +37,9 @@ struct LaunchSite {
   /// The template arguments written before `<<<` (`scale<float, 4>`);
   /// empty where none are.
   std::vector<std::string> templateArguments;
+  /// For a launch in a function template that passes its own parameters
+  /// (`scale<BLOCK><<<...>>>`): the calls of the instance it stands for.
+  TemplateCalls instance;
 };
 
 /// The kernel named just before `<<<` at `launch`: `scale`, `ns::scale`,
@@ -61,7 +65,7 @@ std::vector<LaunchSite> launchSitesIn(const ConstantFolder &folder) {
                    std::optional<std::vector<std::string>> arguments, std::vector<std::string> templateArguments) {
       if (!kernel.empty() && parts.size() >= 2)
         sites.push_back({std::move(kernel), file, at, statement, parts[0], parts[1], std::move(arguments),
-                         std::move(templateArguments)});
+                         std::move(templateArguments), {}});
     };
     for (std::size_t at = code.find("<<<"); at != std::string::npos; at = code.find("<<<", at + 3)) {
       const std::size_t close = code.find(">>>", at + 3);
@@ -157,7 +161,7 @@ std::vector<const LaunchSite *> countLaunches(HostRunCounter &runs, const std::v
   constexpr std::size_t kLongestReason = 1000;
   std::vector<HostStatement> statements;
   for (const LaunchSite *site : sites)
-    statements.push_back({site->file, site->statement, site->offset});
+    statements.push_back({site->file, site->statement, site->offset, site->instance});
   std::vector<std::uint64_t> times;
   const HostRuns all = runs.runsOfEach(statements, kSitesNamed, "launch sites", &times);
   if (all.defaulted)
@@ -190,6 +194,7 @@ ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, HostRunCo
   std::vector<Agreement<ptx::analysis::AssumedValue>> arguments(parameters);
   bool argumentsRead = true;
   for (const LaunchSite *site : running) {
+    const ConstantFolder::InstanceScope scope(folder, site->instance);
     const std::string at = locationOf(folder, *site);
     grid.add([&](std::string *how) { return folder.dimension(site->file, site->offset, site->grid, how); },
              sameDims, shownDims, site->grid, at);
@@ -232,8 +237,9 @@ std::optional<std::vector<std::string>> writtenTemplateArguments(const ConstantF
     return std::nullopt;
   std::vector<std::string> arguments;
   for (const std::string &written : site.templateArguments) {
-    if (std::optional<std::string> builtin = builtinTemplateArgument(written)) {
-      arguments.push_back(*builtin);
+    if (std::optional<std::string> fixed = builtinTemplateArgument(written);
+        fixed || (fixed = folder.templateArgument(site.file, site.offset, written))) {
+      arguments.push_back(*fixed); // a built-in type, or what the calls of the template around it pass
       continue;
     }
     std::optional<ptx::analysis::AssumedValue> value = folder.value(site.file, site.offset, written);
@@ -249,16 +255,52 @@ std::optional<std::vector<std::string>> writtenTemplateArguments(const ConstantF
 /// arguments, when every launch of the name writes arguments the source
 /// fixes. Otherwise (a launch with the host template's own `T`, deduced
 /// arguments, overloads) which launch is which is not known, and none is taken.
+/// A launch in a function template whose template arguments are the
+/// template's own parameters (`scale<BLOCK><<<...>>>` in `template <int
+/// BLOCK> void run(...)`), once per set of arguments the template's calls
+/// give it: each with the calls of that instance (`run<256>(...)`) and the
+/// arguments written there. Empty where a call does not fix them.
+std::vector<std::pair<LaunchSite, std::vector<std::string>>> instancesOf(const ConstantFolder &folder,
+                                                                         const LaunchSite &site) {
+  std::vector<std::pair<LaunchSite, std::vector<std::string>>> instances;
+  const std::optional<TemplateCalls> template_ = folder.templateCallsAround(site.file, site.offset);
+  if (!template_ || site.templateArguments.empty())
+    return instances;
+  const auto &[function, calls] = *template_->begin();
+  for (const std::pair<std::size_t, std::size_t> &call : calls) {
+    const ConstantFolder::InstanceScope scope(folder, TemplateCalls{{function, {call}}});
+    std::optional<std::vector<std::string>> arguments = writtenTemplateArguments(folder, site);
+    if (!arguments)
+      return {};
+    const auto same = std::find_if(instances.begin(), instances.end(),
+                                   [&](const auto &instance) { return instance.second == *arguments; });
+    if (same != instances.end()) {
+      same->first.instance[function].push_back(call);
+      continue;
+    }
+    LaunchSite bound = site;
+    bound.instance = TemplateCalls{{function, {call}}};
+    instances.emplace_back(std::move(bound), std::move(*arguments));
+  }
+  return instances;
+}
+
 void addInstanceLaunches(const ConstantFolder &folder, HostRunCounter &runs, const std::string &name,
                          const std::vector<const LaunchSite *> &sites,
                          const std::vector<const ptx::Function *> &instances,
                          std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> &result) {
   const std::string first = locationOf(folder, *sites.front());
-  std::vector<std::vector<std::string>> written;
+  // Each launch with the template arguments it writes; one in a template, once per instance of that.
+  std::vector<std::pair<LaunchSite, std::vector<std::string>>> written;
   std::string unmatched; // why launches cannot be matched to instances
   for (const LaunchSite *site : sites) {
-    std::optional<std::vector<std::string>> arguments = writtenTemplateArguments(folder, *site);
-    if (!arguments) {
+    if (std::optional<std::vector<std::string>> arguments = writtenTemplateArguments(folder, *site)) {
+      written.emplace_back(*site, std::move(*arguments));
+      continue;
+    }
+    std::vector<std::pair<LaunchSite, std::vector<std::string>>> perInstance = instancesOf(folder, *site);
+    std::move(perInstance.begin(), perInstance.end(), std::back_inserter(written));
+    if (perInstance.empty()) {
       unmatched = site->templateArguments.empty() ? "the launches of the " + std::to_string(instances.size()) +
                                                         " kernels named `" + name + "`, the first at " + first +
                                                         ", are not told apart"
@@ -267,14 +309,13 @@ void addInstanceLaunches(const ConstantFolder &folder, HostRunCounter &runs, con
                                                         "types or constants, so its instances are not told apart";
       break;
     }
-    written.push_back(std::move(*arguments));
   }
   for (const ptx::Function *instance : instances) {
     std::optional<std::vector<std::string>> own = templateArgumentsOf(instance->name);
     std::vector<const LaunchSite *> matched;
-    for (std::size_t i = 0; own && unmatched.empty() && i < sites.size(); ++i)
-      if (written[i] == *own)
-        matched.push_back(sites[i]);
+    for (std::size_t i = 0; own && unmatched.empty() && i < written.size(); ++i)
+      if (written[i].second == *own)
+        matched.push_back(&written[i].first);
     if (!matched.empty()) {
       result.emplace(instance->name, agreedLaunch(folder, runs, matched, instance->parameters.size()));
       continue;

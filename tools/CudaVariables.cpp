@@ -44,6 +44,18 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
     if (previous > 1 && (code[previous - 1] == '.' || code.compare(previous - 2, 2, "->") == 0 ||
                          code.compare(previous - 2, 2, "::") == 0))
       continue; // a member or a qualified name, not this variable (`case 0: n = 2;` is)
+    if (source.blockAt(at) < 0 && templateListAround(code, at) != std::string::npos) {
+      // A template parameter: the one of the function template around the use is what its calls pass.
+      const int body = source.functionBodyAt(before);
+      const std::optional<CudaCode::TemplateParameterList> own =
+          fileScopeOnly ? std::nullopt : source.templateParametersOf(body);
+      if (!own || own->open != templateListAround(code, at))
+        continue; // another template's
+      for (std::size_t index = 0; index < own->parameters.size(); ++index)
+        if (own->parameters[index].name == name)
+          return templateParameter(file, body, *own, index, depth, found);
+      continue;
+    }
     if (source.blockAt(at) < 0)
       if (const std::optional<CudaCode::ParameterList> list = source.parameterListAround(at)) {
         if (fileScopeOnly || !source.encloses(list->body, useBlock))
@@ -105,6 +117,8 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
 }
 
 const std::vector<std::pair<std::size_t, std::size_t>> &ConstantFolder::Impl::callsOf(const std::string &name) const {
+  if (auto read = callsRead_.find(name); read != callsRead_.end())
+    return read->second; // one instance's
   auto cached = calls_.find(name);
   if (cached == calls_.end()) {
     std::vector<std::pair<std::size_t, std::size_t>> calls;
@@ -285,12 +299,6 @@ Lookup ConstantFolder::Impl::parameter(std::size_t file, const CudaCode::Paramet
   // After a `<`, a template's commas may split no parameters.
   if (function.empty() || before.find('<') != std::string_view::npos)
     return Lookup::Unknown;
-  if (depth >= kMaxDepth) {
-    if (openNotes_)
-      openNotes_->push_back("`" + name + "` of `" + function + "` is passed down more than " +
-                            std::to_string(kMaxDepth) + " names deep");
-    return Lookup::Unknown;
-  }
   // Its type as declared: `int`, `const dim3 &` (a reference reads as the value); a pointer or an array is no size.
   const std::vector<std::string> declaredBefore = topLevelParts(before); // the parameters up to this one's name
   const std::string &declaredAs = declaredBefore.back();
@@ -314,32 +322,9 @@ Lookup ConstantFolder::Impl::parameter(std::size_t file, const CudaCode::Paramet
   const std::size_t equals = declared[index].find('=');
   const std::optional<std::string> defaultArgument =
       equals == std::string::npos ? std::nullopt : std::optional<std::string>(declared[index].substr(equals + 1));
-  if (auto agreed = parametersFound_.find({function, index}); agreed != parametersFound_.end()) {
-    found = std::get<0>(agreed->second);
-    note(std::get<1>(agreed->second));
-    middles_ += std::get<2>(agreed->second);
-    return Lookup::Found;
-  }
-  const std::size_t middles = middles_;
-  if (!parametersOpen_.emplace(function, index).second)
-    return Lookup::Unknown; // reached again through its own calls
-  // The notes of the calls' arguments, which the value rests on too.
-  std::vector<std::string> notes, *outer = notes_;
-  notes_ = &notes;
-  found = Definition("", file, at, dim3);
-  // A call under a branch the program does not take passes nothing (unless no call is taken).
-  std::vector<std::pair<std::size_t, std::size_t>> calls;
-  for (const auto &[callFile, call] : callsOf(function))
-    if (!untaken(callFile, call, std::string::npos, depth))
-      calls.emplace_back(callFile, call);
-  if (calls.empty())
-    calls = callsOf(function);
-  const std::string calledBy = "`" + function + "`'s ";
-  std::string firstAt, firstShown; // the first call, and the value it passes
-  std::string open;                // why the calls leave the parameter open
-  for (const auto &[callFile, call] : calls) {
+  // A default argument is folded where it is declared, as the compiler does.
+  const PassedAt passed = [&](std::size_t callFile, std::size_t call) -> std::optional<PassedArgument> {
     const std::string &caller = files_[callFile].code();
-    const std::string callAt = files_[callFile].where(call);
     const std::size_t parenthesis = callArgumentsAt(caller, call, function.size());
     const std::size_t end = pastClosing(caller, parenthesis);
     std::vector<std::string> arguments;
@@ -347,30 +332,75 @@ Lookup ConstantFolder::Impl::parameter(std::size_t file, const CudaCode::Paramet
       arguments = topLevelParts(std::string_view(caller).substr(parenthesis + 1, end - parenthesis - 2));
     if (arguments.size() == 1 && trimmed(arguments[0]).empty())
       arguments.clear(); // `f()`
-    const bool passed = index < arguments.size();
-    if (end == std::string::npos || arguments.size() > declared.size() || (!passed && !defaultArgument)) {
-      open = calledBy + "call at " + callAt + " does not pass its parameters as declared (an overload?)";
+    if (end == std::string::npos || arguments.size() > declared.size() || (index >= arguments.size() && !defaultArgument))
+      return std::nullopt;
+    return index < arguments.size() ? PassedArgument{arguments[index], callFile, call}
+                                    : PassedArgument{*defaultArgument, file, list.open};
+  };
+  found = Definition("", file, at, dim3);
+  return agreedArgument({function, index}, function, name, type, passed,
+                        "does not pass its parameters as declared (an overload?)", depth, found);
+}
+
+std::vector<std::pair<std::size_t, std::size_t>> ConstantFolder::Impl::takenCalls(const std::string &function,
+                                                                                   int depth) const {
+  // A call under a branch the program does not take passes nothing (unless no call is taken).
+  std::vector<std::pair<std::size_t, std::size_t>> calls;
+  for (const auto &[callFile, call] : callsOf(function))
+    if (!untaken(callFile, call, std::string::npos, depth))
+      calls.emplace_back(callFile, call);
+  return calls.empty() ? callsOf(function) : calls;
+}
+
+Lookup ConstantFolder::Impl::agreedArgument(const std::pair<std::string, std::size_t> &key, const std::string &function,
+                                            const std::string &name, const std::vector<std::string> &type,
+                                            const PassedAt &passed, const std::string &unreadable, int depth,
+                                            Definition &found) const {
+  if (depth >= kMaxDepth) {
+    if (openNotes_)
+      openNotes_->push_back("`" + name + "` of `" + function + "` is passed down more than " +
+                            std::to_string(kMaxDepth) + " names deep");
+    return Lookup::Unknown;
+  }
+  if (auto agreed = parametersFound_.find(key); agreed != parametersFound_.end()) {
+    found = std::get<0>(agreed->second);
+    note(std::get<1>(agreed->second));
+    middles_ += std::get<2>(agreed->second);
+    return Lookup::Found;
+  }
+  const std::size_t middles = middles_;
+  if (!parametersOpen_.emplace(key).second)
+    return Lookup::Unknown; // reached again through its own calls
+  // The notes of the calls' arguments, which the value rests on too.
+  std::vector<std::string> notes, *outer = notes_;
+  notes_ = &notes;
+  const std::vector<std::pair<std::size_t, std::size_t>> calls = takenCalls(function, depth);
+  const std::string calledBy = "`" + function + "`'s ";
+  std::string firstAt, firstShown; // the first call, and the value it passes
+  std::string open;                // why the calls leave the parameter open
+  for (const auto &[callFile, call] : calls) {
+    const std::string callAt = files_[callFile].where(call);
+    const std::optional<PassedArgument> argument = passed(callFile, call);
+    if (!argument) {
+      open = calledBy + "call at " + callAt + " " + unreadable;
       break;
     }
-    // A default argument is folded where it is declared, as the compiler does.
-    const std::string &text = passed ? arguments[index] : *defaultArgument;
-    const std::size_t where = passed ? callFile : file, offset = passed ? call : list.open;
     std::optional<std::string> shown; // what this call passes, where the source fixes it
     bool same = true;
-    if (dim3) {
-      const std::optional<Dim3> dims = dimension(where, offset, text, depth + 1);
+    if (found.dim3) {
+      const std::optional<Dim3> dims = dimension(argument->file, argument->offset, argument->text, depth + 1);
       shown = dims ? std::optional<std::string>(shownDims(*dims)) : std::nullopt;
       same = !dims || !found.dims || sameDims(*dims, *found.dims);
       found.dims = found.dims ? found.dims : dims;
     } else {
-      std::optional<Number> value = number(where, offset, text, depth + 1);
+      std::optional<Number> value = number(argument->file, argument->offset, argument->text, depth + 1);
       value = value ? converted(*value, type) : std::nullopt; // as C passes it: converted to the parameter's type
       shown = value ? std::optional<std::string>(shownNumber(*value)) : std::nullopt;
       same = !value || !found.number || sameNumber(*value, *found.number);
       found.number = found.number ? found.number : value;
     }
     if (!shown) {
-      open = calledBy + "call at " + callAt + " passes " + quotedCode(text) + " for `" + name +
+      open = calledBy + "call at " + callAt + " passes " + quotedCode(argument->text) + " for `" + name +
              "`, which the source does not fix";
       break;
     }
@@ -386,7 +416,7 @@ Lookup ConstantFolder::Impl::parameter(std::size_t file, const CudaCode::Paramet
   }
   if (calls.empty())
     open = "`" + function + "` is called nowhere by its name";
-  parametersOpen_.erase({function, index});
+  parametersOpen_.erase(key);
   notes_ = outer;
   if (!open.empty()) {
     if (openNotes_ && std::find(openNotes_->begin(), openNotes_->end(), open) == openNotes_->end())
@@ -397,7 +427,7 @@ Lookup ConstantFolder::Impl::parameter(std::size_t file, const CudaCode::Paramet
                   (calls.size() == 1 ? "call at " + firstAt + " passes it"
                                      : std::to_string(calls.size()) + " calls pass it, the first at " + firstAt));
   note(notes);
-  parametersFound_.emplace(std::pair{function, index}, std::tuple{found, std::move(notes), middles_ - middles});
+  parametersFound_.emplace(key, std::tuple{found, std::move(notes), middles_ - middles});
   return Lookup::Found;
 }
 

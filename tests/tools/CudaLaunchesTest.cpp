@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -293,6 +294,74 @@ TEST(CudaTemplateArgumentsTest, KernelsSharingANameTakeOnlyTheLaunchesTheyCanBeT
             "the launches of the 2 kernels named `scale`, the first at t.cu:4, are not told apart");
   EXPECT_EQ(shown(launches.at("_Z5sizedILi8EEvPf").block), "32,1,1");
   EXPECT_EQ(launches.at("_Z5sizedILi16EEvPf").blockOpen, "no launch of `sized`, the first at t.cu:5, is of this instance");
+}
+
+/// The launches `source` gives the kernels named `names` (mangled, one parameter each).
+std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> launchesOf(const std::vector<std::string> &names,
+                                                                           const std::string &source) {
+  ptx::Module module;
+  for (const std::string &name : names) {
+    ptx::Function kernel;
+    kernel.name = name;
+    kernel.hasBody = true;
+    kernel.parameters.resize(1);
+    module.functions.push_back(std::move(kernel));
+  }
+  return sourceLaunches(module, {{"t.cu", "t.cu", source}});
+}
+
+TEST(CudaTemplateArgumentsTest, ALaunchInAHelperTemplateRunsForEachInstanceOfIt) {
+  // `run<BLOCK>` launches `scale<BLOCK>`: each instance of the kernel takes the calls of its own helper instance.
+  const std::string helper = "template <int N> __global__ void scale(float *x) {}\n"
+                             "template <int BLOCK>\n"
+                             "void run(float *x, int n) { scale<BLOCK><<<n / BLOCK, BLOCK>>>(x); }\n";
+  const auto launches = launchesOf({"_Z5scaleILi256EEvPf", "_Z5scaleILi128EEvPf"},
+                                   helper + "int main() { float *x;\n"
+                                            "  for (int r = 0; r < 10; ++r) run<256>(x, 1 << 20);\n"
+                                            "  run<128>(x, 4096); }\n");
+  const ptx::analysis::SourceLaunch &wide = launches.at("_Z5scaleILi256EEvPf");
+  EXPECT_EQ(shown(wide.block), "256,1,1");
+  EXPECT_EQ(shown(wide.grid), "4096,1,1");
+  EXPECT_EQ(wide.launches, 10u);
+  EXPECT_EQ(wide.blockHow, "`BLOCK` = 256, as `run`'s call at t.cu:5 passes it");
+  const ptx::analysis::SourceLaunch &narrow = launches.at("_Z5scaleILi128EEvPf");
+  EXPECT_EQ(shown(narrow.grid), "32,1,1");
+  EXPECT_EQ(narrow.launches, 1u);
+  // A type parameter passed on through another template, and a default template argument.
+  const std::string typed = "template <class T> __global__ void axpy(T *x) {}\n"
+                            "template <class T, int BLOCK = 128>\n"
+                            "void runTest(T *x, int n) { axpy<T><<<n / BLOCK, BLOCK>>>(x); }\n"
+                            "template <class T> void outer(T *x) { runTest<T>(x, 1024); }\n"
+                            "int main() { float *f; double *d; outer<float>(f);\n"
+                            "  for (int r = 0; r < 3; ++r) runTest<double, 256>(d, 512); }\n";
+  const auto typedLaunches = launchesOf({"_Z4axpyIfEvPT_", "_Z4axpyIdEvPT_"}, typed);
+  EXPECT_EQ(shown(typedLaunches.at("_Z4axpyIfEvPT_").grid), "8,1,1");
+  EXPECT_EQ(shown(typedLaunches.at("_Z4axpyIfEvPT_").block), "128,1,1");
+  EXPECT_EQ(typedLaunches.at("_Z4axpyIdEvPT_").launches, 3u);
+  EXPECT_EQ(shown(typedLaunches.at("_Z4axpyIdEvPT_").grid), "2,1,1");
+  // One instance of the helper alone: its parameter is what its calls pass, as a function's is.
+  EXPECT_EQ(shown(launchesOf({"_Z5scaleILi256EEvPf"}, helper + "int main() { float *x; run<256>(x, 512); }\n")
+                      .at("_Z5scaleILi256EEvPf")
+                      .grid),
+            "2,1,1");
+}
+
+TEST(CudaTemplateArgumentsTest, HelperTemplatesWhoseCallsDoNotFixTheirArgumentsStayOpen) {
+  const std::string helper = "template <class T> __global__ void axpy(T *x) {}\n"
+                             "template <class T> void runTest(T *x) { axpy<T><<<4, 64>>>(x); }\n";
+  // Deduced from the call's arguments: which instance each call is, is not read.
+  const auto deduced = launchesOf({"_Z4axpyIfEvPT_", "_Z4axpyIdEvPT_"},
+                                  helper + "int main() { float *f; double *d; runTest(f); runTest(d); }\n");
+  EXPECT_EQ(shown(deduced.at("_Z4axpyIfEvPT_").block), "none");
+  EXPECT_EQ(deduced.at("_Z4axpyIfEvPT_").blockOpen,
+            "the launch at t.cu:2 passes template arguments that are not built-in types or constants, so its "
+            "instances are not told apart");
+  // A parameter of another template hides nothing outside it.
+  const auto other = launchesOf({"_Z1kILi2EEvPf"}, "const int W = 8;\n"
+                                                   "template <int N> __global__ void k(float *x) {}\n"
+                                                   "template <int W> void f() {}\n"
+                                                   "int main() { float *x; k<2><<<W, 64>>>(x); }\n");
+  EXPECT_EQ(shown(other.at("_Z1kILi2EEvPf").grid), "8,1,1");
 }
 
 TEST(CudaTemplateArgumentsTest, MangledInstancesAndWrittenArgumentsMeet) {

@@ -1,0 +1,129 @@
+// CudaTemplates.cpp - the parameters of host function templates: what the
+// calls of a template pass for them, and reading the calls of one
+// instance at a time.
+#include "CudaConstantsImpl.h"
+
+#include <algorithm>
+
+namespace ptxdvfs::tools {
+
+using namespace expression;
+using namespace constants;
+
+namespace {
+
+/// The index of the parameter `name` in `list`; npos where none is named so.
+std::size_t indexOf(const CudaCode::TemplateParameterList &list, const std::string &name) {
+  const auto named = std::find_if(list.parameters.begin(), list.parameters.end(),
+                                  [&](const CudaCode::TemplateParameter &parameter) { return parameter.name == name; });
+  return named == list.parameters.end() ? std::string::npos
+                                        : static_cast<std::size_t>(named - list.parameters.begin());
+}
+
+} // namespace
+
+Lookup ConstantFolder::Impl::templateParameter(std::size_t file, int body, const CudaCode::TemplateParameterList &list,
+                                               std::size_t index, int depth, Definition &found) const {
+  const CudaCode::TemplateParameter &parameter = list.parameters[index];
+  const std::string function = files_[file].functionNameOf(body);
+  if (parameter.type || function.empty())
+    return Lookup::Unknown; // a type is no number
+  // A default is folded where the template declares it.
+  const PassedAt passed = [&](std::size_t callFile, std::size_t call) -> std::optional<PassedArgument> {
+    const std::vector<std::string> arguments = templateArgumentsAt(files_[callFile].code(), call, function.size());
+    if (index < arguments.size())
+      return PassedArgument{arguments[index], callFile, call};
+    if (!parameter.defaultText.empty())
+      return PassedArgument{parameter.defaultText, file, list.open};
+    return std::nullopt;
+  };
+  found = Definition("", file, list.open, false);
+  return agreedArgument({function + "<>", index}, function, parameter.name, parameter.declaredAs, passed,
+                        "does not write its template arguments (deduced from its arguments?)", depth, found);
+}
+
+std::optional<std::string> ConstantFolder::Impl::templateArgument(std::size_t file, std::size_t offset,
+                                                                  const std::string &name, int depth) const {
+  const CudaCode &source = files_[file];
+  const int body = source.functionBodyAt(offset);
+  const std::optional<CudaCode::TemplateParameterList> list = source.templateParametersOf(body);
+  const std::string function = source.functionNameOf(body);
+  const std::size_t index = list ? indexOf(*list, name) : std::string::npos;
+  if (index == std::string::npos || function.empty() || depth >= kMaxDepth)
+    return std::nullopt;
+  const std::pair<std::string, std::size_t> key{function + "<type>", index};
+  if (!parametersOpen_.insert(key).second)
+    return std::nullopt; // reached again through its own calls
+  const CudaCode::TemplateParameter &parameter = list->parameters[index];
+  std::optional<std::string> agreed;
+  bool open = false;
+  for (const auto &[callFile, call] : takenCalls(function, depth)) {
+    const CudaCode &caller = files_[callFile];
+    if (caller.functionNameOf(caller.functionBodyAt(call)) == function)
+      continue; // a call of itself passes what its own calls do
+    const std::vector<std::string> arguments = templateArgumentsAt(caller.code(), call, function.size());
+    const bool passed = index < arguments.size();
+    const std::string text = trimmed(passed ? arguments[index] : parameter.defaultText);
+    const std::size_t where = passed ? callFile : file, at = passed ? call : list->open;
+    std::optional<std::string> form = text.empty() ? std::nullopt : builtinTemplateArgument(text);
+    if (!form && !text.empty())
+      form = templateArgument(where, at, text, depth + 1); // the caller's own template parameter
+    if (!form && !text.empty() && !parameter.type) {
+      const std::optional<Number> value = number(where, at, text, depth + 1);
+      if (value && !value->real)
+        form = "value:" + std::to_string(value->whole);
+    }
+    open = !form || (agreed && *agreed != *form);
+    if (open)
+      break;
+    agreed = form;
+  }
+  parametersOpen_.erase(key);
+  return open ? std::nullopt : agreed;
+}
+
+std::optional<TemplateCalls> ConstantFolder::Impl::templateCallsAround(std::size_t file, std::size_t offset) const {
+  const CudaCode &source = files_[file];
+  const int body = source.functionBodyAt(offset);
+  const std::string function = source.functionNameOf(body);
+  if (function.empty() || !source.templateParametersOf(body))
+    return std::nullopt;
+  std::vector<std::pair<std::size_t, std::size_t>> calls;
+  for (const auto &[callFile, call] : callsOf(function))
+    if (files_[callFile].functionNameOf(files_[callFile].functionBodyAt(call)) != function)
+      calls.emplace_back(callFile, call); // not its calls of itself, which run as it does
+  return TemplateCalls{{function, std::move(calls)}};
+}
+
+void ConstantFolder::Impl::readCalls(TemplateCalls calls) const {
+  if (calls == callsRead_)
+    return;
+  callsRead_ = std::move(calls);
+  ++callsChanged_;
+  parametersFound_.clear(); // agreed on by other calls
+}
+
+std::optional<std::string> ConstantFolder::templateArgument(std::size_t file, std::size_t offset,
+                                                            const std::string &name) const {
+  return file < impl_->files().size() ? impl_->templateArgument(file, offset, trimmed(name), 0) : std::nullopt;
+}
+
+std::optional<TemplateCalls> ConstantFolder::templateCallsAround(std::size_t file, std::size_t offset) const {
+  return file < impl_->files().size() ? impl_->templateCallsAround(file, offset) : std::nullopt;
+}
+
+std::size_t ConstantFolder::callsChanged() const { return impl_->callsChanged(); }
+
+ConstantFolder::InstanceScope::InstanceScope(const ConstantFolder &folder, TemplateCalls calls)
+    : folder_(folder), outer_(folder.impl_->callsRead()) {
+  if (calls.empty())
+    return;
+  TemplateCalls read = outer_;
+  for (auto &[function, called] : calls)
+    read[function] = std::move(called);
+  folder_.impl_->readCalls(std::move(read));
+}
+
+ConstantFolder::InstanceScope::~InstanceScope() { folder_.impl_->readCalls(std::move(outer_)); }
+
+} // namespace ptxdvfs::tools
