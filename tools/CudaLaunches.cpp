@@ -250,41 +250,83 @@ std::optional<std::vector<std::string>> writtenTemplateArguments(const ConstantF
   return arguments;
 }
 
-/// The launches of `name` where several PTX kernels share it: template
-/// instances each take the launches written with their own template
-/// arguments, when every launch of the name writes arguments the source
-/// fixes. Otherwise (a launch with the host template's own `T`, deduced
-/// arguments, overloads) which launch is which is not known, and none is taken.
-/// A launch in a function template whose template arguments are the
-/// template's own parameters (`scale<BLOCK><<<...>>>` in `template <int
-/// BLOCK> void run(...)`), once per set of arguments the template's calls
-/// give it: each with the calls of that instance (`run<256>(...)`) and the
-/// arguments written there. Empty where a call does not fix them.
-std::vector<std::pair<LaunchSite, std::vector<std::string>>> instancesOf(const ConstantFolder &folder,
-                                                                         const LaunchSite &site) {
-  std::vector<std::pair<LaunchSite, std::vector<std::string>>> instances;
-  const std::optional<TemplateCalls> template_ = folder.templateCallsAround(site.file, site.offset);
-  if (!template_ || site.templateArguments.empty())
-    return instances;
-  const auto &[function, calls] = *template_->begin();
+/// How deep a launch's template arguments are followed through the
+/// templates that call each other, and how many chains of calls at most.
+constexpr int kTemplateDepth = 4;
+constexpr std::size_t kMostTemplateChains = 1 << 16;
+
+/// A launch in function templates, bound to one chain of their calls: the
+/// calls of the templates inside (`outer`), and the calls of the outermost
+/// that give the same template arguments.
+struct BoundLaunch {
+  LaunchSite site;                 ///< with `instance` the whole chain
+  std::vector<std::string> written; ///< its template arguments, as the chain fixes them
+  TemplateCalls outer;              ///< the chain without its outermost template
+  std::string outermost;
+};
+
+/// Binds `site` to each chain of calls of the templates around it, from
+/// the one around `offset` of `file` outwards, `inner` the calls bound
+/// so far; false where some chain does not fix the arguments.
+bool bindChains(const ConstantFolder &folder, const LaunchSite &site, const TemplateCalls &inner, std::size_t file,
+                std::size_t offset, int depth, std::vector<BoundLaunch> &bound, std::size_t &chains) {
+  const std::optional<TemplateCalls> around = folder.templateCallsAround(file, offset);
+  if (!around || depth >= kTemplateDepth)
+    return false;
+  const auto &[function, calls] = *around->begin();
   for (const std::pair<std::size_t, std::size_t> &call : calls) {
-    const ConstantFolder::InstanceScope scope(folder, TemplateCalls{{function, {call}}});
-    std::optional<std::vector<std::string>> arguments = writtenTemplateArguments(folder, site);
-    if (!arguments)
-      return {};
-    const auto same = std::find_if(instances.begin(), instances.end(),
-                                   [&](const auto &instance) { return instance.second == *arguments; });
-    if (same != instances.end()) {
-      same->first.instance[function].push_back(call);
+    if (++chains > kMostTemplateChains)
+      return false;
+    TemplateCalls chain = inner;
+    chain[function] = {call};
+    std::optional<std::vector<std::string>> written;
+    {
+      const ConstantFolder::InstanceScope scope(folder, chain);
+      written = writtenTemplateArguments(folder, site);
+    }
+    if (!written) { // they rest on the template around this call: one instance of it at a time
+      if (!bindChains(folder, site, chain, call.first, call.second, depth + 1, bound, chains))
+        return false;
       continue;
     }
-    LaunchSite bound = site;
-    bound.instance = TemplateCalls{{function, {call}}};
-    instances.emplace_back(std::move(bound), std::move(*arguments));
+    const auto same = std::find_if(bound.begin(), bound.end(), [&](const BoundLaunch &launch) {
+      return launch.written == *written && launch.outermost == function && launch.outer == inner;
+    });
+    if (same != bound.end()) {
+      same->site.instance[function].push_back(call);
+      continue;
+    }
+    LaunchSite site_ = site;
+    site_.instance = std::move(chain);
+    bound.push_back({std::move(site_), std::move(*written), inner, function});
   }
+  return true;
+}
+
+/// A launch in a function template whose template arguments are the
+/// template's own parameters (`scale<BLOCK><<<...>>>` in `template <int
+/// BLOCK> void run(...)`), once per instance of it: each with the calls
+/// of that instance (`run<256>(...)`, and where those pass the parameters
+/// of a template around them, `run<B>(...)` in `outer<B>`, one chain of
+/// calls each) and the arguments they fix. Empty where a call does not fix them.
+std::vector<std::pair<LaunchSite, std::vector<std::string>>> instancesOf(const ConstantFolder &folder,
+                                                                         const LaunchSite &site) {
+  std::vector<BoundLaunch> bound;
+  std::size_t chains = 0;
+  if (site.templateArguments.empty() || !bindChains(folder, site, {}, site.file, site.offset, 0, bound, chains))
+    return {};
+  std::vector<std::pair<LaunchSite, std::vector<std::string>>> instances;
+  for (BoundLaunch &launch : bound)
+    instances.emplace_back(std::move(launch.site), std::move(launch.written));
   return instances;
 }
 
+/// The launches of `name` where several PTX kernels share it: template
+/// instances each take the launches written with their own template
+/// arguments, when every launch of the name writes arguments the source
+/// fixes, or sits in function templates whose calls fix them
+/// (instancesOf()). Otherwise (deduced arguments, overloads) which launch
+/// is which is not known, and none is taken.
 void addInstanceLaunches(const ConstantFolder &folder, HostRunCounter &runs, const std::string &name,
                          const std::vector<const LaunchSite *> &sites,
                          const std::vector<const ptx::Function *> &instances,

@@ -339,6 +339,17 @@ TEST(CudaTemplateArgumentsTest, ALaunchInAHelperTemplateRunsForEachInstanceOfIt)
   EXPECT_EQ(shown(typedLaunches.at("_Z4axpyIfEvPT_").block), "128,1,1");
   EXPECT_EQ(typedLaunches.at("_Z4axpyIdEvPT_").launches, 3u);
   EXPECT_EQ(shown(typedLaunches.at("_Z4axpyIdEvPT_").grid), "2,1,1");
+  // Through a template that passes its own parameter on, called with several: one chain of calls each.
+  const std::string nested = "template <class T> __global__ void axpy(T *x) {}\n"
+                             "template <class T> void runTest(T *x, int n) { axpy<T><<<n / 64, 64>>>(x); }\n"
+                             "template <class T> void outer(T *x, int n) { runTest<T>(x, n); }\n"
+                             "int main() { float *f; double *d; outer<float>(f, 1024);\n"
+                             "  for (int r = 0; r < 5; ++r) outer<double>(d, 2048); }\n";
+  const auto nestedLaunches = launchesOf({"_Z4axpyIfEvPT_", "_Z4axpyIdEvPT_"}, nested);
+  EXPECT_EQ(shown(nestedLaunches.at("_Z4axpyIfEvPT_").grid), "16,1,1");
+  EXPECT_EQ(nestedLaunches.at("_Z4axpyIfEvPT_").launches, 1u);
+  EXPECT_EQ(shown(nestedLaunches.at("_Z4axpyIdEvPT_").grid), "32,1,1");
+  EXPECT_EQ(nestedLaunches.at("_Z4axpyIdEvPT_").launches, 5u);
   // One instance of the helper alone: its parameter is what its calls pass, as a function's is.
   EXPECT_EQ(shown(launchesOf({"_Z5scaleILi256EEvPf"}, helper + "int main() { float *x; run<256>(x, 512); }\n")
                       .at("_Z5scaleILi256EEvPf")
