@@ -310,6 +310,18 @@ std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> launchesOf(const
   return sourceLaunches(module, {{"t.cu", "t.cu", source}});
 }
 
+/// How `source` launches `axpy<float>` and `axpy<double>`: "GRID x BLOCK, LAUNCHES" each, `; ` between.
+std::string axpyLaunches(const std::string &source) {
+  const auto launches = launchesOf({"_Z4axpyIfEvPT_", "_Z4axpyIdEvPT_"}, source);
+  std::string text;
+  for (const char *name : {"_Z4axpyIfEvPT_", "_Z4axpyIdEvPT_"}) {
+    const ptx::analysis::SourceLaunch &launch = launches.at(name);
+    text += (text.empty() ? "" : "; ") + shown(launch.grid) + " x " + shown(launch.block) + ", " +
+            std::to_string(launch.launches);
+  }
+  return text;
+}
+
 TEST(CudaTemplateArgumentsTest, ALaunchInAHelperTemplateRunsForEachInstanceOfIt) {
   // `run<BLOCK>` launches `scale<BLOCK>`: each instance of the kernel takes the calls of its own helper instance.
   const std::string helper = "template <int N> __global__ void scale(float *x) {}\n"
@@ -334,22 +346,14 @@ TEST(CudaTemplateArgumentsTest, ALaunchInAHelperTemplateRunsForEachInstanceOfIt)
                             "template <class T> void outer(T *x) { runTest<T>(x, 1024); }\n"
                             "int main() { float *f; double *d; outer<float>(f);\n"
                             "  for (int r = 0; r < 3; ++r) runTest<double, 256>(d, 512); }\n";
-  const auto typedLaunches = launchesOf({"_Z4axpyIfEvPT_", "_Z4axpyIdEvPT_"}, typed);
-  EXPECT_EQ(shown(typedLaunches.at("_Z4axpyIfEvPT_").grid), "8,1,1");
-  EXPECT_EQ(shown(typedLaunches.at("_Z4axpyIfEvPT_").block), "128,1,1");
-  EXPECT_EQ(typedLaunches.at("_Z4axpyIdEvPT_").launches, 3u);
-  EXPECT_EQ(shown(typedLaunches.at("_Z4axpyIdEvPT_").grid), "2,1,1");
+  EXPECT_EQ(axpyLaunches(typed), "8,1,1 x 128,1,1, 1; 2,1,1 x 256,1,1, 3");
   // Through a template that passes its own parameter on, called with several: one chain of calls each.
   const std::string nested = "template <class T> __global__ void axpy(T *x) {}\n"
                              "template <class T> void runTest(T *x, int n) { axpy<T><<<n / 64, 64>>>(x); }\n"
                              "template <class T> void outer(T *x, int n) { runTest<T>(x, n); }\n"
                              "int main() { float *f; double *d; outer<float>(f, 1024);\n"
                              "  for (int r = 0; r < 5; ++r) outer<double>(d, 2048); }\n";
-  const auto nestedLaunches = launchesOf({"_Z4axpyIfEvPT_", "_Z4axpyIdEvPT_"}, nested);
-  EXPECT_EQ(shown(nestedLaunches.at("_Z4axpyIfEvPT_").grid), "16,1,1");
-  EXPECT_EQ(nestedLaunches.at("_Z4axpyIfEvPT_").launches, 1u);
-  EXPECT_EQ(shown(nestedLaunches.at("_Z4axpyIdEvPT_").grid), "32,1,1");
-  EXPECT_EQ(nestedLaunches.at("_Z4axpyIdEvPT_").launches, 5u);
+  EXPECT_EQ(axpyLaunches(nested), "16,1,1 x 64,1,1, 1; 32,1,1 x 64,1,1, 5");
   // One instance of the helper alone: its parameter is what its calls pass, as a function's is.
   EXPECT_EQ(shown(launchesOf({"_Z5scaleILi256EEvPf"}, helper + "int main() { float *x; run<256>(x, 512); }\n")
                       .at("_Z5scaleILi256EEvPf")
