@@ -17,7 +17,9 @@ class CudaCode {
 public:
   explicit CudaCode(const CudaSourceFile &file);
 
-  /// The file's text with comments and literals blanked (codeOf()); offsets are the file's.
+  /// The file's text with comments and literals blanked (codeOf()), and
+  /// the lines of `#if 0` branches (and the `#else` of `#if 1`) too;
+  /// offsets are the file's.
   const std::string &code() const { return code_; }
 
   /// The file's text as written, for quoting it: offsets are code()'s.

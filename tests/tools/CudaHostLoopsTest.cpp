@@ -356,6 +356,21 @@ TEST(CudaHostLoopsTest, AStatementThatAssignsASizeBeforeTheLaunchGivesIt) {
             "2,1,1");
 }
 
+TEST(CudaHostLoopsTest, WhatHashIfZeroLeavesOutIsNotRead) {
+  // An `#if 0` branch launches nothing and sets nothing; `#if 1` keeps its branch as plain code.
+  EXPECT_EQ(launchesIn("#if 0\nk<<<1, 32>>>(x);\n#endif\nk<<<1, 32>>>(x);"), 1u);
+  EXPECT_EQ(launchesIn("#if 1\nk<<<1, 32>>>(x);\n#else\nk<<<1, 32>>>(x);\n#endif"), 1u);
+  EXPECT_EQ(launchesIn("#if 0\n#ifdef BIG\nk<<<1, 32>>>(x);\n#else\nk<<<1, 32>>>(x);\n#endif\n#elif 1\n"
+                       "k<<<1, 32>>>(x);\n#endif"),
+            1u);
+  EXPECT_EQ(gridAfter("int n = 4096;\n#if 0\nn = 512;\n#endif"), "16,1,1");
+  EXPECT_EQ(gridAfter("int n = 4096;\n#if 1\nn = 512;\n#else\nn = 1024;\n#endif"), "2,1,1");
+  EXPECT_EQ(gridAfter("int n = 4096;\n#if 0\n#elif 1\nn = 512;\n#endif"), "2,1,1");
+  // A condition the build decides stays conditional (`#if SMALL`, `#ifdef`), and so does what follows it.
+  EXPECT_EQ(launchesIn("#if SMALL\nk<<<1, 32>>>(x);\n#else\nk<<<1, 32>>>(x);\n#endif"), 2u);
+  EXPECT_EQ(gridAfter("int n = 4096;\n#if 0\n#elif SMALL\nn = 512;\n#else\nn = 1024;\n#endif"), "none");
+}
+
 TEST(CudaHostLoopsTest, EveryNameOfADeclarationListIsDeclared) {
   EXPECT_EQ(gridAfter("int rows = 256, n = rows * 8;"), "8,1,1");
   EXPECT_EQ(gridAfter("const int w[2] = {1, 2};\nint n = 512, *p = &n, m = 4096;\nn = m;"), "16,1,1");
