@@ -139,7 +139,8 @@ public:
 
 private:
   const ConstantFolder &folder_;
-  TemplateCalls outer_;
+  bool changes_;
+  TemplateCalls outer_; ///< the calls read before it, where it changes them
 };
 
 } // namespace ptxdvfs::tools

@@ -296,9 +296,9 @@ bool bindChains(const ConstantFolder &folder, const LaunchSite &site, const Temp
       same->site.instance[function].push_back(call);
       continue;
     }
-    LaunchSite site_ = site;
-    site_.instance = std::move(chain);
-    bound.push_back({std::move(site_), std::move(*written), inner, function});
+    LaunchSite instance = site;
+    instance.instance = std::move(chain);
+    bound.push_back({std::move(instance), std::move(*written), inner, function});
   }
   return true;
 }

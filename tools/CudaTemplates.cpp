@@ -101,6 +101,7 @@ void ConstantFolder::Impl::readCalls(TemplateCalls calls) const {
   callsRead_ = std::move(calls);
   ++callsChanged_;
   parametersFound_.clear(); // agreed on by other calls
+  switches_.clear();        // whose labels may name a template parameter
 }
 
 std::optional<std::string> ConstantFolder::templateArgument(std::size_t file, std::size_t offset,
@@ -115,15 +116,19 @@ std::optional<TemplateCalls> ConstantFolder::templateCallsAround(std::size_t fil
 std::size_t ConstantFolder::callsChanged() const { return impl_->callsChanged(); }
 
 ConstantFolder::InstanceScope::InstanceScope(const ConstantFolder &folder, TemplateCalls calls)
-    : folder_(folder), outer_(folder.impl_->callsRead()) {
-  if (calls.empty())
-    return;
+    : folder_(folder), changes_(!calls.empty()) {
+  if (!changes_)
+    return; // most statements run from every call: nothing to copy
+  outer_ = folder.impl_->callsRead();
   TemplateCalls read = outer_;
   for (auto &[function, called] : calls)
     read[function] = std::move(called);
   folder_.impl_->readCalls(std::move(read));
 }
 
-ConstantFolder::InstanceScope::~InstanceScope() { folder_.impl_->readCalls(std::move(outer_)); }
+ConstantFolder::InstanceScope::~InstanceScope() {
+  if (changes_)
+    folder_.impl_->readCalls(std::move(outer_));
+}
 
 } // namespace ptxdvfs::tools
