@@ -44,12 +44,13 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
     if (previous > 1 && (code[previous - 1] == '.' || code.compare(previous - 2, 2, "->") == 0 ||
                          code.compare(previous - 2, 2, "::") == 0))
       continue; // a member or a qualified name, not this variable (`case 0: n = 2;` is)
-    if (source.blockAt(at) < 0 && templateListAround(code, at) != std::string::npos) {
+    if (const std::size_t list = source.blockAt(at) < 0 ? templateListAround(code, at) : std::string::npos;
+        list != std::string::npos) {
       // A template parameter: the one of the function template around the use is what its calls pass.
       const int body = source.functionBodyAt(before);
       const std::optional<CudaCode::TemplateParameterList> own =
           fileScopeOnly ? std::nullopt : source.templateParametersOf(body);
-      if (!own || own->open != templateListAround(code, at))
+      if (!own || own->open != list)
         continue; // another template's
       for (std::size_t index = 0; index < own->parameters.size(); ++index)
         if (own->parameters[index].name == name)
