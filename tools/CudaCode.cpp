@@ -2,82 +2,23 @@
 // body from the other blocks.
 #include "CudaCode.h"
 
+#include "CudaPreprocessor.h"
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <iterator>
 #include <set>
 
 namespace ptxdvfs::tools {
 
 bool isSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
 
-namespace {
-
-/// `code` with the lines that `#if 0`, or the `#else` of an `#if 1`,
-/// leave out of every build blanked, and those directives too (newlines
-/// kept): what the compiler never sees launches nothing and sets nothing,
-/// and what it always sees reads as plain code.
-std::string withoutDisabledBranches(std::string code) {
-  struct Branch {
-    bool literal = false; ///< its condition is a number written out (`#if 0`), so far
-    bool blanks = false;  ///< the lines under its present branch are left out
-    bool taken = false;   ///< a branch of it so far is compiled
-  };
-  std::vector<Branch> open;
-  auto literalValue = [](std::string_view condition) -> std::optional<bool> {
-    const std::string number = trimmed(condition);
-    if (number.empty() || number.find_first_not_of("0123456789") != std::string::npos)
-      return std::nullopt;
-    return number.find_first_not_of('0') != std::string::npos;
-  };
-  auto anyBlanks = [&] { return std::any_of(open.begin(), open.end(), [](const Branch &branch) { return branch.blanks; }); };
-  for (std::size_t start = 0; start < code.size();) {
-    std::size_t end = code.find('\n', start);
-    end = end == std::string::npos ? code.size() : end;
-    const std::size_t hash = code.find_first_not_of(" \t", start);
-    bool blank = anyBlanks();
-    if (hash < end && code[hash] == '#') {
-      const std::size_t word = std::min(code.find_first_not_of(" \t", hash + 1), end);
-      std::size_t wordEnd = word;
-      while (wordEnd < end && std::isalpha(static_cast<unsigned char>(code[wordEnd])))
-        ++wordEnd;
-      const std::string_view directive = std::string_view(code).substr(word, wordEnd - word);
-      const std::string_view condition = std::string_view(code).substr(wordEnd, end - wordEnd);
-      // A directive of a literal condition goes too, so that the branch it keeps reads as plain code.
-      if (directive == "if") {
-        const std::optional<bool> value = literalValue(condition);
-        open.push_back({value.has_value(), value == false, value == true});
-        blank = blank || value.has_value();
-      } else if (directive == "ifdef" || directive == "ifndef") {
-        open.push_back({});
-      } else if (directive == "elif" && !open.empty() && open.back().literal) {
-        const std::optional<bool> value = literalValue(condition);
-        Branch &branch = open.back();
-        branch.literal = value.has_value() || branch.taken;
-        branch.blanks = branch.taken || value == false;
-        branch.taken = branch.taken || value == true;
-        blank = blank || branch.literal;
-      } else if (directive == "else" && !open.empty() && open.back().literal) {
-        open.back().blanks = open.back().taken;
-        open.back().taken = true;
-        blank = true;
-      } else if (directive == "endif" && !open.empty()) {
-        blank = blank || open.back().literal;
-        open.pop_back();
-      }
-    }
-    if (blank)
-      std::fill(code.begin() + static_cast<std::ptrdiff_t>(start), code.begin() + static_cast<std::ptrdiff_t>(end), ' ');
-    start = end + 1;
-  }
-  return code;
-}
-
-} // namespace
-
-CudaCode::CudaCode(const CudaSourceFile &file)
-    : shownAs_(std::filesystem::path(file.path).filename().string()), text_(file.text),
-      code_(withoutDisabledBranches(codeOf(file.text))) {
+CudaCode::CudaCode(const CudaSourceFile &file, const std::set<std::string, std::less<>> &macrosElsewhere)
+    : shownAs_(std::filesystem::path(file.path).filename().string()), text_(file.text) {
+  CompiledLines lines = readConditionals(codeOf(file.text), macrosElsewhere);
+  code_ = std::move(lines.code);
+  leftOut_ = std::move(lines.leftOut);
   std::vector<int> open;
   for (std::size_t at = 0; at < code_.size(); ++at) {
     if (code_[at] == '{') {
@@ -89,6 +30,12 @@ CudaCode::CudaCode(const CudaSourceFile &file)
       open.pop_back();
     }
   }
+}
+
+bool CudaCode::leftOutByDefault(std::size_t offset) const {
+  const auto after = std::upper_bound(leftOut_.begin(), leftOut_.end(), offset,
+                                      [](std::size_t at, const auto &lines) { return at < lines.first; });
+  return after != leftOut_.begin() && offset < std::prev(after)->second;
 }
 
 std::size_t CudaCode::pastBlockOpenedAt(std::size_t open) const {

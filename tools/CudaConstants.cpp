@@ -4,6 +4,7 @@
 
 #include "CudaConstantsImpl.h"
 #include "CudaExpression.h"
+#include "CudaPreprocessor.h"
 
 #include <algorithm>
 #include <climits>
@@ -11,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string_view>
 #include <utility>
 
@@ -111,9 +113,21 @@ std::map<std::string, std::optional<T>, std::less<>> agreedDefinitions(std::map<
 ConstantFolder::Impl::Impl(const std::vector<CudaSourceFile> &files) {
   std::map<std::string, std::vector<Definition>> objectLike;
   std::map<std::string, std::vector<FunctionMacro>> functionLike;
+  // Which macros each file defines, for the conditions of the others.
+  std::vector<std::set<std::string, std::less<>>> defines;
+  std::map<std::string, std::size_t, std::less<>> definers;
   for (const CudaSourceFile &file : files) {
-    files_.emplace_back(file);
-    indexMacros(files_.size() - 1, objectLike, functionLike);
+    defines.push_back(definedMacroNames(codeOf(file.text)));
+    for (const std::string &name : defines.back())
+      ++definers[name];
+  }
+  for (std::size_t file = 0; file < files.size(); ++file) {
+    std::set<std::string, std::less<>> elsewhere;
+    for (const auto &[name, count] : definers)
+      if (count > defines[file].count(name))
+        elsewhere.insert(name);
+    files_.emplace_back(files[file], elsewhere);
+    indexMacros(file, objectLike, functionLike);
   }
   macros_ = agreedDefinitions(std::move(objectLike), [](const Definition &a, const Definition &b) {
     return tokensOf(a.text) == tokensOf(b.text);
@@ -176,8 +190,9 @@ void ConstantFolder::Impl::indexMacros(std::size_t file, std::map<std::string, s
   const std::string &code = files_[file].code();
   for (std::size_t at = code.find('#'); at != std::string::npos; at = code.find('#', at + 1)) {
     const std::size_t directive = code.find_first_not_of(" \t", at + 1);
-    if (directive == std::string::npos || code.compare(directive, 6, "define") != 0)
-      continue;
+    if (directive == std::string::npos || code.compare(directive, 6, "define") != 0 ||
+        files_[file].leftOutByDefault(at))
+      continue; // not a definition the build without -D flags makes
     const std::size_t nameAt = code.find_first_not_of(" \t", directive + 6);
     std::size_t after = nameAt;
     while (after < code.size() && isIdentifierChar(code[after]))

@@ -97,15 +97,6 @@ bool isTerminatingWord(std::string_view word) {
   return word == "break" || word == "return" || word == "continue" || word == "goto" || word == "throw";
 }
 
-/// The first word of `text`, spaces skipped.
-std::string firstWordOf(std::string_view text) {
-  const std::size_t start = text.find_first_not_of(" \t\r\n");
-  std::size_t end = start;
-  while (end < text.size() && isIdentifierChar(text[end]))
-    ++end;
-  return start == std::string_view::npos ? std::string() : std::string(text.substr(start, end - start));
-}
-
 /// How a statement of a switch's body (`item`, as code() has it) lets the
 /// labels before it flow on to what follows.
 enum class Flow { On, Maybe, Stops };

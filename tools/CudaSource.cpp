@@ -26,6 +26,14 @@ std::string trimmed(std::string_view text) {
   return std::string(text.substr(begin, text.find_last_not_of(" \t\r\n") - begin + 1));
 }
 
+std::string firstWordOf(std::string_view text) {
+  const std::size_t start = text.find_first_not_of(" \t\r\n");
+  std::size_t end = start;
+  while (end < text.size() && isIdentifierChar(text[end]))
+    ++end;
+  return start == std::string_view::npos ? std::string() : std::string(text.substr(start, end - start));
+}
+
 std::vector<std::string> wordsIn(std::string_view text) {
   std::vector<std::string> words;
   for (std::size_t at = 0; at < text.size();) {

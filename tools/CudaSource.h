@@ -42,6 +42,10 @@ std::string trimmed(std::string_view text);
 /// The identifiers in `text`, in order.
 std::vector<std::string> wordsIn(std::string_view text);
 
+/// The identifier that starts `text` once spaces and line ends are
+/// skipped (`n` in ` n = 4`); empty where something else does.
+std::string firstWordOf(std::string_view text);
+
 /// `text` with its comments and string and character literals blanked
 /// (newlines kept, so offsets and lines still match the file): what is
 /// left is code, whose braces and names can be matched.

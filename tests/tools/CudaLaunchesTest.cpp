@@ -128,7 +128,7 @@ TEST(CudaLaunchesTest, NamesAreFollowedToTheirOneValue) {
   EXPECT_EQ(folded("#define V(...) 4\n@", "V(1)"), "none");              // variadic
   EXPECT_EQ(folded("#define F(x) F(x)\n@", "F(1)"), "none");             // never ends
   EXPECT_EQ(folded("#define F(x) F(x) + F(x)\n@", "F(1)"), "none");      // ends only after 2^16 copies
-  EXPECT_EQ(folded("#ifdef A\n#define F(x) (x)\n#else\n#define F(x) (2 * x)\n#endif\n@", "F(8)"), "none");
+  EXPECT_EQ(folded("#ifdef __SSE__\n#define F(x) (x)\n#else\n#define F(x) (2 * x)\n#endif\n@", "F(8)"), "none");
   // Three copies a level, twelve levels: 3^12 expansions would end, but past the budget.
   std::string tripling = "#define M0(x) x\n";
   for (int level = 1; level <= 12; ++level)
@@ -140,9 +140,34 @@ TEST(CudaLaunchesTest, NamesAreFollowedToTheirOneValue) {
   EXPECT_EQ(folded("// #define BS 64\nint main() { const char *s = \"int BS = 32;\"; @ }", "BS"), "none");
 }
 
+TEST(CudaLaunchesTest, MacrosAreThoseTheBuildWithoutDashDFlagsDefines) {
+  // Rodinia's block size: a knob a -D flag may set, else a default.
+  const std::string knob = "#ifdef RD_WG_SIZE_0_0\n#define BLOCK_SIZE RD_WG_SIZE_0_0\n"
+                           "#elif defined(RD_WG_SIZE_0)\n#define BLOCK_SIZE RD_WG_SIZE_0\n"
+                           "#else\n#define BLOCK_SIZE 16\n#endif\n@";
+  EXPECT_EQ(folded(knob, "BLOCK_SIZE"), "16,1,1");
+  // Conditions on what the file defined before, its values folded as C folds them, and #undef.
+  EXPECT_EQ(folded("#define SMALL\n#ifdef SMALL\n#define N 32\n#else\n#define N 1024\n#endif\n@", "N"), "32,1,1");
+  EXPECT_EQ(folded("#define W 8\n#if W * 2 > 10 && !defined(TINY)\n#define N 64\n#else\n#define N 4\n#endif\n@", "N"),
+            "64,1,1");
+  EXPECT_EQ(folded("#define SMALL\n#undef SMALL\n#ifndef SMALL\n#define N 1024\n#else\n#define N 32\n#endif\n@", "N"),
+            "1024,1,1");
+  EXPECT_EQ(folded("#if 0\n#define N 8\n#elif defined(__CUDACC__)\n#define N 128\n#else\n#define N 2\n#endif\n@", "N"),
+            "128,1,1"); // nvcc's own macros are defined
+  // A condition on a macro another file defines is not decided: which file comes first is not read.
+  const std::string big = "#ifdef BIG\n#define BS 512\n#else\n#define BS 64\n#endif\nint main() { }\n";
+  const ConstantFolder two({{"a.h", "a.h", "#define BIG\n"}, {"t.cu", "t.cu", big}});
+  EXPECT_EQ(shown(two.dimension(1, big.find("int main"), "BS")), "none");
+  // A condition on a macro defined under a condition left open stays open, and so do the branches after it.
+  EXPECT_EQ(folded("#ifdef __SSE__\n#define WIDE\n#endif\n#ifdef WIDE\n#define N 512\n#else\n#define N 64\n#endif\n@",
+                   "N"),
+            "none");
+}
+
 TEST(CudaLaunchesTest, ValuesTheSourceDoesNotFixAreNotGuessed) {
-  // Defined twice, differently (under #if branches the reader cannot take).
-  EXPECT_EQ(folded("#ifdef BIG\n#define BS 512\n#else\n#define BS 64\n#endif\n@", "BS"), "none");
+  // Defined twice, differently, under #if branches the reader cannot take: a condition on what the
+  // compiler or CUDA's headers may define.
+  EXPECT_EQ(folded("#if CUDART_VERSION >= 9000\n#define BS 512\n#else\n#define BS 64\n#endif\n@", "BS"), "none");
   // Changed before the launch, in any of the ways C changes a variable.
   for (const char *change : {"t = 32;", "t += 32;", "t <<= 1;", "t++;", "--t;", "read(&t);", "std::cin >> t;"})
     EXPECT_EQ(folded(std::string("int main() { int t = 64; if (rand()) ") + change + " @ }", "t"), "none") << change;
