@@ -16,9 +16,7 @@ bool isSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; 
 
 CudaCode::CudaCode(const CudaSourceFile &file, const std::set<std::string, std::less<>> &macrosElsewhere)
     : shownAs_(std::filesystem::path(file.path).filename().string()), text_(file.text) {
-  CompiledLines lines = readConditionals(codeOf(file.text), macrosElsewhere);
-  code_ = std::move(lines.code);
-  leftOut_ = std::move(lines.leftOut);
+  code_ = readConditionals(codeOf(file.text), macrosElsewhere);
   std::vector<int> open;
   for (std::size_t at = 0; at < code_.size(); ++at) {
     if (code_[at] == '{') {
@@ -30,12 +28,6 @@ CudaCode::CudaCode(const CudaSourceFile &file, const std::set<std::string, std::
       open.pop_back();
     }
   }
-}
-
-bool CudaCode::leftOutByDefault(std::size_t offset) const {
-  const auto after = std::upper_bound(leftOut_.begin(), leftOut_.end(), offset,
-                                      [](std::size_t at, const auto &lines) { return at < lines.first; });
-  return after != leftOut_.begin() && offset < std::prev(after)->second;
 }
 
 std::size_t CudaCode::pastBlockOpenedAt(std::size_t open) const {

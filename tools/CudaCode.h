@@ -11,7 +11,6 @@
 #include <set>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 namespace ptxdvfs::tools {
@@ -23,14 +22,9 @@ public:
   CudaCode(const CudaSourceFile &file, const std::set<std::string, std::less<>> &macrosElsewhere);
 
   /// The file's text with comments and literals blanked (codeOf()), and
-  /// the lines of `#if 0` branches (and the `#else` of `#if 1`) too;
-  /// offsets are the file's.
+  /// the lines the build without -D flags leaves out too
+  /// (readConditionals()); offsets are the file's.
   const std::string &code() const { return code_; }
-
-  /// Whether the line at `offset` is one that the build without -D flags
-  /// leaves out (`#ifdef RD_WG_SIZE` where no file defines it): its
-  /// `#define`s define nothing.
-  bool leftOutByDefault(std::size_t offset) const;
 
   /// The file's text as written, for quoting it: offsets are code()'s.
   const std::string &text() const { return text_; }
@@ -110,7 +104,6 @@ private:
   };
   std::string shownAs_;
   std::string text_, code_;
-  std::vector<std::pair<std::size_t, std::size_t>> leftOut_; ///< readConditionals()
   std::vector<Block> blocks_; ///< in order of their `{`
   mutable std::vector<std::size_t> newlines_; ///< where each line ends, found on first use
 };

@@ -190,9 +190,8 @@ void ConstantFolder::Impl::indexMacros(std::size_t file, std::map<std::string, s
   const std::string &code = files_[file].code();
   for (std::size_t at = code.find('#'); at != std::string::npos; at = code.find('#', at + 1)) {
     const std::size_t directive = code.find_first_not_of(" \t", at + 1);
-    if (directive == std::string::npos || code.compare(directive, 6, "define") != 0 ||
-        files_[file].leftOutByDefault(at))
-      continue; // not a definition the build without -D flags makes
+    if (directive == std::string::npos || code.compare(directive, 6, "define") != 0)
+      continue;
     const std::size_t nameAt = code.find_first_not_of(" \t", directive + 6);
     std::size_t after = nameAt;
     while (after < code.size() && isIdentifierChar(code[after]))

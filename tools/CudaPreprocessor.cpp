@@ -35,14 +35,6 @@ std::optional<Directive> directiveOf(std::string_view line) {
 
 bool opensBranch(std::string_view word) { return word == "if" || word == "ifdef" || word == "ifndef"; }
 
-/// The value of a condition that is a number written out alone (`0`, `1`); nullopt for any other.
-std::optional<bool> literalValue(std::string_view condition) {
-  const std::string number = trimmed(condition);
-  if (number.empty() || number.find_first_not_of("0123456789") != std::string::npos)
-    return std::nullopt;
-  return number.find_first_not_of('0') != std::string::npos;
-}
-
 /// Defined in nvcc's host pass on Linux, whatever the flags.
 bool predefined(std::string_view name) {
   static const std::set<std::string, std::less<>> kNames{
@@ -143,28 +135,6 @@ private:
   mutable std::size_t spent_ = 0;
 };
 
-/// For each `#if`/`#ifdef`/`#ifndef` line (by its offset), whether every
-/// condition of its chain, to its `#endif`, is a number written out.
-std::map<std::size_t, bool> literalChains(const std::string &code) {
-  std::map<std::size_t, bool> chains;
-  std::vector<std::size_t> open;
-  for (std::size_t start = 0; start < code.size();) {
-    const std::size_t end = std::min(code.find('\n', start), code.size());
-    if (const std::optional<Directive> directive = directiveOf(std::string_view(code).substr(start, end - start))) {
-      if (opensBranch(directive->word)) {
-        open.push_back(start);
-        chains[start] = directive->word == "if" && literalValue(directive->rest).has_value();
-      } else if (directive->word == "elif" && !open.empty()) {
-        chains[open.back()] = chains[open.back()] && literalValue(directive->rest).has_value();
-      } else if (directive->word == "endif" && !open.empty()) {
-        open.pop_back();
-      }
-    }
-    start = end + 1;
-  }
-  return chains;
-}
-
 } // namespace
 
 std::set<std::string, std::less<>> definedMacroNames(const std::string &code) {
@@ -180,81 +150,81 @@ std::set<std::string, std::less<>> definedMacroNames(const std::string &code) {
   return names;
 }
 
-CompiledLines readConditionals(std::string code, const std::set<std::string, std::less<>> &definedElsewhere) {
+std::string readConditionals(std::string code, const std::set<std::string, std::less<>> &definedElsewhere) {
   struct Branch {
-    bool literal = false;  ///< every condition of its chain is a number written out
-    bool decided = false;  ///< every condition so far is decided
-    bool taken = false;    ///< a branch so far is compiled, where decided
+    std::size_t chain = 0; ///< its `#if ... #endif`, by number
+    bool decided = false;  ///< every condition of it so far is decided
+    bool taken = false;    ///< a branch of it so far is compiled, where decided
     bool excluded = false; ///< the present branch is not compiled, where decided
   };
-  const std::map<std::size_t, bool> literal = literalChains(code);
+  /// A line to blank once every chain is read: one left out, or a directive of a chain.
+  struct Line {
+    std::size_t start = 0, end = 0;
+    bool leftOut = false;
+    std::size_t chain = std::string::npos;
+  };
   MacroReader macros(definedElsewhere);
   std::vector<Branch> open;
-  CompiledLines lines;
-  auto any = [&](std::size_t count, auto test) { return std::any_of(open.begin(), open.begin() + count, test); };
-  auto never = [](const Branch &branch) { return branch.literal && branch.excluded; };
-  auto leftOut = [](const Branch &branch) { return branch.decided && branch.excluded; };
-  auto undecided = [](const Branch &branch) { return !branch.decided; };
+  std::vector<bool> decidedChains; ///< whether every condition of each chain is decided
+  std::vector<Line> lines;
+  auto leftOutBy = [&](std::size_t count) {
+    return std::any_of(open.begin(), open.begin() + static_cast<std::ptrdiff_t>(count),
+                       [](const Branch &branch) { return branch.decided && branch.excluded; });
+  };
   for (std::size_t start = 0; start < code.size();) {
     const std::size_t end = std::min(code.find('\n', start), code.size());
     const std::optional<Directive> directive = directiveOf(std::string_view(code).substr(start, end - start));
-    bool blank = false;
+    const bool chainDirective =
+        directive && (opensBranch(directive->word) || ((directive->word == "elif" || directive->word == "else" ||
+                                                         directive->word == "endif") && !open.empty()));
+    // Under a branch left out, what a condition says does not matter: its lines go too.
+    const bool outer = leftOutBy(open.size() - (chainDirective && !opensBranch(directive->word) ? 1 : 0));
     if (directive && opensBranch(directive->word)) {
-      const bool chainLiteral = literal.count(start) && literal.at(start);
-      // Under a branch left out, only a number written out is worth reading: `#if 0` blanks what it holds.
-      std::optional<bool> value;
-      if (chainLiteral)
-        value = literalValue(directive->rest);
-      else if (!any(open.size(), leftOut) && directive->word == "if")
+      std::optional<bool> value = true;
+      if (!outer && directive->word == "if")
         value = macros.holds(directive->rest);
-      else if (!any(open.size(), leftOut)) {
+      else if (!outer)
         value = macros.defined(firstWordOf(directive->rest));
-        if (value && directive->word == "ifndef")
-          value = !*value;
-      }
-      blank = any(open.size(), never) || chainLiteral;
-      open.push_back({chainLiteral, value.has_value(), value == true, value == false});
-    } else if (directive && (directive->word == "elif" || directive->word == "else") && !open.empty()) {
+      if (!outer && value && directive->word == "ifndef")
+        value = !*value;
+      decidedChains.push_back(value.has_value());
+      open.push_back({decidedChains.size() - 1, value.has_value(), value == true, value == false});
+    } else if (chainDirective && directive->word != "endif") {
       Branch &branch = open.back();
       if (branch.decided && (branch.taken || directive->word == "else")) {
         branch.excluded = branch.taken;
         branch.taken = true;
       } else if (branch.decided) {
-        const std::optional<bool> value = branch.literal             ? literalValue(directive->rest)
-                                          : any(open.size() - 1, leftOut) ? std::optional<bool>(false)
-                                                                          : macros.holds(directive->rest);
+        const std::optional<bool> value = outer ? std::optional<bool>(false) : macros.holds(directive->rest);
         branch.decided = value.has_value();
         branch.taken = value == true;
         branch.excluded = value == false;
-      }
-      blank = any(open.size() - 1, never) || branch.literal;
-    } else if (directive && directive->word == "endif" && !open.empty()) {
-      blank = any(open.size() - 1, never) || open.back().literal;
-      open.pop_back();
-    } else {
-      blank = any(open.size(), never);
-      const bool out = any(open.size(), leftOut);
-      if (out && (lines.leftOut.empty() || lines.leftOut.back().second + 1 < start))
-        lines.leftOut.emplace_back(start, end);
-      else if (out)
-        lines.leftOut.back().second = end;
-      const std::string name = directive ? firstWordOf(directive->rest) : std::string();
-      if (!out && !name.empty() && (directive->word == "define" || directive->word == "undef")) {
-        const std::size_t after = directive->rest.find(name) + name.size();
-        const bool known = !any(open.size(), undecided);
-        if (directive->word == "undef")
-          macros.undefine(name, known);
-        else
-          macros.define(name, std::string(directive->rest.substr(after)),
-                        after < directive->rest.size() && directive->rest[after] == '(', known);
+        decidedChains[branch.chain] = branch.decided;
       }
     }
-    if (blank)
-      std::fill(code.begin() + static_cast<std::ptrdiff_t>(start), code.begin() + static_cast<std::ptrdiff_t>(end), ' ');
+    if (chainDirective) {
+      lines.push_back({start, end, outer, open.back().chain});
+      if (directive->word == "endif")
+        open.pop_back();
+    } else if (leftOutBy(open.size())) {
+      lines.push_back({start, end, true, std::string::npos});
+    } else if (const std::string name = directive ? firstWordOf(directive->rest) : std::string();
+               !name.empty() && (directive->word == "define" || directive->word == "undef")) {
+      const std::size_t after = directive->rest.find(name) + name.size();
+      const bool known = std::all_of(open.begin(), open.end(), [](const Branch &branch) { return branch.decided; });
+      if (directive->word == "undef")
+        macros.undefine(name, known);
+      else
+        macros.define(name, std::string(directive->rest.substr(after)),
+                      after < directive->rest.size() && directive->rest[after] == '(', known);
+    }
     start = end + 1;
   }
-  lines.code = std::move(code);
-  return lines;
+  for (const Line &line : lines)
+    if (line.leftOut || (line.chain != std::string::npos && decidedChains[line.chain]))
+      std::fill(code.begin() + static_cast<std::ptrdiff_t>(line.start),
+                code.begin() + static_cast<std::ptrdiff_t>(line.end), ' ');
+  return code;
 }
 
 } // namespace ptxdvfs::tools

@@ -349,14 +349,19 @@ TEST(CudaHostLoopsTest, AStatementThatAssignsASizeBeforeTheLaunchGivesIt) {
   EXPECT_EQ(gridAfter("int n = 4096;\nauto f = [&]() { n = 512; };"), "none");
   EXPECT_EQ(gridAfter("int n = 4096;\nrun(n = 512);"), "none");
   EXPECT_EQ(gridAfter("int n = 4096;\nn += rand();"), "none");
-  EXPECT_EQ(gridAfter("int n = 4096;\n#ifdef SMALL\nn = 512;\n#endif"), "none"); // the build may leave it out
-  EXPECT_EQ(gridAfter("int n = 4096;\n#if SMALL\n#endif\n#ifdef SMALL\nn = 512;\n#else\nn = 1024;\n#endif"), "none");
-  EXPECT_EQ(gridAfter("int n = 4096;\n#ifdef SMALL\n#endif\nn = 512;"), "2,1,1");
-  EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\n#ifdef SMALL\nn = 512;\nk<<<n / 256, 256>>>(x);\n#endif")).grid),
-            "2,1,1");
+  EXPECT_EQ(gridAfter("int n = 4096;\n#ifdef _OPENMP\nn = 512;\n#endif"), "none"); // the build may leave it out
+  EXPECT_EQ(gridAfter("int n = 4096;\n#if _OPENMP\n#endif\n#ifdef _OPENMP\nn = 512;\n#else\nn = 1024;\n#endif"),
+            "none");
+  EXPECT_EQ(gridAfter("int n = 4096;\n#ifdef _OPENMP\n#endif\nn = 512;"), "2,1,1");
+  EXPECT_EQ(
+      shown(launchOfK(inMain("int n = 4096;\n#ifdef _OPENMP\nn = 512;\nk<<<n / 256, 256>>>(x);\n#endif")).grid),
+      "2,1,1");
+  // A knob that no file defines is off in the build without -D flags: what it guards does not happen.
+  EXPECT_EQ(gridAfter("int n = 4096;\n#ifdef SMALL\nn = 512;\n#endif"), "16,1,1");
+  EXPECT_EQ(gridAfter("int n = 4096;\n#ifndef SMALL\nn = 512;\n#endif"), "2,1,1");
 }
 
-TEST(CudaHostLoopsTest, WhatHashIfZeroLeavesOutIsNotRead) {
+TEST(CudaHostLoopsTest, WhatTheBuildWithoutDashDFlagsLeavesOutIsNotRead) {
   // An `#if 0` branch launches nothing and sets nothing; `#if 1` keeps its branch as plain code.
   EXPECT_EQ(launchesIn("#if 0\nk<<<1, 32>>>(x);\n#endif\nk<<<1, 32>>>(x);"), 1u);
   EXPECT_EQ(launchesIn("#if 1\nk<<<1, 32>>>(x);\n#else\nk<<<1, 32>>>(x);\n#endif"), 1u);
@@ -366,9 +371,12 @@ TEST(CudaHostLoopsTest, WhatHashIfZeroLeavesOutIsNotRead) {
   EXPECT_EQ(gridAfter("int n = 4096;\n#if 0\nn = 512;\n#endif"), "16,1,1");
   EXPECT_EQ(gridAfter("int n = 4096;\n#if 1\nn = 512;\n#else\nn = 1024;\n#endif"), "2,1,1");
   EXPECT_EQ(gridAfter("int n = 4096;\n#if 0\n#elif 1\nn = 512;\n#endif"), "2,1,1");
-  // A condition the build decides stays conditional (`#if SMALL`, `#ifdef`), and so does what follows it.
-  EXPECT_EQ(launchesIn("#if SMALL\nk<<<1, 32>>>(x);\n#else\nk<<<1, 32>>>(x);\n#endif"), 2u);
-  EXPECT_EQ(gridAfter("int n = 4096;\n#if 0\n#elif SMALL\nn = 512;\n#else\nn = 1024;\n#endif"), "none");
+  // A condition on a knob no file defines reads as the build without -D flags reads it; one on what
+  // headers may define stays conditional, and so does what follows it.
+  EXPECT_EQ(launchesIn("#if SMALL\nk<<<1, 32>>>(x);\n#else\nk<<<1, 32>>>(x);\n#endif"), 1u);
+  EXPECT_EQ(launchesIn("#if CUDART_VERSION > 9000\nk<<<1, 32>>>(x);\n#else\nk<<<1, 32>>>(x);\n#endif"), 2u);
+  EXPECT_EQ(gridAfter("int n = 4096;\n#if 0\n#elif SMALL\nn = 512;\n#else\nn = 1024;\n#endif"), "4,1,1");
+  EXPECT_EQ(gridAfter("int n = 4096;\n#if 0\n#elif __SSE__\nn = 512;\n#else\nn = 1024;\n#endif"), "none");
 }
 
 TEST(CudaHostLoopsTest, EveryNameOfADeclarationListIsDeclared) {
