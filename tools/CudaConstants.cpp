@@ -101,8 +101,9 @@ std::map<std::string, std::optional<T>, std::less<>> agreedDefinitions(std::map<
                                                                        Same same) {
   std::map<std::string, std::optional<T>, std::less<>> agreed;
   for (auto &[name, definitions] : all) {
+    const T &first = definitions.front(); // a lambda captures no structured binding before C++20
     const bool alike = std::all_of(definitions.begin(), definitions.end(),
-                                   [&](const T &definition) { return same(definition, definitions.front()); });
+                                   [&](const T &definition) { return same(definition, first); });
     agreed.emplace(name, alike ? std::optional<T>(std::move(definitions.front())) : std::nullopt);
   }
   return agreed;

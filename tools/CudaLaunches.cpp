@@ -273,8 +273,8 @@ bool bindChains(const ConstantFolder &folder, const LaunchSite &site, const Temp
   const std::optional<TemplateCalls> around = folder.templateCallsAround(file, offset);
   if (!around || depth >= kTemplateDepth)
     return false;
-  const auto &[function, calls] = *around->begin();
-  for (const std::pair<std::size_t, std::size_t> &call : calls) {
+  const std::string &function = around->begin()->first; // named so that the lambda below may capture it
+  for (const std::pair<std::size_t, std::size_t> &call : around->begin()->second) {
     if (++chains > kMostTemplateChains)
       return false;
     TemplateCalls chain = inner;
