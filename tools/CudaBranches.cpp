@@ -1,0 +1,143 @@
+// CudaBranches.cpp - which branches of host code the program run without
+// command-line arguments takes: `if`s, `else`s, `switch` cases, `while`s
+// false on entry, and whether an assignment runs once before each use.
+#include "CudaConstantsImpl.h"
+#include "CudaLoopHeaders.h"
+#include "CudaStatements.h"
+
+#include <algorithm>
+#include <string_view>
+
+namespace ptxdvfs::tools {
+
+using namespace expression;
+using namespace constants;
+
+std::optional<Number> ConstantFolder::Impl::headCondition(std::size_t file, const LoopHeader &header, int depth,
+                                                          bool &withoutArguments) const {
+  const std::string written(header.inside(files_[file].code()));
+  const std::string withoutCalls = withoutCommandLineCalls(written);
+  withoutArguments = withoutCalls != written;
+  const std::size_t middles = middles_;
+  const std::optional<Number> condition =
+      depth < kMaxDepth ? number(file, header.at, withoutAssignments(withoutCalls), depth + 1) : std::nullopt;
+  if (middles_ != middles)
+    return std::nullopt; // a loop's middle iteration does not say which way the others go
+  return condition;
+}
+
+std::optional<bool> ConstantFolder::Impl::taken(std::size_t file, const LoopHeader &header, int depth) const {
+  if (header.keyword == "case")
+    return caseTaken(file, header, depth);
+  const bool branch = header.keyword == "if" || header.keyword == "else", loop = header.keyword == "while";
+  bool withoutArguments = false;
+  const std::optional<Number> condition =
+      branch || loop ? headCondition(file, header, depth, withoutArguments) : std::nullopt;
+  if (!condition)
+    return std::nullopt;
+  const bool holds = condition->asReal() != 0;
+  if (loop && holds)
+    return std::nullopt; // entered: how many times is the loop counts' business
+  note({quotedCode(header.text(files_[file].text())) + " at " + files_[file].where(header.at) + " is " +
+        (holds ? "true" : "false") + (loop ? " on entry" : "") +
+        (withoutArguments ? " without command-line arguments" : "")});
+  return header.keyword == "else" ? !holds : holds;
+}
+
+const constants::Switch &ConstantFolder::Impl::switchOf(std::size_t file, const LoopHeader &header, int depth) const {
+  const auto key = std::make_pair(file, header.at);
+  if (auto read = switches_.find(key); read != switches_.end())
+    return read->second;
+  constants::Switch cases;
+  cases.body = switchBodyOf(files_[file].code(), header);
+  std::vector<std::string> *const notes = notes_, *const openNotes = openNotes_;
+  notes_ = openNotes_ = nullptr;
+  const std::vector<SwitchBody::Label> &labels = cases.body.labels;
+  cases.fallback = labels.size();
+  for (std::size_t i = 0; i < labels.size() && cases.folds; ++i) {
+    if (labels[i].expression.empty()) {
+      cases.fallback = i;
+      continue;
+    }
+    const std::optional<Number> value = number(file, labels[i].at, labels[i].expression, depth + 1);
+    cases.folds = value && !value->real;
+    if (cases.folds)
+      cases.jumps.emplace(value->whole, i);
+  }
+  notes_ = notes;
+  openNotes_ = openNotes;
+  return switches_.emplace(key, std::move(cases)).first->second;
+}
+
+std::optional<bool> ConstantFolder::Impl::caseTaken(std::size_t file, const LoopHeader &header, int depth) const {
+  const constants::Switch &cases = switchOf(file, header, depth);
+  const std::vector<SwitchBody::Label> &labels = cases.body.labels;
+  bool withoutArguments = false;
+  const std::optional<Number> value =
+      labels.empty() || !cases.folds ? std::nullopt : headCondition(file, header, depth, withoutArguments);
+  if (!value || value->real)
+    return std::nullopt; // where the switch jumps is not known
+  const auto jump = cases.jumps.find(value->whole);
+  const std::size_t chosen = jump != cases.jumps.end() ? jump->second : cases.fallback;
+  const SwitchBody::Leads leads =
+      chosen < labels.size() ? cases.body.leads(chosen, header.reached) : SwitchBody::Leads::No;
+  if (leads == SwitchBody::Leads::Maybe)
+    return std::nullopt;
+  const CudaCode &source = files_[file];
+  note({quotedCode(header.text(source.text())) + " at " + source.where(header.at) + " goes to " +
+        (chosen < labels.size()
+             ? quotedCode(source.text().substr(labels[chosen].at, labels[chosen].end - labels[chosen].at))
+             : std::string("no label")) +
+        (withoutArguments ? " without command-line arguments" : "")});
+  return leads == SwitchBody::Leads::Yes;
+}
+
+bool ConstantFolder::Impl::untaken(std::size_t file, std::size_t at, std::size_t before, int depth) const {
+  for (const LoopHeader &header : headersAround(files_[file], at)) {
+    const std::size_t bodyEnd = bodyEndAfter(files_[file], header.headEnd);
+    if (bodyEnd == std::string::npos || (before > header.headEnd && before < bodyEnd))
+      continue; // one that holds the use too
+    if (taken(file, header, depth) == false)
+      return true;
+  }
+  return false;
+}
+
+bool ConstantFolder::Impl::runsBeforeEachUse(std::size_t file, std::size_t at, std::size_t before, bool readsItself,
+                                             int depth) const {
+  const CudaCode &source = files_[file];
+  const std::string &code = source.code();
+  if (conditionallyCompiledBefore(code, at, before))
+    return false;
+  std::vector<std::size_t> takenBodies; // where the bodies of the branches around `at` alone open
+  for (const LoopHeader &header : headersAround(source, at)) {
+    const std::size_t bodyEnd = bodyEndAfter(source, header.headEnd);
+    const bool branch = isBranch(header);
+    if (bodyEnd == std::string::npos)
+      return false;
+    if (before > header.headEnd && before < bodyEnd) {
+      if (!branch && readsItself)
+        return false; // `n *= 2` in a loop around the use too: each iteration sees another value
+      if (header.keyword == "case") {
+        const std::vector<SwitchBody::Label> &labels = switchOf(file, header, depth).body.labels;
+        if (std::any_of(labels.begin(), labels.end(),
+                        [&](const SwitchBody::Label &label) { return label.at > at && label.at < before; }))
+          return false; // the switch may jump past it to the use
+      }
+      continue;
+    }
+    if (!branch || taken(file, header, depth) != true)
+      return false; // a loop may run it any number of times, a branch may not run it
+    takenBodies.push_back(code.find_first_not_of(" \t\r\n", header.headEnd + 1));
+  }
+  const int useBlock = source.blockAt(before);
+  for (int block = source.blockAt(at); !source.encloses(block, useBlock); block = source.parentOf(block)) {
+    const std::size_t open = source.openBraceOf(block), previous = codeEndBefore(code, open);
+    const bool plain = previous == 0 || std::string_view(";{}:").find(code[previous - 1]) != std::string_view::npos;
+    if (!plain && std::find(takenBodies.begin(), takenBodies.end(), open) == takenBodies.end())
+      return false; // a `switch` whose jump there is not known, a lambda, another function
+  }
+  return true;
+}
+
+} // namespace ptxdvfs::tools
