@@ -163,6 +163,9 @@ private:
                         const std::string &unreadable, int depth, Definition &found) const;
   /// The calls of `function` the program run without arguments takes; all of them where it takes none.
   std::vector<std::pair<std::size_t, std::size_t>> takenCalls(const std::string &function, int depth) const;
+  /// The enumerator at `at` of the `enum` whose body is block `body`: its
+  /// value, or the one before it plus 1 (the first, 0).
+  Lookup enumerator(std::size_t file, int body, std::size_t at, int depth, Definition &found) const;
   /// The value template parameter `index` of `list` (of the function
   /// whose body is `body` in `file`): what every call passes for it.
   Lookup templateParameter(std::size_t file, int body, const CudaCode::TemplateParameterList &list,

@@ -26,7 +26,60 @@ bool sameNumber(const Number &a, const Number &b) {
   return a.real == b.real && (a.real ? a.value == b.value : a.whole == b.whole);
 }
 
+/// Whether the `{` at `brace` opens the body of an unscoped `enum` (`enum
+/// { A = 4 }`, `enum Size : int {`), whose names its scope sees bare.
+bool opensUnscopedEnum(const std::string &code, std::size_t brace) {
+  std::size_t at = brace;
+  constexpr int kMostWords = 6; // `enum Name : unsigned long long {`
+  for (int word = 0; word < kMostWords; ++word) {
+    at = codeEndBefore(code, at);
+    if (at > 0 && code[at - 1] == ':') {
+      --at;
+      continue;
+    }
+    std::size_t start = at;
+    const std::string read = wordBefore(code, start);
+    if (read.empty())
+      return false;
+    if (read == "enum") {
+      const std::string after = firstWordOf(std::string_view(code).substr(at, brace - at));
+      return after != "class" && after != "struct";
+    }
+    at = start;
+  }
+  return false;
+}
+
 } // namespace
+
+Lookup ConstantFolder::Impl::enumerator(std::size_t file, int body, std::size_t at, int depth,
+                                        Definition &found) const {
+  const std::string &code = files_[file].code();
+  const std::size_t open = files_[file].openBraceOf(body), close = files_[file].pastBlockOpenedAt(open);
+  if (close == std::string::npos || depth >= kMaxDepth)
+    return Lookup::Unknown;
+  // Each enumerator is the one before it plus 1 (the first 0) unless it is given a value.
+  std::optional<std::int64_t> value = 0;
+  std::size_t start = open + 1; // the parts and their commas make up the body
+  for (const std::string &part : topLevelParts(std::string_view(code).substr(open + 1, close - 2 - open))) {
+    const std::size_t equals = plainAssignment(part);
+    if (equals != std::string::npos) {
+      const std::optional<Number> given = number(file, start + equals + 1, part.substr(equals + 1), depth + 1);
+      value = given && !given->real ? std::optional<std::int64_t>(given->whole) : std::nullopt;
+    }
+    if (start <= at && at < start + part.size()) {
+      if (!value)
+        return Lookup::Unknown;
+      found = Definition("", file, at, false);
+      found.number = Number{false, *value, 0};
+      return Lookup::Found;
+    }
+    if (value)
+      ++*value;
+    start += part.size() + 1;
+  }
+  return Lookup::Unknown;
+}
 
 Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, const std::string &name,
                                       bool fileScopeOnly, int depth, Definition &found) const {
@@ -56,6 +109,13 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
         if (own->parameters[index].name == name)
           return templateParameter(file, body, *own, index, depth, found);
       continue;
+    }
+    if (const int block = source.blockAt(at); block >= 0 && opensUnscopedEnum(code, source.openBraceOf(block))) {
+      // An enumerator, seen in the scope around its `enum` (from another file, only a file-scope one's).
+      const bool seen = fileScopeOnly ? source.parentOf(block) < 0 : source.encloses(source.parentOf(block), useBlock);
+      if (!seen || (previous > 0 && code[previous - 1] != '{' && code[previous - 1] != ','))
+        continue; // another scope's, or a use in another enumerator's value
+      return enumerator(file, block, at, depth, found);
     }
     if (source.blockAt(at) < 0)
       if (const std::optional<CudaCode::ParameterList> list = source.parameterListAround(at)) {

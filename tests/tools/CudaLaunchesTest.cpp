@@ -140,6 +140,20 @@ TEST(CudaLaunchesTest, NamesAreFollowedToTheirOneValue) {
   EXPECT_EQ(folded("// #define BS 64\nint main() { const char *s = \"int BS = 32;\"; @ }", "BS"), "none");
 }
 
+TEST(CudaLaunchesTest, EnumeratorsAreTheirValues) {
+  EXPECT_EQ(folded("enum { kBlock = 128, kItems = 1 << 20 };\nint main() { @ }", "kItems / kBlock"), "8192,1,1");
+  EXPECT_EQ(folded("enum { A, B = 10, C };\nint main() { @ }", "C"), "11,1,1"); // one past the one before
+  EXPECT_EQ(folded("enum { A, B = 10, C };\nint main() { @ }", "A + 1"), "1,1,1");
+  EXPECT_EQ(folded("enum { W = 8, H = W * 2 };\nint main() { @ }", "W + H"), "24,1,1");
+  EXPECT_EQ(folded("typedef enum { X = 3 } Mode;\nint main() { @ }", "X"), "3,1,1");
+  EXPECT_EQ(folded("enum Size : unsigned int { S = 4 };\nint main() { @ }", "S"), "4,1,1");
+  EXPECT_EQ(folded("int main() { enum { L = 32 }; @ }", "L"), "32,1,1");
+  // Not seen bare: a scoped enum's, another function's, or one whose value does not fold.
+  EXPECT_EQ(folded("enum class E { Q = 8 };\nint main() { @ }", "Q"), "none");
+  EXPECT_EQ(folded("void f() { enum { L = 16 }; }\nint main() { @ }", "L"), "none");
+  EXPECT_EQ(folded("enum { P = sizeof(Big), R };\nint main() { @ }", "R"), "none");
+}
+
 TEST(CudaLaunchesTest, MacrosAreThoseTheBuildWithoutDashDFlagsDefines) {
   // Rodinia's block size: a knob a -D flag may set, else a default.
   const std::string knob = "#ifdef RD_WG_SIZE_0_0\n#define BLOCK_SIZE RD_WG_SIZE_0_0\n"
