@@ -2,8 +2,6 @@
 // body from the other blocks.
 #include "CudaCode.h"
 
-#include "CudaPreprocessor.h"
-
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -16,7 +14,9 @@ bool isSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; 
 
 CudaCode::CudaCode(const CudaSourceFile &file, const std::set<std::string, std::less<>> &macrosElsewhere)
     : shownAs_(std::filesystem::path(file.path).filename().string()), text_(file.text) {
-  code_ = readConditionals(codeOf(file.text), macrosElsewhere);
+  ConditionalCode read = readConditionals(codeOf(file.text), macrosElsewhere);
+  code_ = std::move(read.code);
+  knobs_ = std::move(read.knobs);
   std::vector<int> open;
   for (std::size_t at = 0; at < code_.size(); ++at) {
     if (code_[at] == '{') {
@@ -28,6 +28,13 @@ CudaCode::CudaCode(const CudaSourceFile &file, const std::set<std::string, std::
       open.pop_back();
     }
   }
+}
+
+const UndefinedKnob *CudaCode::knobAround(std::size_t offset) const {
+  for (auto knob = knobs_.rbegin(); knob != knobs_.rend(); ++knob) // the innermost starts last
+    if (knob->start <= offset && offset < knob->end)
+      return &*knob;
+  return nullptr;
 }
 
 std::size_t CudaCode::pastBlockOpenedAt(std::size_t open) const {

@@ -3,6 +3,7 @@
 // from), and the small scanners the host-code readers share.
 #pragma once
 
+#include "CudaPreprocessor.h"
 #include "CudaSource.h"
 
 #include <cstddef>
@@ -25,6 +26,11 @@ public:
   /// the lines the build without -D flags leaves out too
   /// (readConditionals()); offsets are the file's.
   const std::string &code() const { return code_; }
+
+  /// The innermost chain of `#if`s around `offset` whose conditions read a
+  /// macro that no file defines as undefined (readConditionals()): what it
+  /// keeps holds only for a build without that -D flag. Null where none is.
+  const UndefinedKnob *knobAround(std::size_t offset) const;
 
   /// The file's text as written, for quoting it: offsets are code()'s.
   const std::string &text() const { return text_; }
@@ -104,6 +110,7 @@ private:
   };
   std::string shownAs_;
   std::string text_, code_;
+  std::vector<UndefinedKnob> knobs_; ///< readConditionals()
   std::vector<Block> blocks_; ///< in order of their `{`
   mutable std::vector<std::size_t> newlines_; ///< where each line ends, found on first use
 };

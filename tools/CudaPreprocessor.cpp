@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 namespace ptxdvfs::tools {
 
@@ -70,8 +71,15 @@ public:
       return true;
     if (name == "__CUDA_ARCH__")
       return false; // the host pass, which launches kernels
-    return headersMayDefine(name) ? std::nullopt : std::optional<bool>(false);
+    if (headersMayDefine(name))
+      return std::nullopt;
+    if (knob_.empty())
+      knob_ = std::string(name);
+    return false;
   }
+
+  /// The first macro that no file defines read since the last call, which was read as undefined.
+  std::string takeKnob() { return std::exchange(knob_, std::string()); }
 
   /// A `#if` or `#elif` condition; nullopt where it does not fold.
   std::optional<bool> holds(std::string_view condition) const {
@@ -133,6 +141,7 @@ private:
   const std::set<std::string, std::less<>> &elsewhere_;
   std::map<std::string, Macro, std::less<>> macros_;
   mutable std::size_t spent_ = 0;
+  mutable std::string knob_;
 };
 
 } // namespace
@@ -150,9 +159,11 @@ std::set<std::string, std::less<>> definedMacroNames(const std::string &code) {
   return names;
 }
 
-std::string readConditionals(std::string code, const std::set<std::string, std::less<>> &definedElsewhere) {
+ConditionalCode readConditionals(std::string code, const std::set<std::string, std::less<>> &definedElsewhere) {
   struct Branch {
     std::size_t chain = 0; ///< its `#if ... #endif`, by number
+    std::size_t start = 0; ///< its `#if` line
+    UndefinedKnob knob;    ///< the first knob its conditions read, if any
     bool decided = false;  ///< every condition of it so far is decided
     bool taken = false;    ///< a branch of it so far is compiled, where decided
     bool excluded = false; ///< the present branch is not compiled, where decided
@@ -167,6 +178,13 @@ std::string readConditionals(std::string code, const std::set<std::string, std::
   std::vector<Branch> open;
   std::vector<bool> decidedChains; ///< whether every condition of each chain is decided
   std::vector<Line> lines;
+  std::vector<UndefinedKnob> knobs;
+  // The knob a condition just read, for the chain it decides (if nothing before did).
+  auto noteKnob = [&](Branch &branch, std::size_t at) {
+    std::string knob = macros.takeKnob();
+    if (branch.decided && branch.knob.name.empty() && !knob.empty())
+      branch.knob = {0, 0, std::move(knob), at};
+  };
   auto leftOutBy = [&](std::size_t count) {
     return std::any_of(open.begin(), open.begin() + static_cast<std::ptrdiff_t>(count),
                        [](const Branch &branch) { return branch.decided && branch.excluded; });
@@ -188,7 +206,8 @@ std::string readConditionals(std::string code, const std::set<std::string, std::
       if (!outer && value && directive->word == "ifndef")
         value = !*value;
       decidedChains.push_back(value.has_value());
-      open.push_back({decidedChains.size() - 1, value.has_value(), value == true, value == false});
+      open.push_back({decidedChains.size() - 1, start, {}, value.has_value(), value == true, value == false});
+      noteKnob(open.back(), start);
     } else if (chainDirective && directive->word != "endif") {
       Branch &branch = open.back();
       if (branch.decided && (branch.taken || directive->word == "else")) {
@@ -200,12 +219,16 @@ std::string readConditionals(std::string code, const std::set<std::string, std::
         branch.taken = value == true;
         branch.excluded = value == false;
         decidedChains[branch.chain] = branch.decided;
+        noteKnob(branch, start);
       }
     }
     if (chainDirective) {
       lines.push_back({start, end, outer, open.back().chain});
-      if (directive->word == "endif")
+      if (directive->word == "endif") {
+        if (const Branch &closed = open.back(); decidedChains[closed.chain] && !closed.knob.name.empty())
+          knobs.push_back({closed.start, end, closed.knob.name, closed.knob.at});
         open.pop_back();
+      }
     } else if (leftOutBy(open.size())) {
       lines.push_back({start, end, true, std::string::npos});
     } else if (const std::string name = directive ? firstWordOf(directive->rest) : std::string();
@@ -224,7 +247,8 @@ std::string readConditionals(std::string code, const std::set<std::string, std::
     if (line.leftOut || (line.chain != std::string::npos && decidedChains[line.chain]))
       std::fill(code.begin() + static_cast<std::ptrdiff_t>(line.start),
                 code.begin() + static_cast<std::ptrdiff_t>(line.end), ' ');
-  return code;
+  std::sort(knobs.begin(), knobs.end(), [](const UndefinedKnob &a, const UndefinedKnob &b) { return a.start < b.start; });
+  return {std::move(code), std::move(knobs)};
 }
 
 } // namespace ptxdvfs::tools

@@ -6,6 +6,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace ptxdvfs::tools {
 
@@ -26,6 +27,20 @@ std::set<std::string, std::less<>> definedMacroNames(const std::string &code);
 /// condition on such a name, on one `definedElsewhere` (another file's),
 /// or on one the file defines under a condition left undecided, is not
 /// decided, nor are the branches after it: they stay, as written.
-std::string readConditionals(std::string code, const std::set<std::string, std::less<>> &definedElsewhere);
+/// A chain of `#if`s decided by a macro that no file defines, read as
+/// undefined: what it keeps holds only where the build sets no -D flag.
+struct UndefinedKnob {
+  std::size_t start = 0, end = 0; ///< the chain, from its `#if` line to its `#endif` line
+  std::string name;               ///< the first such macro its conditions read
+  std::size_t at = 0;             ///< the directive that read it
+};
+
+/// readConditionals()'s result: the code, and the knobs it assumed undefined, in order.
+struct ConditionalCode {
+  std::string code;
+  std::vector<UndefinedKnob> knobs;
+};
+
+ConditionalCode readConditionals(std::string code, const std::set<std::string, std::less<>> &definedElsewhere);
 
 } // namespace ptxdvfs::tools

@@ -367,8 +367,13 @@ Lookup ConstantFolder::Impl::agreedArgument(const std::pair<std::string, std::si
 
 Lookup ConstantFolder::Impl::define(std::size_t file, std::size_t offset, const std::string &name, int depth,
                                     Definition &found) const {
-  if (Lookup lookup = macro(name, found); lookup != Lookup::Absent)
+  if (Lookup lookup = macro(name, found); lookup != Lookup::Absent) {
+    const CudaCode &defining = files_[found.file];
+    if (const UndefinedKnob *knob = lookup == Lookup::Found ? defining.knobAround(found.offset) : nullptr)
+      note({"`" + name + "` is defined at " + defining.where(found.offset) + " by a build without -D flags (`" +
+            knob->name + "`, tested at " + defining.where(knob->at) + ", is not defined)"});
     return lookup;
+  }
   if (Lookup lookup = variable(file, offset, name, false, depth, found); lookup != Lookup::Absent)
     return lookup;
   for (std::size_t other = 0; other < files_.size(); ++other)

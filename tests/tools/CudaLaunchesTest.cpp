@@ -160,6 +160,16 @@ TEST(CudaLaunchesTest, MacrosAreThoseTheBuildWithoutDashDFlagsDefines) {
                            "#elif defined(RD_WG_SIZE_0)\n#define BLOCK_SIZE RD_WG_SIZE_0\n"
                            "#else\n#define BLOCK_SIZE 16\n#endif\n@";
   EXPECT_EQ(folded(knob, "BLOCK_SIZE"), "16,1,1");
+  // The reason says what the value rests on: a knob no file defines, read as undefined.
+  const auto reasonFor = [](const std::string &source, const std::string &expression) {
+    const MarkedSource marked(source);
+    std::string how;
+    marked.folder.dimension(0, marked.launch, expression, &how);
+    return how;
+  };
+  EXPECT_EQ(reasonFor(knob, "BLOCK_SIZE"), "`BLOCK_SIZE` is defined at t.cu:6 by a build without -D flags "
+                                           "(`RD_WG_SIZE_0_0`, tested at t.cu:1, is not defined)");
+  EXPECT_EQ(reasonFor("#define SMALL\n#ifdef SMALL\n#define N 32\n#endif\n@", "N"), "");
   // Conditions on what the file defined before, its values folded as C folds them, and #undef.
   EXPECT_EQ(folded("#define SMALL\n#ifdef SMALL\n#define N 32\n#else\n#define N 1024\n#endif\n@", "N"), "32,1,1");
   EXPECT_EQ(folded("#define W 8\n#if W * 2 > 10 && !defined(TINY)\n#define N 64\n#else\n#define N 4\n#endif\n@", "N"),
