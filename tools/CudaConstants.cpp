@@ -22,15 +22,14 @@ using ptx::analysis::Dim3;
 using namespace expression;
 using namespace constants;
 
-namespace {
-
-/// `value` as one dimension of a launch: a whole number from 1 to 2^31 - 1.
-std::optional<std::uint32_t> dimensionOf(const Number &value) {
+std::optional<std::uint32_t> constants::dimensionOf(const Number &value) {
   const std::optional<std::int64_t> whole = value.real ? truncated(value.value) : value.whole;
   if (!whole || *whole < 1 || *whole > INT32_MAX)
     return std::nullopt;
   return static_cast<std::uint32_t>(*whole);
 }
+
+namespace {
 
 /// Words a function's declaration may carry besides its return type.
 bool isFunctionQualifier(std::string_view word) {

@@ -8,6 +8,7 @@
 #include "CudaLoopHeaders.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -49,6 +50,9 @@ struct ReturnFunction {
   std::vector<expression::Token> expression;
   std::size_t file = 0, offset = 0; ///< its body, where the names in it are looked up
 };
+
+/// `value` as one dimension of a launch: a whole number from 1 to 2^31 - 1.
+std::optional<std::uint32_t> dimensionOf(const expression::Number &value);
 
 /// What a call passes for a parameter: the text, and where to fold it
 /// (the call, or the declaration of a default).

@@ -134,6 +134,20 @@ std::optional<std::string> assignedText(const std::string &code, std::size_t at,
   return equals == 0 ? value : name + " " + std::string(change.substr(0, equals)) + " (" + value + ")";
 }
 
+std::optional<std::pair<int, std::string>> memberAssignment(const std::string &code, std::size_t at,
+                                                            const std::string &name) {
+  const std::size_t dot = code.find_first_not_of(" \t", at + name.size());
+  const std::size_t member = dot == std::string::npos || code[dot] != '.' ? dot : code.find_first_not_of(" \t", dot + 1);
+  if (member == std::string::npos || code[dot] != '.' || std::string_view("xyz").find(code[member]) == std::string_view::npos ||
+      (member + 1 < code.size() && isIdentifierChar(code[member + 1])))
+    return std::nullopt;
+  // Read as `name = e;` would be, the member's text standing for the name.
+  const std::optional<std::string> value = assignedText(code, at, code.substr(at, member + 1 - at));
+  if (!value || readsName(*value, name))
+    return std::nullopt; // `name.x *= 2` reads as `name.x * (2)`
+  return std::pair{code[member] - 'x', *value};
+}
+
 std::optional<std::vector<std::string>> listedDeclarationType(const std::string &code, std::size_t at) {
   const std::size_t comma = codeEndBefore(code, at);
   if (comma == 0 || code[comma - 1] != ',' || parenthesisAround(code, at) != std::string::npos)

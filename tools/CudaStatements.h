@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -36,6 +37,12 @@ std::size_t parenthesisAround(const std::string &code, std::size_t at);
 /// name (`n * (2)` for `n *= 2`); nullopt where the change at `at` is no
 /// such statement (`f(n = 2)`, `n.x = 2`, `&n`, a `for`'s step).
 std::optional<std::string> assignedText(const std::string &code, std::size_t at, const std::string &name);
+
+/// `name.x = e;` (or `.y`, `.z`) at `at`, a statement of its own with a
+/// plain `=` whose `e` does not read `name`: the member (0 for `x`, 1, 2)
+/// and `e`; nullopt for anything else (`name.x *= 2;`, `name.x = name.y;`).
+std::optional<std::pair<int, std::string>> memberAssignment(const std::string &code, std::size_t at,
+                                                            const std::string &name);
 
 /// The type words of the declaration whose list declares the name at
 /// `at` after its first name (`int` for `b` in `int a = 1, b = 2;`);

@@ -86,6 +86,22 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
   const CudaCode &source = files_[file];
   const std::string &code = source.code();
   const int useBlock = source.blockAt(before);
+  // The members of a dim3 set after its definition (`threads.x = 128;`), the latest of each.
+  std::optional<std::uint32_t> members[3];
+  auto withMembers = [&](Lookup lookup) {
+    if (lookup != Lookup::Found || std::none_of(std::begin(members), std::end(members),
+                                                [](const auto &member) { return member.has_value(); }))
+      return lookup;
+    std::optional<Dim3> dims = found.dims ? found.dims : dimension(found.file, found.offset, found.text, depth + 1);
+    if (!dims)
+      return Lookup::Unknown;
+    dims->x = members[0].value_or(dims->x);
+    dims->y = members[1].value_or(dims->y);
+    dims->z = members[2].value_or(dims->z);
+    found.dims = dims;
+    found.dim3 = true;
+    return Lookup::Found;
+  };
   for (std::size_t at = before == 0 ? std::string::npos : code.rfind(name, before - 1); at != std::string::npos;
        at = at == 0 ? std::string::npos : code.rfind(name, at - 1)) {
     if (++examined_ > kMaxNamesExamined)
@@ -121,7 +137,7 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
       if (const std::optional<CudaCode::ParameterList> list = source.parameterListAround(at)) {
         if (fileScopeOnly || !source.encloses(list->body, useBlock))
           continue; // another function's parameter
-        return parameter(file, *list, at, name, depth, found);
+        return withMembers(parameter(file, *list, at, name, depth, found));
       }
     std::size_t next = end;
     while (next < code.size() && isSpace(code[next]))
@@ -139,6 +155,18 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
     if (!declares) {
       if (fileScopeOnly || !changesAt(code, at, name.size()) || untaken(file, at, before, depth))
         continue;
+      // A member set by a statement of its own that runs once before each use: that member's value.
+      if (const std::optional<std::pair<int, std::string>> member = memberAssignment(code, at, name)) {
+        const std::optional<Number> value = runsBeforeEachUse(file, at, before, false, depth)
+                                                ? number(file, at, member->second, depth + 1)
+                                                : std::nullopt;
+        const std::optional<std::uint32_t> dimension = value ? dimensionOf(*value) : std::nullopt;
+        if (!dimension)
+          return Lookup::Unknown;
+        auto &latest = members[member->first];
+        latest = latest ? latest : dimension;
+        continue;
+      }
       // Changed before the launch: its value is not the initialiser's, unless it is the counter of a loop around it.
       if (std::optional<Number> middle = counterMiddle(file, at, before, name, depth)) {
         found = Definition("", file, at, false);
@@ -150,7 +178,7 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
       if (!assigned || !runsBeforeEachUse(file, at, before, readsName(*assigned, name), depth))
         return Lookup::Unknown;
       found = Definition(*assigned, file, at, false);
-      return Lookup::Found;
+      return withMembers(Lookup::Found);
     }
     const int declaredIn = source.blockAt(at);
     if (!source.encloses(declaredIn, useBlock))
@@ -169,10 +197,12 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
         return Lookup::Unknown;
       const std::string inside = code.substr(next + 1, close - next - 2);
       found.text = found.dim3 ? "dim3(" + inside + ")" : inside;
+    } else if (found.dim3) {
+      found.dims = Dim3{}; // `dim3 threads;` is 1 x 1 x 1
     } else {
       return Lookup::Unknown; // declared without a value
     }
-    return Lookup::Found;
+    return withMembers(Lookup::Found);
   }
   return Lookup::Absent;
 }

@@ -140,6 +140,17 @@ TEST(CudaLaunchesTest, NamesAreFollowedToTheirOneValue) {
   EXPECT_EQ(folded("// #define BS 64\nint main() { const char *s = \"int BS = 32;\"; @ }", "BS"), "none");
 }
 
+TEST(CudaLaunchesTest, ADim3sMembersSetAfterItGiveItsSize) {
+  // C-style host code: `dim3 threads;` (1 x 1 x 1), then its members one statement each.
+  EXPECT_EQ(folded("#define NUMBER_THREADS 128\nint main() { int boxes = 10; dim3 threads, blocks;\n"
+                   "blocks.x = boxes * boxes * boxes; blocks.y = 1;\nthreads.x = NUMBER_THREADS; @ }",
+                   "blocks"),
+            "1000,1,1");
+  EXPECT_EQ(folded("int main() { dim3 threads; threads.x = 128; @ }", "threads"), "128,1,1");
+  EXPECT_EQ(folded("int main() { dim3 b(64, 2); b.x = 32; b.z = 4; b.x = 16; @ }", "b"), "16,2,4"); // the latest
+  EXPECT_EQ(folded("int main() { dim3 b; b.y = 8; @ }", "b.y * 2"), "16,1,1");
+}
+
 TEST(CudaLaunchesTest, EnumeratorsAreTheirValues) {
   EXPECT_EQ(folded("enum { kBlock = 128, kItems = 1 << 20 };\nint main() { @ }", "kItems / kBlock"), "8192,1,1");
   EXPECT_EQ(folded("enum { A, B = 10, C };\nint main() { @ }", "C"), "11,1,1"); // one past the one before
@@ -195,7 +206,9 @@ TEST(CudaLaunchesTest, ValuesTheSourceDoesNotFixAreNotGuessed) {
   // Changed before the launch, in any of the ways C changes a variable.
   for (const char *change : {"t = 32;", "t += 32;", "t <<= 1;", "t++;", "--t;", "read(&t);", "std::cin >> t;"})
     EXPECT_EQ(folded(std::string("int main() { int t = 64; if (rand()) ") + change + " @ }", "t"), "none") << change;
-  EXPECT_EQ(folded("int main() { dim3 b(64); b.x = 32; @ }", "b"), "none");
+  EXPECT_EQ(folded("int main() { dim3 b(64); if (rand()) b.x = 32; @ }", "b"), "none");
+  EXPECT_EQ(folded("int main() { dim3 b(64); b.x *= 2; @ }", "b"), "none");
+  EXPECT_EQ(folded("int main() { dim3 b(64); b.y = b.x; @ }", "b"), "none");
   // Compared, not changed.
   EXPECT_EQ(folded("int main() { int t = 64; if (t == 64 && t <= 64) {} @ }", "t"), "64,1,1");
   // A parameter of the launching function, a global that is not const,
