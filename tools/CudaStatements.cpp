@@ -137,8 +137,10 @@ std::optional<std::string> assignedText(const std::string &code, std::size_t at,
 std::optional<std::pair<int, std::string>> memberAssignment(const std::string &code, std::size_t at,
                                                             const std::string &name) {
   const std::size_t dot = code.find_first_not_of(" \t", at + name.size());
-  const std::size_t member = dot == std::string::npos || code[dot] != '.' ? dot : code.find_first_not_of(" \t", dot + 1);
-  if (member == std::string::npos || code[dot] != '.' || std::string_view("xyz").find(code[member]) == std::string_view::npos ||
+  if (dot == std::string::npos || code[dot] != '.')
+    return std::nullopt;
+  const std::size_t member = code.find_first_not_of(" \t", dot + 1);
+  if (member == std::string::npos || std::string_view("xyz").find(code[member]) == std::string_view::npos ||
       (member + 1 < code.size() && isIdentifierChar(code[member + 1])))
     return std::nullopt;
   // Read as `name = e;` would be, the member's text standing for the name.
