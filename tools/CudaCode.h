@@ -18,9 +18,10 @@ namespace ptxdvfs::tools {
 
 class CudaCode {
 public:
-  /// `macrosElsewhere`: the macros the other files read with it define
-  /// (readConditionals()).
-  CudaCode(const CudaSourceFile &file, const std::set<std::string, std::less<>> &macrosElsewhere);
+  /// `macrosElsewhere`: the macros the other files read with it define;
+  /// `flags`: those the build's -D and -U flags set (readConditionals()).
+  CudaCode(const CudaSourceFile &file, const std::set<std::string, std::less<>> &macrosElsewhere,
+           const FlagMacros &flags = {});
 
   /// The file's text with comments and literals blanked (codeOf()), and
   /// the lines the build without -D flags leaves out too

@@ -113,20 +113,24 @@ std::map<std::string, std::optional<T>, std::less<>> agreedDefinitions(std::map<
 ConstantFolder::Impl::Impl(const std::vector<CudaSourceFile> &files) {
   std::map<std::string, std::vector<Definition>> objectLike;
   std::map<std::string, std::vector<FunctionMacro>> functionLike;
-  // Which macros each file defines, for the conditions of the others.
+  // Which macros each file defines, for the conditions of the others, and those the build's flags set
+  // (a .cu input's nvcc flags, read as a file of their own), which every file sees from its first line.
   std::vector<std::set<std::string, std::less<>>> defines;
   std::map<std::string, std::size_t, std::less<>> definers;
+  FlagMacros flags;
   for (const CudaSourceFile &file : files) {
     defines.push_back(definedMacroNames(codeOf(file.text)));
     for (const std::string &name : defines.back())
       ++definers[name];
+    if (file.declared == kNvccFlagsPath)
+      flags.merge(flagMacros(file.text));
   }
   for (std::size_t file = 0; file < files.size(); ++file) {
     std::set<std::string, std::less<>> elsewhere;
     for (const auto &[name, count] : definers)
-      if (count > defines[file].count(name))
+      if (count > defines[file].count(name) && !flags.count(name))
         elsewhere.insert(name);
-    files_.emplace_back(files[file], elsewhere);
+    files_.emplace_back(files[file], elsewhere, files[file].declared == kNvccFlagsPath ? FlagMacros{} : flags);
     indexMacros(file, objectLike, functionLike);
   }
   macros_ = agreedDefinitions(std::move(objectLike), [](const Definition &a, const Definition &b) {

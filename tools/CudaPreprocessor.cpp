@@ -59,7 +59,10 @@ bool headersMayDefine(std::string_view name) {
 /// The macros of one file as its lines are read, and its conditions.
 class MacroReader : public ExpressionNames {
 public:
-  explicit MacroReader(const std::set<std::string, std::less<>> &elsewhere) : elsewhere_(elsewhere) {}
+  MacroReader(const std::set<std::string, std::less<>> &elsewhere, const FlagMacros &flags) : elsewhere_(elsewhere) {
+    for (const auto &[name, value] : flags)
+      macros_[name] = {true, value.has_value(), false, value.value_or("")};
+  }
 
   /// Whether `name` is defined here; nullopt where that is not known.
   std::optional<bool> defined(std::string_view name) const {
@@ -146,6 +149,46 @@ private:
 
 } // namespace
 
+std::string nvccFlagsFile(const std::vector<std::string> &flags) {
+  std::string file;
+  for (std::size_t i = 0; i < flags.size(); ++i) {
+    std::string flag = flags[i];
+    for (const char *longForm : {"--define-macro", "--undefine-macro"})
+      if (flag.rfind(longForm, 0) == 0)
+        flag = std::string(longForm[2] == 'd' ? "-D" : "-U") + flag.substr(std::string_view(longForm).size());
+    if (flag.rfind("-D", 0) != 0 && flag.rfind("-U", 0) != 0)
+      continue;
+    std::string macro = flag.substr(2);
+    if (!macro.empty() && macro.front() == '=')
+      macro.erase(0, 1); // `--define-macro=N=4`
+    if (macro.empty() && i + 1 < flags.size())
+      macro = flags[++i]; // `-D N=4`
+    const std::size_t equals = macro.find('=');
+    const std::string name = macro.substr(0, equals);
+    if (name.empty() || !std::all_of(name.begin(), name.end(), isIdentifierChar))
+      continue;
+    file += flag[1] == 'U' ? "#undef " + name + "\n"
+                           : "#define " + name + " " + (equals == std::string::npos ? "1" : macro.substr(equals + 1)) + "\n";
+  }
+  return file;
+}
+
+FlagMacros flagMacros(const std::string &code) {
+  FlagMacros macros;
+  for (std::size_t start = 0; start < code.size();) {
+    const std::size_t end = std::min(code.find('\n', start), code.size());
+    if (const std::optional<Directive> directive = directiveOf(std::string_view(code).substr(start, end - start))) {
+      const std::string name = firstWordOf(directive->rest);
+      if (directive->word == "define" && !name.empty())
+        macros[name] = trimmed(directive->rest.substr(directive->rest.find(name) + name.size()));
+      else if (directive->word == "undef" && !name.empty())
+        macros[name] = std::nullopt;
+    }
+    start = end + 1;
+  }
+  return macros;
+}
+
 std::set<std::string, std::less<>> definedMacroNames(const std::string &code) {
   std::set<std::string, std::less<>> names;
   for (std::size_t start = 0; start < code.size();) {
@@ -159,7 +202,8 @@ std::set<std::string, std::less<>> definedMacroNames(const std::string &code) {
   return names;
 }
 
-ConditionalCode readConditionals(std::string code, const std::set<std::string, std::less<>> &definedElsewhere) {
+ConditionalCode readConditionals(std::string code, const std::set<std::string, std::less<>> &definedElsewhere,
+                                 const FlagMacros &flags) {
   struct Branch {
     std::size_t chain = 0; ///< its `#if ... #endif`, by number
     std::size_t start = 0; ///< its `#if` line
@@ -174,7 +218,7 @@ ConditionalCode readConditionals(std::string code, const std::set<std::string, s
     bool leftOut = false;
     std::size_t chain = std::string::npos;
   };
-  MacroReader macros(definedElsewhere);
+  MacroReader macros(definedElsewhere, flags);
   std::vector<Branch> open;
   std::vector<bool> decidedChains; ///< whether every condition of each chain is decided
   std::vector<Line> lines;

@@ -4,11 +4,29 @@
 #pragma once
 
 #include <functional>
+#include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 namespace ptxdvfs::tools {
+
+/// The macros a build's -D and -U flags set: each name's value (`1` for
+/// a bare `-DNAME`), or nullopt for one `-U` undefines.
+using FlagMacros = std::map<std::string, std::optional<std::string>, std::less<>>;
+
+/// The path that stands for the macros of a .cu input's nvcc flags among
+/// the files read with its sources (nvccFlagsFile()).
+inline constexpr const char *kNvccFlagsPath = "<nvcc flags>";
+
+/// nvcc's -D and -U flags (`-DN=1024`, `-D N`, `--define-macro=N`,
+/// `-UDEBUG`) written as a file of `#define` and `#undef` lines, to be read
+/// with the sources (path kNvccFlagsPath); empty text where there are none.
+std::string nvccFlagsFile(const std::vector<std::string> &flags);
+
+/// The `#define`s and `#undef`s of such a file.
+FlagMacros flagMacros(const std::string &code);
 
 /// The names that `code` (comments and literals blanked) `#define`s.
 std::set<std::string, std::less<>> definedMacroNames(const std::string &code);
@@ -26,7 +44,8 @@ std::set<std::string, std::less<>> definedMacroNames(const std::string &code);
 /// headers may define it (`_`-led, `CUDA...`, `M_PI` and the like). A
 /// condition on such a name, on one `definedElsewhere` (another file's),
 /// or on one the file defines under a condition left undecided, is not
-/// decided, nor are the branches after it: they stay, as written.
+/// decided, nor are the branches after it: they stay, as written. A macro
+/// the build's flags set is known as they set it.
 /// A chain of `#if`s decided by a macro that no file defines, read as
 /// undefined: what it keeps holds only where the build sets no -D flag.
 struct UndefinedKnob {
@@ -41,6 +60,8 @@ struct ConditionalCode {
   std::vector<UndefinedKnob> knobs;
 };
 
-ConditionalCode readConditionals(std::string code, const std::set<std::string, std::less<>> &definedElsewhere);
+/// `flags`: the macros the build's -D and -U flags set, known before the first line.
+ConditionalCode readConditionals(std::string code, const std::set<std::string, std::less<>> &definedElsewhere,
+                                 const FlagMacros &flags = {});
 
 } // namespace ptxdvfs::tools

@@ -1,6 +1,7 @@
 // KernelInputs.cpp - reading PTX from .ptx files, from nvcc for .cu files and from cuobjdump for binaries.
 #include "KernelInputs.h"
 
+#include "CudaPreprocessor.h"
 #include "CudaSource.h"
 #include "DiagnosticPrinter.h"
 
@@ -228,7 +229,7 @@ bool parseInto(const std::string &ptxPath, const std::string &input, Inputs &inp
   if (!module)
     return false;
   warnIfDebugBuild(*module, input);
-  inputs.modules.push_back({input, std::move(*module)});
+  inputs.modules.push_back({input, std::move(*module), {}});
   return true;
 }
 
@@ -273,7 +274,10 @@ bool compileCuda(const std::string &file, const InputFlags &flags, Inputs &input
     spdlog::error("{}", nvccFailed(file, status, nvcc));
     return false;
   }
-  return parseInto(ptxPath, file, inputs);
+  if (!parseInto(ptxPath, file, inputs))
+    return false;
+  inputs.modules.back().nvccFlags = flags.nvccFlags;
+  return true;
 }
 
 bool extractFromBinary(const std::string &file, Inputs &inputs) {
@@ -363,8 +367,15 @@ CompiledCuda compileCudaFile(const std::string &file, const InputFlags &flags,
     result.error = file + ": nvcc's PTX could not be parsed";
     return result;
   }
-  result.module = InputModule{file, std::move(*module)};
+  result.module = InputModule{file, std::move(*module), flags.nvccFlags};
   return result;
+}
+
+std::vector<CudaSourceFile> sourcesOf(const InputModule &input) {
+  std::vector<CudaSourceFile> sources = readCudaSources(input.module);
+  if (std::string macros = nvccFlagsFile(input.nvccFlags); !macros.empty())
+    sources.push_back({kNvccFlagsPath, kNvccFlagsPath, std::move(macros)});
+  return sources;
 }
 
 Inputs readInputs(const InputFlags &flags) {

@@ -1,6 +1,8 @@
 // KernelInputs.h - what predict, recommend and lint read: PTX files, CUDA sources (via nvcc), binaries (via cuobjdump).
 #pragma once
 
+#include "CudaSource.h"
+
 #include "ptxdvfs/ptx/Module.h"
 
 #include <mutex>
@@ -34,7 +36,13 @@ void addKernelOption(CLI::App &command, std::vector<std::string> &patterns, cons
 struct InputModule {
   std::string input; ///< the file as the user named it
   ptx::Module module;
+  std::vector<std::string> nvccFlags; ///< a .cu input's, as nvcc compiled it; empty for PTX
 };
+
+/// The CUDA sources of `input` (readCudaSources()), and for a .cu input
+/// the macros its nvcc flags set (nvccFlagsFile()), which its host code
+/// is read with.
+std::vector<CudaSourceFile> sourcesOf(const InputModule &input);
 
 struct Inputs {
   std::vector<InputModule> modules;

@@ -176,7 +176,7 @@ int predictInputs(const PredictionFlags &flags, PredictionRun &run) {
   std::vector<std::string> inputPaths;
   for (const InputModule &input : run.inputs.modules) {
     embeddings::EncodeOptions reading = readingOf(description, flags.launch);
-    std::vector<CudaSourceFile> sources = readCudaSources(input.module);
+    std::vector<CudaSourceFile> sources = sourcesOf(input);
     if (std::string error = toAssumptions(flags.launch, input.module, sources, reading.launch,
                                           sharedLaunches ? &*sharedLaunches : nullptr);
         !error.empty()) {

@@ -2,6 +2,7 @@
 // give, and the loop counts that rest on them.
 #include "CudaConstants.h"
 #include "CudaLaunches.h"
+#include "CudaPreprocessor.h"
 #include "CudaSource.h"
 
 #include "LoopFixtures.h"
@@ -149,6 +150,26 @@ TEST(CudaLaunchesTest, ADim3sMembersSetAfterItGiveItsSize) {
   EXPECT_EQ(folded("int main() { dim3 threads; threads.x = 128; @ }", "threads"), "128,1,1");
   EXPECT_EQ(folded("int main() { dim3 b(64, 2); b.x = 32; b.z = 4; b.x = 16; @ }", "b"), "16,2,4"); // the latest
   EXPECT_EQ(folded("int main() { dim3 b; b.y = 8; @ }", "b.y * 2"), "16,1,1");
+}
+
+TEST(CudaLaunchesTest, TheBuildsDashDFlagsSetMacrosBeforeTheFirstLine) {
+  EXPECT_EQ(nvccFlagsFile({"-O3", "-DRD_WG_SIZE_0_0=32", "-D", "TILE=8", "--define-macro=FAST", "-UDEBUG", "-D"}),
+            "#define RD_WG_SIZE_0_0 32\n#define TILE 8\n#define FAST 1\n#undef DEBUG\n");
+  EXPECT_EQ(nvccFlagsFile({"-arch=sm_80", "-lineinfo"}), "");
+  // Rodinia's knob, set on nvcc's command line: read as that build reads it, with no note of a default.
+  const std::string knob = "#ifdef RD_WG_SIZE_0_0\n#define BLOCK_SIZE RD_WG_SIZE_0_0\n"
+                           "#elif defined(RD_WG_SIZE)\n#define BLOCK_SIZE RD_WG_SIZE\n"
+                           "#else\n#define BLOCK_SIZE 16\n#endif\nint main() { }\n";
+  auto withFlags = [&](const std::vector<std::string> &flags) {
+    const ConstantFolder folder({{"t.cu", "t.cu", knob}, {kNvccFlagsPath, kNvccFlagsPath, nvccFlagsFile(flags)}});
+    std::string how;
+    const std::string size = shown(folder.dimension(0, knob.find("int main"), "BLOCK_SIZE", &how));
+    return size + (how.empty() ? "" : " (noted)");
+  };
+  EXPECT_EQ(withFlags({"-DRD_WG_SIZE_0_0=32"}), "32,1,1");
+  EXPECT_EQ(withFlags({"-D", "RD_WG_SIZE=8"}), "8,1,1 (noted)"); // it rests on RD_WG_SIZE_0_0 unset too
+  EXPECT_EQ(withFlags({"-DRD_WG_SIZE=8", "-URD_WG_SIZE"}), "16,1,1 (noted)");
+  EXPECT_EQ(withFlags({"-O2"}), "16,1,1 (noted)");
 }
 
 TEST(CudaLaunchesTest, EnumeratorsAreTheirValues) {

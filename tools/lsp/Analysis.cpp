@@ -169,7 +169,7 @@ DocumentAnalysis analyse(std::shared_ptr<const PredictionModel> model, const Ana
       result.diagnostics.push_back(parseDiagnostic(found));
     if (ptx::hasErrors(parsed.diagnostics))
       return result;
-    run.inputs.modules.push_back({path, std::move(parsed.module)});
+    run.inputs.modules.push_back({path, std::move(parsed.module), {}});
   } else if (kind == DocumentKind::Cuda) {
     CompiledCuda compiled = compileCudaFile(path, settings.prediction.inputs, cancellation);
     if (compiled.cancelled) {
