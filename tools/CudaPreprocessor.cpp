@@ -34,6 +34,23 @@ std::optional<Directive> directiveOf(std::string_view line) {
   return Directive{line.substr(word, wordEnd - word), line.substr(wordEnd)};
 }
 
+/// Calls `visit(start, end, directive)` for each line of `code`: its
+/// offsets without the newline, and what it directs where it is a
+/// preprocessor line.
+template <typename Visit> void forEachLine(const std::string &code, Visit visit) {
+  for (std::size_t start = 0; start < code.size();) {
+    const std::size_t end = std::min(code.find('\n', start), code.size());
+    visit(start, end, directiveOf(std::string_view(code).substr(start, end - start)));
+    start = end + 1;
+  }
+}
+
+/// What `#define NAME ...` gives its name (the directive's rest past `name`):
+/// `(a) body` for a function-like one.
+std::string_view afterName(const Directive &directive, const std::string &name) {
+  return directive.rest.substr(directive.rest.find(name) + name.size());
+}
+
 bool opensBranch(std::string_view word) { return word == "if" || word == "ifdef" || word == "ifndef"; }
 
 /// Defined in nvcc's host pass on Linux, whatever the flags.
@@ -175,30 +192,23 @@ std::string nvccFlagsFile(const std::vector<std::string> &flags) {
 
 FlagMacros flagMacros(const std::string &code) {
   FlagMacros macros;
-  for (std::size_t start = 0; start < code.size();) {
-    const std::size_t end = std::min(code.find('\n', start), code.size());
-    if (const std::optional<Directive> directive = directiveOf(std::string_view(code).substr(start, end - start))) {
-      const std::string name = firstWordOf(directive->rest);
-      if (directive->word == "define" && !name.empty())
-        macros[name] = trimmed(directive->rest.substr(directive->rest.find(name) + name.size()));
-      else if (directive->word == "undef" && !name.empty())
-        macros[name] = std::nullopt;
-    }
-    start = end + 1;
-  }
+  forEachLine(code, [&](std::size_t, std::size_t, const std::optional<Directive> &directive) {
+    const std::string name = directive ? firstWordOf(directive->rest) : std::string();
+    if (!name.empty() && directive->word == "define")
+      macros[name] = trimmed(afterName(*directive, name));
+    else if (!name.empty() && directive->word == "undef")
+      macros[name] = std::nullopt;
+  });
   return macros;
 }
 
 std::set<std::string, std::less<>> definedMacroNames(const std::string &code) {
   std::set<std::string, std::less<>> names;
-  for (std::size_t start = 0; start < code.size();) {
-    const std::size_t end = std::min(code.find('\n', start), code.size());
-    if (const std::optional<Directive> directive = directiveOf(std::string_view(code).substr(start, end - start));
-        directive && directive->word == "define")
-      if (std::string name = firstWordOf(directive->rest); !name.empty())
-        names.insert(std::move(name));
-    start = end + 1;
-  }
+  forEachLine(code, [&](std::size_t, std::size_t, const std::optional<Directive> &directive) {
+    if (std::string name = directive && directive->word == "define" ? firstWordOf(directive->rest) : std::string();
+        !name.empty())
+      names.insert(std::move(name));
+  });
   return names;
 }
 
@@ -206,8 +216,7 @@ ConditionalCode readConditionals(std::string code, const std::set<std::string, s
                                  const FlagMacros &flags) {
   struct Branch {
     std::size_t chain = 0; ///< its `#if ... #endif`, by number
-    std::size_t start = 0; ///< its `#if` line
-    UndefinedKnob knob;    ///< the first knob its conditions read, if any
+    UndefinedKnob knob;    ///< from its `#if` line; the first knob its conditions read, if any
     bool decided = false;  ///< every condition of it so far is decided
     bool taken = false;    ///< a branch of it so far is compiled, where decided
     bool excluded = false; ///< the present branch is not compiled, where decided
@@ -226,16 +235,16 @@ ConditionalCode readConditionals(std::string code, const std::set<std::string, s
   // The knob a condition just read, for the chain it decides (if nothing before did).
   auto noteKnob = [&](Branch &branch, std::size_t at) {
     std::string knob = macros.takeKnob();
-    if (branch.decided && branch.knob.name.empty() && !knob.empty())
-      branch.knob = {0, 0, std::move(knob), at};
+    if (branch.decided && branch.knob.name.empty() && !knob.empty()) {
+      branch.knob.name = std::move(knob);
+      branch.knob.at = at;
+    }
   };
   auto leftOutBy = [&](std::size_t count) {
     return std::any_of(open.begin(), open.begin() + static_cast<std::ptrdiff_t>(count),
                        [](const Branch &branch) { return branch.decided && branch.excluded; });
   };
-  for (std::size_t start = 0; start < code.size();) {
-    const std::size_t end = std::min(code.find('\n', start), code.size());
-    const std::optional<Directive> directive = directiveOf(std::string_view(code).substr(start, end - start));
+  forEachLine(code, [&](std::size_t start, std::size_t end, const std::optional<Directive> &directive) {
     const bool chainDirective =
         directive && (opensBranch(directive->word) || ((directive->word == "elif" || directive->word == "else" ||
                                                          directive->word == "endif") && !open.empty()));
@@ -250,7 +259,7 @@ ConditionalCode readConditionals(std::string code, const std::set<std::string, s
       if (!outer && value && directive->word == "ifndef")
         value = !*value;
       decidedChains.push_back(value.has_value());
-      open.push_back({decidedChains.size() - 1, start, {}, value.has_value(), value == true, value == false});
+      open.push_back({decidedChains.size() - 1, {start, 0, {}, 0}, value.has_value(), value == true, value == false});
       noteKnob(open.back(), start);
     } else if (chainDirective && directive->word != "endif") {
       Branch &branch = open.back();
@@ -269,24 +278,24 @@ ConditionalCode readConditionals(std::string code, const std::set<std::string, s
     if (chainDirective) {
       lines.push_back({start, end, outer, open.back().chain});
       if (directive->word == "endif") {
-        if (const Branch &closed = open.back(); decidedChains[closed.chain] && !closed.knob.name.empty())
-          knobs.push_back({closed.start, end, closed.knob.name, closed.knob.at});
+        if (Branch &closed = open.back(); decidedChains[closed.chain] && !closed.knob.name.empty()) {
+          closed.knob.end = end;
+          knobs.push_back(std::move(closed.knob));
+        }
         open.pop_back();
       }
     } else if (leftOutBy(open.size())) {
       lines.push_back({start, end, true, std::string::npos});
     } else if (const std::string name = directive ? firstWordOf(directive->rest) : std::string();
                !name.empty() && (directive->word == "define" || directive->word == "undef")) {
-      const std::size_t after = directive->rest.find(name) + name.size();
+      const std::string_view value = afterName(*directive, name);
       const bool known = std::all_of(open.begin(), open.end(), [](const Branch &branch) { return branch.decided; });
       if (directive->word == "undef")
         macros.undefine(name, known);
       else
-        macros.define(name, std::string(directive->rest.substr(after)),
-                      after < directive->rest.size() && directive->rest[after] == '(', known);
+        macros.define(name, std::string(value), !value.empty() && value.front() == '(', known);
     }
-    start = end + 1;
-  }
+  });
   for (const Line &line : lines)
     if (line.leftOut || (line.chain != std::string::npos && decidedChains[line.chain]))
       std::fill(code.begin() + static_cast<std::ptrdiff_t>(line.start),
