@@ -55,6 +55,10 @@ public:
   /// The body of the function that holds `offset` (the innermost); -1 outside every function.
   int functionBodyAt(std::size_t offset) const;
 
+  /// The name of the innermost function whose body holds `offset`
+  /// (functionNameOf(functionBodyAt(offset))); empty outside every function.
+  std::string functionNameAt(std::size_t offset) const { return functionNameOf(functionBodyAt(offset)); }
+
   /// The name of the function whose body `block` is (`run` for `void
   /// Solver::run(int n) const {`); empty for a block that is no function's body.
   std::string functionNameOf(int block) const;

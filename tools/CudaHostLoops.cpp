@@ -64,7 +64,7 @@ HostRuns HostRunCounter::runsOf(std::size_t file, std::size_t statement) {
                                   " times: a default, the source does not fix its count)");
   }
   const CudaCode &code = folder_.files()[file];
-  const HostRuns calls = callsOf(code.functionNameOf(code.functionBodyAt(statement)));
+  const HostRuns calls = callsOf(code.functionNameAt(statement));
   runs.times = saturatingProduct(runs.times, calls.times);
   runs.defaulted = runs.defaulted || calls.defaulted;
   runs.why += calls.why;
@@ -105,7 +105,7 @@ HostRuns HostRunCounter::callsOf(const std::string &function) {
   std::vector<HostStatement> calls;
   for (const auto &[file, at] : folder_.callsOf(function)) {
     const CudaCode &code = folder_.files()[file];
-    if (code.functionNameOf(code.functionBodyAt(at)) != function) // a recursive call runs as its function does
+    if (code.functionNameAt(at) != function) // a recursive call runs as its function does
       calls.push_back({file, at, at, {}});
   }
   HostRuns runs;

@@ -20,6 +20,22 @@ std::size_t indexOf(const CudaCode::TemplateParameterList &list, const std::stri
                                         : static_cast<std::size_t>(named - list.parameters.begin());
 }
 
+/// What the call of `function` at `call` of `callFile` (its code
+/// `callerCode`) writes for parameter `index` of `list`, the template's
+/// list in `file`: the argument, folded at the call, or else the
+/// parameter's default, folded where the template declares it; nullopt
+/// where it writes none and there is no default.
+std::optional<PassedArgument> passedFor(const std::string &callerCode, std::size_t callFile, std::size_t call,
+                                        const std::string &function, const CudaCode::TemplateParameterList &list,
+                                        std::size_t index, std::size_t file) {
+  const std::vector<std::string> arguments = templateArgumentsAt(callerCode, call, function.size());
+  if (index < arguments.size())
+    return PassedArgument{trimmed(arguments[index]), callFile, call};
+  if (!list.parameters[index].defaultText.empty())
+    return PassedArgument{list.parameters[index].defaultText, file, list.open};
+  return std::nullopt;
+}
+
 } // namespace
 
 Lookup ConstantFolder::Impl::templateParameter(std::size_t file, int body, const CudaCode::TemplateParameterList &list,
@@ -28,14 +44,8 @@ Lookup ConstantFolder::Impl::templateParameter(std::size_t file, int body, const
   const std::string function = files_[file].functionNameOf(body);
   if (parameter.type || function.empty())
     return Lookup::Unknown; // a type is no number
-  // A default is folded where the template declares it.
-  const PassedAt passed = [&](std::size_t callFile, std::size_t call) -> std::optional<PassedArgument> {
-    const std::vector<std::string> arguments = templateArgumentsAt(files_[callFile].code(), call, function.size());
-    if (index < arguments.size())
-      return PassedArgument{arguments[index], callFile, call};
-    if (!parameter.defaultText.empty())
-      return PassedArgument{parameter.defaultText, file, list.open};
-    return std::nullopt;
+  const PassedAt passed = [&](std::size_t callFile, std::size_t call) {
+    return passedFor(files_[callFile].code(), callFile, call, function, list, index, file);
   };
   found = Definition("", file, list.open, false);
   return agreedArgument({function + "<>", index}, function, parameter.name, parameter.declaredAs, passed,
@@ -59,17 +69,15 @@ std::optional<std::string> ConstantFolder::Impl::templateArgument(std::size_t fi
   bool open = false;
   for (const auto &[callFile, call] : takenCalls(function, depth)) {
     const CudaCode &caller = files_[callFile];
-    if (caller.functionNameOf(caller.functionBodyAt(call)) == function)
+    if (caller.functionNameAt(call) == function)
       continue; // a call of itself passes what its own calls do
-    const std::vector<std::string> arguments = templateArgumentsAt(caller.code(), call, function.size());
-    const bool passed = index < arguments.size();
-    const std::string text = trimmed(passed ? arguments[index] : parameter.defaultText);
-    const std::size_t where = passed ? callFile : file, at = passed ? call : list->open;
-    std::optional<std::string> form = text.empty() ? std::nullopt : builtinTemplateArgument(text);
-    if (!form && !text.empty())
-      form = templateArgument(where, at, text, depth + 1); // the caller's own template parameter
-    if (!form && !text.empty() && !parameter.type) {
-      const std::optional<Number> value = number(where, at, text, depth + 1);
+    const std::optional<PassedArgument> passed = passedFor(caller.code(), callFile, call, function, *list, index, file);
+    const bool written = passed && !passed->text.empty();
+    std::optional<std::string> form = written ? builtinTemplateArgument(passed->text) : std::nullopt;
+    if (written && !form) // the caller's own template parameter
+      form = templateArgument(passed->file, passed->offset, passed->text, depth + 1);
+    if (written && !form && !parameter.type) {
+      const std::optional<Number> value = number(passed->file, passed->offset, passed->text, depth + 1);
       if (value && !value->real)
         form = "value:" + std::to_string(value->whole);
     }
@@ -90,7 +98,7 @@ std::optional<TemplateCalls> ConstantFolder::Impl::templateCallsAround(std::size
     return std::nullopt;
   std::vector<std::pair<std::size_t, std::size_t>> calls;
   for (const auto &[callFile, call] : callsOf(function))
-    if (files_[callFile].functionNameOf(files_[callFile].functionBodyAt(call)) != function)
+    if (files_[callFile].functionNameAt(call) != function)
       calls.emplace_back(callFile, call); // not its calls of itself, which run as it does
   return TemplateCalls{{function, std::move(calls)}};
 }
