@@ -12,10 +12,10 @@ namespace ptxdvfs::tools {
 
 bool isSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
 
-CudaCode::CudaCode(const CudaSourceFile &file, const std::set<std::string, std::less<>> &macrosElsewhere,
-                   const FlagMacros &flags)
+CudaCode::CudaCode(const CudaSourceFile &file, std::string code,
+                   const std::set<std::string, std::less<>> &macrosElsewhere, const FlagMacros &flags)
     : shownAs_(std::filesystem::path(file.path).filename().string()), text_(file.text) {
-  ConditionalCode read = readConditionals(codeOf(file.text), macrosElsewhere, flags);
+  ConditionalCode read = readConditionals(std::move(code), macrosElsewhere, flags);
   code_ = std::move(read.code);
   knobs_ = std::move(read.knobs);
   std::vector<int> open;

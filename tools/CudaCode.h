@@ -18,9 +18,11 @@ namespace ptxdvfs::tools {
 
 class CudaCode {
 public:
-  /// `macrosElsewhere`: the macros the other files read with it define;
-  /// `flags`: those the build's -D and -U flags set (readConditionals()).
-  CudaCode(const CudaSourceFile &file, const std::set<std::string, std::less<>> &macrosElsewhere,
+  /// `code`: codeOf(file.text), which the reader of several files needs
+  /// first for the macros each defines; `macrosElsewhere`: the macros the
+  /// other files read with it define; `flags`: those the build's -D and -U
+  /// flags set (readConditionals()).
+  CudaCode(const CudaSourceFile &file, std::string code, const std::set<std::string, std::less<>> &macrosElsewhere,
            const FlagMacros &flags = {});
 
   /// The file's text with comments and literals blanked (codeOf()), and

@@ -118,8 +118,10 @@ ConstantFolder::Impl::Impl(const std::vector<CudaSourceFile> &files) {
   std::vector<std::set<std::string, std::less<>>> defines;
   std::map<std::string, std::size_t, std::less<>> definers;
   FlagMacros flags;
+  std::vector<std::string> codes; // each file blanked of comments and literals, once
   for (const CudaSourceFile &file : files) {
-    defines.push_back(definedMacroNames(codeOf(file.text)));
+    codes.push_back(codeOf(file.text));
+    defines.push_back(definedMacroNames(codes.back()));
     for (const std::string &name : defines.back())
       ++definers[name];
     if (file.declared == kNvccFlagsPath)
@@ -130,7 +132,8 @@ ConstantFolder::Impl::Impl(const std::vector<CudaSourceFile> &files) {
     for (const auto &[name, count] : definers)
       if (count > defines[file].count(name) && !flags.count(name))
         elsewhere.insert(name);
-    files_.emplace_back(files[file], elsewhere, files[file].declared == kNvccFlagsPath ? FlagMacros{} : flags);
+    files_.emplace_back(files[file], std::move(codes[file]), elsewhere,
+                        files[file].declared == kNvccFlagsPath ? FlagMacros{} : flags);
     indexMacros(file, objectLike, functionLike);
   }
   macros_ = agreedDefinitions(std::move(objectLike), [](const Definition &a, const Definition &b) {
