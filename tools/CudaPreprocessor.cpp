@@ -244,7 +244,18 @@ ConditionalCode readConditionals(std::string code, const std::set<std::string, s
     return std::any_of(open.begin(), open.begin() + static_cast<std::ptrdiff_t>(count),
                        [](const Branch &branch) { return branch.decided && branch.excluded; });
   };
+  // `#ifndef G` followed by `#define G` is a header's include guard, not a
+  // knob: a -D flag that skipped the header would not build. The chain
+  // waiting for that `#define`, by its place in `open`.
+  std::optional<std::size_t> guardAwaited;
   forEachLine(code, [&](std::size_t start, std::size_t end, const std::optional<Directive> &directive) {
+    if (guardAwaited && (directive || code.find_first_not_of(" \t\r", start) < end)) {
+      const std::string name = directive && directive->word == "define" ? firstWordOf(directive->rest) : std::string();
+      if (Branch &guarded = open[*guardAwaited];
+          !name.empty() && name == guarded.knob.name && trimmed(afterName(*directive, name)).empty())
+        guarded.knob.name.clear();
+      guardAwaited.reset();
+    }
     const bool chainDirective =
         directive && (opensBranch(directive->word) || ((directive->word == "elif" || directive->word == "else" ||
                                                          directive->word == "endif") && !open.empty()));
@@ -261,6 +272,9 @@ ConditionalCode readConditionals(std::string code, const std::set<std::string, s
       decidedChains.push_back(value.has_value());
       open.push_back({decidedChains.size() - 1, {start, 0, {}, 0}, value.has_value(), value == true, value == false});
       noteKnob(open.back(), start);
+      if (open.back().knob.at == start && open.back().knob.name == firstWordOf(directive->rest) &&
+          directive->word == "ifndef")
+        guardAwaited = open.size() - 1;
     } else if (chainDirective && directive->word != "endif") {
       Branch &branch = open.back();
       if (branch.decided && (branch.taken || directive->word == "else")) {

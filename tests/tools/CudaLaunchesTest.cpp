@@ -202,6 +202,14 @@ TEST(CudaLaunchesTest, MacrosAreThoseTheBuildWithoutDashDFlagsDefines) {
   EXPECT_EQ(reasonFor(knob, "BLOCK_SIZE"), "`BLOCK_SIZE` is defined at t.cu:6 by a build without -D flags "
                                            "(`RD_WG_SIZE_0_0`, tested at t.cu:1, is not defined)");
   EXPECT_EQ(reasonFor("#define SMALL\n#ifdef SMALL\n#define N 32\n#endif\n@", "N"), "");
+  // An include guard is no knob (a -D flag that skipped the header would not build); a default is.
+  EXPECT_EQ(reasonFor("#ifndef SIZES_H\n\n#define SIZES_H\n#define N 32\n#endif\n@", "N"), "");
+  EXPECT_EQ(reasonFor("#ifndef SIZES_H\n#define SIZES_H 1\n#define N 32\n#endif\n@", "N"),
+            "`N` is defined at t.cu:3 by a build without -D flags (`SIZES_H`, tested at t.cu:1, is not defined)");
+  EXPECT_EQ(reasonFor("#ifndef N\n#define N 32\n#endif\n@", "N"),
+            "`N` is defined at t.cu:2 by a build without -D flags (`N`, tested at t.cu:1, is not defined)");
+  EXPECT_EQ(reasonFor("#ifndef SIZES_H\nint pad;\n#define SIZES_H\n#define N 32\n#endif\n@", "N"),
+            "`N` is defined at t.cu:4 by a build without -D flags (`SIZES_H`, tested at t.cu:1, is not defined)");
   // Conditions on what the file defined before, its values folded as C folds them, and #undef.
   EXPECT_EQ(folded("#define SMALL\n#ifdef SMALL\n#define N 32\n#else\n#define N 1024\n#endif\n@", "N"), "32,1,1");
   EXPECT_EQ(folded("#define W 8\n#if W * 2 > 10 && !defined(TINY)\n#define N 64\n#else\n#define N 4\n#endif\n@", "N"),
