@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """buffered-cv.py - how the neighbour predictors hold up when no training program is near.
 
-Usage: bench/buffered-cv.py [BASELINES_JSON] [BUFFER ...]
+Usage: bench/buffered-cv.py [--risk R ...] [BASELINES_JSON] [BUFFER ...]
+  --risk R        also choose knn_log_histogram's clock by the least
+                  mean + R x spread of energy (chooseMinEnergyPoint; the
+                  spread is the neighbours' root-mean-square distance from
+                  their geometric mean, as Neighbours.cpp computes it);
+                  repeatable
   BASELINES_JSON  a model folder's baselines.json (default: the shipped
                   trained_weights/gtxtitanx/baselines.json)
   BUFFER          log-mix L1 distances (default: 0 2 3 4 5)
@@ -18,14 +23,22 @@ set), so the numbers are what the shipped rules would do at that distance.
 
 Prints, per buffer and predictor: time / power / energy MAPE %, the
 min-energy excess % (all, the class whose best memory clock is high, the
-low one) and the per-class score `train` chooses the default by (mean over
-the two classes of energy MAPE + excess).
+low one), the per-class score `train` chooses the default by (mean over
+the two classes of energy MAPE + excess), and the energy the chosen
+clocks save against the highest ones (%).
 """
 import json, math, os, statistics, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
-path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "trained_weights", "gtxtitanx", "baselines.json")
-buffers = [float(b) for b in sys.argv[2:]] or [0, 2, 3, 4, 5]
+arguments, risks = sys.argv[1:], []
+if arguments[:1] in (["-h"], ["--help"]):
+    print(__doc__.strip())
+    sys.exit(0)
+while len(arguments) >= 2 and arguments[0] == "--risk":
+    risks.append(float(arguments[1]))
+    arguments = arguments[2:]
+path = arguments[0] if arguments else os.path.join(here, "..", "trained_weights", "gtxtitanx", "baselines.json")
+buffers = [float(b) for b in arguments[1:]] or [0, 2, 3, 4, 5]
 
 MIX_WIDTH = 1001 + 10 + 100      # opcode, state space and type rows (InstructionMix.h)
 TWIN_DISTANCE = 0.05             # Neighbours.h
@@ -82,6 +95,9 @@ def held_out_groups(members):
 order = [sorted(range(n), key=lambda j: (distance[i][j], j)) for i in range(n)]
 
 
+F_MAX = points - 1  # the highest memory and core clocks: the grid is ordered by memory, then core clock
+
+
 def min_energy_point(surface):
     return min(range(points), key=lambda p: surface[p][2])
 
@@ -104,10 +120,18 @@ def pulled(near, log_mean, weight):
             for p in range(points)]
 
 
-def errors(predicted, truth):
+def errors(predicted, truth, chosen_point=None):
     mape = [sum(abs(predicted[p][m] / truth[p][m] - 1) for p in range(points)) / points * 100 for m in range(3)]
-    chosen = truth[min_energy_point(predicted)][2]
-    return mape + [(chosen / truth[min_energy_point(truth)][2] - 1) * 100]
+    chosen = truth[min_energy_point(predicted) if chosen_point is None else chosen_point][2]
+    return mape + [(chosen / truth[min_energy_point(truth)][2] - 1) * 100, (1 - chosen / truth[F_MAX][2]) * 100]
+
+
+def risk_averse_point(mean, members, risk):
+    """chooseMinEnergyPoint(prediction, risk) on a neighbour prediction."""
+    def score(p):
+        spread = math.sqrt(sum((surfaces[b][p][2] - mean[p][2]) ** 2 for b in members) / len(members))
+        return mean[p][2] + risk * spread
+    return min(range(points), key=score)
 
 
 class Neighbours:
@@ -153,12 +177,15 @@ class Neighbours:
         d = sum(distance[a][b] for b in members) / len(members)
         return pulled(near, log_mean, d / (d + pull) if d > 0 else 0)
 
+    def members(self, a):
+        return [b for b in order[a] if b in self.train][:self.k]
+
     def predict(self, a):
-        members = [b for b in order[a] if b in self.train][:self.k]
-        return self.surface(a, members, self.log_mean, self.pull)
+        return self.surface(a, self.members(a), self.log_mean, self.pull)
 
 
-rules = ("knn_log_histogram", "knn_toward_mean", "training_mean")
+risk_rules = [f"knn_log_histogram, risk {r:g}" for r in risks]
+rules = ("knn_log_histogram", "knn_toward_mean", "training_mean", *risk_rules)
 everyone = held_out_groups(range(n))
 for buffer in buffers:
     results = {rule: {} for rule in rules}
@@ -169,6 +196,9 @@ for buffer in buffers:
         plain = Neighbours(train, (math.inf,))
         hedged = Neighbours(train, PULL_CANDIDATES)
         results["knn_log_histogram"][i] = errors(plain.predict(i), surfaces[i])
+        for risk, rule in zip(risks, risk_rules):
+            predicted = plain.predict(i)
+            results[rule][i] = errors(predicted, surfaces[i], risk_averse_point(predicted, plain.members(i), risk))
         results["knn_toward_mean"][i] = errors(hedged.predict(i), surfaces[i])
         results["training_mean"][i] = errors(from_logs(log_sum(train), len(train)), surfaces[i])
     print(f"buffer {buffer:g}: nearest training program {statistics.median(nearest_distances):.2f} away "
@@ -183,6 +213,6 @@ for buffer in buffers:
 
         per_class = (mean_of(high, 2) + mean_of(high, 3) + mean_of(low, 2) + mean_of(low, 3)) / 2
         every = range(n)
-        print(f"  {rule:18s} {mean_of(every, 0):5.1f} / {mean_of(every, 1):4.1f} / {mean_of(every, 2):5.1f}"
+        print(f"  {rule:27s} {mean_of(every, 0):5.1f} / {mean_of(every, 1):4.1f} / {mean_of(every, 2):5.1f}"
               f"  excess {mean_of(every, 3):5.1f} ({mean_of(high, 3):5.1f} / {mean_of(low, 3):4.1f})"
-              f"  per-class {per_class:5.1f}")
+              f"  per-class {per_class:5.1f}  saving vs Fmax {mean_of(every, 4):4.1f}")
