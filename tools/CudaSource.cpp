@@ -109,9 +109,18 @@ std::optional<std::string> fileText(const fs::path &path) {
   return text.str();
 }
 
-std::vector<CudaSourceFile> readCudaSources(const ptx::Module &module) {
+std::vector<CudaSourceFile> readCudaSources(const ptx::Module &module, WithoutLineInfo withoutLineInfo) {
   std::vector<CudaSourceFile> sources;
   fs::path ptxFolder = fs::path(module.path).parent_path();
+  if (module.files.empty() && withoutLineInfo == WithoutLineInfo::ReadSameStemCu && !module.path.empty()) {
+    const fs::path stem = fs::path(module.path).stem();
+    for (const fs::path &candidate : {ptxFolder / stem.string().append(".cu"), ptxFolder / stem})
+      if (candidate.extension() == ".cu")
+        if (std::optional<std::string> text = fileText(candidate)) {
+          sources.push_back({candidate.string(), candidate.string(), std::move(*text)});
+          break;
+        }
+  }
   for (const auto &[index, path] : module.files) {
     (void)index;
     for (const fs::path &candidate : {ptxFolder / fs::path(path).filename(), fs::path(path), ptxFolder / path}) {

@@ -21,11 +21,23 @@ struct CudaSourceFile {
 /// The whole of the file at `path`; nullopt when it cannot be opened.
 std::optional<std::string> fileText(const std::filesystem::path &path);
 
+/// What a module without a `.file` table (PTX made without `-lineinfo`) reads.
+enum class WithoutLineInfo {
+  ReadNothing,     ///< no source: what the module says is all there is
+  ReadSameStemCu, ///< the `.cu` beside the PTX that nvcc named it after, if any
+};
+
 /// The sources of the module's `.file` table that can be read: beside the
 /// PTX first (a tree copied or cloned elsewhere keeps its sources beside its
 /// PTX, while the absolute path nvcc wrote may name another checkout), else
 /// at the path written there. Files that cannot be read are skipped.
-std::vector<CudaSourceFile> readCudaSources(const ptx::Module &module);
+/// Where the module has no `.file` table, `withoutLineInfo` says whether
+/// the `.cu` beside the PTX with its name is read instead: `k.cu` for
+/// `k.ptx` (`nvcc -ptx k.cu`) or `k.cu.ptx` (its `-o` as a Makefile
+/// writes it). Without `.loc` lines it tells no loop's source line, but
+/// the kernels' launches and parameter names are found by name.
+std::vector<CudaSourceFile> readCudaSources(const ptx::Module &module,
+                                            WithoutLineInfo withoutLineInfo = WithoutLineInfo::ReadSameStemCu);
 
 /// Where `declared` (a `.file` path) was read from, or `declared` itself.
 std::string resolvedSourcePath(const std::vector<CudaSourceFile> &sources, const std::string &declared);

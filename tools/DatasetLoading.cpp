@@ -24,10 +24,14 @@ namespace {
 /// What `predict` would read of each file's launches (the CUDA sources it
 /// names), then what the benchmark's launch file (launchFileBeside())
 /// records, which wins: it is how the benchmark ran when it was measured.
+/// Unlike `predict`, a PTX file without `-lineinfo` reads no `.cu` of its
+/// name: the shipped model was trained on such files read at the
+/// defaults, and reading their host code would change what it learnt
+/// from without a retraining to show it helps.
 std::string completeLaunches(const std::string &folder, std::vector<embeddings::PtxFile> &files) {
   std::vector<CudaSourceFile> sources; // of every file, in file order
   for (embeddings::PtxFile &file : files) {
-    std::vector<CudaSourceFile> read = readCudaSources(file.module);
+    std::vector<CudaSourceFile> read = readCudaSources(file.module, WithoutLineInfo::ReadNothing);
     addSourceKnowledge(file.module, read, file.launch);
     sources.insert(sources.end(), std::make_move_iterator(read.begin()), std::make_move_iterator(read.end()));
   }

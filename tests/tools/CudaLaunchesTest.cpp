@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <string>
@@ -252,6 +254,30 @@ TEST(CudaLaunchesTest, ValuesTheSourceDoesNotFixAreNotGuessed) {
   EXPECT_EQ(folded("int main() { { int t = 64; } @ }", "t"), "none");
   // The nearest declaration in scope wins over an outer one.
   EXPECT_EQ(folded("const int t = 32;\nint main() { int t = 64; @ }", "t"), "64,1,1");
+}
+
+TEST(CudaSourcesTest, PtxWithoutLineInfoReadsTheCudaFileOfItsName) {
+  const std::string dir = test::freshScratchDir("ptxdvfs_sources_");
+  const std::string kernel = ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}\n";
+  const auto write = [&](const std::string &name, const std::string &text) { std::ofstream(dir + "/" + name) << text; };
+  const auto readFor = [&](const std::string &ptxName, const std::string &ptx, WithoutLineInfo withoutLineInfo) {
+    write(ptxName, ptx);
+    std::vector<std::string> read;
+    for (const CudaSourceFile &source : readCudaSources(test::parseOk(ptx, dir + "/" + ptxName), withoutLineInfo))
+      read.push_back(std::filesystem::path(source.path).filename().string());
+    return read;
+  };
+  write("k.cu", "int main() {}\n");
+  write("other.cu", "int main() {}\n");
+  using Names = std::vector<std::string>;
+  EXPECT_EQ(readFor("k.ptx", kernel, WithoutLineInfo::ReadSameStemCu), Names{"k.cu"}); // nvcc -ptx k.cu
+  EXPECT_EQ(readFor("k.cu.ptx", kernel, WithoutLineInfo::ReadSameStemCu), Names{"k.cu"}); // a Makefile's -o $@.ptx
+  EXPECT_EQ(readFor("k.ptx", kernel, WithoutLineInfo::ReadNothing), Names{}); // a dataset's
+  EXPECT_EQ(readFor("lone.ptx", kernel, WithoutLineInfo::ReadSameStemCu), Names{});
+  // With -lineinfo the .file table alone says what to read.
+  const std::string withFile = ".version 8.0\n.target sm_80\n.address_size 64\n.file 1 \"other.cu\"\n"
+                               ".visible .entry k()\n{\n\tret;\n}\n";
+  EXPECT_EQ(readFor("k.ptx", withFile, WithoutLineInfo::ReadSameStemCu), Names{"other.cu"});
 }
 
 /// The host_launches fixture's kernels, as the tools read them: the PTX
