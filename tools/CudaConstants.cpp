@@ -92,60 +92,57 @@ std::optional<ReturnFunction> returnFunctionAt(const CudaCode &source, std::size
   return function;
 }
 
-/// Per name, the definition all of its definitions agree with; nullopt for
-/// a name defined differently in two places (under `#if` branches the
-/// reader cannot take).
+/// The definition that those of `definitions` in the files `seen` marks
+/// agree on; Unknown where two of them differ (under `#if` branches the
+/// reader cannot take, or in two files of one program), Absent where
+/// there is none.
 template <typename T, typename Same>
-std::map<std::string, std::optional<T>, std::less<>> agreedDefinitions(std::map<std::string, std::vector<T>> all,
-                                                                       Same same) {
-  std::map<std::string, std::optional<T>, std::less<>> agreed;
-  for (auto &[name, definitions] : all) {
-    const T &first = definitions.front(); // a lambda captures no structured binding before C++20
-    const bool alike = std::all_of(definitions.begin(), definitions.end(),
-                                   [&](const T &definition) { return same(definition, first); });
-    agreed.emplace(name, alike ? std::optional<T>(std::move(definitions.front())) : std::nullopt);
-  }
-  return agreed;
+Lookup agreedAmong(const std::vector<std::pair<std::size_t, T>> &definitions, const std::vector<bool> &seen,
+                   Same same, T &found) {
+  const T *first = nullptr;
+  for (const auto &[file, definition] : definitions)
+    if (seen[file] && !first)
+      first = &definition;
+    else if (seen[file] && !same(*first, definition))
+      return Lookup::Unknown;
+  if (!first)
+    return Lookup::Absent;
+  found = *first;
+  return Lookup::Found;
 }
 
 } // namespace
 
 ConstantFolder::Impl::Impl(const std::vector<CudaSourceFile> &files) {
-  std::map<std::string, std::vector<Definition>> objectLike;
-  std::map<std::string, std::vector<FunctionMacro>> functionLike;
-  // Which macros each file defines, for the conditions of the others, and those the build's flags set
-  // (a .cu input's nvcc flags, read as a file of their own), which every file sees from its first line.
+  // Which macros each file defines, for the conditions of the files that see it, and those the build's
+  // flags set (a .cu input's nvcc flags, read as a file of their own), which every file sees from its
+  // first line.
   std::vector<std::set<std::string, std::less<>>> defines;
-  std::map<std::string, std::size_t, std::less<>> definers;
   FlagMacros flags;
   std::vector<std::string> codes; // each file blanked of comments and literals, once
+  std::vector<std::string> paths, texts;
   for (const CudaSourceFile &file : files) {
     codes.push_back(codeOf(file.text));
     defines.push_back(definedMacroNames(codes.back()));
-    for (const std::string &name : defines.back())
-      ++definers[name];
     if (file.declared == kNvccFlagsPath)
       flags.merge(flagMacros(file.text));
+    paths.push_back(file.declared == kNvccFlagsPath ? file.declared : file.path);
+    texts.push_back(file.text);
   }
+  seen_ = filesSeenTogether(paths, texts);
+  std::map<std::vector<bool>, std::size_t> units;
+  for (const std::vector<bool> &row : seen_)
+    unitOf_.push_back(units.emplace(row, units.size()).first->second);
   for (std::size_t file = 0; file < files.size(); ++file) {
-    std::set<std::string, std::less<>> elsewhere;
-    for (const auto &[name, count] : definers)
-      if (count > defines[file].count(name) && !flags.count(name))
-        elsewhere.insert(name);
+    std::set<std::string, std::less<>> elsewhere; // defined by another file this one sees
+    for (std::size_t other = 0; other < files.size(); ++other)
+      if (other != file && seen_[file][other])
+        for (const std::string &name : defines[other])
+          if (!flags.count(name))
+            elsewhere.insert(name);
     files_.emplace_back(files[file], std::move(codes[file]), elsewhere,
                         files[file].declared == kNvccFlagsPath ? FlagMacros{} : flags);
-    indexMacros(file, objectLike, functionLike);
-  }
-  macros_ = agreedDefinitions(std::move(objectLike), [](const Definition &a, const Definition &b) {
-    return tokensOf(a.text) == tokensOf(b.text);
-  });
-  functionMacros_ = agreedDefinitions(std::move(functionLike), std::equal_to<FunctionMacro>());
-  for (auto &[name, macro] : functionMacros_) {
-    const bool variadic = macro && std::find(macro->parameters.begin(), macro->parameters.end(), "...") !=
-                                       macro->parameters.end();
-    if (macro && (variadic || std::find(macro->body.begin(), macro->body.end(), Token{Token::Punct, "#"}) !=
-                                  macro->body.end()))
-      macro.reset(); // `#x` and `a ## b` are not expanded
+    indexMacros(file);
   }
 }
 
@@ -161,7 +158,7 @@ public:
     return folder_.dimension(file_, offset_, name, depth);
   }
   Lookup functionMacro(const std::string &name, FunctionMacro &found) const override {
-    return folder_.functionMacro(name, found);
+    return folder_.functionMacro(file_, name, found);
   }
   std::optional<Number> function(const std::string &name, const std::vector<Number> &arguments,
                                  int depth) const override {
@@ -192,8 +189,7 @@ private:
   std::map<std::string, Number> parameters_;
 };
 
-void ConstantFolder::Impl::indexMacros(std::size_t file, std::map<std::string, std::vector<Definition>> &objectLike,
-                                       std::map<std::string, std::vector<FunctionMacro>> &functionLike) const {
+void ConstantFolder::Impl::indexMacros(std::size_t file) {
   const std::string &code = files_[file].code();
   for (std::size_t at = code.find('#'); at != std::string::npos; at = code.find('#', at + 1)) {
     const std::size_t directive = code.find_first_not_of(" \t", at + 1);
@@ -212,7 +208,7 @@ void ConstantFolder::Impl::indexMacros(std::size_t file, std::map<std::string, s
     std::replace(text.begin(), text.end(), '\\', ' ');
     std::string name = code.substr(nameAt, after - nameAt);
     if (text.empty() || text[0] != '(') {
-      objectLike[name].push_back({text, file, after, false});
+      objectLike_[name].emplace_back(file, Definition{text, file, after, false});
       continue;
     }
     // `NAME(a, b) body`: the parentheses follow the name at once.
@@ -225,33 +221,41 @@ void ConstantFolder::Impl::indexMacros(std::size_t file, std::map<std::string, s
         macro.parameters.push_back(token.text);
       else if (token.text != ",")
         macro.parameters.push_back("..."); // variadic or malformed: never expanded
-    functionLike[name].push_back(std::move(macro));
+    functionLike_[name].emplace_back(file, std::move(macro));
   }
 }
 
-namespace {
-
-/// A name's entry in a map of agreed definitions, as a Lookup.
-template <typename T>
-Lookup lookUp(const std::map<std::string, std::optional<T>, std::less<>> &definitions, const std::string &name,
-              T &found) {
-  auto entry = definitions.find(name);
-  if (entry == definitions.end())
+Lookup ConstantFolder::Impl::macro(std::size_t file, const std::string &name, Definition &found) const {
+  const auto definitions = objectLike_.find(name);
+  if (definitions == objectLike_.end())
     return Lookup::Absent;
-  if (!entry->second)
-    return Lookup::Unknown;
-  found = *entry->second;
-  return Lookup::Found;
+  const auto same = [](const Definition &a, const Definition &b) {
+    return a.text == b.text || tokensOf(a.text) == tokensOf(b.text);
+  };
+  if (definitions->second.size() == 1)
+    return agreedAmong(definitions->second, seen_[file], same, found);
+  // Agreement among many definitions is worked out once per set of files seen.
+  auto cached = agreedMacros_.find({unitOf_[file], name});
+  if (cached == agreedMacros_.end()) {
+    Definition agreed;
+    const Lookup lookup = agreedAmong(definitions->second, seen_[file], same, agreed);
+    cached = agreedMacros_.emplace(std::pair{unitOf_[file], name}, std::pair{lookup, std::move(agreed)}).first;
+  }
+  if (cached->second.first == Lookup::Found)
+    found = cached->second.second;
+  return cached->second.first;
 }
 
-} // namespace
-
-Lookup ConstantFolder::Impl::macro(const std::string &name, Definition &found) const {
-  return lookUp(macros_, name, found);
-}
-
-Lookup ConstantFolder::Impl::functionMacro(const std::string &name, FunctionMacro &found) const {
-  return lookUp(functionMacros_, name, found);
+Lookup ConstantFolder::Impl::functionMacro(std::size_t file, const std::string &name, FunctionMacro &found) const {
+  const auto definitions = functionLike_.find(name);
+  if (definitions == functionLike_.end())
+    return Lookup::Absent;
+  const Lookup lookup = agreedAmong(definitions->second, seen_[file], std::equal_to<FunctionMacro>(), found);
+  const bool variadic = std::find(found.parameters.begin(), found.parameters.end(), "...") != found.parameters.end();
+  if (lookup == Lookup::Found &&
+      (variadic || std::find(found.body.begin(), found.body.end(), Token{Token::Punct, "#"}) != found.body.end()))
+    return Lookup::Unknown; // `#x` and `a ## b` are not expanded
+  return lookup;
 }
 
 Lookup ConstantFolder::Impl::returnFunction(const std::string &name, ReturnFunction &found) const {

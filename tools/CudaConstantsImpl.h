@@ -108,8 +108,9 @@ private:
   class NamesAt;
   class BoundNames;
 
-  Lookup macro(const std::string &name, Definition &found) const;
-  Lookup functionMacro(const std::string &name, FunctionMacro &found) const;
+  /// The macro `name` as the code of `file` sees it (filesSeenTogether()).
+  Lookup macro(std::size_t file, const std::string &name, Definition &found) const;
+  Lookup functionMacro(std::size_t file, const std::string &name, FunctionMacro &found) const;
   Lookup returnFunction(const std::string &name, ReturnFunction &found) const;
   /// What `name(arguments)` returns; its body sees the names of its own place, not the caller's.
   std::optional<Number> function(const std::string &name, const std::vector<Number> &arguments, int depth) const;
@@ -181,19 +182,24 @@ private:
   /// Adds `notes` (what a value rests on) to those of the fold under way, once each.
   void note(std::vector<std::string> notes) const;
 
-  /// Adds the `#define`s of `file` to the lists of definitions by name.
-  void indexMacros(std::size_t file, std::map<std::string, std::vector<Definition>> &objectLike,
-                   std::map<std::string, std::vector<FunctionMacro>> &functionLike) const;
+  /// Adds the `#define`s of `file` to objectLike_ and functionLike_.
+  void indexMacros(std::size_t file);
 
   std::vector<CudaCode> files_;
   /// Occurrences of names and tokens of macros looked at so far, against kMaxNamesExamined.
   mutable std::size_t examined_ = 0;
-  /// Each object-like `#define` by name: its one definition, or nullopt
-  /// when it is defined two ways.
-  std::map<std::string, std::optional<Definition>, std::less<>> macros_;
-  /// Each function-like `#define` by name, likewise; nullopt also for one
-  /// that is variadic or uses `#`.
-  std::map<std::string, std::optional<FunctionMacro>, std::less<>> functionMacros_;
+  /// Per file, the files its code sees (filesSeenTogether()): their
+  /// macros, and their file-scope constants.
+  std::vector<std::vector<bool>> seen_;
+  /// Every object-like `#define` by name, with the file it is in (macro()
+  /// takes those a file sees, where they agree).
+  std::map<std::string, std::vector<std::pair<std::size_t, Definition>>, std::less<>> objectLike_;
+  /// Per file, a number shared by the files that see the same files.
+  std::vector<std::size_t> unitOf_;
+  /// macro()'s answers for names defined more than once, by unit and name.
+  mutable std::map<std::pair<std::size_t, std::string>, std::pair<Lookup, Definition>> agreedMacros_;
+  /// Every function-like `#define` likewise.
+  std::map<std::string, std::vector<std::pair<std::size_t, FunctionMacro>>, std::less<>> functionLike_;
   /// The one-return functions looked up so far, by name.
   mutable std::map<std::string, std::pair<Lookup, ReturnFunction>, std::less<>> returnFunctions_;
   /// The switches read so far, by file and the offset of their `switch`.

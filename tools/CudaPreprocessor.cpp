@@ -202,6 +202,70 @@ FlagMacros flagMacros(const std::string &code) {
   return macros;
 }
 
+std::vector<std::vector<bool>> filesSeenTogether(const std::vector<std::string> &paths,
+                                                 const std::vector<std::string> &texts) {
+  const std::size_t count = paths.size();
+  const auto fileNameOf = [](const std::string &path) {
+    const std::size_t slash = path.find_last_of("/\\");
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+  };
+  std::multimap<std::string, std::size_t> byName;
+  for (std::size_t file = 0; file < count; ++file)
+    byName.emplace(fileNameOf(paths[file]), file);
+  std::vector<std::vector<std::size_t>> includes(count);
+  std::vector<bool> included(count, false);
+  for (std::size_t file = 0; file < count; ++file)
+    forEachLine(texts[file], [&](std::size_t, std::size_t, const std::optional<Directive> &directive) {
+      if (!directive || directive->word != "include")
+        return;
+      const std::string_view rest = directive->rest;
+      const std::size_t open = rest.find_first_of("\"<");
+      const std::size_t close = open == std::string_view::npos ? open : rest.find_first_of("\">", open + 1);
+      if (close == std::string_view::npos)
+        return;
+      const auto [first, last] = byName.equal_range(fileNameOf(std::string(rest.substr(open + 1, close - open - 1))));
+      for (auto match = first; match != last; ++match)
+        if (match->second != file) {
+          includes[file].push_back(match->second);
+          included[match->second] = true;
+        }
+    });
+  const auto reachedFrom = [&](std::size_t root) {
+    std::vector<bool> reached(count, false);
+    std::vector<std::size_t> pending{root};
+    reached[root] = true;
+    while (!pending.empty()) {
+      const std::size_t file = pending.back();
+      pending.pop_back();
+      for (std::size_t next : includes[file])
+        if (!reached[next])
+          pending.push_back(next), reached[next] = true;
+    }
+    return reached;
+  };
+  std::vector<std::vector<bool>> seen(count, std::vector<bool>(count, false));
+  std::vector<bool> covered(count, false);
+  const auto addUnit = [&](const std::vector<bool> &unit) {
+    for (std::size_t file = 0; file < count; ++file)
+      if (unit[file]) {
+        covered[file] = true;
+        for (std::size_t other = 0; other < count; ++other)
+          seen[file][other] = seen[file][other] || unit[other];
+      }
+  };
+  for (std::size_t file = 0; file < count; ++file)
+    if (!included[file])
+      addUnit(reachedFrom(file));
+  for (std::size_t file = 0; file < count; ++file)
+    if (!covered[file])
+      addUnit(reachedFrom(file)); // on a cycle of includes that no other file reaches
+  for (std::size_t file = 0; file < count; ++file)
+    if (paths[file] == kNvccFlagsPath)
+      for (std::vector<bool> &row : seen)
+        row[file] = true;
+  return seen;
+}
+
 std::set<std::string, std::less<>> definedMacroNames(const std::string &code) {
   std::set<std::string, std::less<>> names;
   forEachLine(code, [&](std::size_t, std::size_t, const std::optional<Directive> &directive) {

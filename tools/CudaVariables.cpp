@@ -397,7 +397,7 @@ Lookup ConstantFolder::Impl::agreedArgument(const std::pair<std::string, std::si
 
 Lookup ConstantFolder::Impl::define(std::size_t file, std::size_t offset, const std::string &name, int depth,
                                     Definition &found) const {
-  if (Lookup lookup = macro(name, found); lookup != Lookup::Absent) {
+  if (Lookup lookup = macro(file, name, found); lookup != Lookup::Absent) {
     const CudaCode &defining = files_[found.file];
     if (const UndefinedKnob *knob = lookup == Lookup::Found ? defining.knobAround(found.offset) : nullptr)
       note({"`" + name + "` is defined at " + defining.where(found.offset) + " by a build without -D flags (`" +
@@ -407,7 +407,7 @@ Lookup ConstantFolder::Impl::define(std::size_t file, std::size_t offset, const 
   if (Lookup lookup = variable(file, offset, name, false, depth, found); lookup != Lookup::Absent)
     return lookup;
   for (std::size_t other = 0; other < files_.size(); ++other)
-    if (other != file)
+    if (other != file && seen_[file][other])
       if (Lookup lookup = variable(other, files_[other].code().size(), name, true, depth, found);
           lookup != Lookup::Absent)
         return lookup;

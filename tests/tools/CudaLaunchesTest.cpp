@@ -220,10 +220,14 @@ TEST(CudaLaunchesTest, MacrosAreThoseTheBuildWithoutDashDFlagsDefines) {
             "1024,1,1");
   EXPECT_EQ(folded("#if 0\n#define N 8\n#elif defined(__CUDACC__)\n#define N 128\n#else\n#define N 2\n#endif\n@", "N"),
             "128,1,1"); // nvcc's own macros are defined
-  // A condition on a macro another file defines is not decided: which file comes first is not read.
-  const std::string big = "#ifdef BIG\n#define BS 512\n#else\n#define BS 64\n#endif\nint main() { }\n";
-  const ConstantFolder two({{"a.h", "a.h", "#define BIG\n"}, {"t.cu", "t.cu", big}});
+  // A condition on a macro another file of its program defines is not decided: which file comes first is
+  // not read. A file it does not include, and that does not include it, is another program's.
+  const std::string big = "#include \"a.h\"\n#ifdef BIG\n#define BS 512\n#else\n#define BS 64\n#endif\nint main() { }\n";
+  const ConstantFolder two({{"a.h", "dir/a.h", "#define BIG\n"}, {"t.cu", "dir/t.cu", big}});
   EXPECT_EQ(shown(two.dimension(1, big.find("int main"), "BS")), "none");
+  const std::string alone = big.substr(big.find('\n') + 1);
+  const ConstantFolder apart({{"a.h", "dir/a.h", "#define BIG\n"}, {"t.cu", "dir/t.cu", alone}});
+  EXPECT_EQ(shown(apart.dimension(1, alone.find("int main"), "BS")), "64,1,1");
   // A condition on a macro defined under a condition left open stays open, and so do the branches after it.
   EXPECT_EQ(folded("#ifdef __SSE__\n#define WIDE\n#endif\n#ifdef WIDE\n#define N 512\n#else\n#define N 64\n#endif\n@",
                    "N"),
@@ -254,6 +258,35 @@ TEST(CudaLaunchesTest, ValuesTheSourceDoesNotFixAreNotGuessed) {
   EXPECT_EQ(folded("int main() { { int t = 64; } @ }", "t"), "none");
   // The nearest declaration in scope wins over an outer one.
   EXPECT_EQ(folded("const int t = 32;\nint main() { int t = 64; @ }", "t"), "64,1,1");
+}
+
+TEST(CudaLaunchesTest, EachProgramSeesTheMacrosOfTheFilesItIncludes) {
+  // Two programs beside each other, each with its own BLOCK; a header both include; a kernel file
+  // that one program's main.cu includes, whose launch sees main.cu's macros.
+  const std::vector<CudaSourceFile> files{
+      {"a.cu", "d/a.cu", "#include \"common.h\"\n#define BLOCK 32\nint main() { }\n"},
+      {"b.cu", "d/b.cu", "#include <common.h>\n#define BLOCK 256\nint main() { }\n"},
+      {"common.h", "d/common.h", "#define GRID 64\nvoid helper() { }\n"},
+      {"kernels.cu", "d/kernels.cu", "void launch() { }\n"},
+      {"main.cu", "d/main.cu", "#define TILE 16\n#include \"sub/kernels.cu\"\nint main() { }\n"},
+      {"x.h", "d/x.h", "#include \"y.h\"\n#define LOOPED 1\n"},
+      {"y.h", "d/y.h", "#include \"x.h\"\nint y() { }\n"}};
+  const ConstantFolder folder(files);
+  const auto at = [&](std::size_t file, const std::string &name) {
+    return shown(folder.dimension(file, files[file].text.find("{") + 1, name));
+  };
+  EXPECT_EQ(at(0, "BLOCK"), "32,1,1");
+  EXPECT_EQ(at(1, "BLOCK"), "256,1,1");
+  EXPECT_EQ(at(0, "GRID"), "64,1,1");
+  EXPECT_EQ(at(2, "BLOCK"), "none"); // included by both programs: it sees both definitions
+  EXPECT_EQ(at(3, "TILE"), "16,1,1");
+  EXPECT_EQ(at(3, "BLOCK"), "none"); // not main.cu's program's
+  EXPECT_EQ(at(6, "LOOPED"), "1,1,1"); // a cycle of includes no other file reaches
+  const std::vector<std::vector<bool>> seen = filesSeenTogether({"d/a.cu", "d/common.h", "e/common.h", "<nvcc flags>"},
+                                                                {"#include \"common.h\"\n", "", "", ""});
+  EXPECT_EQ(seen[0], (std::vector<bool>{true, true, true, true})); // every common.h, and the flags
+  EXPECT_EQ(seen[1], (std::vector<bool>{true, true, true, true}));
+  EXPECT_EQ(seen[3], (std::vector<bool>{false, false, false, true}));
 }
 
 TEST(CudaSourcesTest, PtxWithoutLineInfoReadsTheCudaFileOfItsName) {
