@@ -10,6 +10,7 @@
 #include "CudaStructLayout.h"
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -63,7 +64,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     }
     return kernels;
   }();
-  for (const auto &[name, launch] : sourceLaunches(module, {{"f.cu", "f.cu", source}})) {
+  // A line `// file: NAME` starts another file, so that programs joined by `#include`s are read too.
+  std::vector<CudaSourceFile> files{{"f.cu", "f.cu", ""}};
+  for (std::size_t start = 0; start < source.size();) {
+    const std::size_t end = std::min(source.find('\n', start), source.size());
+    const std::string line = source.substr(start, end - start);
+    if (line.rfind("// file: ", 0) == 0 && files.size() < 8)
+      files.push_back({line.substr(9), "d/" + line.substr(9), ""});
+    else
+      files.back().text += line + "\n";
+    start = end + 1;
+  }
+  for (const auto &[name, launch] : sourceLaunches(module, files)) {
     if (launch.block && (launch.block->x < 1 || launch.block->y < 1 || launch.block->z < 1 ||
                          std::uint64_t{launch.block->x} * launch.block->y * launch.block->z > 1024))
       __builtin_trap();
