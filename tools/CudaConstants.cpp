@@ -370,6 +370,8 @@ ConstantFolder::~ConstantFolder() = default;
 
 const std::vector<CudaCode> &ConstantFolder::files() const { return impl_->files(); }
 
+bool ConstantFolder::sees(std::size_t file, std::size_t other) const { return impl_->sees(file, other); }
+
 /// Collects the notes of one public fold into `how`, joined by "; ":
 /// what the value rests on, or where it is open, why its parameters are.
 class ConstantFolder::Impl::Notes {

@@ -45,6 +45,9 @@ public:
   ConstantFolder &operator=(const ConstantFolder &) = delete;
 
   const std::vector<CudaCode> &files() const;
+  /// Whether the code of `file` sees `other`'s macros and constants: one
+  /// program holds both (filesSeenTogether()).
+  bool sees(std::size_t file, std::size_t other) const;
 
   /// `expression`, written at `offset` of file `file`, as a grid or block
   /// size: `dim3(a, b, c)`, a `dim3` variable, or an integer. Names are

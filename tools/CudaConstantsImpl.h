@@ -86,6 +86,7 @@ public:
   explicit Impl(const std::vector<CudaSourceFile> &files);
 
   const std::vector<CudaCode> &files() const { return files_; }
+  bool sees(std::size_t file, std::size_t other) const { return seen_[file][other]; }
 
   std::optional<Dim3> dimension(std::size_t file, std::size_t offset, const std::string &text, int depth = 0) const;
   std::optional<Number> number(std::size_t file, std::size_t offset, const std::string &text, int depth = 0) const;

@@ -410,8 +410,45 @@ std::vector<CudaSourceFile> launchingSources(const std::vector<CudaSourceFile> &
   return files;
 }
 
+namespace {
+
+/// Whether `code` defines `__global__ ... name(...) { ... }`, not only declares it.
+bool definesKernel(const std::string &code, const std::string &name) {
+  for (std::size_t at = code.find(name); at != std::string::npos; at = code.find(name, at + 1)) {
+    const std::size_t open = code.find_first_not_of(" \t\r\n", at + name.size());
+    if (!isWholeWord(code, at, name.size()) || open == std::string::npos || code[open] != '(')
+      continue;
+    const std::size_t global = code.rfind("__global__", at);
+    if (global == std::string::npos || code.find_first_of(";{}", global) < at)
+      continue;
+    const std::size_t close = pastClosing(code, open);
+    const std::size_t body = close == std::string::npos ? close : code.find_first_not_of(" \t\r\n", close);
+    if (body != std::string::npos && code[body] == '{')
+      return true;
+  }
+  return false;
+}
+
+/// Whether the launch `site` is in another program than the module's:
+/// none of its files is one the module names (the first `ownFiles`), and
+/// one of them defines the kernel it launches.
+bool inAnotherProgram(const ConstantFolder &folder, const std::vector<CudaSourceFile> &files, const LaunchSite &site,
+                      std::size_t ownFiles) {
+  bool definedThere = false;
+  for (std::size_t file = 0; file < files.size(); ++file) {
+    if (!folder.sees(site.file, file) || files[file].declared == kNvccFlagsPath)
+      continue;
+    if (file < ownFiles)
+      return false;
+    definedThere = definedThere || definesKernel(folder.files()[file].code(), site.kernel);
+  }
+  return definedThere;
+}
+
+} // namespace
+
 std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> sourceLaunches(
-    const ptx::Module &module, const std::vector<CudaSourceFile> &files) {
+    const ptx::Module &module, const std::vector<CudaSourceFile> &files, std::size_t ownFiles) {
   std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> result;
   if (files.empty())
     return result;
@@ -424,7 +461,7 @@ std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> sourceLaunches(
   for (const auto &[name, kernels] : kernelsByName) {
     std::vector<const LaunchSite *> ofKernel;
     for (const LaunchSite &site : sites)
-      if (site.kernel == name)
+      if (site.kernel == name && !inAnotherProgram(folder, files, site, ownFiles))
         ofKernel.push_back(&site);
     if (ofKernel.empty())
       continue;

@@ -7,6 +7,7 @@
 #include "ptxdvfs/ptx/Module.h"
 #include "ptxdvfs/ptx/analysis/Values.h"
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -43,8 +44,12 @@ std::vector<CudaSourceFile> launchingSources(const std::vector<CudaSourceFile> &
 /// instance takes the launches written with its own template arguments,
 /// and none is taken where the launches cannot be told apart. Each kernel
 /// launched at all gets an entry, whose `...Open` fields say why a value
-/// is not taken.
+/// is not taken. The first `ownFiles` of `files` are those the module
+/// names (readCudaSources()), the rest beside them (launchingSources()):
+/// a launch in another program, one whose files include none of the
+/// module's but define a kernel of that name themselves, launches that
+/// program's kernel and is not counted.
 std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> sourceLaunches(
-    const ptx::Module &module, const std::vector<CudaSourceFile> &files);
+    const ptx::Module &module, const std::vector<CudaSourceFile> &files, std::size_t ownFiles = SIZE_MAX);
 
 } // namespace ptxdvfs::tools

@@ -285,7 +285,7 @@ void addSourceKnowledge(const ptx::Module &module, const std::vector<CudaSourceF
     text += file.text + "\n";
   addSourceNames(text, module, assumptions);
   // --grid and --block, when given, still win: LaunchAssumptions ranks them first.
-  assumptions.sourceLaunches = sourceLaunches(module, launchingSources(sources));
+  assumptions.sourceLaunches = sourceLaunches(module, launchingSources(sources), sources.size());
 }
 
 ptx::analysis::ExpansionOptions toExpansionOptions(const LaunchFlags &flags) {

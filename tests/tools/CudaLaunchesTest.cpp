@@ -446,6 +446,32 @@ TEST(CudaTemplateArgumentsTest, KernelsSharingANameTakeOnlyTheLaunchesTheyCanBeT
   EXPECT_EQ(launches.at("_Z5sizedILi16EEvPf").blockOpen, "no launch of `sized`, the first at t.cu:5, is of this instance");
 }
 
+TEST(CudaLaunchesTest, AnotherProgramsLaunchesOfItsOwnKernelAreNotCounted) {
+  ptx::Module module;
+  ptx::Function kernel;
+  kernel.name = "_Z4blurPf";
+  kernel.hasBody = true;
+  kernel.parameters.resize(1);
+  module.functions.push_back(std::move(kernel));
+  const auto launchOf = [&](const std::string &otherProgram) {
+    const std::vector<CudaSourceFile> files{
+        {"blur.cu", "d/blur.cu", "__global__ void blur(float *x) {}\nint main() { blur<<<8, 64>>>(0); }\n"},
+        {"other.cu", "d/other.cu", otherProgram}};
+    const auto launches = sourceLaunches(module, files, 1);
+    return launches.count("_Z4blurPf") ? shown(launches.at("_Z4blurPf").block) + " x " +
+                                              std::to_string(launches.at("_Z4blurPf").launches)
+                                        : "none";
+  };
+  // A program beside it that defines and launches a blur of its own.
+  EXPECT_EQ(launchOf("__global__ void blur(double *x) {\n}\nint main() { blur<<<8, 256>>>(0); }\n"), "64,1,1 x 1");
+  EXPECT_EQ(launchOf("template <class T>\n__global__ void blur(T *x) { }\nint main() { blur<<<8, 256>>>(0); }\n"),
+            "64,1,1 x 1");
+  // One that declares it only launches this one, compiled apart (whole-program linking allows it);
+  // so does one that includes blur.cu.
+  EXPECT_EQ(launchOf("__global__ void blur(float *x);\nvoid run() { blur<<<8, 64>>>(0); }\n"), "64,1,1 x 2");
+  EXPECT_EQ(launchOf("#include \"blur.cu\"\nvoid run() { blur<<<8, 64>>>(0); }\n"), "64,1,1 x 2");
+}
+
 /// The launches `source` gives the kernels named `names` (mangled, one parameter each).
 std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> launchesOf(const std::vector<std::string> &names,
                                                                            const std::string &source) {
