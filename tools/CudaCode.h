@@ -153,6 +153,11 @@ std::size_t openingOf(const std::string &code, std::size_t close);
 /// The offset just past the bracket that closes the one at `open`, or npos.
 std::size_t pastClosing(const std::string &code, std::size_t open);
 
+/// Where `code` (comments and literals blanked) defines a function named
+/// `name`, not only declares or calls it: the offset of each such name
+/// (`name(...) {`, `name(...) const {`).
+std::vector<std::size_t> functionDefinitionsOf(const std::string &code, const std::string &name);
+
 /// `text` on one line, trimmed, at most about 40 characters, in
 /// backquotes: how a reason quotes host code (`` `for (int t = 0; t < n; t++)` ``).
 std::string quotedCode(std::string_view text);

@@ -167,8 +167,19 @@ private:
   Lookup agreedArgument(const std::pair<std::string, std::size_t> &key, const std::string &function,
                         const std::string &name, const std::vector<std::string> &type, const PassedAt &passed,
                         const std::string &unreadable, int depth, Definition &found) const;
-  /// The calls of `function` the program run without arguments takes; all of them where it takes none.
-  std::vector<std::pair<std::size_t, std::size_t>> takenCalls(const std::string &function, int depth) const;
+  /// The calls of `function` (defined in `definedIn`) the program run
+  /// without arguments takes; all of them where it takes none. Not those
+  /// of another program (callsItsOwn()).
+  std::vector<std::pair<std::size_t, std::size_t>> takenCalls(const std::string &function, std::size_t definedIn,
+                                                              int depth) const;
+  /// Whether a call of `function` in `callFile` is another program's, of
+  /// its own function of that name: its files do not include `definedIn`,
+  /// and one of them defines such a function. One that only declares it
+  /// may call this one, compiled apart.
+  bool callsItsOwn(std::size_t callFile, const std::string &function, std::size_t definedIn) const;
+  /// What the folds of a parameter of `function`, defined in `definedIn`,
+  /// are cached by: its name and its program.
+  std::string programKey(const std::string &function, std::size_t definedIn) const;
   /// The enumerator at `at` of the `enum` whose body is block `body`: its
   /// value, or the one before it plus 1 (the first, 0).
   Lookup enumerator(std::size_t file, int body, std::size_t at, int depth, Definition &found) const;
@@ -195,6 +206,8 @@ private:
   /// Every object-like `#define` by name, with the file it is in (macro()
   /// takes those a file sees, where they agree).
   std::map<std::string, std::vector<std::pair<std::size_t, Definition>>, std::less<>> objectLike_;
+  /// Whether a file defines a function, by file and name (callsItsOwn()).
+  mutable std::map<std::pair<std::size_t, std::string>, bool> definesFunction_;
   /// Per file, a number shared by the files that see the same files.
   std::vector<std::size_t> unitOf_;
   /// macro()'s answers for names defined more than once, by unit and name.

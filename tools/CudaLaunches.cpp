@@ -414,18 +414,10 @@ namespace {
 
 /// Whether `code` defines `__global__ ... name(...) { ... }`, not only declares it.
 bool definesKernel(const std::string &code, const std::string &name) {
-  for (std::size_t at = code.find(name); at != std::string::npos; at = code.find(name, at + 1)) {
-    const std::size_t open = code.find_first_not_of(" \t\r\n", at + name.size());
-    if (!isWholeWord(code, at, name.size()) || open == std::string::npos || code[open] != '(')
-      continue;
-    const std::size_t global = code.rfind("__global__", at);
-    if (global == std::string::npos || code.find_first_of(";{}", global) < at)
-      continue;
-    const std::size_t close = pastClosing(code, open);
-    const std::size_t body = close == std::string::npos ? close : code.find_first_not_of(" \t\r\n", close);
-    if (body != std::string::npos && code[body] == '{')
+  for (std::size_t at : functionDefinitionsOf(code, name))
+    if (const std::size_t global = code.rfind("__global__", at);
+        global != std::string::npos && code.find_first_of(";{}", global) > at)
       return true;
-  }
   return false;
 }
 

@@ -48,7 +48,7 @@ Lookup ConstantFolder::Impl::templateParameter(std::size_t file, int body, const
     return passedFor(files_[callFile].code(), callFile, call, function, list, index, file);
   };
   found = Definition("", file, list.open, false);
-  return agreedArgument({function + "<>", index}, function, parameter.name, parameter.declaredAs, passed,
+  return agreedArgument({programKey(function, file) + "<>", index}, function, parameter.name, parameter.declaredAs, passed,
                         "does not write its template arguments (deduced from its arguments?)", depth, found);
 }
 
@@ -61,13 +61,13 @@ std::optional<std::string> ConstantFolder::Impl::templateArgument(std::size_t fi
   const std::size_t index = list ? indexOf(*list, name) : std::string::npos;
   if (index == std::string::npos || function.empty() || depth >= kMaxDepth)
     return std::nullopt;
-  const std::pair<std::string, std::size_t> key{function + "<type>", index};
+  const std::pair<std::string, std::size_t> key{programKey(function, file) + "<type>", index};
   if (!parametersOpen_.insert(key).second)
     return std::nullopt; // reached again through its own calls
   const CudaCode::TemplateParameter &parameter = list->parameters[index];
   std::optional<std::string> agreed;
   bool open = false;
-  for (const auto &[callFile, call] : takenCalls(function, depth)) {
+  for (const auto &[callFile, call] : takenCalls(function, file, depth)) {
     const CudaCode &caller = files_[callFile];
     if (caller.functionNameAt(call) == function)
       continue; // a call of itself passes what its own calls do

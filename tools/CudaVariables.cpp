@@ -302,18 +302,43 @@ Lookup ConstantFolder::Impl::parameter(std::size_t file, const CudaCode::Paramet
                                     : PassedArgument{*defaultArgument, file, list.open};
   };
   found = Definition("", file, at, dim3);
-  return agreedArgument({function, index}, function, name, type, passed,
+  return agreedArgument({programKey(function, file), index}, function, name, type, passed,
                         "does not pass its parameters as declared (an overload?)", depth, found);
 }
 
+bool ConstantFolder::Impl::callsItsOwn(std::size_t callFile, const std::string &function, std::size_t definedIn) const {
+  if (seen_[callFile][definedIn])
+    return false;
+  for (std::size_t file = 0; file < files_.size(); ++file)
+    if (seen_[callFile][file]) {
+      auto defines = definesFunction_.find({file, function});
+      if (defines == definesFunction_.end())
+        defines = definesFunction_.emplace(std::pair{file, function},
+                                           !functionDefinitionsOf(files_[file].code(), function).empty()).first;
+      if (defines->second)
+        return true;
+    }
+  return false;
+}
+
 std::vector<std::pair<std::size_t, std::size_t>> ConstantFolder::Impl::takenCalls(const std::string &function,
+                                                                                   std::size_t definedIn,
                                                                                    int depth) const {
+  // Another program's calls of its own function of that name pass nothing to this one.
+  std::vector<std::pair<std::size_t, std::size_t>> ofThis;
+  for (const auto &[callFile, call] : callsOf(function))
+    if (!callsItsOwn(callFile, function, definedIn))
+      ofThis.emplace_back(callFile, call);
   // A call under a branch the program does not take passes nothing (unless no call is taken).
   std::vector<std::pair<std::size_t, std::size_t>> calls;
-  for (const auto &[callFile, call] : callsOf(function))
+  for (const auto &[callFile, call] : ofThis)
     if (!untaken(callFile, call, std::string::npos, depth))
       calls.emplace_back(callFile, call);
-  return calls.empty() ? callsOf(function) : calls;
+  return calls.empty() ? ofThis : calls;
+}
+
+std::string ConstantFolder::Impl::programKey(const std::string &function, std::size_t definedIn) const {
+  return function + "@" + std::to_string(unitOf_[definedIn]);
 }
 
 Lookup ConstantFolder::Impl::agreedArgument(const std::pair<std::string, std::size_t> &key, const std::string &function,
@@ -338,7 +363,7 @@ Lookup ConstantFolder::Impl::agreedArgument(const std::pair<std::string, std::si
   // The notes of the calls' arguments, which the value rests on too.
   std::vector<std::string> notes, *outer = notes_;
   notes_ = &notes;
-  const std::vector<std::pair<std::size_t, std::size_t>> calls = takenCalls(function, depth);
+  const std::vector<std::pair<std::size_t, std::size_t>> calls = takenCalls(function, found.file, depth);
   const std::string calledBy = "`" + function + "`'s ";
   std::string firstAt, firstShown; // the first call, and the value it passes
   std::string open;                // why the calls leave the parameter open

@@ -472,6 +472,27 @@ TEST(CudaLaunchesTest, AnotherProgramsLaunchesOfItsOwnKernelAreNotCounted) {
   EXPECT_EQ(launchOf("#include \"blur.cu\"\nvoid run() { blur<<<8, 64>>>(0); }\n"), "64,1,1 x 2");
 }
 
+TEST(CudaLaunchesTest, AParameterTakesOnlyItsOwnProgramsCalls) {
+  // Two programs beside each other, each with a helper `run` that launches with its parameter.
+  const auto blockFrom = [](const std::string &otherProgram) {
+    const std::string first = "void run(int threads) { @ }\nint main() { run(64); run(64); }\n";
+    const std::string marked = first;
+    const std::vector<CudaSourceFile> files{{"a.cu", "d/a.cu", marked}, {"b.cu", "d/b.cu", otherProgram}};
+    const ConstantFolder folder(files);
+    std::string how;
+    const auto dims = folder.dimension(0, marked.find('@'), "threads", &how);
+    return shown(dims) + (how.empty() ? "" : " (" + how + ")");
+  };
+  EXPECT_EQ(blockFrom("void run(int threads) { }\nint main() { run(512); }\n"),
+            "64,1,1 (`threads` = 64, as `run`'s 2 calls pass it, the first at a.cu:2)");
+  // One that only declares it calls this one (compiled apart and linked).
+  EXPECT_EQ(blockFrom("void run(int threads);\nint main() { run(512); }\n"),
+            "none (`run`'s calls pass `threads` = 64 at a.cu:2, 512 at b.cu:2)");
+  // One that includes a.cu calls this one too.
+  EXPECT_EQ(blockFrom("#include \"a.cu\"\nint other() { run(64); }\n"),
+            "64,1,1 (`threads` = 64, as `run`'s 3 calls pass it, the first at a.cu:2)");
+}
+
 /// The launches `source` gives the kernels named `names` (mangled, one parameter each).
 std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> launchesOf(const std::vector<std::string> &names,
                                                                            const std::string &source) {
