@@ -75,7 +75,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
       files.back().text += line + "\n";
     start = end + 1;
   }
-  for (const auto &[name, launch] : sourceLaunches(module, files)) {
+  for (const auto &[name, launch] : sourceLaunches(module, files, 1)) {
     if (launch.block && (launch.block->x < 1 || launch.block->y < 1 || launch.block->z < 1 ||
                          std::uint64_t{launch.block->x} * launch.block->y * launch.block->z > 1024))
       __builtin_trap();
