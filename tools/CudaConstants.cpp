@@ -162,7 +162,7 @@ public:
   }
   std::optional<Number> function(const std::string &name, const std::vector<Number> &arguments,
                                  int depth) const override {
-    return folder_.function(name, arguments, depth);
+    return folder_.function(file_, name, arguments, depth);
   }
   bool spend(std::size_t tokens) const override {
     folder_.examined_ += tokens;
@@ -258,41 +258,48 @@ Lookup ConstantFolder::Impl::functionMacro(std::size_t file, const std::string &
   return lookup;
 }
 
-Lookup ConstantFolder::Impl::returnFunction(const std::string &name, ReturnFunction &found) const {
-  auto cached = returnFunctions_.find(name);
+Lookup ConstantFolder::Impl::returnFunction(std::size_t caller, const std::string &name, ReturnFunction &found) const {
+  auto cached = returnFunctions_.find({unitOf_[caller], name});
   if (cached == returnFunctions_.end()) {
     Lookup lookup = Lookup::Absent;
     ReturnFunction first;
-    for (std::size_t file = 0; file < files_.size() && lookup != Lookup::Unknown; ++file) {
-      const std::string &code = files_[file].code();
-      for (std::size_t at = code.find(name); at != std::string::npos && lookup != Lookup::Unknown;
-           at = code.find(name, at + 1)) {
-        if (++examined_ > kMaxNamesExamined)
-          lookup = Lookup::Unknown;
-        if (!isWholeWord(code, at, name.size()))
+    // The caller's program's definitions; where it has none, any file's (one compiled apart and linked).
+    for (const bool ownProgram : {true, false}) {
+      if (!ownProgram && lookup != Lookup::Absent)
+        break;
+      for (std::size_t file = 0; file < files_.size() && lookup != Lookup::Unknown; ++file) {
+        if (ownProgram != seen_[caller][file])
           continue;
-        std::optional<ReturnFunction> definition = returnFunctionAt(files_[file], file, at, name);
-        if (!definition)
-          continue;
-        if (lookup == Lookup::Absent) {
-          first = std::move(*definition);
-          lookup = Lookup::Found;
-        } else if (definition->expression != first.expression || definition->parameters != first.parameters ||
-                   definition->returnType != first.returnType) {
-          lookup = Lookup::Unknown; // overloads, or #if branches
+        const std::string &code = files_[file].code();
+        for (std::size_t at = code.find(name); at != std::string::npos && lookup != Lookup::Unknown;
+             at = code.find(name, at + 1)) {
+          if (++examined_ > kMaxNamesExamined)
+            lookup = Lookup::Unknown;
+          if (!isWholeWord(code, at, name.size()))
+            continue;
+          std::optional<ReturnFunction> definition = returnFunctionAt(files_[file], file, at, name);
+          if (!definition)
+            continue;
+          if (lookup == Lookup::Absent) {
+            first = std::move(*definition);
+            lookup = Lookup::Found;
+          } else if (definition->expression != first.expression || definition->parameters != first.parameters ||
+                     definition->returnType != first.returnType) {
+            lookup = Lookup::Unknown; // overloads, or #if branches
+          }
         }
       }
     }
-    cached = returnFunctions_.emplace(name, std::pair{lookup, std::move(first)}).first;
+    cached = returnFunctions_.emplace(std::pair{unitOf_[caller], name}, std::pair{lookup, std::move(first)}).first;
   }
   found = cached->second.second;
   return cached->second.first;
 }
 
-std::optional<Number> ConstantFolder::Impl::function(const std::string &name, const std::vector<Number> &arguments,
-                                                     int depth) const {
+std::optional<Number> ConstantFolder::Impl::function(std::size_t caller, const std::string &name,
+                                                     const std::vector<Number> &arguments, int depth) const {
   ReturnFunction definition;
-  if (returnFunction(name, definition) != Lookup::Found || arguments.size() != definition.parameters.size())
+  if (returnFunction(caller, name, definition) != Lookup::Found || arguments.size() != definition.parameters.size())
     return std::nullopt;
   std::map<std::string, Number> parameters;
   for (std::size_t i = 0; i < arguments.size(); ++i) {

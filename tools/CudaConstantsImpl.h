@@ -112,9 +112,13 @@ private:
   /// The macro `name` as the code of `file` sees it (filesSeenTogether()).
   Lookup macro(std::size_t file, const std::string &name, Definition &found) const;
   Lookup functionMacro(std::size_t file, const std::string &name, FunctionMacro &found) const;
-  Lookup returnFunction(const std::string &name, ReturnFunction &found) const;
-  /// What `name(arguments)` returns; its body sees the names of its own place, not the caller's.
-  std::optional<Number> function(const std::string &name, const std::vector<Number> &arguments, int depth) const;
+  /// The one-return function `name` that code of `caller` calls: its own
+  /// program's (filesSeenTogether()), else, where that has none, any file's.
+  Lookup returnFunction(std::size_t caller, const std::string &name, ReturnFunction &found) const;
+  /// What `name(arguments)`, called from `caller`, returns; its body sees
+  /// the names of its own place, not the caller's.
+  std::optional<Number> function(std::size_t caller, const std::string &name, const std::vector<Number> &arguments,
+                                 int depth) const;
   /// The variable `name` as seen just `before` an offset of `file` (only
   /// file-scope ones from another file); Absent where none is declared.
   Lookup variable(std::size_t file, std::size_t before, const std::string &name, bool fileScopeOnly, int depth,
@@ -214,8 +218,8 @@ private:
   mutable std::map<std::pair<std::size_t, std::string>, std::pair<Lookup, Definition>> agreedMacros_;
   /// Every function-like `#define` likewise.
   std::map<std::string, std::vector<std::pair<std::size_t, FunctionMacro>>, std::less<>> functionLike_;
-  /// The one-return functions looked up so far, by name.
-  mutable std::map<std::string, std::pair<Lookup, ReturnFunction>, std::less<>> returnFunctions_;
+  /// The one-return functions looked up so far, by the caller's unit and name.
+  mutable std::map<std::pair<std::size_t, std::string>, std::pair<Lookup, ReturnFunction>> returnFunctions_;
   /// The switches read so far, by file and the offset of their `switch`.
   mutable std::map<std::pair<std::size_t, std::size_t>, constants::Switch> switches_;
   /// The calls of each function looked up so far, by name.

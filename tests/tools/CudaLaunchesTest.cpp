@@ -282,6 +282,20 @@ TEST(CudaLaunchesTest, EachProgramSeesTheMacrosOfTheFilesItIncludes) {
   EXPECT_EQ(at(3, "TILE"), "16,1,1");
   EXPECT_EQ(at(3, "BLOCK"), "none"); // not main.cu's program's
   EXPECT_EQ(at(6, "LOOPED"), "1,1,1"); // a cycle of includes no other file reaches
+  // A one-return helper is its own program's; one no file of the program defines, any file's.
+  const std::vector<CudaSourceFile> helpers{
+      {"a.cu", "d/a.cu", "int blocks(int n) { return (n + 255) / 256; }\nint main() { }\n"},
+      {"b.cu", "d/b.cu", "int blocks(int n) { return (n + 127) / 128; }\nint main() { }\n"},
+      {"c.cu", "d/c.cu", "int blocks(int n);\nint main() { }\n"},
+      {"util.cu", "d/util.cu", "int half(int n) { return n / 2; }\n"}};
+  const ConstantFolder apartHelpers(helpers);
+  const auto folded = [&](std::size_t file, const std::string &expression) {
+    return shown(apartHelpers.dimension(file, helpers[file].text.find("main() {") + 8, expression));
+  };
+  EXPECT_EQ(folded(0, "blocks(1024)"), "4,1,1");
+  EXPECT_EQ(folded(1, "blocks(1024)"), "8,1,1");
+  EXPECT_EQ(folded(2, "blocks(1024)"), "none"); // declared only: either program's, which differ
+  EXPECT_EQ(folded(0, "half(64)"), "32,1,1");   // compiled apart and linked
   const std::vector<std::vector<bool>> seen = filesSeenTogether({"d/a.cu", "d/common.h", "e/common.h", "<nvcc flags>"},
                                                                 {"#include \"common.h\"\n", "", "", ""});
   EXPECT_EQ(seen[0], (std::vector<bool>{true, true, true, true})); // every common.h, and the flags
