@@ -120,16 +120,13 @@ ConstantFolder::Impl::Impl(const std::vector<CudaSourceFile> &files) {
   std::vector<std::set<std::string, std::less<>>> defines;
   FlagMacros flags;
   std::vector<std::string> codes; // each file blanked of comments and literals, once
-  std::vector<std::string> paths, texts;
   for (const CudaSourceFile &file : files) {
     codes.push_back(codeOf(file.text));
     defines.push_back(definedMacroNames(codes.back()));
     if (file.declared == kNvccFlagsPath)
       flags.merge(flagMacros(file.text));
-    paths.push_back(file.declared == kNvccFlagsPath ? file.declared : file.path);
-    texts.push_back(file.text);
   }
-  seen_ = filesSeenTogether(paths, texts);
+  seen_ = filesSeenTogether(files);
   std::map<std::vector<bool>, std::size_t> units;
   for (const std::vector<bool> &row : seen_)
     unitOf_.push_back(units.emplace(row, units.size()).first->second);

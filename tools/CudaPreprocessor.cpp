@@ -202,20 +202,19 @@ FlagMacros flagMacros(const std::string &code) {
   return macros;
 }
 
-std::vector<std::vector<bool>> filesSeenTogether(const std::vector<std::string> &paths,
-                                                 const std::vector<std::string> &texts) {
-  const std::size_t count = paths.size();
+std::vector<std::vector<bool>> filesSeenTogether(const std::vector<CudaSourceFile> &files) {
+  const std::size_t count = files.size();
   const auto fileNameOf = [](const std::string &path) {
     const std::size_t slash = path.find_last_of("/\\");
     return slash == std::string::npos ? path : path.substr(slash + 1);
   };
   std::multimap<std::string, std::size_t> byName;
   for (std::size_t file = 0; file < count; ++file)
-    byName.emplace(fileNameOf(paths[file]), file);
+    byName.emplace(fileNameOf(files[file].path), file);
   std::vector<std::vector<std::size_t>> includes(count);
   std::vector<bool> included(count, false);
   for (std::size_t file = 0; file < count; ++file)
-    forEachLine(texts[file], [&](std::size_t, std::size_t, const std::optional<Directive> &directive) {
+    forEachLine(files[file].text, [&](std::size_t, std::size_t, const std::optional<Directive> &directive) {
       if (!directive || directive->word != "include")
         return;
       const std::string_view rest = directive->rest;
@@ -260,7 +259,7 @@ std::vector<std::vector<bool>> filesSeenTogether(const std::vector<std::string> 
     if (!covered[file])
       addUnit(reachedFrom(file)); // on a cycle of includes that no other file reaches
   for (std::size_t file = 0; file < count; ++file)
-    if (paths[file] == kNvccFlagsPath)
+    if (files[file].declared == kNvccFlagsPath)
       for (std::vector<bool> &row : seen)
         row[file] = true;
   return seen;

@@ -3,6 +3,8 @@
 // -D flags leaves out (`#ifdef RD_WG_SIZE` where nothing defines it).
 #pragma once
 
+#include "CudaSource.h"
+
 #include <functional>
 #include <map>
 #include <optional>
@@ -28,7 +30,7 @@ std::string nvccFlagsFile(const std::vector<std::string> &flags);
 /// The `#define`s and `#undef`s of such a file.
 FlagMacros flagMacros(const std::string &code);
 
-/// For each of `files` (their raw text), the files that its translation
+/// For each of `files` (as read, raw text), the files that its translation
 /// units hold, so whose macros and file-scope constants its code can see:
 /// every file reached through `#include "name"` or `<name>` (matched to a
 /// file read by its file name; every match where several share it) from
@@ -37,8 +39,7 @@ FlagMacros flagMacros(const std::string &code);
 /// Two programs beside each other, each defining `BLOCK` its own way,
 /// then see their own. A file on a cycle no such file reaches sees every
 /// file on it. `seen[i][j]`: whether file i sees file j.
-std::vector<std::vector<bool>> filesSeenTogether(const std::vector<std::string> &paths,
-                                                 const std::vector<std::string> &texts);
+std::vector<std::vector<bool>> filesSeenTogether(const std::vector<CudaSourceFile> &files);
 
 /// The names that `code` (comments and literals blanked) `#define`s.
 std::set<std::string, std::less<>> definedMacroNames(const std::string &code);

@@ -296,8 +296,9 @@ TEST(CudaLaunchesTest, EachProgramSeesTheMacrosOfTheFilesItIncludes) {
   EXPECT_EQ(folded(1, "blocks(1024)"), "8,1,1");
   EXPECT_EQ(folded(2, "blocks(1024)"), "none"); // declared only: either program's, which differ
   EXPECT_EQ(folded(0, "half(64)"), "32,1,1");   // compiled apart and linked
-  const std::vector<std::vector<bool>> seen = filesSeenTogether({"d/a.cu", "d/common.h", "e/common.h", "<nvcc flags>"},
-                                                                {"#include \"common.h\"\n", "", "", ""});
+  const std::vector<std::vector<bool>> seen =
+      filesSeenTogether({{"a.cu", "d/a.cu", "#include \"common.h\"\n"}, {"common.h", "d/common.h", ""},
+                         {"common.h", "e/common.h", ""}, {kNvccFlagsPath, kNvccFlagsPath, ""}});
   EXPECT_EQ(seen[0], (std::vector<bool>{true, true, true, true})); // every common.h, and the flags
   EXPECT_EQ(seen[1], (std::vector<bool>{true, true, true, true}));
   EXPECT_EQ(seen[3], (std::vector<bool>{false, false, false, true}));
