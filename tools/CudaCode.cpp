@@ -93,6 +93,14 @@ std::string CudaCode::functionNameOf(int block) const {
   return wordBefore(code_, parameters);
 }
 
+std::vector<int> CudaCode::functionBodiesNamed(const std::string &name) const {
+  std::vector<int> bodies;
+  for (std::size_t block = 0; block < blocks_.size(); ++block)
+    if (blocks_[block].functionBody && functionNameOf(static_cast<int>(block)) == name)
+      bodies.push_back(static_cast<int>(block));
+  return bodies;
+}
+
 std::optional<CudaCode::ParameterList> CudaCode::parameterListAround(std::size_t offset) const {
   // The first block opened after `offset`, if `offset` is in the parameters before its `{`.
   auto after = std::upper_bound(blocks_.begin(), blocks_.end(), offset,
@@ -251,22 +259,6 @@ std::size_t openingOf(const std::string &code, std::size_t close) {
 }
 
 /// The offset just past the bracket that closes the one at `open`, or npos.
-std::vector<std::size_t> functionDefinitionsOf(const std::string &code, const std::string &name) {
-  std::vector<std::size_t> definitions;
-  for (std::size_t at = code.find(name); at != std::string::npos; at = code.find(name, at + 1)) {
-    const std::size_t open = code.find_first_not_of(" \t\r\n", at + name.size());
-    if (!isWholeWord(code, at, name.size()) || open == std::string::npos || code[open] != '(')
-      continue;
-    const std::size_t close = pastClosing(code, open);
-    std::size_t body = close == std::string::npos ? close : code.find_first_not_of(" \t\r\n", close);
-    if (body != std::string::npos && code.compare(body, 5, "const") == 0)
-      body = code.find_first_not_of(" \t\r\n", body + 5);
-    if (body != std::string::npos && code[body] == '{')
-      definitions.push_back(at);
-  }
-  return definitions;
-}
-
 std::size_t pastClosing(const std::string &code, std::size_t open) {
   int depth = 0;
   for (std::size_t at = open; at < code.size(); ++at) {

@@ -65,6 +65,10 @@ public:
   /// Solver::run(int n) const {`); empty for a block that is no function's body.
   std::string functionNameOf(int block) const;
 
+  /// The bodies of the functions named `name` (functionNameOf()) that this
+  /// file defines, in order; a declaration or a call has none.
+  std::vector<int> functionBodiesNamed(const std::string &name) const;
+
   /// The offset of the `{` that opens `block` (0 <= block < the number of blocks).
   std::size_t openBraceOf(int block) const { return blocks_[static_cast<std::size_t>(block)].open; }
 
@@ -152,11 +156,6 @@ std::size_t openingOf(const std::string &code, std::size_t close);
 
 /// The offset just past the bracket that closes the one at `open`, or npos.
 std::size_t pastClosing(const std::string &code, std::size_t open);
-
-/// Where `code` (comments and literals blanked) defines a function named
-/// `name`, not only declares or calls it: the offset of each such name
-/// (`name(...) {`, `name(...) const {`).
-std::vector<std::size_t> functionDefinitionsOf(const std::string &code, const std::string &name);
 
 /// `text` on one line, trimmed, at most about 40 characters, in
 /// backquotes: how a reason quotes host code (`` `for (int t = 0; t < n; t++)` ``).

@@ -412,29 +412,37 @@ std::vector<CudaSourceFile> launchingSources(const std::vector<CudaSourceFile> &
 
 namespace {
 
-/// Whether `code` defines `__global__ ... name(...) { ... }`, not only declares it.
-bool definesKernel(const std::string &code, const std::string &name) {
-  for (std::size_t at : functionDefinitionsOf(code, name))
-    if (const std::size_t global = code.rfind("__global__", at);
-        global != std::string::npos && code.find_first_of(";{}", global) > at)
+/// Whether `source` defines `__global__ ... name(...) { ... }`, not only declares it.
+bool definesKernel(const CudaCode &source, const std::string &name) {
+  const std::string &code = source.code();
+  for (const int body : source.functionBodiesNamed(name)) {
+    // `__global__` in the declaration this body ends: nothing closes a statement or block between.
+    const std::size_t brace = source.openBraceOf(body), global = code.rfind("__global__", brace);
+    if (global != std::string::npos && code.find_first_of(";{}", global) == brace)
       return true;
+  }
   return false;
 }
 
 /// Whether the launch `site` is in another program than the module's:
 /// none of its files is one the module names (the first `ownFiles`), and
-/// one of them defines the kernel it launches.
+/// one of them defines the kernel it launches (`defining`, by file, worked
+/// out on first use).
 bool inAnotherProgram(const ConstantFolder &folder, const std::vector<CudaSourceFile> &files, const LaunchSite &site,
-                      std::size_t ownFiles) {
-  bool definedThere = false;
-  for (std::size_t file = 0; file < files.size(); ++file) {
-    if (!folder.sees(site.file, file) || files[file].declared == kNvccFlagsPath)
-      continue;
-    if (file < ownFiles)
-      return false;
-    definedThere = definedThere || definesKernel(folder.files()[file].code(), site.kernel);
+                      std::size_t ownFiles, std::optional<std::vector<bool>> &defining) {
+  std::vector<std::size_t> seen;
+  for (std::size_t file = 0; file < files.size(); ++file)
+    if (folder.sees(site.file, file) && files[file].declared != kNvccFlagsPath) {
+      if (file < ownFiles)
+        return false;
+      seen.push_back(file);
+    }
+  if (!defining) {
+    defining.emplace();
+    for (const CudaCode &source : folder.files())
+      defining->push_back(definesKernel(source, site.kernel));
   }
-  return definedThere;
+  return std::any_of(seen.begin(), seen.end(), [&](std::size_t file) { return (*defining)[file]; });
 }
 
 } // namespace
@@ -452,8 +460,9 @@ std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> sourceLaunches(
   const std::vector<LaunchSite> sites = launchSitesIn(folder);
   for (const auto &[name, kernels] : kernelsByName) {
     std::vector<const LaunchSite *> ofKernel;
+    std::optional<std::vector<bool>> defining; // which files define a kernel of this name
     for (const LaunchSite &site : sites)
-      if (site.kernel == name && !inAnotherProgram(folder, files, site, ownFiles))
+      if (site.kernel == name && !inAnotherProgram(folder, files, site, ownFiles, defining))
         ofKernel.push_back(&site);
     if (ofKernel.empty())
       continue;

@@ -314,7 +314,7 @@ bool ConstantFolder::Impl::callsItsOwn(std::size_t callFile, const std::string &
       auto defines = definesFunction_.find({file, function});
       if (defines == definesFunction_.end())
         defines = definesFunction_.emplace(std::pair{file, function},
-                                           !functionDefinitionsOf(files_[file].code(), function).empty()).first;
+                                           !files_[file].functionBodiesNamed(function).empty()).first;
       if (defines->second)
         return true;
     }
