@@ -260,6 +260,12 @@ TEST(CudaLaunchesTest, ValuesTheSourceDoesNotFixAreNotGuessed) {
   EXPECT_EQ(folded("const int t = 32;\nint main() { int t = 64; @ }", "t"), "64,1,1");
 }
 
+/// `expression` as file `file` of `files` folds it just inside its last `{`, as shown().
+std::string foldedInLastBlock(const std::vector<CudaSourceFile> &files, std::size_t file, const std::string &expression) {
+  const ConstantFolder folder(files);
+  return shown(folder.dimension(file, files[file].text.rfind('{') + 1, expression));
+}
+
 TEST(CudaLaunchesTest, EachProgramSeesTheMacrosOfTheFilesItIncludes) {
   // Two programs beside each other, each with its own BLOCK; a header both include; a kernel file
   // that one program's main.cu includes, whose launch sees main.cu's macros.
@@ -271,31 +277,23 @@ TEST(CudaLaunchesTest, EachProgramSeesTheMacrosOfTheFilesItIncludes) {
       {"main.cu", "d/main.cu", "#define TILE 16\n#include \"sub/kernels.cu\"\nint main() { }\n"},
       {"x.h", "d/x.h", "#include \"y.h\"\n#define LOOPED 1\n"},
       {"y.h", "d/y.h", "#include \"x.h\"\nint y() { }\n"}};
-  const ConstantFolder folder(files);
-  const auto at = [&](std::size_t file, const std::string &name) {
-    return shown(folder.dimension(file, files[file].text.find("{") + 1, name));
-  };
-  EXPECT_EQ(at(0, "BLOCK"), "32,1,1");
-  EXPECT_EQ(at(1, "BLOCK"), "256,1,1");
-  EXPECT_EQ(at(0, "GRID"), "64,1,1");
-  EXPECT_EQ(at(2, "BLOCK"), "none"); // included by both programs: it sees both definitions
-  EXPECT_EQ(at(3, "TILE"), "16,1,1");
-  EXPECT_EQ(at(3, "BLOCK"), "none"); // not main.cu's program's
-  EXPECT_EQ(at(6, "LOOPED"), "1,1,1"); // a cycle of includes no other file reaches
+  EXPECT_EQ(foldedInLastBlock(files, 0, "BLOCK"), "32,1,1");
+  EXPECT_EQ(foldedInLastBlock(files, 1, "BLOCK"), "256,1,1");
+  EXPECT_EQ(foldedInLastBlock(files, 0, "GRID"), "64,1,1");
+  EXPECT_EQ(foldedInLastBlock(files, 2, "BLOCK"), "none"); // included by both programs: it sees both definitions
+  EXPECT_EQ(foldedInLastBlock(files, 3, "TILE"), "16,1,1");
+  EXPECT_EQ(foldedInLastBlock(files, 3, "BLOCK"), "none"); // not main.cu's program's
+  EXPECT_EQ(foldedInLastBlock(files, 6, "LOOPED"), "1,1,1"); // a cycle of includes no other file reaches
   // A one-return helper is its own program's; one no file of the program defines, any file's.
   const std::vector<CudaSourceFile> helpers{
       {"a.cu", "d/a.cu", "int blocks(int n) { return (n + 255) / 256; }\nint main() { }\n"},
       {"b.cu", "d/b.cu", "int blocks(int n) { return (n + 127) / 128; }\nint main() { }\n"},
       {"c.cu", "d/c.cu", "int blocks(int n);\nint main() { }\n"},
       {"util.cu", "d/util.cu", "int half(int n) { return n / 2; }\n"}};
-  const ConstantFolder apartHelpers(helpers);
-  const auto folded = [&](std::size_t file, const std::string &expression) {
-    return shown(apartHelpers.dimension(file, helpers[file].text.find("main() {") + 8, expression));
-  };
-  EXPECT_EQ(folded(0, "blocks(1024)"), "4,1,1");
-  EXPECT_EQ(folded(1, "blocks(1024)"), "8,1,1");
-  EXPECT_EQ(folded(2, "blocks(1024)"), "none"); // declared only: either program's, which differ
-  EXPECT_EQ(folded(0, "half(64)"), "32,1,1");   // compiled apart and linked
+  EXPECT_EQ(foldedInLastBlock(helpers, 0, "blocks(1024)"), "4,1,1");
+  EXPECT_EQ(foldedInLastBlock(helpers, 1, "blocks(1024)"), "8,1,1");
+  EXPECT_EQ(foldedInLastBlock(helpers, 2, "blocks(1024)"), "none"); // declared only: either program's, which differ
+  EXPECT_EQ(foldedInLastBlock(helpers, 0, "half(64)"), "32,1,1");   // compiled apart and linked
   const std::vector<std::vector<bool>> seen =
       filesSeenTogether({{"a.cu", "d/a.cu", "#include \"common.h\"\n"}, {"common.h", "d/common.h", ""},
                          {"common.h", "e/common.h", ""}, {kNvccFlagsPath, kNvccFlagsPath, ""}});
@@ -437,21 +435,35 @@ TEST_F(HostLaunchesTest, TemplateInstancesTakeTheLaunchesOfTheirOwnArguments) {
   EXPECT_EQ(launches_->at("_Z14launched_sizedILi4EEvPf").at, "host_launches.cu:59");
 }
 
-TEST(CudaTemplateArgumentsTest, KernelsSharingANameTakeOnlyTheLaunchesTheyCanBeToldBy) {
-  const std::string source = "__global__ void scale(float *x) {}\n"
-                             "__global__ void scale(double *x) {}\n"
-                             "template <int N> __global__ void sized(float *x) {}\n"
-                             "int main() { float *x; double *y; scale<<<1, 64>>>(x); scale<<<1, 128>>>(y);\n"
-                             "  sized<8><<<1, 32>>>(x); }\n";
+/// The launches `files` give the kernels named `names` (mangled, one
+/// parameter each), the first `ownFiles` being those the module names.
+std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> launchesOf(const std::vector<std::string> &names,
+                                                                           const std::vector<CudaSourceFile> &files,
+                                                                           std::size_t ownFiles = SIZE_MAX) {
   ptx::Module module;
-  for (const char *name : {"_Z5scalePf", "_Z5scalePd", "_Z5sizedILi8EEvPf", "_Z5sizedILi16EEvPf"}) {
+  for (const std::string &name : names) {
     ptx::Function kernel;
     kernel.name = name;
     kernel.hasBody = true;
     kernel.parameters.resize(1);
     module.functions.push_back(std::move(kernel));
   }
-  const auto launches = sourceLaunches(module, {{"t.cu", "t.cu", source}});
+  return sourceLaunches(module, files, ownFiles);
+}
+
+/// The launches `source` (t.cu) gives the kernels named `names`.
+std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> launchesOf(const std::vector<std::string> &names,
+                                                                           const std::string &source) {
+  return launchesOf(names, {{"t.cu", "t.cu", source}});
+}
+
+TEST(CudaTemplateArgumentsTest, KernelsSharingANameTakeOnlyTheLaunchesTheyCanBeToldBy) {
+  const std::string source = "__global__ void scale(float *x) {}\n"
+                             "__global__ void scale(double *x) {}\n"
+                             "template <int N> __global__ void sized(float *x) {}\n"
+                             "int main() { float *x; double *y; scale<<<1, 64>>>(x); scale<<<1, 128>>>(y);\n"
+                             "  sized<8><<<1, 32>>>(x); }\n";
+  const auto launches = launchesOf({"_Z5scalePf", "_Z5scalePd", "_Z5sizedILi8EEvPf", "_Z5sizedILi16EEvPf"}, source);
   ASSERT_EQ(launches.size(), 4u);
   // Overloads: the launches cannot say which is which.
   EXPECT_EQ(shown(launches.at("_Z5scalePd").block), "none");
@@ -462,17 +474,11 @@ TEST(CudaTemplateArgumentsTest, KernelsSharingANameTakeOnlyTheLaunchesTheyCanBeT
 }
 
 TEST(CudaLaunchesTest, AnotherProgramsLaunchesOfItsOwnKernelAreNotCounted) {
-  ptx::Module module;
-  ptx::Function kernel;
-  kernel.name = "_Z4blurPf";
-  kernel.hasBody = true;
-  kernel.parameters.resize(1);
-  module.functions.push_back(std::move(kernel));
-  const auto launchOf = [&](const std::string &otherProgram) {
+  const auto launchOf = [](const std::string &otherProgram) {
     const std::vector<CudaSourceFile> files{
         {"blur.cu", "d/blur.cu", "__global__ void blur(float *x) {}\nint main() { blur<<<8, 64>>>(0); }\n"},
         {"other.cu", "d/other.cu", otherProgram}};
-    const auto launches = sourceLaunches(module, files, 1);
+    const auto launches = launchesOf({"_Z4blurPf"}, files, 1);
     return launches.count("_Z4blurPf") ? shown(launches.at("_Z4blurPf").block) + " x " +
                                               std::to_string(launches.at("_Z4blurPf").launches)
                                         : "none";
@@ -490,8 +496,7 @@ TEST(CudaLaunchesTest, AnotherProgramsLaunchesOfItsOwnKernelAreNotCounted) {
 TEST(CudaLaunchesTest, AParameterTakesOnlyItsOwnProgramsCalls) {
   // Two programs beside each other, each with a helper `run` that launches with its parameter.
   const auto blockFrom = [](const std::string &otherProgram) {
-    const std::string first = "void run(int threads) { @ }\nint main() { run(64); run(64); }\n";
-    const std::string marked = first;
+    const std::string marked = "void run(int threads) { @ }\nint main() { run(64); run(64); }\n";
     const std::vector<CudaSourceFile> files{{"a.cu", "d/a.cu", marked}, {"b.cu", "d/b.cu", otherProgram}};
     const ConstantFolder folder(files);
     std::string how;
@@ -506,20 +511,6 @@ TEST(CudaLaunchesTest, AParameterTakesOnlyItsOwnProgramsCalls) {
   // One that includes a.cu calls this one too.
   EXPECT_EQ(blockFrom("#include \"a.cu\"\nint other() { run(64); }\n"),
             "64,1,1 (`threads` = 64, as `run`'s 3 calls pass it, the first at a.cu:2)");
-}
-
-/// The launches `source` gives the kernels named `names` (mangled, one parameter each).
-std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> launchesOf(const std::vector<std::string> &names,
-                                                                           const std::string &source) {
-  ptx::Module module;
-  for (const std::string &name : names) {
-    ptx::Function kernel;
-    kernel.name = name;
-    kernel.hasBody = true;
-    kernel.parameters.resize(1);
-    module.functions.push_back(std::move(kernel));
-  }
-  return sourceLaunches(module, {{"t.cu", "t.cu", source}});
 }
 
 /// How `source` launches `axpy<float>` and `axpy<double>`: "GRID x BLOCK, LAUNCHES" each, `; ` between.
