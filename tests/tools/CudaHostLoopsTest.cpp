@@ -2,6 +2,7 @@
 // its launch sites, each times the host loops around it.
 #include "CudaHostLoops.h"
 #include "CudaLaunches.h"
+#include "SourceLaunchHelpers.h"
 
 #include <gtest/gtest.h>
 
@@ -15,13 +16,7 @@ using ptx::analysis::ValueOrigin;
 /// What the launches in `source` give kernel `k` (an unmangled `.entry k`
 /// of one parameter); a default SourceLaunch where it is not launched.
 ptx::analysis::SourceLaunch launchOfK(const std::string &source) {
-  ptx::Module module;
-  ptx::Function kernel;
-  kernel.name = "k";
-  kernel.hasBody = true;
-  kernel.parameters.resize(1);
-  module.functions.push_back(std::move(kernel));
-  const auto launches = sourceLaunches(module, {{"t.cu", "t.cu", source}});
+  const auto launches = launchesOf({"k"}, source);
   const auto found = launches.find("k");
   return found != launches.end() ? found->second : ptx::analysis::SourceLaunch{};
 }

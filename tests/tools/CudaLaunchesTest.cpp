@@ -7,6 +7,7 @@
 
 #include "LoopFixtures.h"
 #include "ParseHelpers.h"
+#include "SourceLaunchHelpers.h"
 #include "TestPaths.h"
 
 #include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
@@ -24,10 +25,6 @@ namespace ptxdvfs::tools {
 namespace {
 
 using ptx::analysis::Dim3;
-
-std::string shown(const std::optional<Dim3> &dims) {
-  return dims ? std::to_string(dims->x) + "," + std::to_string(dims->y) + "," + std::to_string(dims->z) : "none";
-}
 
 /// A one-file ConstantFolder over `source`, whose `@` marks the launch
 /// (blanked, its offset kept in `launch`).
@@ -435,28 +432,6 @@ TEST_F(HostLaunchesTest, TemplateInstancesTakeTheLaunchesOfTheirOwnArguments) {
   EXPECT_EQ(launches_->at("_Z14launched_sizedILi4EEvPf").at, "host_launches.cu:59");
 }
 
-/// The launches `files` give the kernels named `names` (mangled, one
-/// parameter each), the first `ownFiles` being those the module names.
-std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> launchesOf(const std::vector<std::string> &names,
-                                                                           const std::vector<CudaSourceFile> &files,
-                                                                           std::size_t ownFiles = SIZE_MAX) {
-  ptx::Module module;
-  for (const std::string &name : names) {
-    ptx::Function kernel;
-    kernel.name = name;
-    kernel.hasBody = true;
-    kernel.parameters.resize(1);
-    module.functions.push_back(std::move(kernel));
-  }
-  return sourceLaunches(module, files, ownFiles);
-}
-
-/// The launches `source` (t.cu) gives the kernels named `names`.
-std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> launchesOf(const std::vector<std::string> &names,
-                                                                           const std::string &source) {
-  return launchesOf(names, {{"t.cu", "t.cu", source}});
-}
-
 TEST(CudaTemplateArgumentsTest, KernelsSharingANameTakeOnlyTheLaunchesTheyCanBeToldBy) {
   const std::string source = "__global__ void scale(float *x) {}\n"
                              "__global__ void scale(double *x) {}\n"
@@ -471,26 +446,6 @@ TEST(CudaTemplateArgumentsTest, KernelsSharingANameTakeOnlyTheLaunchesTheyCanBeT
             "the launches of the 2 kernels named `scale`, the first at t.cu:4, are not told apart");
   EXPECT_EQ(shown(launches.at("_Z5sizedILi8EEvPf").block), "32,1,1");
   EXPECT_EQ(launches.at("_Z5sizedILi16EEvPf").blockOpen, "no launch of `sized`, the first at t.cu:5, is of this instance");
-}
-
-TEST(CudaLaunchesTest, AnotherProgramsLaunchesOfItsOwnKernelAreNotCounted) {
-  const auto launchOf = [](const std::string &otherProgram) {
-    const std::vector<CudaSourceFile> files{
-        {"blur.cu", "d/blur.cu", "__global__ void blur(float *x) {}\nint main() { blur<<<8, 64>>>(0); }\n"},
-        {"other.cu", "d/other.cu", otherProgram}};
-    const auto launches = launchesOf({"_Z4blurPf"}, files, 1);
-    return launches.count("_Z4blurPf") ? shown(launches.at("_Z4blurPf").block) + " x " +
-                                              std::to_string(launches.at("_Z4blurPf").launches)
-                                        : "none";
-  };
-  // A program beside it that defines and launches a blur of its own.
-  EXPECT_EQ(launchOf("__global__ void blur(double *x) {\n}\nint main() { blur<<<8, 256>>>(0); }\n"), "64,1,1 x 1");
-  EXPECT_EQ(launchOf("template <class T>\n__global__ void blur(T *x) { }\nint main() { blur<<<8, 256>>>(0); }\n"),
-            "64,1,1 x 1");
-  // One that declares it only launches this one, compiled apart (whole-program linking allows it);
-  // so does one that includes blur.cu.
-  EXPECT_EQ(launchOf("__global__ void blur(float *x);\nvoid run() { blur<<<8, 64>>>(0); }\n"), "64,1,1 x 2");
-  EXPECT_EQ(launchOf("#include \"blur.cu\"\nvoid run() { blur<<<8, 64>>>(0); }\n"), "64,1,1 x 2");
 }
 
 TEST(CudaLaunchesTest, AParameterTakesOnlyItsOwnProgramsCalls) {
