@@ -327,6 +327,15 @@ std::vector<std::pair<LaunchSite, std::vector<std::string>>> instancesOf(const C
 /// fixes, or sits in function templates whose calls fix them
 /// (instancesOf()). Otherwise (deduced arguments, overloads) which launch
 /// is which is not known, and none is taken.
+/// `launch` as a kernel's that the host code read never launches, for
+/// the reason `why`: nothing of it runs, so it weighs nothing in its
+/// application (model::kernelsRead), and it still reads at the default size.
+void notLaunched(ptx::analysis::SourceLaunch &launch, const std::string &why) {
+  launch.launches = 0;
+  launch.launchesOrigin = ptx::analysis::ValueOrigin::Assumed;
+  launch.launchesWhy = "not launched: " + why;
+}
+
 void addInstanceLaunches(const ConstantFolder &folder, HostRunCounter &runs, const std::string &name,
                          const std::vector<const LaunchSite *> &sites,
                          const std::vector<const ptx::Function *> &instances,
@@ -368,6 +377,8 @@ void addInstanceLaunches(const ConstantFolder &folder, HostRunCounter &runs, con
         !unmatched.empty() ? unmatched
         : own ? "no launch of `" + name + "`, the first at " + first + ", is of this instance"
               : "its template arguments are not built-in types or integers, so its launches are not told apart";
+    if (unmatched.empty() && own)
+      notLaunched(open, open.gridOpen);
     result.emplace(instance->name, open);
   }
 }
@@ -472,6 +483,18 @@ std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> sourceLaunches(
     else
       addInstanceLaunches(folder, runs, name, ofKernel, kernels, result);
   }
+  // Where the host code read launches some of the kernels, a kernel it launches nowhere does not run.
+  if (result.empty())
+    return result;
+  const std::string launching =
+      "the host code read, which launches `" + baseNameOf(result.begin()->first) + "` at " + result.begin()->second.at;
+  for (const ptx::Function *kernel : module.kernels())
+    if (!result.count(kernel->name)) {
+      ptx::analysis::SourceLaunch none;
+      none.gridOpen = none.blockOpen = "no launch of `" + baseNameOf(kernel->name) + "` in " + launching;
+      notLaunched(none, none.gridOpen);
+      result.emplace(kernel->name, std::move(none));
+    }
   return result;
 }
 

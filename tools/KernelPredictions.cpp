@@ -87,25 +87,28 @@ std::string kernelSharesLine(const ModulePrediction &module) {
     return "";
   constexpr std::size_t kShown = 6;
   std::string line = "  kernels weigh by their threads per launch:";
+  std::string notLaunched;
   std::size_t named = 0, left = 0;
   for (std::size_t k = 0; k < module.kernels.size() && k < module.shares.size(); ++k) {
     const embeddings::EncodedKernel &kernel = module.kernels[k].encoded;
+    std::string name = demangledWithoutParameters(kernel.name);
+    if (name.rfind("void ", 0) == 0) // a template instance's return type
+      name.erase(0, 5);
+    if (kernel.launch && kernel.launch->launches == 0)
+      notLaunched += (notLaunched.empty() ? "; not launched, so not counted: " : ", ") + name;
     if (module.shares[k] == 0 || !kernel.launch)
       continue;
     if (named == kShown) {
       ++left;
       continue;
     }
-    std::string name = demangledWithoutParameters(kernel.name);
-    if (name.rfind("void ", 0) == 0) // a template instance's return type
-      name.erase(0, 5);
     line += (named++ ? ", " : " ") + name + " " + wholeCountText(kernel.launch->threads()) +
             (kernel.launch->launches == 1 ? "" : " x " + std::to_string(kernel.launch->launches) + " launches") +
             " (" + std::string(toString(std::max(kernel.launch->origin, kernel.launch->launchesOrigin))) + ")";
   }
   if (left)
     line += ", and " + std::to_string(left) + " more ('ptxdvfs loops' lists them)";
-  return line;
+  return line + notLaunched;
 }
 
 nlohmann::json kernelReadingJson(const KernelPrediction &kernel) {

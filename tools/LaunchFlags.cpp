@@ -297,10 +297,9 @@ ptx::analysis::ExpansionOptions toExpansionOptions(const LaunchFlags &flags) {
 }
 
 std::string threadsPerLaunchText(const ptx::analysis::LaunchSize &launch) {
+  const std::string launches = launch.launches == 0 ? "not launched" : std::to_string(launch.launches) + " launches";
   return wholeCountText(launch.threads()) + " threads per launch (" + std::string(toString(launch.origin)) + ")" +
-         (launch.launches == 1 ? ""
-                               : ", " + std::to_string(launch.launches) + " launches (" +
-                                     std::string(toString(launch.launchesOrigin)) + ")");
+         (launch.launches == 1 ? "" : ", " + launches + " (" + std::string(toString(launch.launchesOrigin)) + ")");
 }
 
 nlohmann::json launchSizeJson(const ptx::analysis::LaunchSize &launch) {

@@ -21,9 +21,13 @@ std::vector<KernelRead> kernelsRead(const std::vector<embeddings::EncodedKernel>
       return read;
     most = std::max(most, kernel.kernel->launch->launchedThreads());
   }
-  if (most > 0)
-    for (KernelRead &kernel : read)
-      kernel.share = kernel.kernel->launch->launchedThreads() / most;
+  if (most == 0)
+    return read;
+  for (KernelRead &kernel : read)
+    kernel.share = kernel.kernel->launch->launchedThreads() / most;
+  // A kernel the host code never launches runs no thread of the application.
+  read.erase(std::remove_if(read.begin(), read.end(), [](const KernelRead &kernel) { return kernel.share == 0; }),
+             read.end());
   return read;
 }
 

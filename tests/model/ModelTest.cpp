@@ -85,6 +85,30 @@ TEST(TensorDatasetTest, KernelsWeighByTheThreadsOfTheirLaunch) {
                            fieldsTensor({small, unknown}, KernelCombination::Concatenate)));
 }
 
+TEST(TensorDatasetTest, AKernelOfNoLaunchesIsNotRead) {
+  // The host code read launches `used` and not `unused`: the application is `used` alone.
+  embeddings::EncodedKernel used{"used", {record(54, 4, 1)}}, unused{"unused", {record(30, 0, 2)}};
+  used.launch = launchOf({64, 1, 1}, {128, 1, 1});
+  unused.launch = launchOf({1024, 1, 1}, {256, 1, 1});
+  unused.launch->launches = 0;
+  const std::vector<embeddings::EncodedKernel> application{unused, used};
+  const std::vector<KernelRead> read = kernelsRead(application, KernelCombination::Concatenate);
+  ASSERT_EQ(read.size(), 1u);
+  EXPECT_EQ(read[0].kernel->name, "used");
+  EXPECT_EQ(read[0].share, 1.0);
+  EXPECT_TRUE(torch::equal(fieldsTensor(application, KernelCombination::Concatenate),
+                           fieldsTensor({used}, KernelCombination::Concatenate)));
+  EXPECT_EQ(mixOf(application, KernelCombination::Concatenate).count(31), 0u);
+  // Where no kernel has a launch, each is read as before, once per thread.
+  embeddings::EncodedKernel alsoUnused = used;
+  alsoUnused.launch->launches = 0;
+  const std::vector<embeddings::EncodedKernel> noneLaunched{unused, alsoUnused};
+  const std::vector<KernelRead> both = kernelsRead(noneLaunched, KernelCombination::Concatenate);
+  ASSERT_EQ(both.size(), 2u);
+  EXPECT_EQ(both[0].share, 1.0);
+  EXPECT_EQ(both[1].share, 1.0);
+}
+
 TEST(TensorDatasetTest, BatchesGroupSimilarLengths) {
   TensorDataset data = toyData(20);
   auto batches = batchesByLength(data, range(0, 20), 8);

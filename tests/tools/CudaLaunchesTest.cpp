@@ -446,6 +446,9 @@ TEST(CudaTemplateArgumentsTest, KernelsSharingANameTakeOnlyTheLaunchesTheyCanBeT
             "the launches of the 2 kernels named `scale`, the first at t.cu:4, are not told apart");
   EXPECT_EQ(shown(launches.at("_Z5sizedILi8EEvPf").block), "32,1,1");
   EXPECT_EQ(launches.at("_Z5sizedILi16EEvPf").blockOpen, "no launch of `sized`, the first at t.cu:5, is of this instance");
+  // That instance is launched nowhere: it runs no thread. Overloads told apart by nothing still count once.
+  EXPECT_EQ(launches.at("_Z5sizedILi16EEvPf").launches, 0u);
+  EXPECT_EQ(launches.at("_Z5scalePd").launches, 1u);
 }
 
 TEST(CudaLaunchesTest, AParameterTakesOnlyItsOwnProgramsCalls) {

@@ -42,7 +42,9 @@ enum class KernelCombination {
 /// application's mix counts the instructions all threads execute, not one
 /// thread of each kernel. Every share is 1 where some kernel read has no
 /// launch (read as written, an imported dataset), or where all launch as
-/// many threads: those weights stay exactly as they were.
+/// many threads: those weights stay exactly as they were. A kernel of no
+/// launches (LaunchSize::launches 0: the host code read launches others
+/// and not it) is not read, unless no kernel has any.
 struct KernelRead {
   const embeddings::EncodedKernel *kernel = nullptr;
   double share = 1;

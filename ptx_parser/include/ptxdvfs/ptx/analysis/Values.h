@@ -77,7 +77,8 @@ struct SourceLaunch {
   /// code its launch sites, each times the loops around it and around
   /// the calls of the function it is in (the tools' HostRunCounter). With
   /// the threads of one launch, how much of its application the kernel
-  /// is (LaunchSize).
+  /// is (LaunchSize). 0 for a kernel the host code read launches nowhere,
+  /// where it launches others of the module: it runs no thread.
   std::uint64_t launches = 1;
   /// Assumed where the launch file or the source gives `launches`;
   /// Defaulted where a host loop's count rests on a default.
