@@ -79,12 +79,17 @@ HostRuns HostRunCounter::runsOfEach(const std::vector<HostStatement> &statements
     const HostStatement &at = statements[i];
     const ConstantFolder::InstanceScope scope(folder_, at.instance);
     const HostRuns runs = runsOf(at.file, at.statement);
+    const std::uint64_t sharedBy = std::max<std::uint64_t>(at.sharedBy, 1);
+    const std::uint64_t times = runs.times / sharedBy + (runs.times % sharedBy != 0);
     if (each)
-      each->push_back(runs.times);
-    all.times = saturatingSum(all.times, runs.times);
+      each->push_back(times);
+    all.times = saturatingSum(all.times, times);
     all.defaulted = all.defaulted || runs.defaulted;
     if (i < named)
-      all.why += (i ? "; " : "") + std::to_string(runs.times) + " at " + folder_.files()[at.file].where(at.shownAt) +
+      all.why += (i ? "; " : "") + std::to_string(times) + " at " + folder_.files()[at.file].where(at.shownAt) +
+                 (sharedBy == 1 ? ""
+                                : " (1/" + std::to_string(sharedBy) + " of its " + std::to_string(runs.times) +
+                                      " runs, through a pointer to " + std::to_string(sharedBy) + " kernels)") +
                  runs.why;
   }
   if (statements.size() > named)
@@ -106,7 +111,7 @@ HostRuns HostRunCounter::callsOf(const std::string &function) {
   for (const auto &[file, at] : folder_.callsOf(function)) {
     const CudaCode &code = folder_.files()[file];
     if (code.functionNameAt(at) != function) // a recursive call runs as its function does
-      calls.push_back({file, at, at, {}});
+      calls.push_back({file, at, at, {}, 1});
   }
   HostRuns runs;
   if (!calls.empty()) {

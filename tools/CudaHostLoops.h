@@ -57,6 +57,10 @@ struct HostStatement {
   /// The calls of function templates it runs from, where it runs for one
   /// instance of them (ConstantFolder::InstanceScope); empty: every call.
   TemplateCalls instance;
+  /// How many statements its runs are shared among: a launch through a
+  /// pointer that several kernels are assigned to stands for each of them
+  /// in an equal part of its runs (rounded up).
+  std::uint64_t sharedBy = 1;
 };
 
 /// Counts the runs of statements of one set of files: none under a branch
@@ -79,9 +83,9 @@ public:
   /// The runs of the statement that starts at `statement` of file `file`.
   HostRuns runsOf(std::size_t file, std::size_t statement);
 
-  /// The runs of `statements` added up; `why` lists the first `named` of
-  /// them ("100 at main.cu:36, in `for (...)` at main.cu:35 (100 times); 1
-  /// at main.cu:40"), then "; and N more " + `rest` for the others. Where
+  /// The runs of `statements` added up, each its part (`sharedBy`); `why`
+  /// lists the first `named` of them ("100 at main.cu:36, in `for (...)` at
+  /// main.cu:35 (100 times); 1 at main.cu:40"), then "; and N more " + `rest` for the others. Where
   /// `each` is given, it gets the runs of each statement, in order.
   HostRuns runsOfEach(const std::vector<HostStatement> &statements, std::size_t named, std::string_view rest,
                       std::vector<std::uint64_t> *each = nullptr);

@@ -1,5 +1,6 @@
 // LaunchedKernelsTest.cpp - which kernels of a module the host code
-// launches: by name, in another program, or nowhere.
+// launches: by name, through a function pointer, in another program, or
+// nowhere.
 #include "CudaLaunches.h"
 #include "SourceLaunchHelpers.h"
 
@@ -29,6 +30,77 @@ TEST(LaunchedKernelsTest, AnotherProgramsLaunchesOfItsOwnKernelAreNotCounted) {
   // so does one that includes blur.cu.
   EXPECT_EQ(launchOf("__global__ void blur(float *x);\nvoid run() { blur<<<8, 64>>>(0); }\n"), "64,1,1 x 2");
   EXPECT_EQ(launchOf("#include \"blur.cu\"\nvoid run() { blur<<<8, 64>>>(0); }\n"), "64,1,1 x 2");
+}
+
+/// "GRID x BLOCK, LAUNCHES" of each of `names` as `source` launches them, `; ` between.
+std::string launchesText(const std::vector<std::string> &names, const std::string &source) {
+  const auto launches = launchesOf(names, source);
+  std::string text;
+  for (const std::string &name : names) {
+    const auto found = launches.find(name);
+    text += (text.empty() ? "" : "; ") +
+            (found == launches.end() ? "none"
+                                     : shown(found->second.grid) + " x " + shown(found->second.block) + ", " +
+                                           std::to_string(found->second.launches));
+  }
+  return text;
+}
+
+const std::string kThreeKernels = "__global__ void copy(float *x) {}\n"
+                                  "__global__ void naive(float *x) {}\n"
+                                  "__global__ void tiled(float *x) {}\n";
+const std::vector<std::string> kThreeNames{"_Z4copyPf", "_Z5naivePf", "_Z5tiledPf"};
+
+TEST(LaunchedKernelsTest, ALaunchThroughAPointerLaunchesEachKernelItIsGiven) {
+  // The CUDA samples' transpose: a switch in a loop picks the kernel, each runs a third of the launches.
+  const std::string transpose = kThreeKernels +
+                                "int main() {\n  float *x;\n  void (*kernel)(float *);\n"
+                                "  for (int k = 0; k < 3; k++) {\n"
+                                "    switch (k) { case 0: kernel = &copy; break; case 1: kernel = naive; break;\n"
+                                "                 case 2: kernel = &tiled; break; }\n"
+                                "    for (int r = 0; r < 100; r++) kernel<<<dim3(64, 64), dim3(16, 16)>>>(x);\n"
+                                "  }\n}\n";
+  EXPECT_EQ(launchesText(kThreeNames, transpose),
+            "64,64,1 x 16,16,1, 100; 64,64,1 x 16,16,1, 100; 64,64,1 x 16,16,1, 100");
+  const auto launches = launchesOf(kThreeNames, transpose);
+  EXPECT_NE(launches.at("_Z5naivePf").launchesWhy.find("100 at t.cu:10 (1/3 of its 300 runs, through a pointer to "
+                                                       "3 kernels), in `for (int r = 0; r < 100; r++)`"),
+            std::string::npos)
+      << launches.at("_Z5naivePf").launchesWhy;
+  // Given where it is declared; the kernels it is never given are not launched.
+  EXPECT_EQ(launchesText(kThreeNames, kThreeKernels + "int main() { void (*kernel)(float *) = &copy;\n"
+                                                      "  kernel<<<8, 32>>>(0); }\n"),
+            "8,1,1 x 32,1,1, 1; none x none, 0; none x none, 0");
+  // Either side of a choice: each takes half of a site's launches, rounded up.
+  EXPECT_EQ(launchesText(kThreeNames, kThreeKernels + "int main(int argc, char **argv) {\n"
+                                                      "  auto kernel = argc > 1 ? tiled : naive;\n"
+                                                      "  for (int i = 0; i < 4; ++i) kernel<<<8, 32>>>(0);\n"
+                                                      "  kernel<<<8, 32>>>(0); }\n"),
+            "none x none, 0; 8,1,1 x 32,1,1, 3; 8,1,1 x 32,1,1, 3");
+  // A pointer of the same name in another function is another pointer.
+  EXPECT_EQ(launchesText(kThreeNames, kThreeKernels + "void a() { void (*kernel)(float *) = copy;\n"
+                                                      "  kernel<<<1, 32>>>(0); }\n"
+                                                      "void b() { void (*kernel)(float *) = naive;\n"
+                                                      "  kernel<<<2, 64>>>(0); }\n"),
+            "1,1,1 x 32,1,1, 1; 2,1,1 x 64,1,1, 1; none x none, 0");
+  // `kernel == &copy` compares; it does not give the pointer a kernel.
+  EXPECT_EQ(launchesText(kThreeNames, kThreeKernels + "void run(void (*kernel)(float *)) {\n"
+                                                      "  if (kernel == &copy) return;\n"
+                                                      "  kernel<<<1, 32>>>(0); }\n"),
+            "none; none; none");
+}
+
+TEST(LaunchedKernelsTest, APointerToATemplateInstanceLaunchesThatInstance) {
+  const std::string source = "template <int N> __global__ void reduce(float *x) {}\n"
+                             "int main() { void (*kernel)(float *) = &reduce<256>;\n"
+                             "  kernel<<<64, 256>>>(0); }\n";
+  const auto launches = launchesOf({"_Z6reduceILi256EEvPf", "_Z6reduceILi128EEvPf"}, source);
+  ASSERT_EQ(launches.size(), 2u);
+  EXPECT_EQ(shown(launches.at("_Z6reduceILi256EEvPf").block), "256,1,1");
+  EXPECT_EQ(launches.at("_Z6reduceILi256EEvPf").launches, 1u);
+  EXPECT_EQ(launches.at("_Z6reduceILi128EEvPf").launches, 0u);
+  EXPECT_EQ(launches.at("_Z6reduceILi128EEvPf").launchesWhy,
+            "not launched: no launch of `reduce`, the first at t.cu:3, is of this instance");
 }
 
 TEST(LaunchedKernelsTest, AKernelTheHostCodeLaunchesNowhereRunsNoThread) {
