@@ -5,6 +5,7 @@
 #include "CudaCode.h"
 #include "CudaConstants.h"
 #include "CudaHostLoops.h"
+#include "CudaLaunchSites.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -12,7 +13,6 @@
 #include <iterator>
 #include <set>
 #include <string_view>
-#include <tuple>
 
 namespace ptxdvfs::tools {
 
@@ -24,171 +24,6 @@ namespace {
 constexpr std::size_t kMaxFiles = 64;
 constexpr std::uintmax_t kMaxFileBytes = 4u << 20;
 constexpr std::uintmax_t kMaxBytesBeside = 16u << 20;
-
-/// Where a kernel is launched, by its unmangled name, and the grid and
-/// block as written there.
-struct LaunchSite {
-  std::string kernel;
-  std::size_t file = 0, offset = 0;
-  std::size_t statement = 0; ///< where the launching statement starts: the kernel's name, or the API's
-  std::string grid, block;
-  /// The arguments of `<<<...>>>(...)`; nullopt where they are not read
-  /// (cudaLaunchKernel passes them through an array).
-  std::optional<std::vector<std::string>> arguments;
-  /// The template arguments written before `<<<` (`scale<float, 4>`);
-  /// empty where none are.
-  std::vector<std::string> templateArguments;
-  /// For a launch in a function template that passes its own parameters
-  /// (`scale<BLOCK><<<...>>>`): the calls of the instance it stands for.
-  TemplateCalls instance;
-  /// For a launch through a pointer (`kernel<<<...>>>` after `kernel =
-  /// &copy;`): how many kernels it is assigned, each of which stands for
-  /// an equal part of its runs (HostStatement::sharedBy).
-  std::uint64_t sharedBy = 1;
-};
-
-/// The kernel named just before `<<<` at `launch`: `scale`, `ns::scale`,
-/// `scale<float, 4>` (whose arguments go to `templateArguments`); `at`
-/// moves to the start of its name.
-std::string launchedName(const std::string &code, std::size_t launch, std::vector<std::string> &templateArguments,
-                         std::size_t &at) {
-  at = codeEndBefore(code, launch);
-  if (at > 0 && code[at - 1] == '>') {
-    const std::size_t close = at - 1;
-    at = openingOf(code, close);
-    if (code[at] == '<')
-      templateArguments = topLevelParts(std::string_view(code).substr(at + 1, close - at - 1));
-  }
-  return wordBefore(code, at);
-}
-
-std::vector<LaunchSite> launchSitesIn(const ConstantFolder &folder) {
-  std::vector<LaunchSite> sites;
-  for (std::size_t file = 0; file < folder.files().size(); ++file) {
-    const std::string &code = folder.files()[file].code();
-    auto add = [&](std::string kernel, std::size_t at, std::size_t statement, const std::vector<std::string> &parts,
-                   std::optional<std::vector<std::string>> arguments, std::vector<std::string> templateArguments) {
-      if (!kernel.empty() && parts.size() >= 2)
-        sites.push_back({std::move(kernel), file, at, statement, parts[0], parts[1], std::move(arguments),
-                         std::move(templateArguments), {}, 1});
-    };
-    for (std::size_t at = code.find("<<<"); at != std::string::npos; at = code.find("<<<", at + 3)) {
-      const std::size_t close = code.find(">>>", at + 3);
-      if (close == std::string::npos)
-        continue;
-      std::optional<std::vector<std::string>> arguments;
-      const std::size_t open = code.find_first_not_of(" \t\r\n", close + 3);
-      if (const std::size_t end = open == std::string::npos || code[open] != '(' ? std::string::npos
-                                                                                  : pastClosing(code, open);
-          end != std::string::npos) {
-        arguments = topLevelParts(std::string_view(code).substr(open + 1, end - open - 2));
-        if (arguments->size() == 1 && arguments->front().find_first_not_of(" \t\r\n") == std::string::npos)
-          arguments->clear(); // `kernel<<<g, b>>>()`
-      }
-      std::vector<std::string> templateArguments;
-      std::size_t statement = at;
-      std::string kernel = launchedName(code, at, templateArguments, statement);
-      add(std::move(kernel), at, statement, topLevelParts(std::string_view(code).substr(at + 3, close - at - 3)),
-          std::move(arguments), std::move(templateArguments));
-    }
-    for (std::string_view api : {"cudaLaunchKernel", "cudaLaunchCooperativeKernel"}) {
-      for (std::size_t at = code.find(api); at != std::string::npos; at = code.find(api, at + 1)) {
-        std::size_t open = code.find_first_not_of(" \t\r\n", at + api.size());
-        if (open == std::string::npos || code[open] != '(' || (at > 0 && isIdentifierChar(code[at - 1])))
-          continue;
-        const std::size_t close = pastClosing(code, open);
-        if (close == std::string::npos)
-          continue;
-        std::vector<std::string> parts = topLevelParts(std::string_view(code).substr(open + 1, close - open - 2));
-        std::string kernel;
-        for (const std::string &word : wordsIn(parts[0]))
-          if (kernel.empty() && word != "void" && word != "const" && word != "reinterpret_cast" && word != "static_cast")
-            kernel = word;
-        parts.erase(parts.begin());
-        add(kernel, at, at, parts, std::nullopt, {});
-      }
-    }
-  }
-  return sites;
-}
-
-/// The kernels among `kernels` (unmangled names) that the function
-/// pointer `name` of `file` is given, in `function` (where it is
-/// launched) or at file scope: `kernel = &copy;`, `void (*kernel)(float *, int) =
-/// copy;`, `kernel = tiled ? &tiledCopy : &copy;`, each with the template
-/// arguments written after it (`&reduce<256>`).
-using PointerTargets = std::vector<std::pair<std::string, std::vector<std::string>>>;
-PointerTargets pointerTargets(const CudaCode &file, const std::string &name, const std::string &function,
-                              const std::set<std::string> &kernels) {
-  PointerTargets targets;
-  const std::string &code = file.code();
-  for (std::size_t at = code.find(name); at != std::string::npos; at = code.find(name, at + name.size())) {
-    if (!isWholeWord(code, at, name.size()) || (at > 0 && (code[at - 1] == '.' || code[at - 1] == '>')))
-      continue;
-    std::size_t next = code.find_first_not_of(" \t\r\n", at + name.size());
-    if (next != std::string::npos && code[next] == ')') { // the declarator of `void (*name)(...)`
-      next = code.find_first_not_of(" \t\r\n", next + 1);
-      if (next != std::string::npos && code[next] == '(' && (next = pastClosing(code, next)) != std::string::npos)
-        next = code.find_first_not_of(" \t\r\n", next);
-    }
-    if (next == std::string::npos || code[next] != '=' || code.compare(next, 2, "==") == 0)
-      continue;
-    const std::string assigner = file.functionNameAt(at);
-    if (!assigner.empty() && assigner != function)
-      continue;
-    const std::size_t end = statementEndFrom(code, next + 1);
-    const std::string_view value =
-        std::string_view(code).substr(next + 1, (end == std::string::npos ? code.size() : end) - next - 1);
-    for (std::size_t word = 0; word < value.size(); ++word) {
-      if (!isIdentifierChar(value[word]) || (word > 0 && isIdentifierChar(value[word - 1])))
-        continue;
-      std::size_t length = 0;
-      while (word + length < value.size() && isIdentifierChar(value[word + length]))
-        ++length;
-      const std::string target(value.substr(word, length));
-      if (kernels.count(target) && std::none_of(targets.begin(), targets.end(), [&](const auto &known) {
-            return known.first == target;
-          })) {
-        const std::size_t offset = static_cast<std::size_t>(value.data() - code.data()) + word;
-        targets.emplace_back(target, templateArgumentsAt(code, offset, length));
-      }
-      word += length - 1;
-    }
-  }
-  return targets;
-}
-
-/// `sites` with each launch through a function pointer (pointerTargets())
-/// replaced by one launch of each kernel the pointer is given, sharing its runs.
-std::vector<LaunchSite> throughPointers(const ConstantFolder &folder, std::vector<LaunchSite> sites,
-                                        const std::set<std::string> &kernels) {
-  std::vector<LaunchSite> resolved;
-  std::map<std::tuple<std::size_t, std::string, std::string>, PointerTargets> known; // by file, function, name
-  for (LaunchSite &site : sites) {
-    if (kernels.count(site.kernel)) {
-      resolved.push_back(std::move(site));
-      continue;
-    }
-    const CudaCode &file = folder.files()[site.file];
-    auto key = std::make_tuple(site.file, file.functionNameAt(site.offset), site.kernel);
-    auto found = known.find(key);
-    if (found == known.end())
-      found = known.emplace(key, pointerTargets(file, site.kernel, std::get<1>(key), kernels)).first;
-    const PointerTargets &targets = found->second;
-    if (targets.empty()) {
-      resolved.push_back(std::move(site));
-      continue;
-    }
-    for (const auto &[kernel, templateArguments] : targets) {
-      LaunchSite each = site;
-      each.kernel = kernel;
-      each.templateArguments = templateArguments;
-      each.sharedBy = targets.size();
-      resolved.push_back(std::move(each));
-    }
-  }
-  return resolved;
-}
 
 /// Where `site` is, as reasons name it: `main.cu:57`.
 std::string locationOf(const ConstantFolder &folder, const LaunchSite &site) {
@@ -551,10 +386,10 @@ std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> sourceLaunches(
     kernelsByName[baseNameOf(kernel->name)].push_back(kernel);
   const ConstantFolder folder(files);
   HostRunCounter runs(folder);
-  std::set<std::string> names;
+  std::set<std::string, std::less<>> names;
   for (const auto &entry : kernelsByName)
     names.insert(entry.first);
-  const std::vector<LaunchSite> sites = throughPointers(folder, launchSitesIn(folder), names);
+  const std::vector<LaunchSite> sites = launchSitesIn(folder, names);
   for (const auto &[name, kernels] : kernelsByName) {
     std::vector<const LaunchSite *> ofKernel;
     std::optional<std::vector<bool>> defining; // which files define a kernel of this name

@@ -1,0 +1,190 @@
+// CudaLaunchSites.cpp - finding the launches written in host code, and
+// the kernels a launch through a function pointer stands for.
+#include "CudaLaunchSites.h"
+
+#include "CudaCode.h"
+#include "CudaSource.h"
+
+#include <algorithm>
+#include <map>
+#include <string_view>
+#include <utility>
+
+namespace ptxdvfs::tools {
+
+namespace {
+
+/// The kernel named just before `<<<` at `launch`: `scale`, `ns::scale`,
+/// `scale<float, 4>` (whose arguments go to `templateArguments`); `at`
+/// moves to the start of its name.
+std::string launchedName(const std::string &code, std::size_t launch, std::vector<std::string> &templateArguments,
+                         std::size_t &at) {
+  at = codeEndBefore(code, launch);
+  if (at > 0 && code[at - 1] == '>') {
+    const std::size_t close = at - 1;
+    at = openingOf(code, close);
+    if (code[at] == '<')
+      templateArguments = topLevelParts(std::string_view(code).substr(at + 1, close - at - 1));
+  }
+  return wordBefore(code, at);
+}
+
+/// The launches written in `folder`'s files, each by the name before `<<<` or the API's first argument.
+std::vector<LaunchSite> writtenLaunchSites(const ConstantFolder &folder) {
+  std::vector<LaunchSite> sites;
+  for (std::size_t file = 0; file < folder.files().size(); ++file) {
+    const std::string &code = folder.files()[file].code();
+    auto add = [&](std::string kernel, std::size_t at, std::size_t statement, const std::vector<std::string> &parts,
+                   std::optional<std::vector<std::string>> arguments, std::vector<std::string> templateArguments) {
+      if (!kernel.empty() && parts.size() >= 2)
+        sites.push_back({std::move(kernel), file, at, statement, parts[0], parts[1], std::move(arguments),
+                         std::move(templateArguments), {}, 1});
+    };
+    for (std::size_t at = code.find("<<<"); at != std::string::npos; at = code.find("<<<", at + 3)) {
+      const std::size_t close = code.find(">>>", at + 3);
+      if (close == std::string::npos)
+        continue;
+      std::optional<std::vector<std::string>> arguments;
+      const std::size_t open = code.find_first_not_of(" \t\r\n", close + 3);
+      if (const std::size_t end = open == std::string::npos || code[open] != '(' ? std::string::npos
+                                                                                  : pastClosing(code, open);
+          end != std::string::npos) {
+        arguments = topLevelParts(std::string_view(code).substr(open + 1, end - open - 2));
+        if (arguments->size() == 1 && arguments->front().find_first_not_of(" \t\r\n") == std::string::npos)
+          arguments->clear(); // `kernel<<<g, b>>>()`
+      }
+      std::vector<std::string> templateArguments;
+      std::size_t statement = at;
+      std::string kernel = launchedName(code, at, templateArguments, statement);
+      add(std::move(kernel), at, statement, topLevelParts(std::string_view(code).substr(at + 3, close - at - 3)),
+          std::move(arguments), std::move(templateArguments));
+    }
+    for (std::string_view api : {"cudaLaunchKernel", "cudaLaunchCooperativeKernel"}) {
+      for (std::size_t at = code.find(api); at != std::string::npos; at = code.find(api, at + 1)) {
+        std::size_t open = code.find_first_not_of(" \t\r\n", at + api.size());
+        if (open == std::string::npos || code[open] != '(' || (at > 0 && isIdentifierChar(code[at - 1])))
+          continue;
+        const std::size_t close = pastClosing(code, open);
+        if (close == std::string::npos)
+          continue;
+        std::vector<std::string> parts = topLevelParts(std::string_view(code).substr(open + 1, close - open - 2));
+        std::string kernel;
+        for (const std::string &word : wordsIn(parts[0]))
+          if (kernel.empty() && word != "void" && word != "const" && word != "reinterpret_cast" && word != "static_cast")
+            kernel = word;
+        parts.erase(parts.begin());
+        add(kernel, at, at, parts, std::nullopt, {});
+      }
+    }
+  }
+  return sites;
+}
+
+/// The kernels of a function pointer, each with the template arguments
+/// written after it (`&reduce<256>`), in the order first given.
+using PointerTargets = std::vector<std::pair<std::string, std::vector<std::string>>>;
+
+/// Adds `target` to `targets` unless a kernel of its name is there.
+void addTarget(PointerTargets &targets, std::pair<std::string, std::vector<std::string>> target) {
+  if (std::none_of(targets.begin(), targets.end(), [&](const auto &known) { return known.first == target.first; }))
+    targets.push_back(std::move(target));
+}
+
+/// Adds the kernels among `kernels` (unmangled names) that `value`, the
+/// right side of an assignment at `from` of `code`, names to `targets`.
+void addAssignedKernels(const std::string &code, std::size_t from, std::string_view value,
+                        const std::set<std::string, std::less<>> &kernels, PointerTargets &targets) {
+  for (std::size_t word = 0; word < value.size(); ++word) {
+    if (!isIdentifierChar(value[word]) || (word > 0 && isIdentifierChar(value[word - 1])))
+      continue;
+    std::size_t length = 0;
+    while (word + length < value.size() && isIdentifierChar(value[word + length]))
+      ++length;
+    const std::string_view target = value.substr(word, length);
+    if (kernels.count(target))
+      addTarget(targets, {std::string(target), templateArgumentsAt(code, from + word, length)});
+    word += length - 1;
+  }
+}
+
+/// Per function of `file` ("" for file scope) and pointer among
+/// `pointers`, the kernels among `kernels` it is given there: `kernel =
+/// &copy;`, `void (*kernel)(float *, int) = copy;`, `kernel = tiled ?
+/// &tiledCopy : &copy;`. One pass over the file, however many pointers.
+std::map<std::pair<std::string, std::string>, PointerTargets, std::less<>> pointerAssignments(
+    const CudaCode &file, const std::set<std::string, std::less<>> &pointers,
+    const std::set<std::string, std::less<>> &kernels) {
+  std::map<std::pair<std::string, std::string>, PointerTargets, std::less<>> assigned;
+  const std::string &code = file.code();
+  for (std::size_t at = 0; at < code.size(); ++at) {
+    if (!isIdentifierChar(code[at]) || (at > 0 && isIdentifierChar(code[at - 1])))
+      continue;
+    std::size_t length = 1;
+    while (at + length < code.size() && isIdentifierChar(code[at + length]))
+      ++length;
+    const std::string_view name = std::string_view(code).substr(at, length);
+    const std::size_t start = at;
+    at += length - 1;
+    if (!pointers.count(name) || (start > 0 && (code[start - 1] == '.' || code[start - 1] == '>')))
+      continue;
+    std::size_t next = code.find_first_not_of(" \t\r\n", start + length);
+    if (next != std::string::npos && code[next] == ')') { // the declarator of `void (*name)(...)`
+      next = code.find_first_not_of(" \t\r\n", next + 1);
+      if (next != std::string::npos && code[next] == '(' && (next = pastClosing(code, next)) != std::string::npos)
+        next = code.find_first_not_of(" \t\r\n", next);
+    }
+    if (next == std::string::npos || code[next] != '=' || code.compare(next, 2, "==") == 0)
+      continue;
+    const std::size_t end = statementEndFrom(code, next + 1);
+    const std::string_view value =
+        std::string_view(code).substr(next + 1, (end == std::string::npos ? code.size() : end) - next - 1);
+    addAssignedKernels(code, next + 1, value, kernels,
+                       assigned[{file.functionNameAt(start), std::string(name)}]);
+  }
+  return assigned;
+}
+
+/// `sites` with each launch through a function pointer replaced by one
+/// launch of each kernel the pointer is given in the launch's function or
+/// at file scope (pointerAssignments()), sharing its runs.
+std::vector<LaunchSite> throughPointers(const ConstantFolder &folder, std::vector<LaunchSite> sites,
+                                        const std::set<std::string, std::less<>> &kernels) {
+  std::map<std::size_t, std::set<std::string, std::less<>>> pointersByFile;
+  for (const LaunchSite &site : sites)
+    if (!kernels.count(site.kernel))
+      pointersByFile[site.file].insert(site.kernel);
+  std::map<std::size_t, std::map<std::pair<std::string, std::string>, PointerTargets, std::less<>>> assigned;
+  for (const auto &[file, pointers] : pointersByFile)
+    assigned.emplace(file, pointerAssignments(folder.files()[file], pointers, kernels));
+  std::vector<LaunchSite> resolved;
+  for (LaunchSite &site : sites) {
+    PointerTargets targets;
+    if (const auto inFile = assigned.find(site.file); inFile != assigned.end()) {
+      const std::string function = folder.files()[site.file].functionNameAt(site.offset);
+      for (const std::string &scope : {function, std::string()})
+        if (const auto given = inFile->second.find(std::make_pair(scope, site.kernel)); given != inFile->second.end())
+          for (const auto &target : given->second)
+            addTarget(targets, target);
+    }
+    if (targets.empty()) {
+      resolved.push_back(std::move(site));
+      continue;
+    }
+    for (const auto &[kernel, templateArguments] : targets) {
+      LaunchSite each = site;
+      each.kernel = kernel;
+      each.templateArguments = templateArguments;
+      each.sharedBy = targets.size();
+      resolved.push_back(std::move(each));
+    }
+  }
+  return resolved;
+}
+
+} // namespace
+
+std::vector<LaunchSite> launchSitesIn(const ConstantFolder &folder, const std::set<std::string, std::less<>> &kernels) {
+  return throughPointers(folder, writtenLaunchSites(folder), kernels);
+}
+
+} // namespace ptxdvfs::tools

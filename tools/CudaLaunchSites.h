@@ -1,0 +1,48 @@
+// CudaLaunchSites.h - where host code launches kernels: `name<<<...>>>`,
+// `cudaLaunchKernel(name, ...)`, and launches through a function pointer.
+#pragma once
+
+#include "CudaConstants.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ptxdvfs::tools {
+
+/// Where a kernel is launched, by its unmangled name, and the grid and
+/// block as written there.
+struct LaunchSite {
+  std::string kernel;
+  std::size_t file = 0, offset = 0;
+  std::size_t statement = 0; ///< where the launching statement starts: the kernel's name, or the API's
+  std::string grid, block;
+  /// The arguments of `<<<...>>>(...)`; nullopt where they are not read
+  /// (cudaLaunchKernel passes them through an array).
+  std::optional<std::vector<std::string>> arguments;
+  /// The template arguments written before `<<<` (`scale<float, 4>`);
+  /// empty where none are.
+  std::vector<std::string> templateArguments;
+  /// For a launch in a function template that passes its own parameters
+  /// (`scale<BLOCK><<<...>>>`): the calls of the instance it stands for.
+  TemplateCalls instance;
+  /// For a launch through a pointer (`kernel<<<...>>>` after `kernel =
+  /// &copy;`): how many kernels it is assigned, each of which stands for
+  /// an equal part of its runs (HostStatement::sharedBy).
+  std::uint64_t sharedBy = 1;
+};
+
+/// Every launch in `folder`'s files, in file order: by the name written
+/// (`scale<<<...>>>`, `scale<float, 4><<<...>>>`, `cudaLaunchKernel(scale,
+/// ...)`), or, where that name is none of `kernels` (the module's kernels,
+/// unmangled), through a function pointer: one launch of each of
+/// `kernels` the pointer is given in the launch's function or at file
+/// scope (`kernel = &copy;`, `void (*kernel)(float *) = copy;`, either
+/// side of `?:`, `&reduce<256>` with its template arguments), each
+/// `sharedBy` their number. A pointer passed as a parameter is not followed.
+std::vector<LaunchSite> launchSitesIn(const ConstantFolder &folder, const std::set<std::string, std::less<>> &kernels);
+
+} // namespace ptxdvfs::tools
