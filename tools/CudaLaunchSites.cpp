@@ -181,10 +181,39 @@ std::vector<LaunchSite> throughPointers(const ConstantFolder &folder, std::vecto
   return resolved;
 }
 
+/// The names `code` declares or defines `__global__`: the name before
+/// the first `(` after it that does not open `__launch_bounds__(...)`.
+void addKernelNames(const std::string &code, std::set<std::string, std::less<>> &names) {
+  static constexpr std::string_view kGlobal = "__global__";
+  for (std::size_t at = code.find(kGlobal); at != std::string::npos; at = code.find(kGlobal, at + kGlobal.size())) {
+    if (!isWholeWord(code, at, kGlobal.size()))
+      continue;
+    for (std::size_t open = code.find('(', at + kGlobal.size()); open != std::string::npos;
+         open = code.find('(', open + 1)) {
+      std::size_t start = open;
+      const std::string name = wordBefore(code, start);
+      if (name != "__launch_bounds__") {
+        names.insert(name);
+        break;
+      }
+      if ((open = pastClosing(code, open)) == std::string::npos)
+        break;
+      --open; // the search resumes past the closing bracket
+    }
+  }
+}
+
 } // namespace
 
 std::vector<LaunchSite> launchSitesIn(const ConstantFolder &folder, const std::set<std::string, std::less<>> &kernels) {
   return throughPointers(folder, writtenLaunchSites(folder), kernels);
+}
+
+bool everyLaunchNamesAKernel(const ConstantFolder &folder, const std::vector<LaunchSite> &sites) {
+  std::set<std::string, std::less<>> kernels;
+  for (const CudaCode &file : folder.files())
+    addKernelNames(file.code(), kernels);
+  return std::all_of(sites.begin(), sites.end(), [&](const LaunchSite &site) { return kernels.count(site.kernel); });
 }
 
 } // namespace ptxdvfs::tools

@@ -45,4 +45,11 @@ struct LaunchSite {
 /// `sharedBy` their number. A pointer passed as a parameter is not followed.
 std::vector<LaunchSite> launchSitesIn(const ConstantFolder &folder, const std::set<std::string, std::less<>> &kernels);
 
+/// Whether every launch of `sites` names a kernel that `folder`'s files
+/// declare or define `__global__` (the module's or another program's);
+/// false where one names something else: a function's parameter
+/// (`void time(void (*k)(float *)) { k<<<...>>>(x); }`), a pointer not
+/// followed, a kernel of files not read. Such a launch may be of any kernel.
+bool everyLaunchNamesAKernel(const ConstantFolder &folder, const std::vector<LaunchSite> &sites);
+
 } // namespace ptxdvfs::tools

@@ -256,7 +256,7 @@ void notLaunched(ptx::analysis::SourceLaunch &launch, const std::string &why) {
 
 void addInstanceLaunches(const ConstantFolder &folder, HostRunCounter &runs, const std::string &name,
                          const std::vector<const LaunchSite *> &sites,
-                         const std::vector<const ptx::Function *> &instances,
+                         const std::vector<const ptx::Function *> &instances, bool launchesKnown,
                          std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> &result) {
   const std::string first = locationOf(folder, *sites.front());
   // Each launch with the template arguments it writes; one in a template, once per instance of that.
@@ -295,7 +295,7 @@ void addInstanceLaunches(const ConstantFolder &folder, HostRunCounter &runs, con
         !unmatched.empty() ? unmatched
         : own ? "no launch of `" + name + "`, the first at " + first + ", is of this instance"
               : "its template arguments are not built-in types or integers, so its launches are not told apart";
-    if (unmatched.empty() && own)
+    if (unmatched.empty() && own && launchesKnown)
       notLaunched(open, open.gridOpen);
     result.emplace(instance->name, open);
   }
@@ -390,6 +390,8 @@ std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> sourceLaunches(
   for (const auto &entry : kernelsByName)
     names.insert(entry.first);
   const std::vector<LaunchSite> sites = launchSitesIn(folder, names);
+  // A launch of something else than a kernel (a parameter) may be of any: then none is taken for not launched.
+  const bool launchesKnown = everyLaunchNamesAKernel(folder, sites);
   for (const auto &[name, kernels] : kernelsByName) {
     std::vector<const LaunchSite *> ofKernel;
     std::optional<std::vector<bool>> defining; // which files define a kernel of this name
@@ -402,10 +404,10 @@ std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> sourceLaunches(
       result.emplace(kernels.front()->name,
                      agreedLaunch(folder, runs, ofKernel, kernels.front()->parameters.size()));
     else
-      addInstanceLaunches(folder, runs, name, ofKernel, kernels, result);
+      addInstanceLaunches(folder, runs, name, ofKernel, kernels, launchesKnown, result);
   }
   // Where the host code read launches some of the kernels, a kernel it launches nowhere does not run.
-  if (result.empty())
+  if (result.empty() || !launchesKnown)
     return result;
   const std::string launching =
       "the host code read, which launches `" + baseNameOf(result.begin()->first) + "` at " + result.begin()->second.at;

@@ -104,7 +104,7 @@ TEST(LaunchedKernelsTest, APointerToATemplateInstanceLaunchesThatInstance) {
 }
 
 TEST(LaunchedKernelsTest, AKernelTheHostCodeLaunchesNowhereRunsNoThread) {
-  const std::string source = "__global__ void used(float *x) {}\n"
+  const std::string source = "__global__ void __launch_bounds__(128) used(float *x) {}\n"
                              "__global__ void unused(float *x) {}\n"
                              "int main() { used<<<64, 128>>>(0); }\n";
   const auto launches = launchesOf({"_Z4usedPf", "_Z6unusedPf"}, source);
@@ -118,6 +118,21 @@ TEST(LaunchedKernelsTest, AKernelTheHostCodeLaunchesNowhereRunsNoThread) {
   EXPECT_EQ(launches.at("_Z4usedPf").launches, 1u);
   // Where the host code read launches none of them (a library's kernels), nothing is said of any.
   EXPECT_TRUE(launchesOf({"_Z4usedPf", "_Z6unusedPf"}, "__global__ void used(float *x) {}\n").empty());
+  // A launch through a function's parameter may be of any kernel: none is taken for not launched.
+  const auto throughParameter =
+      launchesOf({"_Z4usedPf", "_Z6unusedPf"},
+                 "__global__ void __launch_bounds__(128) used(float *x) {}\n__global__ void unused(float *x) {}\n"
+                 "void timed(void (*kernel)(float *)) { kernel<<<8, 32>>>(0); }\n"
+                 "int main() { used<<<64, 128>>>(0); timed(unused); }\n");
+  EXPECT_EQ(throughParameter.count("_Z6unusedPf"), 0u);
+  // Nor where a launch names a kernel of files not read; another program's kernel is one.
+  EXPECT_EQ(launchesOf({"_Z4usedPf", "_Z6unusedPf"}, "int main() { used<<<64, 128>>>(0); elsewhere<<<1, 32>>>(0); }\n")
+                .count("_Z6unusedPf"),
+            0u);
+  const std::vector<CudaSourceFile> twoPrograms{
+      {"a.cu", "d/a.cu", "__global__ void used(float *x) {}\nint main() { used<<<64, 128>>>(0); }\n"},
+      {"b.cu", "d/b.cu", "__global__ void other(float *x) {}\nint main() { other<<<1, 32>>>(0); }\n"}};
+  EXPECT_EQ(launchesOf({"_Z4usedPf", "_Z6unusedPf"}, twoPrograms, 1).at("_Z6unusedPf").launches, 0u);
   // A kernel launched only under a branch the program does not take still counts once.
   const auto untaken = launchesOf({"_Z4usedPf", "_Z6unusedPf"},
                                   "int main() { used<<<64, 128>>>(0);\n  if (0) unused<<<1, 32>>>(0); }\n");
