@@ -1,7 +1,8 @@
 // CudaSourceFuzzer.cpp - libFuzzer: any text as the CUDA source beside a PTX
 // file (which 'loops', 'lint' and the LSP read for names and launches),
 // never a crash, a hang, a name at an offset outside its struct, or a
-// launch size below 1 or above 1024 threads, or a launch count below 1.
+// launch size below 1 or above 1024 threads, or a launch count below 1
+// but for a kernel not launched.
 #include "CudaCode.h"
 #include "CudaConstants.h"
 #include "CudaHostLoops.h"
@@ -82,10 +83,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     if (launch.arguments.size() != launch.argumentsOpen.size() || (launch.block && !launch.blockOpen.empty()))
       __builtin_trap();
     // At least one launch, with a reason where there are more, where one stands for none, or where
-    // one of several sites runs once.
+    // one of several sites runs once; none only for a kernel not launched, which has no size.
     const bool onceExplained = launch.launchesWhy.rfind("never launched", 0) == 0 ||
                                launch.launchesWhy.rfind("launched once: ", 0) == 0;
-    if (launch.launches < 1 || (launch.launches != 1 && launch.launchesWhy.empty()) ||
+    const bool notLaunched = launch.launchesWhy.rfind("not launched: ", 0) == 0;
+    if (notLaunched != (launch.launches == 0) || (notLaunched && (launch.grid || launch.block)))
+      __builtin_trap();
+    if ((launch.launches != 1 && launch.launchesWhy.empty()) ||
         (launch.launches == 1 && !launch.launchesWhy.empty() && !onceExplained) ||
         (launch.launchesOrigin != ptx::analysis::ValueOrigin::Assumed &&
          launch.launchesOrigin != ptx::analysis::ValueOrigin::Defaulted))
