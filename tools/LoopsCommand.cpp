@@ -217,8 +217,9 @@ void setupLoopsCommand(CLI::App &app, int &exitCode) {
       "threads of one launch: in a file of several kernels, each weighs by them, times its\n"
       "launches where it has several (a launch file's, or its launch sites in the host code\n"
       "times the host loops around them and around the calls of a helper that launches;\n"
-      "a loop whose count the source does not fix runs 16 times, 'default'). See\n"
-      "docs/loops.md.");
+      "a loop whose count the source does not fix runs 16 times, 'default'). A kernel\n"
+      "that host code launching the others launches nowhere, directly or through a\n"
+      "function pointer, is 'not launched' and weighs nothing. See docs/loops.md.");
   command->add_option("file", options->file, "PTX file")->required()->check(CLI::ExistingFile);
   addLaunchFlags(*command, options->launch);
   addKernelOption(*command, options->kernels, "Input");
