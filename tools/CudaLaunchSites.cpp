@@ -216,4 +216,30 @@ bool everyLaunchNamesAKernel(const ConstantFolder &folder, const std::vector<Lau
   return std::all_of(sites.begin(), sites.end(), [&](const LaunchSite &site) { return kernels.count(site.kernel); });
 }
 
+std::set<std::string, std::less<>> kernelsNamedOtherwise(const ConstantFolder &folder,
+                                                          const std::set<std::string, std::less<>> &kernels) {
+  std::set<std::string, std::less<>> named;
+  for (const CudaCode &file : folder.files()) {
+    const std::string &code = file.code();
+    for (std::size_t at = 0; at < code.size(); ++at) {
+      if (!isIdentifierChar(code[at]) || (at > 0 && isIdentifierChar(code[at - 1])))
+        continue;
+      std::size_t length = 1;
+      while (at + length < code.size() && isIdentifierChar(code[at + length]))
+        ++length;
+      const std::string_view name = std::string_view(code).substr(at, length);
+      const std::size_t start = at;
+      at += length - 1;
+      if (!kernels.count(name) || named.count(name))
+        continue;
+      // A declaration or definition has `__global__` in its statement before the name.
+      const std::size_t statement = code.find_last_of(";{}", start);
+      const std::size_t from = statement == std::string::npos ? 0 : statement + 1;
+      if (std::string_view(code).substr(from, start - from).find("__global__") == std::string_view::npos)
+        named.emplace(name);
+    }
+  }
+  return named;
+}
+
 } // namespace ptxdvfs::tools

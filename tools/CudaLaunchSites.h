@@ -52,4 +52,12 @@ std::vector<LaunchSite> launchSitesIn(const ConstantFolder &folder, const std::s
 /// followed, a kernel of files not read. Such a launch may be of any kernel.
 bool everyLaunchNamesAKernel(const ConstantFolder &folder, const std::vector<LaunchSite> &sites);
 
+/// Those of `kernels` (unmangled names) that `folder`'s code names
+/// anywhere but in a `__global__` declaration or definition: passed to a
+/// function (`timed(scale)`), cast for a graph node (`params.func =
+/// (void *)scale`), in a table of pointers. A kernel named so may be
+/// launched in a way launchSitesIn() does not read.
+std::set<std::string, std::less<>> kernelsNamedOtherwise(const ConstantFolder &folder,
+                                                          const std::set<std::string, std::less<>> &kernels);
+
 } // namespace ptxdvfs::tools

@@ -406,13 +406,19 @@ std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> sourceLaunches(
     else
       addInstanceLaunches(folder, runs, name, ofKernel, kernels, launchesKnown, result);
   }
-  // Where the host code read launches some of the kernels, a kernel it launches nowhere does not run.
+  // Where the host code read launches some of the kernels, a kernel it launches nowhere, and names
+  // nowhere else, does not run.
   if (result.empty() || !launchesKnown)
     return result;
+  std::set<std::string, std::less<>> unlaunched;
+  for (const ptx::Function *kernel : module.kernels())
+    if (!result.count(kernel->name))
+      unlaunched.insert(baseNameOf(kernel->name));
+  const std::set<std::string, std::less<>> named = kernelsNamedOtherwise(folder, unlaunched);
   const std::string launching =
       "the host code read, which launches `" + baseNameOf(result.begin()->first) + "` at " + result.begin()->second.at;
   for (const ptx::Function *kernel : module.kernels())
-    if (!result.count(kernel->name)) {
+    if (!result.count(kernel->name) && !named.count(baseNameOf(kernel->name))) {
       ptx::analysis::SourceLaunch none;
       none.gridOpen = none.blockOpen = "no launch of `" + baseNameOf(kernel->name) + "` in " + launching;
       notLaunched(none, none.gridOpen);

@@ -49,9 +49,10 @@ std::vector<CudaSourceFile> launchingSources(const std::vector<CudaSourceFile> &
 /// a launch in another program, one whose files include none of the
 /// module's but define a kernel of that name themselves, launches that
 /// program's kernel and is not counted. Where some kernel of the module is
-/// launched, one launched nowhere (or a template instance no launch is
-/// of) gets an entry of 0 launches, unless a launch names something else
-/// than a kernel (everyLaunchNamesAKernel()) and so may be of it.
+/// launched, one launched and named nowhere else (kernelsNamedOtherwise()),
+/// or a template instance no launch is of, gets an entry of 0 launches,
+/// unless a launch names something else than a kernel
+/// (everyLaunchNamesAKernel()) and so may be of it.
 std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> sourceLaunches(
     const ptx::Module &module, const std::vector<CudaSourceFile> &files, std::size_t ownFiles = SIZE_MAX);
 

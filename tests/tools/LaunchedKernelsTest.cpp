@@ -125,6 +125,15 @@ TEST(LaunchedKernelsTest, AKernelTheHostCodeLaunchesNowhereRunsNoThread) {
                  "void timed(void (*kernel)(float *)) { kernel<<<8, 32>>>(0); }\n"
                  "int main() { used<<<64, 128>>>(0); timed(unused); }\n");
   EXPECT_EQ(throughParameter.count("_Z6unusedPf"), 0u);
+  // Nor one the host code names otherwise: a CUDA graph's kernel node, an attribute query.
+  for (const char *named : {"  params.func = (void *)unused;\n", "  cudaFuncGetAttributes(&attributes, unused);\n"})
+    EXPECT_EQ(launchesOf({"_Z4usedPf", "_Z6unusedPf"},
+                         "__global__ void used(float *x) {}\n__global__ void unused(float *x) {}\n"
+                         "int main() { used<<<64, 128>>>(0);\n" +
+                             std::string(named) + "}\n")
+                  .count("_Z6unusedPf"),
+              0u)
+        << named;
   // Nor where a launch names a kernel of files not read; another program's kernel is one.
   EXPECT_EQ(launchesOf({"_Z4usedPf", "_Z6unusedPf"}, "int main() { used<<<64, 128>>>(0); elsewhere<<<1, 32>>>(0); }\n")
                 .count("_Z6unusedPf"),
