@@ -80,6 +80,19 @@ std::vector<LaunchSite> writtenLaunchSites(const ConstantFolder &folder) {
   return sites;
 }
 
+/// Calls `visit(offset, name)` for each identifier of `text`, in order.
+template <typename Visit> void forEachIdentifier(std::string_view text, Visit visit) {
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    if (!isIdentifierChar(text[at]) || (at > 0 && isIdentifierChar(text[at - 1])))
+      continue;
+    std::size_t length = 1;
+    while (at + length < text.size() && isIdentifierChar(text[at + length]))
+      ++length;
+    visit(at, text.substr(at, length));
+    at += length - 1;
+  }
+}
+
 /// The kernels of a function pointer, each with the template arguments
 /// written after it (`&reduce<256>`), in the order first given.
 using PointerTargets = std::vector<std::pair<std::string, std::vector<std::string>>>;
@@ -94,17 +107,10 @@ void addTarget(PointerTargets &targets, std::pair<std::string, std::vector<std::
 /// right side of an assignment at `from` of `code`, names to `targets`.
 void addAssignedKernels(const std::string &code, std::size_t from, std::string_view value,
                         const std::set<std::string, std::less<>> &kernels, PointerTargets &targets) {
-  for (std::size_t word = 0; word < value.size(); ++word) {
-    if (!isIdentifierChar(value[word]) || (word > 0 && isIdentifierChar(value[word - 1])))
-      continue;
-    std::size_t length = 0;
-    while (word + length < value.size() && isIdentifierChar(value[word + length]))
-      ++length;
-    const std::string_view target = value.substr(word, length);
+  forEachIdentifier(value, [&](std::size_t word, std::string_view target) {
     if (kernels.count(target))
-      addTarget(targets, {std::string(target), templateArgumentsAt(code, from + word, length)});
-    word += length - 1;
-  }
+      addTarget(targets, {std::string(target), templateArgumentsAt(code, from + word, target.size())});
+  });
 }
 
 /// Per function of `file` ("" for file scope) and pointer among
@@ -116,31 +122,22 @@ std::map<std::pair<std::string, std::string>, PointerTargets, std::less<>> point
     const std::set<std::string, std::less<>> &kernels) {
   std::map<std::pair<std::string, std::string>, PointerTargets, std::less<>> assigned;
   const std::string &code = file.code();
-  for (std::size_t at = 0; at < code.size(); ++at) {
-    if (!isIdentifierChar(code[at]) || (at > 0 && isIdentifierChar(code[at - 1])))
-      continue;
-    std::size_t length = 1;
-    while (at + length < code.size() && isIdentifierChar(code[at + length]))
-      ++length;
-    const std::string_view name = std::string_view(code).substr(at, length);
-    const std::size_t start = at;
-    at += length - 1;
+  forEachIdentifier(code, [&](std::size_t start, std::string_view name) {
     if (!pointers.count(name) || (start > 0 && (code[start - 1] == '.' || code[start - 1] == '>')))
-      continue;
-    std::size_t next = code.find_first_not_of(" \t\r\n", start + length);
+      return;
+    std::size_t next = code.find_first_not_of(" \t\r\n", start + name.size());
     if (next != std::string::npos && code[next] == ')') { // the declarator of `void (*name)(...)`
       next = code.find_first_not_of(" \t\r\n", next + 1);
       if (next != std::string::npos && code[next] == '(' && (next = pastClosing(code, next)) != std::string::npos)
         next = code.find_first_not_of(" \t\r\n", next);
     }
     if (next == std::string::npos || code[next] != '=' || code.compare(next, 2, "==") == 0)
-      continue;
+      return;
     const std::size_t end = statementEndFrom(code, next + 1);
     const std::string_view value =
         std::string_view(code).substr(next + 1, (end == std::string::npos ? code.size() : end) - next - 1);
-    addAssignedKernels(code, next + 1, value, kernels,
-                       assigned[{file.functionNameAt(start), std::string(name)}]);
-  }
+    addAssignedKernels(code, next + 1, value, kernels, assigned[{file.functionNameAt(start), std::string(name)}]);
+  });
   return assigned;
 }
 
@@ -221,23 +218,15 @@ std::set<std::string, std::less<>> kernelsNamedOtherwise(const ConstantFolder &f
   std::set<std::string, std::less<>> named;
   for (const CudaCode &file : folder.files()) {
     const std::string &code = file.code();
-    for (std::size_t at = 0; at < code.size(); ++at) {
-      if (!isIdentifierChar(code[at]) || (at > 0 && isIdentifierChar(code[at - 1])))
-        continue;
-      std::size_t length = 1;
-      while (at + length < code.size() && isIdentifierChar(code[at + length]))
-        ++length;
-      const std::string_view name = std::string_view(code).substr(at, length);
-      const std::size_t start = at;
-      at += length - 1;
+    forEachIdentifier(code, [&](std::size_t start, std::string_view name) {
       if (!kernels.count(name) || named.count(name))
-        continue;
+        return;
       // A declaration or definition has `__global__` in its statement before the name.
       const std::size_t statement = code.find_last_of(";{}", start);
       const std::size_t from = statement == std::string::npos ? 0 : statement + 1;
       if (std::string_view(code).substr(from, start - from).find("__global__") == std::string_view::npos)
         named.emplace(name);
-    }
+    });
   }
   return named;
 }
