@@ -239,12 +239,6 @@ std::vector<std::pair<LaunchSite, std::vector<std::string>>> instancesOf(const C
   return instances;
 }
 
-/// The launches of `name` where several PTX kernels share it: template
-/// instances each take the launches written with their own template
-/// arguments, when every launch of the name writes arguments the source
-/// fixes, or sits in function templates whose calls fix them
-/// (instancesOf()). Otherwise (deduced arguments, overloads) which launch
-/// is which is not known, and none is taken.
 /// `launch` as a kernel's that the host code read never launches, for
 /// the reason `why`: nothing of it runs, so it weighs nothing in its
 /// application (model::kernelsRead), and it still reads at the default size.
@@ -254,6 +248,13 @@ void notLaunched(ptx::analysis::SourceLaunch &launch, const std::string &why) {
   launch.launchesWhy = "not launched: " + why;
 }
 
+/// The launches of `name` where several PTX kernels share it: template
+/// instances each take the launches written with their own template
+/// arguments, when every launch of the name writes arguments the source
+/// fixes, or sits in function templates whose calls fix them
+/// (instancesOf()). Otherwise (deduced arguments, overloads) which launch
+/// is which is not known, and none is taken. An instance that no launch
+/// is of runs none, where `launchesKnown` (every launch is of a kernel).
 void addInstanceLaunches(const ConstantFolder &folder, HostRunCounter &runs, const std::string &name,
                          const std::vector<const LaunchSite *> &sites,
                          const std::vector<const ptx::Function *> &instances, bool launchesKnown,
