@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iterator>
 #include <set>
+#include <string_view>
 
 namespace ptxdvfs::tools {
 
@@ -177,6 +178,12 @@ std::size_t CudaCode::parameterListOf(std::size_t brace) const {
   std::size_t nameStart = at;
   const std::string name = wordBefore(code_, nameStart);
   return !name.empty() && !kStatements.count(name) ? at : std::string::npos;
+}
+
+bool inKernelDeclaration(const std::string &code, std::size_t at) {
+  const std::size_t end = at == 0 ? std::string::npos : code.find_last_of(";{}", at - 1);
+  const std::size_t from = end == std::string::npos ? 0 : end + 1;
+  return std::string_view(code).substr(from, at - from).find("__global__") != std::string_view::npos;
 }
 
 std::size_t codeEndBefore(const std::string &code, std::size_t at) {

@@ -135,6 +135,11 @@ std::size_t codeEndBefore(const std::string &code, std::size_t at);
 /// when none does); `at` moves back to its first character.
 std::string wordBefore(const std::string &code, std::size_t &at);
 
+/// Whether `__global__` stands before `at` in the statement that holds it
+/// (back to the last `;`, `{` or `}` before `at`): whether the name or the
+/// body at `at` is a kernel's declaration or definition.
+bool inKernelDeclaration(const std::string &code, std::size_t at);
+
 /// Whether the line that ends at `newline` is a preprocessor directive.
 bool preprocessorLineEndsAt(const std::string &code, std::size_t newline);
 

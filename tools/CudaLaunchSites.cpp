@@ -219,12 +219,7 @@ std::set<std::string, std::less<>> kernelsNamedOtherwise(const ConstantFolder &f
   for (const CudaCode &file : folder.files()) {
     const std::string &code = file.code();
     forEachIdentifier(code, [&](std::size_t start, std::string_view name) {
-      if (!kernels.count(name) || named.count(name))
-        return;
-      // A declaration or definition has `__global__` in its statement before the name.
-      const std::size_t statement = code.find_last_of(";{}", start);
-      const std::size_t from = statement == std::string::npos ? 0 : statement + 1;
-      if (std::string_view(code).substr(from, start - from).find("__global__") == std::string_view::npos)
+      if (kernels.count(name) && !named.count(name) && !inKernelDeclaration(code, start))
         named.emplace(name);
     });
   }

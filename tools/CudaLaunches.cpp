@@ -344,14 +344,9 @@ namespace {
 
 /// Whether `source` defines `__global__ ... name(...) { ... }`, not only declares it.
 bool definesKernel(const CudaCode &source, const std::string &name) {
-  const std::string &code = source.code();
-  for (const int body : source.functionBodiesNamed(name)) {
-    // `__global__` in the declaration this body ends: nothing closes a statement or block between.
-    const std::size_t brace = source.openBraceOf(body), global = code.rfind("__global__", brace);
-    if (global != std::string::npos && code.find_first_of(";{}", global) == brace)
-      return true;
-  }
-  return false;
+  const std::vector<int> bodies = source.functionBodiesNamed(name);
+  return std::any_of(bodies.begin(), bodies.end(),
+                     [&](int body) { return inKernelDeclaration(source.code(), source.openBraceOf(body)); });
 }
 
 /// Whether the launch `site` is in another program than the module's:
