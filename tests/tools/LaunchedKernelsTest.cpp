@@ -32,20 +32,6 @@ TEST(LaunchedKernelsTest, AnotherProgramsLaunchesOfItsOwnKernelAreNotCounted) {
   EXPECT_EQ(launchOf("#include \"blur.cu\"\nvoid run() { blur<<<8, 64>>>(0); }\n"), "64,1,1 x 2");
 }
 
-/// "GRID x BLOCK, LAUNCHES" of each of `names` as `source` launches them, `; ` between.
-std::string launchesText(const std::vector<std::string> &names, const std::string &source) {
-  const auto launches = launchesOf(names, source);
-  std::string text;
-  for (const std::string &name : names) {
-    const auto found = launches.find(name);
-    text += (text.empty() ? "" : "; ") +
-            (found == launches.end() ? "none"
-                                     : shown(found->second.grid) + " x " + shown(found->second.block) + ", " +
-                                           std::to_string(found->second.launches));
-  }
-  return text;
-}
-
 const std::string kThreeKernels = "__global__ void copy(float *x) {}\n"
                                   "__global__ void naive(float *x) {}\n"
                                   "__global__ void tiled(float *x) {}\n";

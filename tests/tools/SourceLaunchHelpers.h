@@ -43,4 +43,19 @@ inline std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> launchesO
   return launchesOf(names, {{"t.cu", "t.cu", source}});
 }
 
+/// "GRID x BLOCK, LAUNCHES" of each of `names` as `source` launches them,
+/// `; ` between; "none" for one that gets no entry.
+inline std::string launchesText(const std::vector<std::string> &names, const std::string &source) {
+  const auto launches = launchesOf(names, source);
+  std::string text;
+  for (const std::string &name : names) {
+    const auto found = launches.find(name);
+    text += (text.empty() ? "" : "; ") +
+            (found == launches.end() ? "none"
+                                     : shown(found->second.grid) + " x " + shown(found->second.block) + ", " +
+                                           std::to_string(found->second.launches));
+  }
+  return text;
+}
+
 } // namespace ptxdvfs::tools

@@ -35,14 +35,7 @@ TEST(CudaTemplateArgumentsTest, KernelsSharingANameTakeOnlyTheLaunchesTheyCanBeT
 
 /// How `source` launches `axpy<float>` and `axpy<double>`: "GRID x BLOCK, LAUNCHES" each, `; ` between.
 std::string axpyLaunches(const std::string &source) {
-  const auto launches = launchesOf({"_Z4axpyIfEvPT_", "_Z4axpyIdEvPT_"}, source);
-  std::string text;
-  for (const char *name : {"_Z4axpyIfEvPT_", "_Z4axpyIdEvPT_"}) {
-    const ptx::analysis::SourceLaunch &launch = launches.at(name);
-    text += (text.empty() ? "" : "; ") + shown(launch.grid) + " x " + shown(launch.block) + ", " +
-            std::to_string(launch.launches);
-  }
-  return text;
+  return launchesText({"_Z4axpyIfEvPT_", "_Z4axpyIdEvPT_"}, source);
 }
 
 TEST(CudaTemplateArgumentsTest, ALaunchInAHelperTemplateRunsForEachInstanceOfIt) {
