@@ -127,6 +127,18 @@ std::vector<RelatedLocation> loopNotes(const InputModule &input, const KernelPre
   return notes;
 }
 
+/// The reason a kernel that the host code read never launches gives
+/// ("not launched: no launch of ..."); empty for a kernel that runs, or
+/// whose launches were not read.
+std::string notLaunchedReason(const embeddings::EncodedKernel &kernel) {
+  if (!kernel.launch || kernel.launch->launches != 0)
+    return "";
+  for (const std::string &why : kernel.launch->why)
+    if (why.rfind("not launched", 0) == 0)
+      return why;
+  return "not launched";
+}
+
 } // namespace
 
 void addHintFlags(CLI::App &command, LintSettings &settings, const char *group) {
@@ -140,7 +152,7 @@ void addHintFlags(CLI::App &command, LintSettings &settings, const char *group) 
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str()
       ->group(group);
-  command.add_flag("--all", settings.all, "Also report balanced kernels and uncertain hints, as notes")
+  command.add_flag("--all", settings.all, "Also report balanced kernels and held-back hints (uncertain, or of a kernel not launched), as notes")
       ->group(group);
 }
 
@@ -153,17 +165,22 @@ std::vector<LintHint> lintHints(const PredictionRun &run, const LintSettings &se
           model::classify(kernel.prediction, run.model->points, settings.thresholds, run.model->risk);
       bool uncertain = finding.decision.confidence == model::Confidence::Low;
       bool balanced = finding.sensitivity == model::Sensitivity::Balanced;
-      if ((balanced || uncertain) && !settings.all)
+      std::string unlaunched = notLaunchedReason(kernel.encoded);
+      if ((balanced || uncertain || !unlaunched.empty()) && !settings.all)
         continue;
       LintHint hint;
       hint.sensitivity = finding.sensitivity;
-      hint.isWarning = !balanced && !uncertain;
+      hint.isWarning = !balanced && !uncertain && unlaunched.empty();
       hint.message = messageOf(demangledWithoutParameters(kernel.name), finding, run.model->points,
                                settings.thresholds);
       if (uncertain)
         hint.message += " (uncertain: the predictor's spread is +-" +
                         std::to_string(std::lround(finding.decision.energyUncertaintyPercent)) +
                         "% of the energy)";
+      // Its clocks never matter while the program does not run it; the
+      // reason names the launches read, so a launch the reader missed shows.
+      if (!unlaunched.empty())
+        hint.message += " (held back, " + unlaunched + ")";
       hint.position = kernelPosition(*module.input, kernel, sources);
       if (!balanced)
         hint.notes = loopNotes(*module.input, kernel, sources);
@@ -175,6 +192,7 @@ std::vector<LintHint> lintHints(const PredictionRun &run, const LintSettings &se
           {"default", pointJson(run.model->points.grid[run.model->points.defaultIndex])},
           {"vs_default", ratiosJson(finding.decision.vsDefault)},
           {"confidence", model::toString(finding.decision.confidence)},
+          {"launched", unlaunched.empty()},
           {"energy_uncertainty_percent", finding.decision.energyUncertaintyPercent}};
       hints.push_back(std::move(hint));
     }

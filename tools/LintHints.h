@@ -23,7 +23,7 @@ struct RelatedLocation {
 
 struct LintHint {
   model::Sensitivity sensitivity = model::Sensitivity::Balanced;
-  bool isWarning = true;       ///< else a note (balanced, or held back as uncertain)
+  bool isWarning = true;       ///< else a note (balanced, or held back: uncertain, or not launched)
   std::string message;         ///< without the rule id
   SourcePosition position;     ///< the kernel's declaration, else its first line
   std::vector<RelatedLocation> notes; ///< the loops that drive it, heaviest first
@@ -32,7 +32,7 @@ struct LintHint {
 
 struct LintSettings {
   model::LintThresholds thresholds;
-  bool all = false; ///< also balanced kernels and uncertain hints, as notes
+  bool all = false; ///< also balanced kernels and held-back hints, as notes
 };
 
 /// Adds --min-saving, --max-slowdown and --all to `command` in `group`.
