@@ -180,12 +180,6 @@ std::size_t CudaCode::parameterListOf(std::size_t brace) const {
   return !name.empty() && !kStatements.count(name) ? at : std::string::npos;
 }
 
-bool inKernelDeclaration(const std::string &code, std::size_t at) {
-  const std::size_t end = at == 0 ? std::string::npos : code.find_last_of(";{}", at - 1);
-  const std::size_t from = end == std::string::npos ? 0 : end + 1;
-  return std::string_view(code).substr(from, at - from).find("__global__") != std::string_view::npos;
-}
-
 std::size_t codeEndBefore(const std::string &code, std::size_t at) {
   while (at > 0 && isSpace(code[at - 1]))
     --at;
@@ -263,18 +257,6 @@ std::size_t openingOf(const std::string &code, std::size_t close) {
       break;
   }
   return at;
-}
-
-/// The offset just past the bracket that closes the one at `open`, or npos.
-std::size_t pastClosing(const std::string &code, std::size_t open) {
-  int depth = 0;
-  for (std::size_t at = open; at < code.size(); ++at) {
-    const char c = code[at];
-    depth += (c == '(' || c == '[' || c == '{') ? 1 : (c == ')' || c == ']' || c == '}') ? -1 : 0;
-    if (depth == 0)
-      return at + 1;
-  }
-  return std::string::npos;
 }
 
 std::string quotedCode(std::string_view text) {

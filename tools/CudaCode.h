@@ -135,11 +135,6 @@ std::size_t codeEndBefore(const std::string &code, std::size_t at);
 /// when none does); `at` moves back to its first character.
 std::string wordBefore(const std::string &code, std::size_t &at);
 
-/// Whether `__global__` stands before `at` in the statement that holds it
-/// (back to the last `;`, `{` or `}` before `at`): whether the name or the
-/// body at `at` is a kernel's declaration or definition.
-bool inKernelDeclaration(const std::string &code, std::size_t at);
-
 /// Whether the line that ends at `newline` is a preprocessor directive.
 bool preprocessorLineEndsAt(const std::string &code, std::size_t newline);
 
@@ -158,9 +153,6 @@ bool conditionallyCompiledBefore(const std::string &code, std::size_t at, std::s
 /// The offset of the bracket that `close` (`)`, `]`, `}` or `>`) closes;
 /// 0 when none does.
 std::size_t openingOf(const std::string &code, std::size_t close);
-
-/// The offset just past the bracket that closes the one at `open`, or npos.
-std::size_t pastClosing(const std::string &code, std::size_t open);
 
 /// `text` on one line, trimmed, at most about 40 characters, in
 /// backquotes: how a reason quotes host code (`` `for (int t = 0; t < n; t++)` ``).

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace ptxdvfs::tools {
@@ -50,6 +51,23 @@ std::vector<std::string> wordsIn(std::string_view text) {
   return words;
 }
 
+bool inKernelDeclaration(const std::string &code, std::size_t at) {
+  const std::size_t end = at == 0 ? std::string::npos : code.find_last_of(";{}", at - 1);
+  const std::size_t from = end == std::string::npos ? 0 : end + 1;
+  return std::string_view(code).substr(from, at - from).find("__global__") != std::string_view::npos;
+}
+
+std::size_t pastClosing(const std::string &code, std::size_t open) {
+  int depth = 0;
+  for (std::size_t at = open; at < code.size(); ++at) {
+    const char c = code[at];
+    depth += (c == '(' || c == '[' || c == '{') ? 1 : (c == ')' || c == ']' || c == '}') ? -1 : 0;
+    if (depth == 0)
+      return at + 1;
+  }
+  return std::string::npos;
+}
+
 std::string codeOf(std::string text) {
   auto blank = [&](std::size_t from, std::size_t to) {
     for (std::size_t i = from; i < to && i < text.size(); ++i)
@@ -80,22 +98,79 @@ std::string codeOf(std::string text) {
 
 namespace {
 
-/// Offset of `name` in the first `__global__ ... name(` of `source`, and
-/// of its `(`; npos when there is none.
-std::pair<std::size_t, std::size_t> kernelDeclaration(const std::string &source,
-                                                      const std::string &name) {
-  for (std::size_t at = source.find(name); at != std::string::npos; at = source.find(name, at + 1)) {
-    bool wholeWord = (at == 0 || !isIdentifierChar(source[at - 1])) &&
-                     at + name.size() < source.size() && !isIdentifierChar(source[at + name.size()]);
-    std::size_t open = source.find_first_not_of(" \t\r\n", at + name.size());
-    if (!wholeWord || open == std::string::npos || source[open] != '(')
+/// A kernel's `__global__ ... name(...)` in the code of a file (codeOf()).
+struct KernelDeclaration {
+  std::size_t name = std::string::npos; ///< the offset of its name
+  std::size_t open = std::string::npos; ///< of the `(` of its parameters
+  bool defines = false;                 ///< a `{` follows the parameters: the definition
+};
+
+/// Every declaration of kernel `name` in `code`, in file order.
+std::vector<KernelDeclaration> kernelDeclarations(const std::string &code, const std::string &name) {
+  std::vector<KernelDeclaration> found;
+  for (std::size_t at = code.find(name); at != std::string::npos && !name.empty(); at = code.find(name, at + 1)) {
+    const std::size_t open = code.find_first_not_of(" \t\r\n", at + name.size());
+    if (!isWholeWord(code, at, name.size()) || open == std::string::npos || code[open] != '(' ||
+        !inKernelDeclaration(code, at))
       continue;
-    std::size_t lineStart = source.rfind("__global__", at);
-    if (lineStart == std::string::npos || source.find(';', lineStart) < at)
-      continue;
-    return {at, open};
+    const std::size_t close = pastClosing(code, open);
+    const std::size_t next = close == std::string::npos ? close : code.find_first_not_of(" \t\r\n", close);
+    found.push_back({at, open, next != std::string::npos && code[next] == '{'});
   }
-  return {std::string::npos, std::string::npos};
+  return found;
+}
+
+/// The definition first, then the other declarations in file order.
+std::vector<KernelDeclaration> definitionFirst(std::vector<KernelDeclaration> declarations) {
+  std::stable_partition(declarations.begin(), declarations.end(),
+                        [](const KernelDeclaration &declaration) { return declaration.defines; });
+  return declarations;
+}
+
+/// The parameters declared between `open` and its `)`; nullopt where one
+/// has no name (`float *`, `int`, `const Matrix &`), as in a prototype.
+std::optional<std::vector<CudaDeclaration>> namedParameters(const std::string &code, std::size_t open) {
+  std::vector<CudaDeclaration> parameters;
+  int depth = 0;
+  std::string current;
+  auto finish = [&] {
+    std::optional<CudaDeclaration> parameter = splitDeclaration(current);
+    current.clear();
+    if (!parameter)
+      return false;
+    // A declarator without a name ends in its type: a built-in one
+    // (`float *`, `unsigned int`), or one with nothing but qualifiers
+    // before it (`Matrix`, `const Matrix &`).
+    static const std::set<std::string, std::less<>> kQualifiers{"const", "volatile", "__restrict__", "restrict",
+                                                               "struct",  "class",  "enum"};
+    std::optional<std::string> builtin = builtinTemplateArgument(parameter->name);
+    std::vector<std::string> typeWords = wordsIn(parameter->type);
+    bool typed = !(builtin && builtin->rfind("type:", 0) == 0) && !kQualifiers.count(parameter->name) &&
+                 std::any_of(typeWords.begin(), typeWords.end(),
+                             [](const std::string &word) { return !kQualifiers.count(word); });
+    if (!typed)
+      return false;
+    parameters.push_back(std::move(*parameter));
+    return true;
+  };
+  for (std::size_t i = open + 1; i < code.size(); ++i) {
+    const char c = code[i];
+    if (c == '(' || c == '<' || c == '[') {
+      ++depth;
+    } else if ((c == ')' || c == '>' || c == ']') && depth > 0) {
+      --depth;
+    } else if (c == ')' && depth == 0) {
+      if (trimmed(current).empty() || trimmed(current) == "void") // `k()`, `k(void)`
+        return parameters.empty() ? std::optional(parameters) : std::nullopt;
+      return finish() ? std::optional(parameters) : std::nullopt;
+    } else if (c == ',' && depth == 0) {
+      if (!finish())
+        return std::nullopt;
+      continue;
+    }
+    current += c;
+  }
+  return std::nullopt;
 }
 
 } // namespace
@@ -256,32 +331,10 @@ std::optional<CudaDeclaration> splitDeclaration(std::string_view declarator) {
 }
 
 std::vector<CudaDeclaration> cudaParameters(const std::string &source, const std::string &name) {
-  std::size_t open = kernelDeclaration(source, name).second;
-  if (open == std::string::npos)
-    return {};
-  std::vector<CudaDeclaration> parameters;
-  int depth = 0;
-  std::string current;
-  auto finish = [&] {
-    if (auto parameter = splitDeclaration(current))
-      parameters.push_back(std::move(*parameter));
-    current.clear();
-  };
-  for (std::size_t i = open + 1; i < source.size(); ++i) {
-    char c = source[i];
-    if (c == '(' || c == '<' || c == '[')
-      ++depth;
-    else if ((c == ')' || c == '>' || c == ']') && depth > 0)
-      --depth;
-    else if (c == ')' && depth == 0) {
-      finish();
-      return parameters;
-    } else if (c == ',' && depth == 0) {
-      finish();
-      continue;
-    }
-    current += c;
-  }
+  const std::string code = codeOf(source);
+  for (const KernelDeclaration &declaration : definitionFirst(kernelDeclarations(code, name)))
+    if (auto parameters = namedParameters(code, declaration.open))
+      return std::move(*parameters);
   return {};
 }
 
@@ -302,9 +355,10 @@ std::optional<SourcePosition> findKernelDeclaration(const std::vector<CudaSource
                                                     const std::string &name) {
   std::string base = baseNameOf(name);
   for (const CudaSourceFile &file : sources) {
-    std::size_t at = kernelDeclaration(file.text, base).first;
-    if (at == std::string::npos)
+    std::vector<KernelDeclaration> declarations = definitionFirst(kernelDeclarations(codeOf(file.text), base));
+    if (declarations.empty())
       continue;
+    const std::size_t at = declarations.front().name;
     SourcePosition position{file.path, 1, 1};
     for (std::size_t i = 0; i < at; ++i) {
       if (file.text[i] == '\n') {

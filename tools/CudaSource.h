@@ -63,6 +63,14 @@ std::string firstWordOf(std::string_view text);
 /// left is code, whose braces and names can be matched.
 std::string codeOf(std::string text);
 
+/// Whether `__global__` stands before `at` in the statement that holds it
+/// (back to the last `;`, `{` or `}` before `at`): whether the name or the
+/// body at `at` is a kernel's declaration or definition.
+bool inKernelDeclaration(const std::string &code, std::size_t at);
+
+/// The offset just past the bracket that closes the one at `open`, or npos.
+std::size_t pastClosing(const std::string &code, std::size_t open);
+
 /// `_Z10triangularPKfPfi` -> `triangular`; a name that is not mangled comes back unchanged.
 std::string baseNameOf(const std::string &mangled);
 
@@ -91,7 +99,9 @@ struct CudaDeclaration {
 std::optional<CudaDeclaration> splitDeclaration(std::string_view declarator);
 
 /// The parameters of `__global__ ... name(...)` in CUDA `source`, in
-/// order; empty when the declaration is not found.
+/// order, from its definition, else from the first declaration that names
+/// every parameter (`__global__ void k(float *, int);` names none); empty
+/// when no such declaration is found.
 std::vector<CudaDeclaration> cudaParameters(const std::string &source, const std::string &name);
 
 /// The `__constant__` variables `source` declares (`__constant__ Common
@@ -105,8 +115,9 @@ struct SourcePosition {
   std::uint32_t column = 0;
 };
 
-/// Where kernel `name` (mangled or not) is declared in `sources`: the
-/// position of its name in the first `__global__ ... name(` declaration.
+/// Where kernel `name` (mangled or not) is defined in `sources`: the
+/// position of its name in its `__global__ ... name(...) {`, else in its
+/// first declaration (a prototype), comments left out.
 std::optional<SourcePosition> findKernelDeclaration(const std::vector<CudaSourceFile> &sources,
                                                     const std::string &name);
 

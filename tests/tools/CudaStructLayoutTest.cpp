@@ -121,5 +121,34 @@ __global__ void kernel(const dim_str d_dim, float *__restrict__ out, int n) {}
   EXPECT_NE(parameters[1].type.find('*'), std::string::npos);
 }
 
+// A prototype may leave its parameters unnamed; --assume and the reasons
+// need the definition's names, and lint points at the definition.
+TEST(CudaStructLayoutTest, ParametersAndPositionComeFromTheDefinition) {
+  const std::string source = R"(struct Matrix { int rows; };
+__global__ void scale(float *, unsigned int, const Matrix &);
+// __global__ void scale(float *commented, int out) { }
+void host(float *x, Matrix m) { scale<<<1, 1>>>(x, 4, m); }
+__global__ void scale(float *data, unsigned n, const Matrix &m) { data[0] = n + m.rows; }
+)";
+  std::vector<CudaDeclaration> parameters = cudaParameters(source, "scale");
+  ASSERT_EQ(parameters.size(), 3u);
+  EXPECT_EQ(parameters[0].name, "data");
+  EXPECT_EQ(parameters[1].name, "n");
+  EXPECT_EQ(parameters[2].name, "m");
+  std::optional<SourcePosition> position = findKernelDeclaration({{"a.cu", "a.cu", source}}, "_Z5scalePfj6Matrix");
+  ASSERT_TRUE(position);
+  EXPECT_EQ(position->line, 5u);
+  EXPECT_EQ(position->column, 17u);
+}
+
+TEST(CudaStructLayoutTest, AnUnnamedPrototypeAloneNamesNoParameter) {
+  EXPECT_TRUE(cudaParameters("__global__ void scale(float *, int);\n", "scale").empty());
+  EXPECT_TRUE(cudaParameters("__global__ void scale(const Matrix &, long long);\n", "scale").empty());
+  std::vector<CudaDeclaration> named = cudaParameters("__global__ void scale(float *x, int n);\n", "scale");
+  ASSERT_EQ(named.size(), 2u);
+  EXPECT_EQ(named[1].name, "n");
+  EXPECT_TRUE(cudaParameters("__global__ void tick(void) { }\n", "tick").empty());
+}
+
 } // namespace
 } // namespace ptxdvfs::tools
