@@ -179,7 +179,9 @@ std::vector<LaunchSite> throughPointers(const ConstantFolder &folder, std::vecto
 }
 
 /// The names `code` declares or defines `__global__`: the name before
-/// the first `(` after it that does not open `__launch_bounds__(...)`.
+/// the first `(` after it that does not open `__launch_bounds__(...)`,
+/// and before the template arguments of an explicit specialization or
+/// instantiation (`template __global__ void k<float>(float *);`).
 void addKernelNames(const std::string &code, std::set<std::string, std::less<>> &names) {
   static constexpr std::string_view kGlobal = "__global__";
   for (std::size_t at = code.find(kGlobal); at != std::string::npos; at = code.find(kGlobal, at + kGlobal.size())) {
@@ -187,7 +189,9 @@ void addKernelNames(const std::string &code, std::set<std::string, std::less<>> 
       continue;
     for (std::size_t open = code.find('(', at + kGlobal.size()); open != std::string::npos;
          open = code.find('(', open + 1)) {
-      std::size_t start = open;
+      std::size_t start = codeEndBefore(code, open);
+      if (start > at && code[start - 1] == '>')
+        start = openingOf(code, start - 1);
       const std::string name = wordBefore(code, start);
       if (name != "__launch_bounds__") {
         names.insert(name);

@@ -128,6 +128,13 @@ TEST(LaunchedKernelsTest, AKernelTheHostCodeLaunchesNowhereRunsNoThread) {
       {"a.cu", "d/a.cu", "__global__ void used(float *x) {}\nint main() { used<<<64, 128>>>(0); }\n"},
       {"b.cu", "d/b.cu", "__global__ void other(float *x) {}\nint main() { other<<<1, 32>>>(0); }\n"}};
   EXPECT_EQ(launchesOf({"_Z4usedPf", "_Z6unusedPf"}, twoPrograms, 1).at("_Z6unusedPf").launches, 0u);
+  // An explicit specialization declares its kernel, whose primary template lies in a header not read.
+  const auto specialized = launchesOf({"_Z4usedPf", "_Z6unusedPf"},
+                                      "template <> __global__ void scale<float>(float *x) {}\n"
+                                      "__global__ void used(float *x) {}\n__global__ void unused(float *x) {}\n"
+                                      "int main() { used<<<64, 128>>>(0); scale<float><<<8, 32>>>(0); }\n");
+  ASSERT_EQ(specialized.count("_Z6unusedPf"), 1u);
+  EXPECT_EQ(specialized.at("_Z6unusedPf").launches, 0u);
   // A kernel launched only under a branch the program does not take still counts once.
   const auto untaken = launchesOf({"_Z4usedPf", "_Z6unusedPf"},
                                   "int main() { used<<<64, 128>>>(0);\n  if (0) unused<<<1, 32>>>(0); }\n");
