@@ -82,6 +82,22 @@ std::string defaultedLoopsLine(const embeddings::EncodedKernel &kernel) {
   return line;
 }
 
+std::string notLaunchedReason(const embeddings::EncodedKernel &kernel) {
+  if (!kernel.launch || kernel.launch->launches != 0)
+    return "";
+  for (const std::string &why : kernel.launch->why)
+    if (why.rfind("not launched", 0) == 0)
+      return why;
+  return "not launched";
+}
+
+std::string kernelReadingLines(const embeddings::EncodedKernel &kernel) {
+  std::string lines = defaultedLoopsLine(kernel);
+  if (std::string reason = notLaunchedReason(kernel); !reason.empty())
+    lines += (lines.empty() ? "  " : "\n  ") + reason;
+  return lines;
+}
+
 std::string kernelSharesLine(const ModulePrediction &module) {
   if (std::all_of(module.shares.begin(), module.shares.end(), [](double share) { return share == 1; }))
     return "";

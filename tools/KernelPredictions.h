@@ -124,6 +124,16 @@ DefaultedLoops defaultedLoops(const embeddings::EncodedKernel &kernel);
 /// empty when no loop rests on a default.
 std::string defaultedLoopsLine(const embeddings::EncodedKernel &kernel);
 
+/// The reason a kernel that the host code read never launches gives
+/// ("not launched: no launch of `k` in the host code read, which launches
+/// ..."); empty for a kernel that runs, or whose launches were not read.
+std::string notLaunchedReason(const embeddings::EncodedKernel &kernel);
+
+/// What one kernel's prediction was read with, a line each: its
+/// defaultedLoopsLine(), and "  not launched: ..." for a kernel the host
+/// code read never launches; empty when neither applies.
+std::string kernelReadingLines(const embeddings::EncodedKernel &kernel);
+
 /// "  kernels weigh by their threads per launch: a 262144 (default), b 4096
 /// x 100 launches (assumed)", where the shares of `module.whole` differ;
 /// else empty.

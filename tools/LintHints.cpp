@@ -127,18 +127,6 @@ std::vector<RelatedLocation> loopNotes(const InputModule &input, const KernelPre
   return notes;
 }
 
-/// The reason a kernel that the host code read never launches gives
-/// ("not launched: no launch of ..."); empty for a kernel that runs, or
-/// whose launches were not read.
-std::string notLaunchedReason(const embeddings::EncodedKernel &kernel) {
-  if (!kernel.launch || kernel.launch->launches != 0)
-    return "";
-  for (const std::string &why : kernel.launch->why)
-    if (why.rfind("not launched", 0) == 0)
-      return why;
-  return "not launched";
-}
-
 } // namespace
 
 void addHintFlags(CLI::App &command, LintSettings &settings, const char *group) {

@@ -33,7 +33,7 @@ bool contains(const std::vector<std::size_t> &points, std::size_t p) {
 }
 
 /// One application's surface, each row marked: `*` least energy, `p` Pareto-optimal.
-/// `reading`: what the kernel's loop counts rest on (defaultedLoopsLine),
+/// `reading`: what the kernel was read with (kernelReadingLines),
 /// or how a file's kernels weigh in it (kernelSharesLine), or empty.
 void printSurface(std::ostream &out, const PredictionRun &run, const std::string &title,
                   const model::ApplicationPrediction &prediction, const std::string &reading = {}) {
@@ -85,7 +85,7 @@ void printText(const PredictionRun &run) {
   for (const ModulePrediction &module : run.modules) {
     for (const KernelPrediction &kernel : module.kernels)
       printSurface(std::cout, run, "\n" + module.input->input + ": kernel " + demangle(kernel.name),
-                   kernel.prediction, defaultedLoopsLine(kernel.encoded));
+                   kernel.prediction, kernelReadingLines(kernel.encoded));
     if (module.whole)
       printSurface(std::cout, run, "\n" + module.input->input + ": all " +
                                        std::to_string(module.kernels.size()) + " kernels together",

@@ -168,8 +168,8 @@ void setupRecommendCommand(CLI::App &app, int &exitCode) {
       for (const KernelPrediction &kernel : module.kernels) {
         printDecision(run, *options, "\n" + module.input->input + ": kernel " + demangle(kernel.name),
                       kernel.prediction);
-        if (std::string line = defaultedLoopsLine(kernel.encoded); !line.empty())
-          std::cout << line << '\n';
+        if (std::string lines = kernelReadingLines(kernel.encoded); !lines.empty())
+          std::cout << lines << '\n';
       }
       if (module.whole) {
         printDecision(run, *options, "\n" + module.input->input + ": all kernels together",
