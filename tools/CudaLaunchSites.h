@@ -1,5 +1,6 @@
 // CudaLaunchSites.h - where host code launches kernels: `name<<<...>>>`,
-// `cudaLaunchKernel(name, ...)`, and launches through a function pointer.
+// `cudaLaunchKernel(name, ...)`, `cudaLaunchKernelEx(&config, name, ...)`,
+// and launches through a function pointer.
 #pragma once
 
 #include "CudaConstants.h"
@@ -20,8 +21,9 @@ struct LaunchSite {
   std::size_t file = 0, offset = 0;
   std::size_t statement = 0; ///< where the launching statement starts: the kernel's name, or the API's
   std::string grid, block;
-  /// The arguments of `<<<...>>>(...)`; nullopt where they are not read
-  /// (cudaLaunchKernel passes them through an array).
+  /// The arguments of `<<<...>>>(...)` or after cudaLaunchKernelEx's
+  /// kernel; nullopt where they are not read (cudaLaunchKernel passes them
+  /// through an array).
   std::optional<std::vector<std::string>> arguments;
   /// The template arguments written before `<<<` (`scale<float, 4>`);
   /// empty where none are.
@@ -36,7 +38,8 @@ struct LaunchSite {
 };
 
 /// Every launch in `folder`'s files, in file order: by the name written
-/// (`scale<<<...>>>`, `scale<float, 4><<<...>>>`, `cudaLaunchKernel(scale,
+/// (`scale<<<...>>>`, `scale<float, 4><<<...>>>`, `cudaLaunchKernelEx(&config,
+/// scale, ...)` with the config's gridDim and blockDim, `cudaLaunchKernel(scale,
 /// ...)`), or, where that name is none of `kernels` (the module's kernels,
 /// unmangled), through a function pointer: one launch of each of
 /// `kernels` the pointer is given in the launch's function or at file

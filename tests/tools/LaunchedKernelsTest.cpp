@@ -89,6 +89,34 @@ TEST(LaunchedKernelsTest, APointerToATemplateInstanceLaunchesThatInstance) {
             "not launched: no launch of `reduce`, the first at t.cu:3, is of this instance");
 }
 
+TEST(LaunchedKernelsTest, CudaLaunchKernelExTakesItsSizesFromTheConfig) {
+  const std::string kernels = "__global__ void scale(float *x) {}\n__global__ void unused(float *x) {}\n";
+  const std::vector<std::string> names{"_Z5scalePf", "_Z6unusedPf"};
+  // The CUDA samples' way: cleared, then each field assigned, launched in a loop.
+  EXPECT_EQ(launchesText(names, kernels + "int main() { float *x; int n = 1 << 20;\n"
+                                          "  cudaLaunchConfig_t config = {0};\n"
+                                          "  config.gridDim = dim3(n / 256);\n  config.blockDim = 256;\n"
+                                          "  for (int r = 0; r < 10; ++r)\n"
+                                          "    cudaLaunchKernelEx(&config, scale, x); }\n"),
+            "4096,1,1 x 256,1,1, 10; none x none, 0");
+  // An initializer, by position or by field name.
+  EXPECT_EQ(launchesText(names, kernels + "int main() { float *x;\n"
+                                          "  cudaLaunchConfig_t config = {dim3(8, 2), dim3(64), 0, 0};\n"
+                                          "  cudaLaunchKernelEx(&config, &scale, x); }\n"),
+            "8,2,1 x 64,1,1, 1; none x none, 0");
+  EXPECT_EQ(launchesText(names, kernels + "int main() { float *x;\n"
+                                          "  cudaLaunchConfig_t config = {.gridDim = 16, .blockDim = 32};\n"
+                                          "  cudaLaunchKernelEx(&config, scale, x); }\n"),
+            "16,1,1 x 32,1,1, 1; none x none, 0");
+  // A config the function does not fill (a parameter) leaves the sizes open, and says which field.
+  const auto open = launchesOf(names, kernels + "void run(const cudaLaunchConfig_t &config, float *x) {\n"
+                                                "  cudaLaunchKernelEx(&config, scale, x); }\n");
+  ASSERT_EQ(open.count("_Z5scalePf"), 1u);
+  EXPECT_EQ(shown(open.at("_Z5scalePf").grid), "none");
+  EXPECT_NE(open.at("_Z5scalePf").gridOpen.find("`config.gridDim`"), std::string::npos)
+      << open.at("_Z5scalePf").gridOpen;
+}
+
 TEST(LaunchedKernelsTest, AKernelTheHostCodeLaunchesNowhereRunsNoThread) {
   const std::string source = "__global__ void __launch_bounds__(128) used(float *x) {}\n"
                              "__global__ void unused(float *x) {}\n"
