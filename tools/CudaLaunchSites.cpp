@@ -212,9 +212,72 @@ std::map<std::pair<std::string, std::string>, PointerTargets, std::less<>> point
   return assigned;
 }
 
+/// For a launch through a parameter of the function around it (`void
+/// timed(void (*kernel)(float *)) { kernel<<<...>>>(x); }`): one launch of
+/// each kernel that the function's calls pass there (`timed(copy)`,
+/// `timed(&reduce<256>)`), standing for the calls that pass it alone.
+/// Only the calls in the files that see the launch's count. Empty where
+/// the name is no parameter, or some call passes something else than one
+/// kernel (its own parameter, a pointer, a choice).
+std::vector<LaunchSite> throughParameter(const ConstantFolder &folder, const LaunchSite &site,
+                                         const std::set<std::string, std::less<>> &kernels) {
+  const CudaCode &source = folder.files()[site.file];
+  const int body = source.functionBodyAt(site.offset);
+  const std::size_t open = body < 0 ? std::string::npos : source.parameterListOf(source.openBraceOf(body));
+  const std::size_t close = open == std::string::npos ? open : pastClosing(source.code(), open);
+  if (close == std::string::npos || !site.instance.empty())
+    return {};
+  const std::vector<std::string> parameters =
+      topLevelParts(std::string_view(source.code()).substr(open + 1, close - open - 2));
+  const auto named = std::find_if(parameters.begin(), parameters.end(), [&](const std::string &parameter) {
+    const std::vector<std::string> words = wordsIn(parameter);
+    return std::find(words.begin(), words.end(), site.kernel) != words.end();
+  });
+  const std::string function = source.functionNameOf(body);
+  const std::vector<std::pair<std::size_t, std::size_t>> &calls = folder.callsOf(function);
+  if (named == parameters.end() || function.empty() || calls.empty())
+    return {};
+  const std::size_t index = static_cast<std::size_t>(named - parameters.begin());
+  std::vector<std::pair<std::pair<std::string, std::vector<std::string>>, std::vector<std::pair<std::size_t, std::size_t>>>>
+      byKernel;
+  for (const std::pair<std::size_t, std::size_t> &call : calls) {
+    if (!folder.sees(site.file, call.first))
+      continue; // another program's function of the same name
+    const std::string &code = folder.files()[call.first].code();
+    const std::size_t arguments = callArgumentsAt(code, call.second, function.size());
+    const std::size_t end = arguments == std::string::npos ? arguments : pastClosing(code, arguments);
+    if (end == std::string::npos)
+      return {};
+    const std::vector<std::string> passed =
+        topLevelParts(std::string_view(code).substr(arguments + 1, end - arguments - 2));
+    PointerTargets targets;
+    if (index < passed.size())
+      addAssignedKernels(passed[index], 0, passed[index], kernels, targets);
+    if (targets.size() != 1)
+      return {};
+    const auto same = std::find_if(byKernel.begin(), byKernel.end(),
+                                   [&](const auto &known) { return known.first == targets.front(); });
+    if (same != byKernel.end())
+      same->second.push_back(call);
+    else
+      byKernel.push_back({targets.front(), {call}});
+  }
+  std::vector<LaunchSite> each;
+  for (auto &[target, through] : byKernel) {
+    LaunchSite launch = site;
+    launch.kernel = target.first;
+    launch.templateArguments = target.second;
+    launch.instance[function] = std::move(through);
+    each.push_back(std::move(launch));
+  }
+  return each;
+}
+
 /// `sites` with each launch through a function pointer replaced by one
 /// launch of each kernel the pointer is given in the launch's function or
-/// at file scope (pointerAssignments()), sharing its runs.
+/// at file scope (pointerAssignments()), sharing its runs, or, for a
+/// pointer that is the function's parameter, by what its calls pass
+/// (throughParameter()).
 std::vector<LaunchSite> throughPointers(const ConstantFolder &folder, std::vector<LaunchSite> sites,
                                         const std::set<std::string, std::less<>> &kernels) {
   std::map<std::size_t, std::set<std::string, std::less<>>> pointersByFile;
@@ -235,7 +298,11 @@ std::vector<LaunchSite> throughPointers(const ConstantFolder &folder, std::vecto
             addTarget(targets, target);
     }
     if (targets.empty()) {
-      resolved.push_back(std::move(site));
+      std::vector<LaunchSite> passed = throughParameter(folder, site, kernels);
+      if (passed.empty())
+        resolved.push_back(std::move(site));
+      for (LaunchSite &launch : passed)
+        resolved.push_back(std::move(launch));
       continue;
     }
     for (const auto &[kernel, templateArguments] : targets) {

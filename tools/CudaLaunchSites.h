@@ -29,7 +29,8 @@ struct LaunchSite {
   /// empty where none are.
   std::vector<std::string> templateArguments;
   /// For a launch in a function template that passes its own parameters
-  /// (`scale<BLOCK><<<...>>>`): the calls of the instance it stands for.
+  /// (`scale<BLOCK><<<...>>>`): the calls of the instance it stands for;
+  /// for one through a function's parameter, the calls that pass its kernel.
   TemplateCalls instance;
   /// For a launch through a pointer (`kernel<<<...>>>` after `kernel =
   /// &copy;`): how many kernels it is assigned, each of which stands for
@@ -45,7 +46,9 @@ struct LaunchSite {
 /// `kernels` the pointer is given in the launch's function or at file
 /// scope (`kernel = &copy;`, `void (*kernel)(float *) = copy;`, either
 /// side of `?:`, `&reduce<256>` with its template arguments), each
-/// `sharedBy` their number. A pointer passed as a parameter is not followed.
+/// `sharedBy` their number; or, for a parameter of the launching function,
+/// one launch of each kernel its calls pass, with `instance` the calls
+/// that pass it.
 std::vector<LaunchSite> launchSitesIn(const ConstantFolder &folder, const std::set<std::string, std::less<>> &kernels);
 
 /// Whether every launch of `sites` names a kernel that `folder`'s files

@@ -89,6 +89,33 @@ TEST(LaunchedKernelsTest, APointerToATemplateInstanceLaunchesThatInstance) {
             "not launched: no launch of `reduce`, the first at t.cu:3, is of this instance");
 }
 
+TEST(LaunchedKernelsTest, ALaunchThroughAParameterLaunchesWhatEachCallPasses) {
+  // A timing helper: each kernel runs as often as the calls that pass it, with what they pass.
+  const std::string timed = kThreeKernels +
+                            "void timed(int blocks, void (*kernel)(float *), float *x) {\n"
+                            "  for (int r = 0; r < 10; ++r) kernel<<<blocks, 256>>>(x); }\n"
+                            "int main() { float *x;\n"
+                            "  timed(64, copy, x);\n"
+                            "  for (int k = 0; k < 3; ++k) timed(128, &naive, x); }\n";
+  EXPECT_EQ(launchesText(kThreeNames, timed), "64,1,1 x 256,1,1, 10; 128,1,1 x 256,1,1, 30; none x none, 0");
+  const auto launches = launchesOf(kThreeNames, timed);
+  EXPECT_NE(launches.at("_Z5naivePf").launchesWhy.find("launched 30 times"), std::string::npos)
+      << launches.at("_Z5naivePf").launchesWhy;
+  // Another program beside it, with a helper and a copy of its own: its calls are not this helper's.
+  const std::string helper = "void timed(void (*kernel)(float *)) { for (int r = 0; r < 10; ++r) kernel<<<8, 32>>>(0); }\n";
+  const std::vector<CudaSourceFile> twoPrograms{
+      {"a.cu", "d/a.cu", kThreeKernels + helper + "int main() { timed(copy); }\n"},
+      {"b.cu", "d/b.cu",
+       "__global__ void copy(float *x) {}\n" + helper + "int main() { for (int k = 0; k < 5; ++k) timed(copy); }\n"}};
+  EXPECT_EQ(launchesOf(kThreeNames, twoPrograms, 1).at("_Z4copyPf").launches, 10u);
+  // A call that passes the helper's own parameter on is not followed further.
+  EXPECT_EQ(launchesText(kThreeNames, kThreeKernels +
+                                          "void timed(void (*kernel)(float *)) { kernel<<<8, 32>>>(0); }\n"
+                                          "void twice(void (*kernel)(float *)) { timed(kernel); timed(kernel); }\n"
+                                          "int main() { twice(copy); }\n"),
+            "none; none; none");
+}
+
 TEST(LaunchedKernelsTest, CudaLaunchKernelExTakesItsSizesFromTheConfig) {
   const std::string kernels = "__global__ void scale(float *x) {}\n__global__ void unused(float *x) {}\n";
   const std::vector<std::string> names{"_Z5scalePf", "_Z6unusedPf"};
@@ -132,12 +159,13 @@ TEST(LaunchedKernelsTest, AKernelTheHostCodeLaunchesNowhereRunsNoThread) {
   EXPECT_EQ(launches.at("_Z4usedPf").launches, 1u);
   // Where the host code read launches none of them (a library's kernels), nothing is said of any.
   EXPECT_TRUE(launchesOf({"_Z4usedPf", "_Z6unusedPf"}, "__global__ void used(float *x) {}\n").empty());
-  // A launch through a function's parameter may be of any kernel: none is taken for not launched.
+  // A launch through a function's parameter that some call fills with what is not one kernel may be of
+  // any kernel: none is taken for not launched.
   const auto throughParameter =
       launchesOf({"_Z4usedPf", "_Z6unusedPf"},
                  "__global__ void __launch_bounds__(128) used(float *x) {}\n__global__ void unused(float *x) {}\n"
                  "void timed(void (*kernel)(float *)) { kernel<<<8, 32>>>(0); }\n"
-                 "int main() { used<<<64, 128>>>(0); timed(unused); }\n");
+                 "int main(int argc, char **argv) { used<<<64, 128>>>(0); timed(argc > 1 ? used : unused); }\n");
   EXPECT_EQ(throughParameter.count("_Z6unusedPf"), 0u);
   // Nor one the host code names otherwise: a CUDA graph's kernel node, an attribute query.
   for (const char *named : {"  params.func = (void *)unused;\n", "  cudaFuncGetAttributes(&attributes, unused);\n"})
