@@ -90,7 +90,7 @@ HostRuns HostRunCounter::runsOfEach(const std::vector<HostStatement> &statements
                  (sharedBy == 1 ? ""
                                 : " (1/" + std::to_string(sharedBy) + " of its " + std::to_string(runs.times) +
                                       " runs, through a pointer to " + std::to_string(sharedBy) + " kernels)") +
-                 runs.why;
+                 (at.through.empty() ? "" : " (" + at.through + ")") + runs.why;
   }
   if (statements.size() > named)
     all.why += "; and " + std::to_string(statements.size() - named) + " more " + std::string(rest);
@@ -111,7 +111,7 @@ HostRuns HostRunCounter::callsOf(const std::string &function) {
   for (const auto &[file, at] : folder_.callsOf(function)) {
     const CudaCode &code = folder_.files()[file];
     if (code.functionNameAt(at) != function) // a recursive call runs as its function does
-      calls.push_back({file, at, at, {}, 1});
+      calls.push_back({file, at, at, {}, 1, {}});
   }
   HostRuns runs;
   if (!calls.empty()) {

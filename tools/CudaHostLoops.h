@@ -61,6 +61,9 @@ struct HostStatement {
   /// pointer that several kernels are assigned to stands for each of them
   /// in an equal part of its runs (rounded up).
   std::uint64_t sharedBy = 1;
+  /// How a launch reaches its kernel where the name written is not the
+  /// kernel's ("through `timed`'s parameter `kernel`"), said after its count.
+  std::string through;
 };
 
 /// Counts the runs of statements of one set of files: none under a branch

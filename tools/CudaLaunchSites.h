@@ -36,6 +36,9 @@ struct LaunchSite {
   /// &copy;`): how many kernels it is assigned, each of which stands for
   /// an equal part of its runs (HostStatement::sharedBy).
   std::uint64_t sharedBy = 1;
+  /// For a launch through a function's parameter: "through `timed`'s
+  /// parameter `kernel`" (HostStatement::through).
+  std::string through;
 };
 
 /// Every launch in `folder`'s files, in file order: by the name written

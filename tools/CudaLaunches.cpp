@@ -79,7 +79,7 @@ std::vector<const LaunchSite *> countLaunches(HostRunCounter &runs, const std::v
   constexpr std::size_t kLongestReason = 1000;
   std::vector<HostStatement> statements;
   for (const LaunchSite *site : sites)
-    statements.push_back({site->file, site->statement, site->offset, site->instance, site->sharedBy});
+    statements.push_back({site->file, site->statement, site->offset, site->instance, site->sharedBy, site->through});
   std::vector<std::uint64_t> times;
   const HostRuns all = runs.runsOfEach(statements, kSitesNamed, "launch sites", &times);
   if (all.defaulted)

@@ -99,7 +99,9 @@ TEST(LaunchedKernelsTest, ALaunchThroughAParameterLaunchesWhatEachCallPasses) {
                             "  for (int k = 0; k < 3; ++k) timed(128, &naive, x); }\n";
   EXPECT_EQ(launchesText(kThreeNames, timed), "64,1,1 x 256,1,1, 10; 128,1,1 x 256,1,1, 30; none x none, 0");
   const auto launches = launchesOf(kThreeNames, timed);
-  EXPECT_NE(launches.at("_Z5naivePf").launchesWhy.find("launched 30 times"), std::string::npos)
+  EXPECT_NE(launches.at("_Z5naivePf").launchesWhy.find("launched 30 times: 30 at t.cu:5 (through `timed`'s "
+                                                       "parameter `kernel`), in `for (int r = 0; r < 10; ++r)`"),
+            std::string::npos)
       << launches.at("_Z5naivePf").launchesWhy;
   // Another program beside it, with a helper and a copy of its own: its calls are not this helper's.
   const std::string helper = "void timed(void (*kernel)(float *)) { for (int r = 0; r < 10; ++r) kernel<<<8, 32>>>(0); }\n";
