@@ -192,8 +192,14 @@ private:
   Lookup templateParameter(std::size_t file, int body, const CudaCode::TemplateParameterList &list,
                            std::size_t index, int depth, Definition &found) const;
   /// `name` as seen from `offset` of `file`: a macro, a variable of that
-  /// file, or a file-scope one of another.
+  /// file, or a file-scope one of another; a qualified name
+  /// (`cfg::kThreads`, `Config::kBlock`, `::kN`) through qualified().
   Lookup define(std::size_t file, std::size_t offset, const std::string &name, int depth, Definition &found) const;
+  /// A constant named with its namespace or class (`cfg::kThreads`,
+  /// `Config::kBlock`): declared `const` or `constexpr` in the body of a
+  /// `namespace`, `struct` or `class` of the last qualifier's name, in
+  /// `file` before `offset` or in a file it sees. Absent where none is.
+  Lookup qualified(std::size_t file, std::size_t offset, const std::string &name, int depth, Definition &found) const;
 
   /// Adds `notes` (what a value rests on) to those of the fold under way, once each.
   void note(std::vector<std::string> notes) const;

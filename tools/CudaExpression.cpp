@@ -48,7 +48,9 @@ std::vector<Token> tokensOf(std::string_view text) {
                                    ((text[end] == '+' || text[end] == '-') && (text[end - 1] == 'e' || text[end - 1] == 'E'))))
         ++end;
       tokens.push_back({Token::Number, std::string(text.substr(at, end - at))});
-    } else if (isIdentifierChar(c)) {
+    } else if (isIdentifierChar(c) || (text.substr(at, 2) == "::" && at + 2 < text.size() && isIdentifierChar(text[at + 2]))) {
+      // A name keeps its qualifiers, a leading `::` (the global one) too.
+      end = at;
       while (end < text.size() && (isIdentifierChar(text[end]) || text.substr(end, 2) == "::"))
         end += text.substr(end, 2) == "::" ? 2 : 1;
       tokens.push_back({Token::Name, std::string(text.substr(at, end - at))});

@@ -149,6 +149,8 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
       --typeStart;
     }
     std::vector<std::string> type = wordsIn(std::string_view(code).substr(typeStart, at - typeStart));
+    if (!type.empty() && (type.front() == "public" || type.front() == "private" || type.front() == "protected"))
+      type.erase(type.begin()); // a class's access label before the member (`public: static const int k = 4;`)
     if (type.empty())
       type = listedDeclarationType(code, at).value_or(type); // `int rows = 512, cols = 256;`
     const bool declares = !type.empty() && std::all_of(type.begin(), type.end(), isTypeWord);
@@ -420,8 +422,54 @@ Lookup ConstantFolder::Impl::agreedArgument(const std::pair<std::string, std::si
   return Lookup::Found;
 }
 
+Lookup ConstantFolder::Impl::qualified(std::size_t file, std::size_t offset, const std::string &name, int depth,
+                                       Definition &found) const {
+  const std::size_t last = name.rfind("::");
+  const std::string base = name.substr(last + 2);
+  const std::size_t scopeStart = name.rfind("::", last == 0 ? 0 : last - 1);
+  const std::string scope =
+      last == 0 ? "" : name.substr(scopeStart == std::string::npos ? 0 : scopeStart + 2, last - (scopeStart == std::string::npos ? 0 : scopeStart + 2));
+  if (scope.empty()) // `::kN`: the global one
+    return define(file, offset, base, depth, found);
+  for (std::size_t other = 0; other < files_.size(); ++other) {
+    if (other != file && !seen_[file][other])
+      continue;
+    const CudaCode &source = files_[other];
+    const std::string &code = source.code();
+    // Each `namespace scope {`, `struct scope ... {` or `class scope ... {`: the name is
+    // looked up as seen at the end of that body, where every member declared in it is.
+    for (std::size_t at = code.find(scope); at != std::string::npos; at = code.find(scope, at + scope.size())) {
+      std::size_t keyword = at;
+      const std::string before = wordBefore(code, keyword);
+      const std::size_t brace = code.find_first_of("{;()=", at + scope.size());
+      if (!isWholeWord(code, at, scope.size()) || (before != "namespace" && before != "struct" && before != "class") ||
+          brace == std::string::npos || code[brace] != '{')
+        continue;
+      const std::size_t end = source.pastBlockOpenedAt(brace);
+      if (end == std::string::npos || end < brace + 3 || (other == file && offset <= brace))
+        continue;
+      if (std::size_t enumAt = keyword; wordBefore(code, enumAt) == "enum") { // `enum class E { Q = 8 }`: `E::Q`
+        for (std::size_t member = code.find(base, brace); member < end; member = code.find(base, member + 1)) {
+          const std::size_t previous = codeEndBefore(code, member);
+          if (isWholeWord(code, member, base.size()) && previous > 0 &&
+              (code[previous - 1] == '{' || code[previous - 1] == ','))
+            return enumerator(other, source.blockAt(brace + 1), member, depth, found);
+        }
+        continue;
+      }
+      // Where it is used inside that body, else just before its `}` (which blockAt() reads as outside it).
+      const std::size_t seenAt = other == file && offset < end - 2 ? offset : end - 2;
+      if (const Lookup lookup = variable(other, seenAt, base, false, depth, found); lookup != Lookup::Absent)
+        return lookup;
+    }
+  }
+  return Lookup::Absent;
+}
+
 Lookup ConstantFolder::Impl::define(std::size_t file, std::size_t offset, const std::string &name, int depth,
                                     Definition &found) const {
+  if (name.find("::") != std::string::npos)
+    return qualified(file, offset, name, depth, found);
   if (Lookup lookup = macro(file, name, found); lookup != Lookup::Absent) {
     const CudaCode &defining = files_[found.file];
     if (const UndefinedKnob *knob = lookup == Lookup::Found ? defining.knobAround(found.offset) : nullptr)

@@ -185,6 +185,23 @@ TEST(CudaLaunchesTest, EnumeratorsAreTheirValues) {
   EXPECT_EQ(folded("enum { P = sizeof(Big), R };\nint main() { @ }", "R"), "none");
 }
 
+TEST(CudaLaunchesTest, QualifiedConstantsAreThoseOfTheirNamespaceOrClass) {
+  EXPECT_EQ(folded("namespace cfg { constexpr int kThreads = 128; }\nint main() { @ }", "cfg::kThreads"), "128,1,1");
+  EXPECT_EQ(folded("namespace a { namespace b { const int k = 4; } }\nint main() { @ }", "a::b::k * 2"), "8,1,1");
+  EXPECT_EQ(folded("struct Config { static constexpr int kBlock = 256; };\nint main() { @ }", "Config::kBlock"),
+            "256,1,1");
+  EXPECT_EQ(folded("class Tile {\npublic:\n  static const int kSize = 16;\n};\nint main() { @ }", "Tile::kSize * 2"),
+            "32,1,1");
+  EXPECT_EQ(folded("enum class Width : int { Narrow = 64, Wide };\nint main() { @ }", "Width::Wide"), "65,1,1");
+  EXPECT_EQ(folded("const int kAll = 64;\nint main() { @ }", "::kAll"), "64,1,1");
+  EXPECT_EQ(folded("namespace cfg { constexpr int kN = 512; void run() { @ } }", "cfg::kN"), "512,1,1");
+  // Not fixed: a variable the program may change, or a name the qualifier's scope does not declare.
+  EXPECT_EQ(folded("namespace cfg { int n = 8; }\nint main() { @ }", "cfg::n"), "none");
+  EXPECT_EQ(folded("namespace other { constexpr int k = 64; }\nnamespace cfg { }\nint main() { @ }", "cfg::k"),
+            "none");
+  EXPECT_EQ(folded("int main() { @ }\nnamespace late { constexpr int k = 8; }", "late::k"), "none");
+}
+
 TEST(CudaLaunchesTest, MacrosAreThoseTheBuildWithoutDashDFlagsDefines) {
   // Rodinia's block size: a knob a -D flag may set, else a default.
   const std::string knob = "#ifdef RD_WG_SIZE_0_0\n#define BLOCK_SIZE RD_WG_SIZE_0_0\n"
