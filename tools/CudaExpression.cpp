@@ -4,6 +4,7 @@
 
 #include "CudaCode.h"
 #include "CudaSource.h"
+#include "CudaStructLayout.h"
 
 #include <algorithm>
 #include <cctype>
@@ -334,6 +335,18 @@ private:
     }
     if (name.rfind("std::", 0) == 0)
       name = name.substr(5);
+    if (name == "sizeof") { // of a type the host's layout fixes: `sizeof(float)`, `sizeof(float4)`
+      std::string type;
+      for (int depth = 0; ++at_ < tokens_.size();) {
+        const std::string &text = tokens_[at_].text;
+        depth += text == "(" ? 1 : text == ")" ? -1 : 0;
+        if (depth < 0)
+          break;
+        type += text + " ";
+      }
+      const std::optional<std::int64_t> size = accept(")") ? builtinTypeSize(type) : std::nullopt;
+      return size ? std::optional<Number>(Number{false, *size, 0}) : std::nullopt;
+    }
     if (name == "static_cast") {
       std::vector<std::string> type;
       if (!accept("<"))

@@ -79,7 +79,30 @@ std::optional<Layout> arithmeticType(const std::vector<std::string> &words) {
   return scalar(4);
 }
 
+/// The words of a type as declared, without its qualifiers.
+std::vector<std::string> typeWords(const std::string &typeText) {
+  std::vector<std::string> words;
+  for (std::string &word : wordsIn(typeText))
+    if (word != "const" && word != "volatile" && word != "struct" && word != "class" && word != "__restrict__")
+      words.push_back(std::move(word));
+  return words;
+}
+
 } // namespace
+
+std::optional<std::int64_t> builtinTypeSize(const std::string &typeText) {
+  if (typeText.find_first_not_of(" \t\r\n*") != std::string::npos && trimmed(typeText).back() == '*')
+    return 8;
+  if (typeText.find_first_of("*&<>():[]{}") != std::string::npos)
+    return std::nullopt;
+  const std::vector<std::string> words = typeWords(typeText);
+  if (words.empty())
+    return std::nullopt;
+  std::optional<Layout> layout = arithmeticType(words);
+  if (!layout && words.size() == 1)
+    layout = vectorType(words[0]);
+  return layout ? std::optional<std::int64_t>(layout->size) : std::nullopt;
+}
 
 class CudaStructs::Reader {
 public:
@@ -96,10 +119,7 @@ public:
   std::optional<Layout> layoutOf(const std::string &typeText, int depth) const {
     if (depth > kMaxDepth || typeText.find_first_of("*&<>():[]{}") != std::string::npos)
       return std::nullopt;
-    std::vector<std::string> words;
-    for (std::string &word : wordsIn(typeText))
-      if (word != "const" && word != "volatile" && word != "struct" && word != "class" && word != "__restrict__")
-        words.push_back(std::move(word));
+    const std::vector<std::string> words = typeWords(typeText);
     if (words.empty())
       return std::nullopt;
     if (auto arithmetic = arithmeticType(words))

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace ptxdvfs::tools {
@@ -33,5 +34,11 @@ private:
   class Reader;
   std::unique_ptr<Reader> reader_;
 };
+
+/// The size in bytes of a built-in arithmetic type (`unsigned long`,
+/// `float`), a CUDA vector type (`float4`) or a pointer (`float *`), as on
+/// a 64-bit host: what `sizeof` gives in host code. nullopt for any other
+/// type (a struct, a template parameter, a variable's name).
+std::optional<std::int64_t> builtinTypeSize(const std::string &typeText);
 
 } // namespace ptxdvfs::tools

@@ -62,6 +62,12 @@ TEST(CudaLaunchesTest, ConstantsFoldAsCDoes) {
   EXPECT_EQ(folded("@", "1 / 0"), "none");
   EXPECT_EQ(folded("@", "(int)1e30"), "none"); // C leaves that conversion undefined
   EXPECT_EQ(folded("@", "ceil(1e300 * 1e300)"), "none");
+  // sizeof of a type whose size the 64-bit host fixes; not of a struct or a variable.
+  EXPECT_EQ(folded("@", "sizeof(float) * 4"), "16,1,1");
+  EXPECT_EQ(folded("@", "4096 / sizeof(unsigned long long)"), "512,1,1");
+  EXPECT_EQ(folded("@", "sizeof(const double2) + sizeof(int *)"), "24,1,1");
+  EXPECT_EQ(folded("@", "sizeof(Params)"), "none");
+  EXPECT_EQ(folded("@", "sizeof(n)"), "none");
 }
 
 /// What `expression` folds to as a kernel argument at the launch.
