@@ -212,62 +212,113 @@ std::map<std::pair<std::string, std::string>, PointerTargets, std::less<>> point
   return assigned;
 }
 
+/// The position of the parameter named `name` in the list of the
+/// function whose body is `body`; npos where it has none of that name.
+std::size_t parameterIndex(const CudaCode &source, int body, const std::string &name) {
+  const std::size_t open = body < 0 ? std::string::npos : source.parameterListOf(source.openBraceOf(body));
+  const std::size_t close = open == std::string::npos ? open : pastClosing(source.code(), open);
+  if (close == std::string::npos)
+    return std::string::npos;
+  const std::vector<std::string> parameters =
+      topLevelParts(std::string_view(source.code()).substr(open + 1, close - open - 2));
+  for (std::size_t index = 0; index < parameters.size(); ++index) {
+    const std::vector<std::string> words = wordsIn(parameters[index]);
+    if (std::find(words.begin(), words.end(), name) != words.end())
+      return index;
+  }
+  return std::string::npos;
+}
+
+/// A kernel a function's parameter is given, and the calls that give it:
+/// the function's own, and where a call passes its caller's parameter on
+/// (`void twice(K k) { timed(k); timed(k); }`), the caller's calls too.
+struct PassedKernel {
+  std::pair<std::string, std::vector<std::string>> kernel; ///< name, template arguments
+  TemplateCalls calls;
+};
+
+/// How many functions a kernel is followed through, parameter to parameter.
+constexpr int kMostParameterHops = 3;
+
+/// Adds to `passed` what the calls of `function` (of a file that `file`
+/// sees) pass as its parameter `index`, merged by kernel; false where
+/// some call passes anything but one kernel or a parameter of its own
+/// function that is followed so (`hops` functions at most).
+bool addKernelsPassed(const ConstantFolder &folder, std::size_t file, const std::string &function, std::size_t index,
+                      const std::set<std::string, std::less<>> &kernels, int hops, std::vector<PassedKernel> &passed) {
+  const std::vector<std::pair<std::size_t, std::size_t>> &calls = folder.callsOf(function);
+  bool any = false;
+  for (const std::pair<std::size_t, std::size_t> &call : calls) {
+    if (!folder.sees(file, call.first))
+      continue; // another program's function of the same name
+    const CudaCode &caller = folder.files()[call.first];
+    const std::string &code = caller.code();
+    const std::size_t arguments = callArgumentsAt(code, call.second, function.size());
+    const std::size_t end = arguments == std::string::npos ? arguments : pastClosing(code, arguments);
+    if (end == std::string::npos)
+      return false;
+    const std::vector<std::string> passedArguments =
+        topLevelParts(std::string_view(code).substr(arguments + 1, end - arguments - 2));
+    if (index >= passedArguments.size())
+      return false;
+    PointerTargets targets;
+    addAssignedKernels(passedArguments[index], 0, passedArguments[index], kernels, targets);
+    std::vector<PassedKernel> found;
+    if (targets.size() == 1) {
+      found.push_back({targets.front(), {}});
+    } else {
+      // The caller's own parameter, passed on: what the caller's calls give it.
+      const std::string name = trimmed(passedArguments[index]);
+      const int body = caller.functionBodyAt(call.second);
+      const std::size_t callerIndex = targets.empty() && firstWordOf(name) == name && hops > 1
+                                          ? parameterIndex(caller, body, name)
+                                          : std::string::npos;
+      if (callerIndex == std::string::npos ||
+          !addKernelsPassed(folder, call.first, caller.functionNameOf(body), callerIndex, kernels, hops - 1, found))
+        return false;
+    }
+    for (PassedKernel &each : found) {
+      each.calls[function].push_back(call);
+      auto same = std::find_if(passed.begin(), passed.end(),
+                               [&](const PassedKernel &known) { return known.kernel == each.kernel; });
+      if (same == passed.end()) {
+        passed.push_back(std::move(each));
+        continue;
+      }
+      for (auto &[name, through] : each.calls)
+        for (const auto &one : through)
+          if (std::find(same->calls[name].begin(), same->calls[name].end(), one) == same->calls[name].end())
+            same->calls[name].push_back(one);
+    }
+    any = true;
+  }
+  return any;
+}
+
 /// For a launch through a parameter of the function around it (`void
 /// timed(void (*kernel)(float *)) { kernel<<<...>>>(x); }`): one launch of
 /// each kernel that the function's calls pass there (`timed(copy)`,
-/// `timed(&reduce<256>)`), standing for the calls that pass it alone.
-/// Only the calls in the files that see the launch's count. Empty where
-/// the name is no parameter, or some call passes something else than one
-/// kernel (its own parameter, a pointer, a choice).
+/// `timed(&reduce<256>)`, or a caller's parameter that its own calls
+/// give, kMostParameterHops functions up), standing for the calls that
+/// pass it alone. Only the calls in the files that see the launch's
+/// count. Empty where the name is no parameter, or some call passes
+/// something else (a pointer variable, a choice).
 std::vector<LaunchSite> throughParameter(const ConstantFolder &folder, const LaunchSite &site,
                                          const std::set<std::string, std::less<>> &kernels) {
   const CudaCode &source = folder.files()[site.file];
   const int body = source.functionBodyAt(site.offset);
-  const std::size_t open = body < 0 ? std::string::npos : source.parameterListOf(source.openBraceOf(body));
-  const std::size_t close = open == std::string::npos ? open : pastClosing(source.code(), open);
-  if (close == std::string::npos || !site.instance.empty())
+  const std::size_t index = parameterIndex(source, body, site.kernel);
+  const std::string function = body < 0 ? std::string() : source.functionNameOf(body);
+  std::vector<PassedKernel> passed;
+  if (index == std::string::npos || function.empty() || !site.instance.empty() ||
+      !addKernelsPassed(folder, site.file, function, index, kernels, kMostParameterHops, passed))
     return {};
-  const std::vector<std::string> parameters =
-      topLevelParts(std::string_view(source.code()).substr(open + 1, close - open - 2));
-  const auto named = std::find_if(parameters.begin(), parameters.end(), [&](const std::string &parameter) {
-    const std::vector<std::string> words = wordsIn(parameter);
-    return std::find(words.begin(), words.end(), site.kernel) != words.end();
-  });
-  const std::string function = source.functionNameOf(body);
-  const std::vector<std::pair<std::size_t, std::size_t>> &calls = folder.callsOf(function);
-  if (named == parameters.end() || function.empty() || calls.empty())
-    return {};
-  const std::size_t index = static_cast<std::size_t>(named - parameters.begin());
-  std::vector<std::pair<std::pair<std::string, std::vector<std::string>>, std::vector<std::pair<std::size_t, std::size_t>>>>
-      byKernel;
-  for (const std::pair<std::size_t, std::size_t> &call : calls) {
-    if (!folder.sees(site.file, call.first))
-      continue; // another program's function of the same name
-    const std::string &code = folder.files()[call.first].code();
-    const std::size_t arguments = callArgumentsAt(code, call.second, function.size());
-    const std::size_t end = arguments == std::string::npos ? arguments : pastClosing(code, arguments);
-    if (end == std::string::npos)
-      return {};
-    const std::vector<std::string> passed =
-        topLevelParts(std::string_view(code).substr(arguments + 1, end - arguments - 2));
-    PointerTargets targets;
-    if (index < passed.size())
-      addAssignedKernels(passed[index], 0, passed[index], kernels, targets);
-    if (targets.size() != 1)
-      return {};
-    const auto same = std::find_if(byKernel.begin(), byKernel.end(),
-                                   [&](const auto &known) { return known.first == targets.front(); });
-    if (same != byKernel.end())
-      same->second.push_back(call);
-    else
-      byKernel.push_back({targets.front(), {call}});
-  }
   std::vector<LaunchSite> each;
-  for (auto &[target, through] : byKernel) {
+  for (PassedKernel &kernel : passed) {
     LaunchSite launch = site;
-    launch.kernel = target.first;
-    launch.templateArguments = target.second;
-    launch.instance[function] = std::move(through);
+    launch.kernel = kernel.kernel.first;
+    launch.templateArguments = kernel.kernel.second;
+    launch.instance = std::move(kernel.calls);
     launch.through = "through `" + function + "`'s parameter `" + site.kernel + "`";
     each.push_back(std::move(launch));
   }

@@ -110,11 +110,16 @@ TEST(LaunchedKernelsTest, ALaunchThroughAParameterLaunchesWhatEachCallPasses) {
       {"b.cu", "d/b.cu",
        "__global__ void copy(float *x) {}\n" + helper + "int main() { for (int k = 0; k < 5; ++k) timed(copy); }\n"}};
   EXPECT_EQ(launchesOf(kThreeNames, twoPrograms, 1).at("_Z4copyPf").launches, 10u);
-  // A call that passes the helper's own parameter on is not followed further.
+  // A call that passes its caller's parameter on is followed to the caller's calls.
   EXPECT_EQ(launchesText(kThreeNames, kThreeKernels +
                                           "void timed(void (*kernel)(float *)) { kernel<<<8, 32>>>(0); }\n"
                                           "void twice(void (*kernel)(float *)) { timed(kernel); timed(kernel); }\n"
-                                          "int main() { twice(copy); }\n"),
+                                          "int main() { twice(copy); for (int i = 0; i < 5; ++i) timed(naive); }\n"),
+            "8,1,1 x 32,1,1, 2; 8,1,1 x 32,1,1, 5; none x none, 0");
+  // One that passes a pointer variable is not followed: then no kernel is taken for not launched.
+  EXPECT_EQ(launchesText(kThreeNames, kThreeKernels +
+                                          "void timed(void (*kernel)(float *)) { kernel<<<8, 32>>>(0); }\n"
+                                          "int main() { void (*k)(float *) = copy; timed(copy); timed(k); }\n"),
             "none; none; none");
 }
 
