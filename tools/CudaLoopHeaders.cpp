@@ -218,9 +218,44 @@ std::optional<CountedFor> countedFor(std::string_view header) {
     loop.step = compact.substr(2 * i.size() + 2);
   else if (compact.rfind(i + "=" + i + "-", 0) == 0)
     loop.step = "-(" + compact.substr(2 * i.size() + 2) + ")";
+  else if (compact.rfind(i + "*=", 0) == 0 || compact.rfind(i + "=" + i + "*", 0) == 0 ||
+           compact.rfind(i + "/=", 0) == 0 || compact.rfind(i + "=" + i + "/", 0) == 0) {
+    const bool assigned = compact[i.size()] == '=';
+    loop.step = compact.substr(assigned ? 2 * i.size() + 2 : i.size() + 2);
+    if (assigned && loop.step.find_first_of("+-?") != std::string::npos)
+      loop.step.clear(); // `i = i * 2 + 1` scales and adds
+    loop.scaling = compact[assigned ? 2 * i.size() + 1 : i.size()] == '*' ? CountedFor::Scaling::Multiply
+                                                                           : CountedFor::Scaling::Divide;
+  } else if (compact.rfind(i + "<<=", 0) == 0 || compact.rfind(i + ">>=", 0) == 0) {
+    loop.step = "(1<<(" + compact.substr(i.size() + 3) + "))"; // a shift scales by a power of 2
+    loop.scaling = compact[i.size()] == '<' ? CountedFor::Scaling::Multiply : CountedFor::Scaling::Divide;
+  }
   if (loop.start.empty() || loop.step.empty())
     return std::nullopt;
   return loop;
+}
+
+std::optional<std::pair<std::uint64_t, std::int64_t>> scaledIterations(std::int64_t start, const std::string &comparison,
+                                                                       std::int64_t bound, std::int64_t factor,
+                                                                       bool divides) {
+  constexpr std::uint64_t kMostScaledIterations = 64;
+  __extension__ using Int128 = __int128;
+  const auto holds = [&](Int128 value) {
+    return comparison == "<" ? value < bound : comparison == "<=" ? value <= bound : comparison == ">" ? value > bound
+         : comparison == ">=" ? value >= bound : value != bound;
+  };
+  Int128 value = start, sum = 0;
+  std::uint64_t count = 0;
+  for (; holds(value); ++count) {
+    if (count == kMostScaledIterations || factor == 0 || (!divides && (factor == 1 || value == 0)) ||
+        (divides && (factor == 1 || factor == -1 || value == 0)))
+      return std::nullopt; // scaling never leaves the range, or leaves it past every whole number
+    sum += value;
+    value = divides ? value / factor : value * factor;
+    if (value > INT64_MAX || value < INT64_MIN)
+      return std::nullopt;
+  }
+  return std::make_pair(count, count == 0 ? start : static_cast<std::int64_t>(sum / static_cast<Int128>(count)));
 }
 
 std::optional<std::uint64_t> iterations(std::int64_t start, const std::string &comparison, std::int64_t bound,

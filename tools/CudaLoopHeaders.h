@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -95,13 +96,19 @@ std::size_t bodyEndAfter(const CudaCode &code, std::size_t close);
 /// `for (counter = start; counter OP bound; counter += step)`, as written.
 struct CountedFor {
   std::string counter, start, comparison, bound;
-  std::string step; ///< what one iteration adds, negated for `--`, `-=` and `i = i - s`
+  /// What one iteration adds, negated for `--`, `-=` and `i = i - s`; for a
+  /// scaling step, what it multiplies or divides by (a shift's power of 2).
+  std::string step;
+  /// How the step applies: added, or (`i *= 2`, `i <<= 1`, `i /= 2`,
+  /// `i >>= 1`) multiplied or divided by.
+  enum class Scaling { None, Multiply, Divide } scaling = Scaling::None;
 };
 
 /// The parts of a `for` whose parentheses hold `header`, where its counter
 /// is given a start, compared with `<`, `<=`, `>`, `>=` or `!=` (either
-/// side), and stepped by `++`, `--`, `+=`, `-=` or `i = i + s`; nullopt
-/// for any other `for` (a range `for`, `t *= 2`, a condition with `&&`).
+/// side), and stepped by `++`, `--`, `+=`, `-=`, `i = i + s`, or scaled by
+/// `*=`, `/=`, `<<=`, `>>=` (or `i = i * s`, `i = i / s`); nullopt for
+/// any other `for` (a range `for`, a condition with `&&`).
 std::optional<CountedFor> countedFor(std::string_view header);
 
 /// The iterations of `for (i = start; i OP bound; i += step)` (0 where it
@@ -109,10 +116,21 @@ std::optional<CountedFor> countedFor(std::string_view header);
 std::optional<std::uint64_t> iterations(std::int64_t start, const std::string &comparison, std::int64_t bound,
                                         std::int64_t step);
 
-/// The values a counted `for`'s counter takes: from `start`, by `step`, `count` of them.
+/// The iterations of `for (i = start; i OP bound; i *= factor)` (or `/=`
+/// with `divides`), and the mean of the values `i` takes (0 where it takes
+/// none); nullopt where scaling never ends it (a factor of 1, a start of 0)
+/// or it would run past 64 iterations, which no whole number survives.
+std::optional<std::pair<std::uint64_t, std::int64_t>> scaledIterations(std::int64_t start, const std::string &comparison,
+                                                                       std::int64_t bound, std::int64_t factor,
+                                                                       bool divides);
+
+/// The values a counted `for`'s counter takes: `count` of them from
+/// `start`, and the one that stands for them all (`middle`): the middle
+/// one of an added step, the mean of a scaling one's.
 struct CountedRange {
-  std::int64_t start = 0, step = 0;
+  std::int64_t start = 0, middle = 0;
   std::uint64_t count = 0;
+  bool scaled = false;
 };
 
 /// `loop`'s range, its start, bound and step folded by `whole` (text ->
@@ -120,11 +138,22 @@ struct CountedRange {
 /// not fold or counting never ends the loop.
 template <typename Whole> std::optional<CountedRange> countedRange(const CountedFor &loop, Whole whole) {
   const std::optional<std::int64_t> start = whole(loop.start), bound = whole(loop.bound), step = whole(loop.step);
-  const std::optional<std::uint64_t> count =
-      start && bound && step ? iterations(*start, loop.comparison, *bound, *step) : std::nullopt;
+  if (!start || !bound || !step)
+    return std::nullopt;
+  if (loop.scaling != CountedFor::Scaling::None) {
+    const auto scaled =
+        scaledIterations(*start, loop.comparison, *bound, *step, loop.scaling == CountedFor::Scaling::Divide);
+    if (!scaled)
+      return std::nullopt;
+    return CountedRange{*start, scaled->second, scaled->first, true};
+  }
+  const std::optional<std::uint64_t> count = iterations(*start, loop.comparison, *bound, *step);
   if (!count)
     return std::nullopt;
-  return CountedRange{*start, *step, *count};
+  __extension__ using Int128 = __int128; // start + step * ((count - 1) / 2) lies between start and the bound
+  const Int128 middle =
+      *count == 0 ? *start : static_cast<Int128>(*start) + static_cast<Int128>(*step) * static_cast<Int128>((*count - 1) / 2);
+  return CountedRange{*start, static_cast<std::int64_t>(middle), *count, false};
 }
 
 } // namespace ptxdvfs::tools

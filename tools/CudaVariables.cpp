@@ -246,12 +246,10 @@ std::optional<Number> ConstantFolder::Impl::counterMiddle(std::size_t file, std:
   const std::optional<CountedRange> range = countedRange(*counted, whole);
   if (!range || range->count == 0)
     return std::nullopt;
-  __extension__ using Int128 = __int128; // start + step * ((count - 1) / 2) lies between start and the bound
-  const Int128 middle = static_cast<Int128>(range->start) +
-                        static_cast<Int128>(range->step) * static_cast<Int128>((range->count - 1) / 2);
-  const Number value{false, static_cast<std::int64_t>(middle), 0};
+  const Number value{false, range->middle, 0};
   ++middles_;
-  note({"`" + name + "` = " + shownNumber(value) + ", the middle of " +
+  note({"`" + name + "` = " + shownNumber(value) +
+        (range->scaled ? ", the mean of the " + std::to_string(range->count) + " values of " : ", the middle of ") +
         quotedCode(std::string_view(files_[file].text()).substr(keyword, close + 1 - keyword)) + " at " +
         files_[file].where(keyword)});
   return value;

@@ -85,7 +85,8 @@ TEST(CudaHostLoopsTest, LoopsTheSourceDoesNotCountRunTheDefault) {
   EXPECT_EQ(launchesIn("int done = 0;\nwhile (!done) { k<<<1, 32>>>(x); done = 1; }"), 16u);
   EXPECT_EQ(launchesIn("do {\n  k<<<1, 32>>>(x);\n} while (argc--);"), 16u);
   EXPECT_EQ(launchesIn("int v[3];\nfor (int e : v) k<<<1, 32>>>(x);"), 16u);
-  EXPECT_EQ(launchesIn("for (int t = 1; t < 100; t *= 2) k<<<1, 32>>>(x);"), 16u); // a step not read
+  EXPECT_EQ(launchesIn("for (int t = 0; t < 100; t *= 2) k<<<1, 32>>>(x);"), 16u); // scaling 0 never ends it
+  EXPECT_EQ(launchesIn("for (int t = 1; t < 100; t = t * 2 + 1) k<<<1, 32>>>(x);"), 16u); // a step not read
   EXPECT_EQ(launchesIn("for (int t = 0; t < 100 && argc; t++) k<<<1, 32>>>(x);"), 16u);
   EXPECT_EQ(launchesIn("for (int t = 0; t < 100; t--) k<<<1, 32>>>(x);"), 16u); // never reaches its bound
   EXPECT_EQ(launchesIn("for (int t = 0; t != 7; t += 2) k<<<1, 32>>>(x);"), 16u);
@@ -262,7 +263,21 @@ TEST(CudaHostLoopsTest, AHostLoopsCounterIsTheMiddleOfItsValues) {
             "none");
   EXPECT_EQ(shown(launchOfK(inMain("int i;\nfor (i = 1; i <= 64; i++) {}\nk<<<i, 32>>>(x);")).grid), "none");
   EXPECT_EQ(shown(launchOfK(inMain("for (int i = 1; i <= rand(); i++) k<<<i, 32>>>(x);")).grid), "none");
-  EXPECT_EQ(shown(launchOfK(inMain("for (int i = 1; i <= 64; i *= 2) k<<<i, 32>>>(x);")).grid), "none");
+}
+
+TEST(CudaHostLoopsTest, AScalingHostLoopCountsItsValuesAndStandsForTheirMean) {
+  // A size sweep: 1, 2, 4, ..., 64 are 7 values whose mean, 127 / 7, stands for them all.
+  EXPECT_EQ(launchesIn("for (int t = 1; t < 100; t *= 2) k<<<1, 32>>>(x);"), 7u);
+  const ptx::analysis::SourceLaunch sweep = launchOfK(inMain("for (int i = 1; i <= 64; i *= 2) k<<<i, 32>>>(x);"));
+  EXPECT_EQ(shown(sweep.grid), "18,1,1");
+  EXPECT_EQ(sweep.launches, 7u);
+  EXPECT_NE(sweep.gridHow.find("`i` = 18, the mean of the 7 values of `for (int i = 1; i <= 64; i *= 2)`"),
+            std::string::npos)
+      << sweep.gridHow;
+  // Shifts scale by powers of 2; a halving loop counts down to its bound.
+  EXPECT_EQ(launchesIn("for (int size = 1024; size <= (1 << 20); size <<= 1) k<<<1, 32>>>(x);"), 11u);
+  EXPECT_EQ(launchesIn("for (int s = 4096; s > 0; s >>= 1) k<<<1, 32>>>(x);"), 13u);
+  EXPECT_EQ(launchesIn("for (int s = 4096; s >= 16; s /= 4) k<<<1, 32>>>(x);"), 5u);
 }
 
 TEST(CudaHostLoopsTest, TheProgramIsReadAsRunWithoutArguments) {
