@@ -151,6 +151,27 @@ private:
   /// (taken()), no `#if` branch closes between them, and where it reads
   /// the value it changes (`readsItself`, `n *= 2`), no loop holds both.
   bool runsBeforeEachUse(std::size_t file, std::size_t at, std::size_t before, bool readsItself, int depth) const;
+  /// A variable passed at `at` of `file` as a whole argument of a call of
+  /// a function that the files seen define and that takes that parameter
+  /// by non-const reference (`void sizes(int n, int &blocks)`):
+  /// where it is defined, its body (-1 where overloads of the name that
+  /// take as many arguments may change it, and which one the call takes
+  /// is not read), the parameter's name, and where the call starts.
+  struct OutArgument {
+    std::string callee, parameter;
+    std::size_t definedIn = 0;
+    int body = -1;
+    std::size_t callAt = 0;
+  };
+  /// nullopt where `at` is no such argument (passed by value or by const
+  /// reference, to a function the files do not define, or in no call).
+  std::optional<OutArgument> outArgument(std::size_t file, std::size_t at, std::size_t length) const;
+  /// What the call of `out` leaves in its argument: the parameter's value
+  /// at the end of the callee's body, its parameters read as every call
+  /// passes them (CUDA samples' `getNumBlocksAndThreads(n, 64, 256,
+  /// blocks, threads)`); nullopt where that does not fold (calls that
+  /// pass different values among them).
+  std::optional<Number> valueLeftBy(const OutArgument &out, int depth) const;
   /// The counter `name`, changed at `at` in the head of a counted `for`
   /// whose body holds `before` and does not change it: the middle of its values
   /// (`k` in `for (k = 0; k < 100; k++)` is 49), for a kernel launched
@@ -228,6 +249,8 @@ private:
   mutable std::map<std::pair<std::size_t, std::string>, std::pair<Lookup, ReturnFunction>> returnFunctions_;
   /// The switches read so far, by file and the offset of their `switch`.
   mutable std::map<std::pair<std::size_t, std::size_t>, constants::Switch> switches_;
+  /// The function bodies of each name looked up so far (outArgument()), by file.
+  mutable std::map<std::string, std::vector<std::pair<std::size_t, int>>, std::less<>> definitions_;
   /// The calls of each function looked up so far, by name.
   mutable std::map<std::string, std::vector<std::pair<std::size_t, std::size_t>>, std::less<>> calls_;
   /// The parameters (function, index) whose calls are being folded, so

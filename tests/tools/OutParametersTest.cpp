@@ -1,0 +1,70 @@
+// OutParametersTest.cpp - a size a host function sets through a reference
+// parameter (`void sizes(int n, int &blocks, int &threads)`), as the CUDA
+// samples' getNumBlocksAndThreads does, read at the launch that uses it.
+#include "CudaLaunches.h"
+#include "SourceLaunchHelpers.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace ptxdvfs::tools {
+namespace {
+
+const std::string kSizes = "void sizes(int n, int maxBlocks, int &blocks, int &threads) {\n"
+                           "  threads = n < 512 ? 64 : 256;\n"
+                           "  blocks = (n + threads - 1) / threads;\n"
+                           "  blocks = std::min(maxBlocks, blocks);\n"
+                           "}\n";
+
+/// "GRID x BLOCK" that `main`'s `body` launches kernel `k` with, after `kSizes`.
+std::string launchedAfter(const std::string &body) {
+  const auto launches = launchesOf({"k"}, kSizes + "int main(int argc, char **argv) {\n  float *x;\n" + body + "\n}\n");
+  const auto found = launches.find("k");
+  return found == launches.end() ? "none" : shown(found->second.grid) + " x " + shown(found->second.block);
+}
+
+TEST(OutParametersTest, AReferenceParameterGivesTheValueItsFunctionLeaves) {
+  EXPECT_EQ(launchedAfter("int blocks = 0, threads = 0;\nsizes(1 << 20, 64, blocks, threads);\n"
+                          "k<<<blocks, threads>>>(x);"),
+            "64,1,1 x 256,1,1");
+  EXPECT_EQ(launchedAfter("int blocks = 0, threads = 0;\nsizes(300, 64, blocks, threads);\n"
+                          "k<<<blocks, threads>>>(x);"),
+            "5,1,1 x 64,1,1");
+  const auto launches =
+      launchesOf({"k"}, kSizes + "int main() { float *x; int b = 0, t = 0;\n  sizes(1 << 20, 64, b, t);\n"
+                                 "  k<<<b, t>>>(x); }\n");
+  ASSERT_EQ(launches.count("k"), 1u);
+  EXPECT_NE(launches.at("k").blockHow.find("`t` = 256, as `sizes` at t.cu:7 sets it"), std::string::npos)
+      << launches.at("k").blockHow;
+}
+
+TEST(OutParametersTest, WhatACallCannotChangeKeepsItsValue) {
+  // By value, or by const reference: the caller's variable keeps its value.
+  const std::string byValue = "void widen(int threads) { threads = 1024; }\n"
+                              "void show(const int &threads) {}\n";
+  EXPECT_EQ(launchedAfter(byValue + "int blocks = 8, threads = 32;\nwiden(threads);\nshow(threads);\n"
+                                    "k<<<blocks, threads>>>(x);"),
+            "8,1,1 x 32,1,1");
+  // A call the program run without arguments does not make changes nothing.
+  EXPECT_EQ(launchedAfter("int blocks = 8, threads = 32;\nif (argc > 1) sizes(1 << 20, 64, blocks, threads);\n"
+                          "k<<<blocks, threads>>>(x);"),
+            "8,1,1 x 32,1,1");
+}
+
+TEST(OutParametersTest, ACallWhoseEffectIsNotReadLeavesTheSizeOpen) {
+  // Set in a loop, or by one of two overloads that may change it: not known.
+  const std::string looped = "void grow(int &threads) { for (int i = 0; i < 3; ++i) threads *= 2; }\n"
+                             "int main() { float *x; int threads = 32;\n  grow(threads);\n  k<<<8, threads>>>(x); }\n";
+  EXPECT_EQ(shown(launchesOf({"k"}, looped).at("k").block), "none");
+  const std::string overloaded = "void pick(int &threads) { threads = 64; }\nvoid pick(float *p) {}\n"
+                                 "void pick(long &threads, int extra) { threads = 128; }\n"
+                                 "int main() { float *x; int threads = 32;\n  pick(threads);\n  k<<<8, threads>>>(x); }\n";
+  EXPECT_EQ(shown(launchesOf({"k"}, overloaded).at("k").block), "64,1,1"); // the one of one argument
+  const std::string twoWays = "void pick(int &threads) { threads = 64; }\nvoid pick(long &threads) { threads = 128; }\n"
+                              "int main() { float *x; int threads = 32;\n  pick(threads);\n  k<<<8, threads>>>(x); }\n";
+  EXPECT_EQ(shown(launchesOf({"k"}, twoWays).at("k").block), "none");
+}
+
+} // namespace
+} // namespace ptxdvfs::tools
