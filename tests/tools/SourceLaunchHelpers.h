@@ -1,7 +1,9 @@
 // SourceLaunchHelpers.h - what the host code's launches give kernels of a
-// module built by hand, for the tests of CudaLaunches.h.
+// module built by hand, and what a size folds to at a marked launch, for
+// the tests of CudaLaunches.h and CudaConstants.h.
 #pragma once
 
+#include "CudaConstants.h"
 #include "CudaLaunches.h"
 #include "CudaSource.h"
 
@@ -56,6 +58,21 @@ inline std::string launchesText(const std::vector<std::string> &names, const std
                                            std::to_string(found->second.launches));
   }
   return text;
+}
+
+/// A one-file ConstantFolder over `source`, whose `@` marks the launch
+/// (blanked, its offset kept in `launch`).
+struct MarkedSource {
+  std::size_t launch;
+  ConstantFolder folder;
+  explicit MarkedSource(std::string source)
+      : launch(source.find('@')), folder({{"t.cu", "t.cu", source.replace(source.find('@'), 1, " ")}}) {}
+};
+
+/// What `expression` folds to as a grid or block size at the launch.
+inline std::string folded(const std::string &source, const std::string &expression) {
+  const MarkedSource marked(source);
+  return shown(marked.folder.dimension(0, marked.launch, expression));
 }
 
 } // namespace ptxdvfs::tools
