@@ -166,12 +166,13 @@ private:
   /// nullopt where `at` is no such argument (passed by value or by const
   /// reference, to a function the files do not define, or in no call).
   std::optional<OutArgument> outArgument(std::size_t file, std::size_t at, std::size_t length) const;
-  /// What the call of `out` leaves in its argument: the parameter's value
-  /// at the end of the callee's body, its parameters read as every call
+  /// What the call of `out` leaves in its argument, a number or a `dim3`
+  /// (`void setup(int n, dim3 &grid)`): the parameter's value at the end
+  /// of the callee's body, its parameters read as every call
   /// passes them (CUDA samples' `getNumBlocksAndThreads(n, 64, 256,
   /// blocks, threads)`); nullopt where that does not fold (calls that
   /// pass different values among them).
-  std::optional<Number> valueLeftBy(const OutArgument &out, int depth) const;
+  std::optional<Definition> valueLeftBy(const OutArgument &out, int depth) const;
   /// The counter `name`, changed at `at` in the head of a counted `for`
   /// whose body holds `before` and does not change it: the middle of its values
   /// (`k` in `for (k = 0; k < 100; k++)` is 49), for a kernel launched

@@ -72,7 +72,7 @@ std::optional<ConstantFolder::Impl::OutArgument> ConstantFolder::Impl::outArgume
   return out;
 }
 
-std::optional<Number> ConstantFolder::Impl::valueLeftBy(const OutArgument &out, int depth) const {
+std::optional<Definition> ConstantFolder::Impl::valueLeftBy(const OutArgument &out, int depth) const {
   if (out.body < 0)
     return std::nullopt;
   const CudaCode &defining = files_[out.definedIn];
@@ -83,7 +83,14 @@ std::optional<Number> ConstantFolder::Impl::valueLeftBy(const OutArgument &out, 
   // Read just before the body's `}` (which blockAt() reads as outside it), its parameters as every call
   // passes them. Not scoped to this call: that would change the calls read (readCalls()) under a fold
   // that holds what they cache.
-  return number(out.definedIn, end - 2, out.parameter, depth + 1);
+  Definition left("", out.definedIn, end - 2, false);
+  if ((left.number = number(out.definedIn, end - 2, out.parameter, depth + 1)))
+    return left;
+  if ((left.dims = dimension(out.definedIn, end - 2, out.parameter, depth + 1))) { // `dim3 &grid`
+    left.dim3 = true;
+    return left;
+  }
+  return std::nullopt;
 }
 
 } // namespace ptxdvfs::tools

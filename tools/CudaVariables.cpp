@@ -159,14 +159,15 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
         // Passed by reference to a function that sets it: what the call leaves there.
         if (untaken(file, out->callAt, before, depth))
           continue;
-        const std::optional<Number> value =
+        std::optional<Definition> left =
             runsBeforeEachUse(file, out->callAt, before, false, depth) ? valueLeftBy(*out, depth) : std::nullopt;
-        if (!value)
+        if (!left)
           return Lookup::Unknown;
-        found = Definition("", file, at, false);
-        found.number = value;
-        note({"`" + name + "` = " + shownNumber(*value) + ", as `" + out->callee + "` at " + source.where(at) +
-              " sets it"});
+        found = std::move(*left);
+        const std::string shown = found.number ? shownNumber(*found.number)
+                                               : std::to_string(found.dims->x) + "," + std::to_string(found.dims->y) +
+                                                     "," + std::to_string(found.dims->z);
+        note({"`" + name + "` = " + shown + ", as `" + out->callee + "` at " + source.where(at) + " sets it"});
         return Lookup::Found;
       }
     if (!declares) {

@@ -39,6 +39,16 @@ TEST(OutParametersTest, AReferenceParameterGivesTheValueItsFunctionLeaves) {
       << launches.at("k").blockHow;
 }
 
+TEST(OutParametersTest, ADim3ReferenceGivesItsSizes) {
+  const std::string setup = "void setup(int n, dim3 &grid, dim3 &block) {\n"
+                            "  block = dim3(16, 16);\n  grid = dim3(n / block.x, n / block.y);\n}\n";
+  const auto launches = launchesOf({"k"}, setup + "int main() { float *x; dim3 g, b;\n  setup(1024, g, b);\n"
+                                                  "  k<<<g, b>>>(x); }\n");
+  ASSERT_EQ(launches.count("k"), 1u);
+  EXPECT_EQ(shown(launches.at("k").grid), "64,64,1");
+  EXPECT_EQ(shown(launches.at("k").block), "16,16,1");
+}
+
 TEST(OutParametersTest, WhatACallCannotChangeKeepsItsValue) {
   // By value, or by const reference: the caller's variable keeps its value.
   const std::string byValue = "void widen(int threads) { threads = 1024; }\n"
