@@ -199,8 +199,20 @@ std::optional<CountedFor> countedFor(std::string_view header) {
     if (wordBefore(declarator, nameAt) == loop.counter)
       loop.start = trimmed(std::string_view(declarator).substr(equals + 1));
   }
-  // The step: `i++`, `--i`, `i += s`, `i = i - s`.
-  const std::string step = trimmed(parts[2]);
+  // Without one (`for (; log2N > 11; log2N -= 2)`), it starts from its value before the loop.
+  if (loop.start.empty() && trimmed(parts[0]).empty())
+    loop.start = loop.counter;
+  // The step: `i++`, `--i`, `i += s`, `i = i - s`; of several (`log2N -= 2, N >>= 2`), the counter's.
+  std::string step;
+  for (const std::string &each : topLevelParts(parts[2])) {
+    const std::string part = trimmed(each);
+    const std::string first = firstWordOf(part.rfind("++", 0) == 0 || part.rfind("--", 0) == 0 ? part.substr(2) : part);
+    if (first != loop.counter)
+      continue;
+    if (!step.empty())
+      return std::nullopt; // stepped twice
+    step = part;
+  }
   std::string compact;
   for (char c : step)
     if (!isSpace(c))

@@ -105,10 +105,13 @@ struct CountedFor {
 };
 
 /// The parts of a `for` whose parentheses hold `header`, where its counter
-/// is given a start, compared with `<`, `<=`, `>`, `>=` or `!=` (either
-/// side), and stepped by `++`, `--`, `+=`, `-=`, `i = i + s`, or scaled by
-/// `*=`, `/=`, `<<=`, `>>=` (or `i = i * s`, `i = i / s`); nullopt for
-/// any other `for` (a range `for`, a condition with `&&`).
+/// is given a start (or, with nothing before the first `;`, starts from
+/// its value before the loop: `start` is its name), compared with `<`,
+/// `<=`, `>`, `>=` or `!=` (either side), and stepped by `++`, `--`, `+=`,
+/// `-=`, `i = i + s`, or scaled by `*=`, `/=`, `<<=`, `>>=` (or `i = i *
+/// s`, `i = i / s`), alone or beside other variables' steps (`log2N -= 2,
+/// N >>= 2`); nullopt for any other `for` (a range `for`, a condition with
+/// `&&`, a counter stepped twice).
 std::optional<CountedFor> countedFor(std::string_view header);
 
 /// The iterations of `for (i = start; i OP bound; i += step)` (0 where it

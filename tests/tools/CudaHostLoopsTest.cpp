@@ -13,21 +13,6 @@ namespace {
 
 using ptx::analysis::ValueOrigin;
 
-/// What the launches in `source` give kernel `k` (an unmangled `.entry k`
-/// of one parameter); a default SourceLaunch where it is not launched.
-ptx::analysis::SourceLaunch launchOfK(const std::string &source) {
-  const auto launches = launchesOf({"k"}, source);
-  const auto found = launches.find("k");
-  return found != launches.end() ? found->second : ptx::analysis::SourceLaunch{};
-}
-
-/// `body` as main's: `k` launched there, `x` and `argc` in scope.
-std::string inMain(const std::string &body) {
-  return "int main(int argc, char **argv) {\n  float *x;\n" + body + "\n}\n";
-}
-
-std::uint64_t launchesIn(const std::string &body) { return launchOfK(inMain(body)).launches; }
-
 TEST(CudaHostLoopsTest, ACountedForLaunchesOncePerIteration) {
   EXPECT_EQ(launchesIn("k<<<1, 32>>>(x);"), 1u);
   EXPECT_EQ(launchesIn("for (int t = 0; t < 100; ++t) { k<<<1, 32>>>(x); }"), 100u);
@@ -263,21 +248,6 @@ TEST(CudaHostLoopsTest, AHostLoopsCounterIsTheMiddleOfItsValues) {
             "none");
   EXPECT_EQ(shown(launchOfK(inMain("int i;\nfor (i = 1; i <= 64; i++) {}\nk<<<i, 32>>>(x);")).grid), "none");
   EXPECT_EQ(shown(launchOfK(inMain("for (int i = 1; i <= rand(); i++) k<<<i, 32>>>(x);")).grid), "none");
-}
-
-TEST(CudaHostLoopsTest, AScalingHostLoopCountsItsValuesAndStandsForTheirMean) {
-  // A size sweep: 1, 2, 4, ..., 64 are 7 values whose mean, 127 / 7, stands for them all.
-  EXPECT_EQ(launchesIn("for (int t = 1; t < 100; t *= 2) k<<<1, 32>>>(x);"), 7u);
-  const ptx::analysis::SourceLaunch sweep = launchOfK(inMain("for (int i = 1; i <= 64; i *= 2) k<<<i, 32>>>(x);"));
-  EXPECT_EQ(shown(sweep.grid), "18,1,1");
-  EXPECT_EQ(sweep.launches, 7u);
-  EXPECT_NE(sweep.gridHow.find("`i` = 18, the mean of the 7 values of `for (int i = 1; i <= 64; i *= 2)`"),
-            std::string::npos)
-      << sweep.gridHow;
-  // Shifts scale by powers of 2; a halving loop counts down to its bound.
-  EXPECT_EQ(launchesIn("for (int size = 1024; size <= (1 << 20); size <<= 1) k<<<1, 32>>>(x);"), 11u);
-  EXPECT_EQ(launchesIn("for (int s = 4096; s > 0; s >>= 1) k<<<1, 32>>>(x);"), 13u);
-  EXPECT_EQ(launchesIn("for (int s = 4096; s >= 16; s /= 4) k<<<1, 32>>>(x);"), 5u);
 }
 
 TEST(CudaHostLoopsTest, TheProgramIsReadAsRunWithoutArguments) {

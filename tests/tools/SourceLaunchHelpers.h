@@ -75,4 +75,19 @@ inline std::string folded(const std::string &source, const std::string &expressi
   return shown(marked.folder.dimension(0, marked.launch, expression));
 }
 
+/// What the launches in `source` give kernel `k` (an unmangled `.entry k`
+/// of one parameter); a default SourceLaunch where it is not launched.
+inline ptx::analysis::SourceLaunch launchOfK(const std::string &source) {
+  const auto launches = launchesOf({"k"}, source);
+  const auto found = launches.find("k");
+  return found != launches.end() ? found->second : ptx::analysis::SourceLaunch{};
+}
+
+/// `body` as main's: `k` launched there, `x` and `argc` in scope.
+inline std::string inMain(const std::string &body) {
+  return "int main(int argc, char **argv) {\n  float *x;\n" + body + "\n}\n";
+}
+
+inline std::uint64_t launchesIn(const std::string &body) { return launchOfK(inMain(body)).launches; }
+
 } // namespace ptxdvfs::tools
