@@ -166,6 +166,18 @@ private:
   /// nullopt where `at` is no such argument (passed by value or by const
   /// reference, to a function the files do not define, or in no call).
   std::optional<OutArgument> outArgument(std::size_t file, std::size_t at, std::size_t length) const;
+  /// One definition of a function, read once for outArgument(): per
+  /// parameter, its name where it is a non-const reference (else empty),
+  /// and how many parameters have no default.
+  struct ReferenceParameters {
+    std::size_t definedIn = 0;
+    int body = -1;
+    std::size_t required = 0;
+    std::vector<std::string> references;
+  };
+  /// The definitions of `callee` in the files, cached; empty where none
+  /// takes anything by non-const reference.
+  const std::vector<ReferenceParameters> &referenceParametersOf(const std::string &callee) const;
   /// What the call of `out` leaves in its argument, a number or a `dim3`
   /// (`void setup(int n, dim3 &grid)`): the parameter's value at the end
   /// of the callee's body, its parameters read as every call
@@ -250,8 +262,9 @@ private:
   mutable std::map<std::pair<std::size_t, std::string>, std::pair<Lookup, ReturnFunction>> returnFunctions_;
   /// The switches read so far, by file and the offset of their `switch`.
   mutable std::map<std::pair<std::size_t, std::size_t>, constants::Switch> switches_;
-  /// The function bodies of each name looked up so far (outArgument()), by file.
-  mutable std::map<std::string, std::vector<std::pair<std::size_t, int>>, std::less<>> definitions_;
+  /// The definitions of each function looked up so far by outArgument();
+  /// empty for one that takes nothing by non-const reference.
+  mutable std::map<std::string, std::vector<ReferenceParameters>, std::less<>> referenceParameters_;
   /// The calls of each function looked up so far, by name.
   mutable std::map<std::string, std::vector<std::pair<std::size_t, std::size_t>>, std::less<>> calls_;
   /// The parameters (function, index) whose calls are being folded, so

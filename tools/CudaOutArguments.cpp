@@ -13,6 +13,65 @@ namespace ptxdvfs::tools {
 using namespace expression;
 using namespace constants;
 
+namespace {
+
+/// How many arguments the call whose `(` is at `open` passes, and the
+/// position of the one that holds `at` among them: top-level commas
+/// counted, no text copied (this runs for every name read as an argument).
+std::pair<std::size_t, std::size_t> argumentCountAndIndex(const std::string &code, std::size_t open, std::size_t at) {
+  std::size_t count = 1, index = 0;
+  int depth = 0;
+  for (std::size_t i = open + 1; i < code.size(); ++i) {
+    const char c = code[i];
+    if (c == '(' || c == '[' || c == '{')
+      ++depth;
+    else if ((c == ')' || c == ']' || c == '}') && depth-- == 0)
+      break;
+    else if (c == ',' && depth == 0) {
+      ++count;
+      if (i < at)
+        ++index;
+    }
+  }
+  return {count, index};
+}
+
+} // namespace
+
+const std::vector<ConstantFolder::Impl::ReferenceParameters> &
+ConstantFolder::Impl::referenceParametersOf(const std::string &callee) const {
+  auto cached = referenceParameters_.find(callee);
+  if (cached != referenceParameters_.end())
+    return cached->second;
+  std::vector<ReferenceParameters> definitions;
+  bool anyReference = false;
+  for (std::size_t file = 0; file < files_.size(); ++file)
+    for (int body : files_[file].functionBodiesNamed(callee)) {
+      const CudaCode &defining = files_[file];
+      const std::size_t list = defining.parameterListOf(defining.openBraceOf(body));
+      const std::size_t listEnd = list == std::string::npos ? list : pastClosing(defining.code(), list);
+      if (listEnd == std::string::npos)
+        continue;
+      ReferenceParameters definition{file, body, 0, {}};
+      for (const std::string &parameter :
+           topLevelParts(std::string_view(defining.code()).substr(list + 1, listEnd - list - 2))) {
+        if (trimmed(parameter).empty() || trimmed(parameter) == "void")
+          continue; // `f()`, `f(void)`
+        definition.required += plainAssignment(parameter) == std::string::npos ? 1 : 0;
+        const std::vector<std::string> words = wordsIn(parameter);
+        const std::optional<CudaDeclaration> declared = splitDeclaration(parameter);
+        const bool changes = parameter.find('&') != std::string::npos && parameter.find("&&") == std::string::npos &&
+                             std::count(words.begin(), words.end(), "const") == 0 && declared;
+        definition.references.push_back(changes ? declared->name : std::string());
+        anyReference = anyReference || changes;
+      }
+      definitions.push_back(std::move(definition));
+    }
+  if (!anyReference)
+    definitions.clear(); // nothing of it changes what a call passes: no need to look further
+  return referenceParameters_.emplace(callee, std::move(definitions)).first->second;
+}
+
 std::optional<ConstantFolder::Impl::OutArgument> ConstantFolder::Impl::outArgument(std::size_t file, std::size_t at,
                                                                                    std::size_t length) const {
   const std::string &code = files_[file].code();
@@ -32,42 +91,20 @@ std::optional<ConstantFolder::Impl::OutArgument> ConstantFolder::Impl::outArgume
   if (callee.empty() || kNotCalls.count(callee) ||
       (nameStart > 0 && (code[nameStart - 1] == '.' || (nameStart > 1 && code.compare(nameStart - 2, 2, "->") == 0))))
     return std::nullopt; // no call, or a member's, whose definition is not read
-  auto cached = definitions_.find(callee);
-  if (cached == definitions_.end()) {
-    std::vector<std::pair<std::size_t, int>> bodies;
-    for (std::size_t other = 0; other < files_.size(); ++other)
-      for (int body : files_[other].functionBodiesNamed(callee))
-        bodies.emplace_back(other, body);
-    cached = definitions_.emplace(callee, std::move(bodies)).first;
-  }
-  const std::size_t index = topLevelParts(std::string_view(code).substr(open + 1, at - open - 1)).size() - 1;
-  const std::size_t close = pastClosing(code, open);
-  const std::size_t arguments =
-      close == std::string::npos ? 0 : topLevelParts(std::string_view(code).substr(open + 1, close - open - 2)).size();
+  const std::vector<ReferenceParameters> &definitions = referenceParametersOf(callee);
+  if (definitions.empty())
+    return std::nullopt; // not defined in the files, or taking nothing by reference
+  const auto [arguments, index] = argumentCountAndIndex(code, open, at);
   std::optional<OutArgument> out;
-  for (const auto &[definedIn, body] : cached->second) {
-    if (definedIn != file && !seen_[file][definedIn])
+  for (const ReferenceParameters &definition : definitions) {
+    if (definition.definedIn != file && !seen_[file][definition.definedIn])
       continue; // another program's
-    const CudaCode &defining = files_[definedIn];
-    const std::size_t list = defining.parameterListOf(defining.openBraceOf(body));
-    const std::size_t listEnd = list == std::string::npos ? list : pastClosing(defining.code(), list);
-    const std::vector<std::string> parameters =
-        listEnd == std::string::npos ? std::vector<std::string>{}
-                                     : topLevelParts(std::string_view(defining.code()).substr(list + 1, listEnd - list - 2));
-    const bool viable = parameters.size() >= arguments &&
-                        std::all_of(parameters.begin() + static_cast<std::ptrdiff_t>(arguments), parameters.end(),
-                                    [](const std::string &rest) { return plainAssignment(rest) != std::string::npos; });
-    if (index >= parameters.size() || !viable)
-      continue; // another overload: the call passes another number of arguments
-    const std::string &parameter = parameters[index];
-    const std::vector<std::string> words = wordsIn(parameter);
-    if (parameter.find('&') == std::string::npos || parameter.find("&&") != std::string::npos ||
-        std::count(words.begin(), words.end(), "const") > 0)
-      continue; // by value, or a reference it cannot change
-    const std::optional<CudaDeclaration> declared = splitDeclaration(parameter);
+    if (index >= definition.references.size() || arguments > definition.references.size() ||
+        arguments < definition.required || definition.references[index].empty())
+      continue; // another overload (another number of arguments), or one that cannot change it
     // Overloads that may change it: which one the call takes is not read.
-    out = out || !declared ? OutArgument{callee, "", definedIn, -1, nameStart}
-                           : OutArgument{callee, declared->name, definedIn, body, nameStart};
+    out = out ? OutArgument{callee, "", definition.definedIn, -1, nameStart}
+              : OutArgument{callee, definition.references[index], definition.definedIn, definition.body, nameStart};
   }
   return out;
 }
