@@ -330,8 +330,7 @@ std::optional<CudaDeclaration> splitDeclaration(std::string_view declarator) {
   return CudaDeclaration{std::string(declarator.substr(0, begin)), std::string(declarator.substr(begin, end - begin))};
 }
 
-std::vector<CudaDeclaration> cudaParameters(const std::string &source, const std::string &name) {
-  const std::string code = codeOf(source);
+std::vector<CudaDeclaration> cudaParameters(const std::string &code, const std::string &name) {
   for (const KernelDeclaration &declaration : definitionFirst(kernelDeclarations(code, name)))
     if (auto parameters = namedParameters(code, declaration.open))
       return std::move(*parameters);
@@ -355,6 +354,8 @@ std::optional<SourcePosition> findKernelDeclaration(const std::vector<CudaSource
                                                     const std::string &name) {
   std::string base = baseNameOf(name);
   for (const CudaSourceFile &file : sources) {
+    if (file.text.find(base) == std::string::npos)
+      continue; // not named there: no need to blank its comments
     std::vector<KernelDeclaration> declarations = definitionFirst(kernelDeclarations(codeOf(file.text), base));
     if (declarations.empty())
       continue;

@@ -98,11 +98,12 @@ struct CudaDeclaration {
 /// of one declarator, cut before any `=` or `[`; nullopt when it has none.
 std::optional<CudaDeclaration> splitDeclaration(std::string_view declarator);
 
-/// The parameters of `__global__ ... name(...)` in CUDA `source`, in
+/// The parameters of `__global__ ... name(...)` in `code` (codeOf() of a
+/// CUDA source, blanked once by the caller that asks for many kernels), in
 /// order, from its definition, else from the first declaration that names
 /// every parameter (`__global__ void k(float *, int);` names none); empty
 /// when no such declaration is found.
-std::vector<CudaDeclaration> cudaParameters(const std::string &source, const std::string &name);
+std::vector<CudaDeclaration> cudaParameters(const std::string &code, const std::string &name);
 
 /// The `__constant__` variables `source` declares (`__constant__ Common
 /// d_common;`), arrays left out.

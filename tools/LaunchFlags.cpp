@@ -87,8 +87,9 @@ std::size_t editDistance(const std::string &a, const std::string &b) {
 void addSourceNames(const std::string &text, const ptx::Module &module,
                     ptx::analysis::LaunchAssumptions &assumptions) {
   CudaStructs structs(text);
+  const std::string code = codeOf(text);
   for (const ptx::Function &function : module.functions) {
-    std::vector<CudaDeclaration> parameters = cudaParameters(text, baseNameOf(function.name));
+    std::vector<CudaDeclaration> parameters = cudaParameters(code, baseNameOf(function.name));
     if (parameters.size() != function.parameters.size())
       continue;
     std::vector<std::string> &names = assumptions.sourceParameterNames[function.name];

@@ -24,6 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
   CudaStructs structs(source);
   // Every declared type, and every word after `struct` or `typedef`, as a type to lay out.
   std::vector<CudaDeclaration> declarations = cudaConstantVariables(source);
+  const std::string blanked = codeOf(source);
   for (std::size_t at = source.find("__global__"); at != std::string::npos && declarations.size() < 64;
        at = source.find("__global__", at + 1)) {
     const std::size_t open = source.find('(', at);
@@ -32,7 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
       break;
     std::size_t nameStart = source.find_last_of(" \t\n*&", nameEnd);
     nameStart = nameStart == std::string::npos ? 0 : nameStart + 1;
-    for (CudaDeclaration &parameter : cudaParameters(source, source.substr(nameStart, nameEnd + 1 - nameStart)))
+    for (CudaDeclaration &parameter : cudaParameters(blanked, source.substr(nameStart, nameEnd + 1 - nameStart)))
       declarations.push_back(std::move(parameter));
   }
   for (const char *keyword : {"struct ", "typedef "})

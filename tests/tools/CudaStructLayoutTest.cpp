@@ -113,7 +113,7 @@ __global__ void kernel(const dim_str d_dim, float *__restrict__ out, int n) {}
   EXPECT_EQ(CudaStructs(source).fieldNames(constants[0].type, constants[0].name),
             (Fields{{0, "d_common.in_elem"}, {4, "d_common.no_points"}}));
   EXPECT_EQ(constants[1].name, "c_rows");
-  std::vector<CudaDeclaration> parameters = cudaParameters(source, "kernel");
+  std::vector<CudaDeclaration> parameters = cudaParameters(codeOf(source), "kernel");
   ASSERT_EQ(parameters.size(), 3u);
   EXPECT_EQ(parameters[0].name, "d_dim");
   EXPECT_NE(parameters[0].type.find("dim_str"), std::string::npos);
@@ -130,7 +130,7 @@ __global__ void scale(float *, unsigned int, const Matrix &);
 void host(float *x, Matrix m) { scale<<<1, 1>>>(x, 4, m); }
 __global__ void scale(float *data, unsigned n, const Matrix &m) { data[0] = n + m.rows; }
 )";
-  std::vector<CudaDeclaration> parameters = cudaParameters(source, "scale");
+  std::vector<CudaDeclaration> parameters = cudaParameters(codeOf(source), "scale");
   ASSERT_EQ(parameters.size(), 3u);
   EXPECT_EQ(parameters[0].name, "data");
   EXPECT_EQ(parameters[1].name, "n");
@@ -142,12 +142,12 @@ __global__ void scale(float *data, unsigned n, const Matrix &m) { data[0] = n + 
 }
 
 TEST(CudaStructLayoutTest, AnUnnamedPrototypeAloneNamesNoParameter) {
-  EXPECT_TRUE(cudaParameters("__global__ void scale(float *, int);\n", "scale").empty());
-  EXPECT_TRUE(cudaParameters("__global__ void scale(const Matrix &, long long);\n", "scale").empty());
-  std::vector<CudaDeclaration> named = cudaParameters("__global__ void scale(float *x, int n);\n", "scale");
+  EXPECT_TRUE(cudaParameters(codeOf("__global__ void scale(float *, int);\n"), "scale").empty());
+  EXPECT_TRUE(cudaParameters(codeOf("__global__ void scale(const Matrix &, long long);\n"), "scale").empty());
+  std::vector<CudaDeclaration> named = cudaParameters(codeOf("__global__ void scale(float *x, int n);\n"), "scale");
   ASSERT_EQ(named.size(), 2u);
   EXPECT_EQ(named[1].name, "n");
-  EXPECT_TRUE(cudaParameters("__global__ void tick(void) { }\n", "tick").empty());
+  EXPECT_TRUE(cudaParameters(codeOf("__global__ void tick(void) { }\n"), "tick").empty());
 }
 
 } // namespace
