@@ -110,7 +110,7 @@ std::string kernelSharesLine(const ModulePrediction &module) {
     std::string name = demangledWithoutParameters(kernel.name);
     if (name.rfind("void ", 0) == 0) // a template instance's return type
       name.erase(0, 5);
-    if (kernel.launch && kernel.launch->launches == 0)
+    if (!notLaunchedReason(kernel).empty())
       notLaunched += (notLaunched.empty() ? "; not launched, so not counted: " : ", ") + name;
     if (module.shares[k] == 0 || !kernel.launch)
       continue;
