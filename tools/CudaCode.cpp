@@ -115,6 +115,16 @@ std::optional<CudaCode::ParameterList> CudaCode::parameterListAround(std::size_t
   return ParameterList{static_cast<int>(after - blocks_.begin()), open, end - 1};
 }
 
+std::vector<std::string> CudaCode::parametersOf(int block) const {
+  const std::size_t open = block < 0 || !blocks_[static_cast<std::size_t>(block)].functionBody
+                               ? std::string::npos
+                               : parameterListOf(blocks_[static_cast<std::size_t>(block)].open);
+  const std::size_t end = open == std::string::npos ? open : pastClosing(code_, open);
+  if (end == std::string::npos || trimmed(std::string_view(code_).substr(open + 1, end - open - 2)).empty())
+    return {};
+  return topLevelParts(std::string_view(code_).substr(open + 1, end - open - 2));
+}
+
 std::optional<CudaCode::TemplateParameterList> CudaCode::templateParametersOf(int block) const {
   if (block < 0 || !blocks_[static_cast<std::size_t>(block)].functionBody)
     return std::nullopt;

@@ -108,12 +108,17 @@ public:
   /// no function template.
   std::optional<TemplateParameterList> templateParametersOf(int block) const;
 
+  /// The parameters the function whose body is `block` declares, each as
+  /// written (`float *x`, `int &threads`, `int n = 4`); empty for a block
+  /// that is no function's body, and for `f()`.
+  std::vector<std::string> parametersOf(int block) const;
+
+private:
   /// The offset of the `(` that opens the parameter list of the function
   /// whose body `brace` opens (its name is the word before it); npos for
   /// another block.
   std::size_t parameterListOf(std::size_t brace) const;
 
-private:
   struct Block {
     std::size_t open, close; ///< offsets of `{` and `}` (the file's end when unclosed)
     int parent;              ///< the block around it; -1 at file scope

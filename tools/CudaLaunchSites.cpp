@@ -215,12 +215,7 @@ std::map<std::pair<std::string, std::string>, PointerTargets, std::less<>> point
 /// The position of the parameter named `name` in the list of the
 /// function whose body is `body`; npos where it has none of that name.
 std::size_t parameterIndex(const CudaCode &source, int body, const std::string &name) {
-  const std::size_t open = body < 0 ? std::string::npos : source.parameterListOf(source.openBraceOf(body));
-  const std::size_t close = open == std::string::npos ? open : pastClosing(source.code(), open);
-  if (close == std::string::npos)
-    return std::string::npos;
-  const std::vector<std::string> parameters =
-      topLevelParts(std::string_view(source.code()).substr(open + 1, close - open - 2));
+  const std::vector<std::string> parameters = source.parametersOf(body);
   for (std::size_t index = 0; index < parameters.size(); ++index) {
     const std::vector<std::string> words = wordsIn(parameters[index]);
     if (std::find(words.begin(), words.end(), name) != words.end())

@@ -47,14 +47,8 @@ ConstantFolder::Impl::referenceParametersOf(const std::string &callee) const {
   bool anyReference = false;
   for (std::size_t file = 0; file < files_.size(); ++file)
     for (int body : files_[file].functionBodiesNamed(callee)) {
-      const CudaCode &defining = files_[file];
-      const std::size_t list = defining.parameterListOf(defining.openBraceOf(body));
-      const std::size_t listEnd = list == std::string::npos ? list : pastClosing(defining.code(), list);
-      if (listEnd == std::string::npos)
-        continue;
       ReferenceParameters definition{file, body, 0, {}};
-      for (const std::string &parameter :
-           topLevelParts(std::string_view(defining.code()).substr(list + 1, listEnd - list - 2))) {
+      for (const std::string &parameter : files_[file].parametersOf(body)) {
         if (trimmed(parameter).empty() || trimmed(parameter) == "void")
           continue; // `f()`, `f(void)`
         definition.required += plainAssignment(parameter) == std::string::npos ? 1 : 0;

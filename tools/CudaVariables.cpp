@@ -297,8 +297,9 @@ Lookup ConstantFolder::Impl::parameter(std::size_t file, const CudaCode::Paramet
     note({"`" + name + "` = 1, the program run without arguments"});
     return Lookup::Found;
   }
-  const std::vector<std::string> declared =
-      topLevelParts(std::string_view(code).substr(list.open + 1, list.close - list.open - 1));
+  const std::vector<std::string> declared = files_[file].parametersOf(list.body);
+  if (index >= declared.size())
+    return Lookup::Unknown;
   const std::size_t equals = declared[index].find('=');
   const std::optional<std::string> defaultArgument =
       equals == std::string::npos ? std::nullopt : std::optional<std::string>(declared[index].substr(equals + 1));
