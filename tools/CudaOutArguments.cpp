@@ -13,31 +13,6 @@ namespace ptxdvfs::tools {
 using namespace expression;
 using namespace constants;
 
-namespace {
-
-/// How many arguments the call whose `(` is at `open` passes, and the
-/// position of the one that holds `at` among them: top-level commas
-/// counted, no text copied (this runs for every name read as an argument).
-std::pair<std::size_t, std::size_t> argumentCountAndIndex(const std::string &code, std::size_t open, std::size_t at) {
-  std::size_t count = 1, index = 0;
-  int depth = 0;
-  for (std::size_t i = open + 1; i < code.size(); ++i) {
-    const char c = code[i];
-    if (c == '(' || c == '[' || c == '{')
-      ++depth;
-    else if ((c == ')' || c == ']' || c == '}') && depth-- == 0)
-      break;
-    else if (c == ',' && depth == 0) {
-      ++count;
-      if (i < at)
-        ++index;
-    }
-  }
-  return {count, index};
-}
-
-} // namespace
-
 const std::vector<ConstantFolder::Impl::ReferenceParameters> &
 ConstantFolder::Impl::referenceParametersOf(const std::string &callee) const {
   auto cached = referenceParameters_.find(callee);

@@ -150,6 +150,19 @@ std::optional<std::pair<int, std::string>> memberAssignment(const std::string &c
   return std::pair{code[member] - 'x', *value};
 }
 
+std::vector<std::string> declaredTypeBefore(const std::string &code, std::size_t at) {
+  std::size_t start = at;
+  while (start > 0 && (isIdentifierChar(code[start - 1]) || isSpace(code[start - 1]) || code[start - 1] == ':')) {
+    if (code[start - 1] == '\n' && preprocessorLineEndsAt(code, start - 1))
+      break; // a `#define` line above ends without a `;`
+    --start;
+  }
+  std::vector<std::string> words = wordsIn(std::string_view(code).substr(start, at - start));
+  if (!words.empty() && (words.front() == "public" || words.front() == "private" || words.front() == "protected"))
+    words.erase(words.begin()); // a class's access label before the member (`public: static const int k = 4;`)
+  return words;
+}
+
 std::optional<std::vector<std::string>> listedDeclarationType(const std::string &code, std::size_t at) {
   const std::size_t comma = codeEndBefore(code, at);
   if (comma == 0 || code[comma - 1] != ',' || parenthesisAround(code, at) != std::string::npos)
@@ -163,6 +176,24 @@ std::optional<std::vector<std::string>> listedDeclarationType(const std::string 
     return std::nullopt;
   words.pop_back();
   return words;
+}
+
+std::pair<std::size_t, std::size_t> argumentCountAndIndex(const std::string &code, std::size_t open, std::size_t at) {
+  std::size_t count = 1, index = 0;
+  int depth = 0;
+  for (std::size_t i = open + 1; i < code.size(); ++i) {
+    const char c = code[i];
+    if (c == '(' || c == '[' || c == '{')
+      ++depth;
+    else if ((c == ')' || c == ']' || c == '}') && depth-- == 0)
+      break;
+    else if (c == ',' && depth == 0) {
+      ++count;
+      if (i < at)
+        ++index;
+    }
+  }
+  return {count, index};
 }
 
 bool readsName(std::string_view text, std::string_view name) {

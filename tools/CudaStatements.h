@@ -44,11 +44,23 @@ std::optional<std::string> assignedText(const std::string &code, std::size_t at,
 std::optional<std::pair<int, std::string>> memberAssignment(const std::string &code, std::size_t at,
                                                             const std::string &name);
 
+/// The words written before `at` back to the start of its statement, over
+/// names, spaces and `::` only: the type of a declaration of the name at
+/// `at` (`static const int` of `static const int n = 4;`, `cfg::Params`),
+/// a class's access label left out; something else (`return`), or
+/// nothing, where `at` declares nothing (`f(n)`, `x = n`).
+std::vector<std::string> declaredTypeBefore(const std::string &code, std::size_t at);
+
 /// The type words of the declaration whose list declares the name at
 /// `at` after its first name (`int` for `b` in `int a = 1, b = 2;`);
 /// nullopt where `at` follows no `,` of such a list (a call, a `for`'s
 /// head, a comma expression).
 std::optional<std::vector<std::string>> listedDeclarationType(const std::string &code, std::size_t at);
+
+/// How many arguments the call whose `(` is at `open` passes, and the
+/// position of the one that holds `at` among them: top-level commas
+/// counted, no text copied (this runs for every name read as an argument).
+std::pair<std::size_t, std::size_t> argumentCountAndIndex(const std::string &code, std::size_t open, std::size_t at);
 
 /// Whether `text` reads the name `name`.
 bool readsName(std::string_view text, std::string_view name);

@@ -142,15 +142,7 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
     std::size_t next = end;
     while (next < code.size() && isSpace(code[next]))
       ++next;
-    std::size_t typeStart = at;
-    while (typeStart > 0 && (isIdentifierChar(code[typeStart - 1]) || isSpace(code[typeStart - 1]) || code[typeStart - 1] == ':')) {
-      if (code[typeStart - 1] == '\n' && preprocessorLineEndsAt(code, typeStart - 1))
-        break; // a `#define` line above ends without a `;`
-      --typeStart;
-    }
-    std::vector<std::string> type = wordsIn(std::string_view(code).substr(typeStart, at - typeStart));
-    if (!type.empty() && (type.front() == "public" || type.front() == "private" || type.front() == "protected"))
-      type.erase(type.begin()); // a class's access label before the member (`public: static const int k = 4;`)
+    std::vector<std::string> type = declaredTypeBefore(code, at);
     if (type.empty())
       type = listedDeclarationType(code, at).value_or(type); // `int rows = 512, cols = 256;`
     const bool declares = !type.empty() && std::all_of(type.begin(), type.end(), isTypeWord);
