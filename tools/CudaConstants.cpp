@@ -92,6 +92,19 @@ std::optional<ReturnFunction> returnFunctionAt(const CudaCode &source, std::size
   return function;
 }
 
+/// `p.grid.x` for the tokens of a member path written so; empty for any other tokens.
+std::string memberPathOf(const std::vector<Token> &tokens) {
+  if (tokens.size() < 3 || tokens.size() % 2 == 0)
+    return "";
+  std::string path;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (i % 2 == 0 ? tokens[i].kind != Token::Name : tokens[i].text != ".")
+      return "";
+    path += tokens[i].text;
+  }
+  return path;
+}
+
 /// The definition that those of `definitions` in the files `seen` marks
 /// agree on; Unknown where two of them differ (under `#if` branches the
 /// reader cannot take, or in two files of one program), Absent where
@@ -151,8 +164,8 @@ public:
   std::optional<Number> number(const std::string &name, int depth) const override {
     return folder_.number(file_, offset_, name, depth);
   }
-  std::optional<Dim3> dimension(const std::string &name, int depth) const override {
-    return folder_.dimension(file_, offset_, name, depth);
+  std::optional<Number> member(const std::string &path, int depth) const override {
+    return folder_.memberNumber(file_, offset_, path, depth);
   }
   Lookup functionMacro(const std::string &name, FunctionMacro &found) const override {
     return folder_.functionMacro(file_, name, found);
@@ -318,6 +331,8 @@ std::optional<Number> ConstantFolder::Impl::number(std::size_t file, std::size_t
   if (depth > kMaxDepth)
     return std::nullopt;
   std::vector<Token> tokens = tokensOf(text);
+  if (const std::string path = memberPathOf(tokens); !path.empty())
+    return memberNumber(file, offset, path, depth);
   if (tokens.size() == 1 && tokens[0].kind == Token::Name) {
     Definition definition;
     if (define(file, offset, tokens[0].text, depth, definition) != Lookup::Found || definition.dim3)
@@ -329,13 +344,33 @@ std::optional<Number> ConstantFolder::Impl::number(std::size_t file, std::size_t
   return fold(NamesAt(*this, file, offset), std::move(tokens), depth);
 }
 
+std::optional<Number> ConstantFolder::Impl::memberNumber(std::size_t file, std::size_t offset, const std::string &path,
+                                                         int depth) const {
+  if (depth > kMaxDepth)
+    return std::nullopt;
+  const std::size_t dot = path.rfind('.');
+  if (const std::string component = path.substr(dot + 1); component == "x" || component == "y" || component == "z")
+    if (const std::optional<Dim3> dims = dimension(file, offset, path.substr(0, dot), depth + 1))
+      return Number{false, component == "x" ? dims->x : component == "y" ? dims->y : dims->z, 0};
+  Definition definition;
+  if (member(file, offset, path, depth, definition) != Lookup::Found || definition.dim3)
+    return std::nullopt;
+  if (definition.number)
+    return definition.number;
+  return number(definition.file, definition.offset, definition.text, depth + 1);
+}
+
 std::optional<Dim3> ConstantFolder::Impl::dimension(std::size_t file, std::size_t offset, const std::string &text, int depth) const {
   if (depth > kMaxDepth)
     return std::nullopt;
   const std::vector<Token> tokens = tokensOf(text);
-  if (tokens.size() == 1 && tokens[0].kind == Token::Name) {
+  const std::string path = memberPathOf(tokens);
+  const bool component = path.size() > 2 && path[path.size() - 2] == '.' && std::string_view("xyz").find(path.back()) != std::string_view::npos;
+  if ((tokens.size() == 1 && tokens[0].kind == Token::Name) || (!path.empty() && !component)) {
     Definition definition;
-    if (define(file, offset, tokens[0].text, depth, definition) != Lookup::Found)
+    const Lookup lookup = path.empty() ? define(file, offset, tokens[0].text, depth, definition)
+                                       : member(file, offset, path, depth, definition);
+    if (lookup != Lookup::Found)
       return std::nullopt;
     if (definition.dims)
       return definition.dims;

@@ -6,11 +6,13 @@
 #include "CudaConstants.h"
 #include "CudaExpression.h"
 #include "CudaLoopHeaders.h"
+#include "CudaStructLayout.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -235,6 +237,32 @@ private:
   /// `file` before `offset` or in a file it sees. Absent where none is.
   Lookup qualified(std::size_t file, std::size_t offset, const std::string &name, int depth, Definition &found) const;
 
+  /// The member `path` of a struct variable (`p.n`, `cfg.grid`, `p.in.n`;
+  /// its first name the variable's) as seen just `before` an offset of
+  /// `file`: its last assignment (`p.n = 4096;`) that runs once before each
+  /// use, else what the variable's initializer (`Params p = {4096, 256};`,
+  /// by position or designator, or `= other`) or its struct's default
+  /// member initializer gives it, or 0 where the rest is value-initialized.
+  /// Unknown where the variable is changed as a whole in a way not read (a
+  /// call that may set it, `&p`), is a parameter, or its struct is not
+  /// found; Absent where nothing of that name is declared.
+  Lookup member(std::size_t file, std::size_t before, const std::string &path, int depth, Definition &found) const;
+  /// What the value `value` of struct type `type` (written at `at`: a
+  /// braced list, `Type{...}`, another variable's name, or empty for none)
+  /// gives its member `path`; `zeroed` where members it leaves out are
+  /// value-initialized (a static or global one).
+  Lookup memberOfValue(std::size_t file, std::size_t at, std::string type, const std::string &value, bool zeroed,
+                       const std::string &path, int depth, Definition &found) const;
+  /// member()'s value as a number: `block.x` of a `dim3` where the path
+  /// ends in x, y or z and the rest is one, else the member's value.
+  std::optional<Number> memberNumber(std::size_t file, std::size_t offset, const std::string &path, int depth) const;
+  /// The members of the struct `type` as the code of `file` sees it (its
+  /// own definition, or a file's it sees, or the CUDA runtime's
+  /// `cudaLaunchConfig_t`), read once per file; null where none is found.
+  const std::vector<StructMember> *structMembers(std::size_t file, const std::string &type) const;
+  /// The file whose definition of `type` structMembers() read for `file`.
+  std::size_t structDefinedIn(std::size_t file, const std::string &type) const;
+
   /// Adds `notes` (what a value rests on) to those of the fold under way, once each.
   void note(std::vector<std::string> notes) const;
 
@@ -265,6 +293,9 @@ private:
   /// The definitions of each function looked up so far by outArgument();
   /// empty for one that takes nothing by non-const reference.
   mutable std::map<std::string, std::vector<ReferenceParameters>, std::less<>> referenceParameters_;
+  /// Each file's structs (structMembers()), read when first asked, and the members found, by file and type.
+  mutable std::map<std::size_t, std::unique_ptr<CudaStructs>> structs_;
+  mutable std::map<std::pair<std::size_t, std::string>, std::optional<std::vector<StructMember>>> structMembers_;
   /// The calls of each function looked up so far, by name.
   mutable std::map<std::string, std::vector<std::pair<std::size_t, std::size_t>>, std::less<>> calls_;
   /// The parameters (function, index) whose calls are being folded, so

@@ -390,14 +390,14 @@ private:
     const bool cast = token.text == "static_cast";
     if (at_ < tokens_.size() && (tokens_[at_].text == "(" || (cast && tokens_[at_].text == "<")))
       return call(token.text); // `n < 4` is a comparison, `static_cast<int>(x)` a call
-    if (accept(".")) {
-      if (at_ >= tokens_.size())
-        return std::nullopt;
-      const std::string component = tokens_[at_++].text;
-      auto dims = names_.dimension(token.text, depth_ + 1);
-      if (!dims || (component != "x" && component != "y" && component != "z"))
-        return std::nullopt;
-      return Number{false, component == "x" ? dims->x : component == "y" ? dims->y : dims->z, 0};
+    if (at_ < tokens_.size() && tokens_[at_].text == ".") {
+      std::string path = token.text;
+      while (accept(".")) {
+        if (at_ >= tokens_.size() || tokens_[at_].kind != Token::Name)
+          return std::nullopt;
+        path += "." + tokens_[at_++].text;
+      }
+      return names_.member(path, depth_ + 1);
     }
     return names_.number(token.text, depth_ + 1);
   }

@@ -66,8 +66,9 @@ public:
   virtual ~ExpressionNames() = default;
   /// A name's value, `depth` names deep; nullopt where it is not fixed.
   virtual std::optional<Number> number(const std::string &name, int depth) const = 0;
-  /// A `dim3` name's value, for `block.x`.
-  virtual std::optional<ptx::analysis::Dim3> dimension(const std::string &name, int depth) const = 0;
+  /// A member's value, named by its path (`block.x`, `p.n`, `cfg.grid.y`);
+  /// nullopt where it is not fixed.
+  virtual std::optional<Number> member(const std::string &path, int depth) const = 0;
   /// Unknown: defined differently in two places, or not expandable (`#`, `...`).
   virtual Lookup functionMacro(const std::string &name, FunctionMacro &found) const = 0;
   /// What calling the function `name` with `arguments` returns, `depth`

@@ -35,50 +35,6 @@ std::string withoutAddressOf(std::string_view argument) {
   return written.rfind('&', 0) == 0 ? trimmed(std::string_view(written).substr(1)) : written;
 }
 
-/// What field `field` (`gridDim`, `blockDim`; `index` in the struct:
-/// 0, 1) of the cudaLaunchConfig_t `config` holds at `at` of `file`: the
-/// value of its last assignment (`config.gridDim = dim3(n / 256);`) or
-/// initializer (`cudaLaunchConfig_t config = {grid, block};`, or with
-/// `.gridDim = grid`) before `at` in the function that holds `at`; else
-/// `config.field` as written, which the source leaves open.
-std::string launchConfigField(const CudaCode &file, const std::string &config, const std::string &field,
-                              std::size_t index, std::size_t at) {
-  const std::string &code = file.code();
-  const int body = file.functionBodyAt(at);
-  std::string value = config + "." + field;
-  for (std::size_t name = code.find(config, body < 0 ? 0 : file.openBraceOf(body)); name < at;
-       name = code.find(config, name + config.size())) {
-    const std::size_t next = code.find_first_not_of(" \t\r\n", name + config.size());
-    const std::size_t end = next == std::string::npos ? next : statementEndFrom(code, next);
-    if (!isWholeWord(code, name, config.size()) || end == std::string::npos || end > at)
-      continue;
-    const std::string rest(trimmed(std::string_view(code).substr(next, end - 1 - next)));
-    const std::size_t member = rest.rfind('.', 0) == 0 ? 1 : rest.rfind("->", 0) == 0 ? 2 : 0;
-    const std::size_t equals = plainAssignment(rest);
-    if (member && firstWordOf(std::string_view(rest).substr(member)) == field && equals != std::string::npos &&
-        trimmed(std::string_view(rest).substr(0, equals)).size() == member + field.size()) {
-      value = trimmed(std::string_view(rest).substr(equals + 1));
-      continue;
-    }
-    const std::size_t brace = rest.find('{');
-    if (member || brace == std::string::npos || (equals != std::string::npos && equals > brace) ||
-        rest.back() != '}')
-      continue;
-    // `{0}` or `{}` clears the config; at least a grid and a block give sizes.
-    const std::vector<std::string> fields =
-        topLevelParts(std::string_view(rest).substr(brace + 1, rest.size() - brace - 2));
-    for (const std::string &each : fields) {
-      const std::string written = trimmed(each);
-      const std::size_t assigns = plainAssignment(written);
-      if (written.rfind('.', 0) == 0 && firstWordOf(written.substr(1)) == field && assigns != std::string::npos)
-        value = trimmed(std::string_view(written).substr(assigns + 1));
-    }
-    if (fields.size() >= 2 && index < fields.size() && trimmed(fields[index]).rfind('.', 0) != 0)
-      value = trimmed(fields[index]);
-  }
-  return value;
-}
-
 /// The launches written in `folder`'s files, each by the name before `<<<` or the API's first argument.
 std::vector<LaunchSite> writtenLaunchSites(const ConstantFolder &folder) {
   std::vector<LaunchSite> sites;
@@ -141,9 +97,8 @@ std::vector<LaunchSite> writtenLaunchSites(const ConstantFolder &folder) {
       const std::string config = firstWordOf(withoutAddressOf(parts[0]));
       if (config.empty())
         continue;
-      const CudaCode &source = folder.files()[file];
-      std::vector<std::string> sizes{launchConfigField(source, config, "gridDim", 0, at),
-                                     launchConfigField(source, config, "blockDim", 1, at)};
+      // Folded as any member is: its last assignment (`config.gridDim = dim3(n / 256);`) or the initializer.
+      std::vector<std::string> sizes{config + ".gridDim", config + ".blockDim"};
       add(firstWordOf(withoutAddressOf(parts[1])), at, at, sizes,
           std::vector<std::string>(parts.begin() + 2, parts.end()), {});
     }

@@ -142,7 +142,7 @@ public:
     std::vector<Token> tokens = tokensOf(macro->second.text);
     return tokens.empty() || !spend(tokens.size()) ? std::nullopt : fold(*this, std::move(tokens), depth + 1);
   }
-  std::optional<ptx::analysis::Dim3> dimension(const std::string &, int) const override { return std::nullopt; }
+  std::optional<Number> member(const std::string &, int) const override { return std::nullopt; }
   Lookup functionMacro(const std::string &, FunctionMacro &) const override { return Lookup::Unknown; }
   std::optional<Number> function(const std::string &, const std::vector<Number> &, int) const override {
     return std::nullopt;

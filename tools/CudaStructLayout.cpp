@@ -2,6 +2,7 @@
 // laying them out as C does on a 64-bit host.
 #include "CudaStructLayout.h"
 
+#include "CudaCode.h"
 #include "CudaSource.h"
 
 #include <algorithm>
@@ -133,15 +134,38 @@ public:
     return structNamed(words[0], depth);
   }
 
+  /// The struct `name` names: `struct name {...}`, `typedef struct [tag]
+  /// {...} name;`, or `typedef other name;`.
+  std::optional<Layout> structNamed(const std::string &name, int depth) const {
+    const StructDefinition found = definitionOf(name);
+    if (found.body)
+      return bodyLayout(*found.body, depth);
+    return found.renamed.empty() ? std::nullopt : layoutOf(found.renamed, depth + 1);
+  }
+
+  /// The data members of the struct `name` names, in order (CudaStructs::members()).
+  std::optional<std::vector<StructMember>> membersOf(const std::string &name, int depth) const {
+    const StructDefinition found = definitionOf(name);
+    if (found.body)
+      return memberList(*found.body);
+    const std::vector<std::string> words = typeWords(found.renamed);
+    return words.size() == 1 && depth < kMaxDepth ? membersOf(words[0], depth + 1) : std::nullopt;
+  }
+
 private:
   static constexpr int kMaxDepth = 6;
   static constexpr std::int64_t kMaxElements = 64;
   static constexpr std::int64_t kMaxBytes = std::int64_t{1} << 40;
   static constexpr std::size_t kMaxLeaves = 4096;
 
-  /// The struct `name` names: `struct name {...}`, `typedef struct [tag]
-  /// {...} name;`, or `typedef other name;`.
-  std::optional<Layout> structNamed(const std::string &name, int depth) const {
+  /// Where a type name is defined: the `{` of its struct's body, or the
+  /// type a `typedef other name;` renames; neither where it is not found.
+  struct StructDefinition {
+    std::optional<std::size_t> body;
+    std::string renamed;
+  };
+
+  StructDefinition definitionOf(const std::string &name) const {
     for (std::size_t at = source_.find(name); at != std::string::npos; at = source_.find(name, at + 1)) {
       const std::size_t end = at + name.size();
       if (!isWholeWord(source_, at, name.size()))
@@ -154,10 +178,10 @@ private:
           before >= 5 ? before - 5 : 0, before >= 5 ? 6 : before + 1));
       const bool afterKeyword = !keyword.empty() && (keyword.back() == "struct" || keyword.back() == "class");
       if (afterKeyword && source_[next] == '{')
-        return bodyLayout(next, depth);
+        return {next, ""};
       if (source_[before] == '}' && (source_[next] == ';' || source_[next] == ',')) {
         if (auto open = matchingOpen(before); open && precededByTypedefStruct(*open))
-          return bodyLayout(*open, depth);
+          return {*open, ""};
         continue;
       }
       // `typedef other name;`
@@ -165,10 +189,62 @@ private:
         const std::size_t typedefAt = source_.rfind("typedef", at);
         const std::size_t statementStart = source_.find_last_of(";{}", at);
         if (typedefAt != std::string::npos && (statementStart == std::string::npos || typedefAt > statementStart))
-          return layoutOf(source_.substr(typedefAt + 7, at - typedefAt - 7), depth + 1);
+          return {std::nullopt, source_.substr(typedefAt + 7, at - typedefAt - 7)};
       }
     }
-    return std::nullopt;
+    return {};
+  }
+
+  /// The data members declared between the brace at `open` and its match;
+  /// nullopt where the body holds anything that may make them other than
+  /// an aggregate's members in order (a function, a constructor, a nested
+  /// type, an array or a bit field).
+  std::optional<std::vector<StructMember>> memberList(std::size_t open) const {
+    const std::size_t close = pastClosing(source_, open);
+    if (close == std::string::npos)
+      return std::nullopt;
+    std::vector<StructMember> members;
+    std::size_t start = open + 1;
+    for (const std::string &part : topLevelParts(std::string_view(source_).substr(open + 1, close - open - 2), ';')) {
+      const std::size_t partAt = start;
+      start += part.size() + 1;
+      std::string declaration = part;
+      std::size_t skipped = 0;
+      for (const char *label : {"public:", "private:", "protected:"})
+        if (const std::size_t found = declaration.find(label); found != std::string::npos &&
+                                                               trimmed(declaration.substr(0, found)).empty())
+          skipped = found + std::string_view(label).size();
+      declaration = declaration.substr(skipped);
+      const std::vector<std::string> words = wordsIn(declaration);
+      if (words.empty())
+        continue;
+      if (words[0] == "static" || words[0] == "typedef" || words[0] == "using")
+        continue; // no storage in the object
+      const std::size_t firstInitializer = declaration.find_first_of("={");
+      if (declaration.find_first_of("([:") < firstInitializer || words[0] == "enum" || words[0] == "struct" ||
+          words[0] == "class" || words[0] == "union" || words[0] == "friend" || words[0] == "virtual")
+        return std::nullopt;
+      std::size_t declaratorAt = partAt + skipped;
+      std::string type;
+      for (const std::string &declarator : topLevelParts(declaration)) {
+        const std::size_t initializer = declarator.find_first_of("={");
+        const std::optional<CudaDeclaration> split = splitDeclaration(declarator.substr(0, initializer));
+        if (!split)
+          return std::nullopt;
+        type = type.empty() ? trimmed(split->type) : type; // `int a, b`: the first declarator's type serves both
+        StructMember member{type, split->name, "", std::string::npos};
+        if (initializer != std::string::npos) {
+          const bool braced = declarator[initializer] == '{';
+          const std::size_t valueEnd = braced ? declarator.rfind('}') : declarator.size();
+          const std::size_t valueAt = std::min(declarator.find_first_not_of(" \t\r\n", initializer + 1), valueEnd);
+          member.initializer = trimmed(std::string_view(declarator).substr(valueAt, valueEnd - valueAt));
+          member.initializerAt = declaratorAt + valueAt;
+        }
+        members.push_back(std::move(member));
+        declaratorAt += declarator.size() + 1;
+      }
+    }
+    return members;
   }
 
   std::optional<std::size_t> matchingOpen(std::size_t close) const {
@@ -310,6 +386,11 @@ private:
 CudaStructs::CudaStructs(const std::string &source) : reader_(std::make_unique<Reader>(source)) {}
 
 CudaStructs::~CudaStructs() = default;
+
+std::optional<std::vector<StructMember>> CudaStructs::members(const std::string &type) const {
+  const std::vector<std::string> words = typeWords(type);
+  return words.size() == 1 ? reader_->membersOf(words[0], 0) : std::nullopt;
+}
 
 std::map<std::int64_t, std::string> CudaStructs::fieldNames(const std::string &type,
                                                             const std::string &variable) {

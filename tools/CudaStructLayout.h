@@ -2,13 +2,26 @@
 // bound read from `[param_1+16]` can be named `d_dim.number_boxes`.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ptxdvfs::tools {
+
+/// A data member of a struct, as its definition declares it.
+struct StructMember {
+  std::string type; ///< as written: `int`, `dim3`, `const float *`
+  std::string name;
+  /// Its default member initializer (`1024` of `int n = 1024;` or of `int
+  /// n{1024};`), and the offset of that text in the source; empty and npos
+  /// where it has none.
+  std::string initializer;
+  std::size_t initializerAt = std::string::npos;
+};
 
 /// The structs one CUDA source defines, read once for all the names asked
 /// of it (a source holds many kernels, each with several parameters).
@@ -29,6 +42,15 @@ public:
   /// an unknown member type, a bit field, a member function): a name is
   /// given only where the layout is certain.
   std::map<std::int64_t, std::string> fieldNames(const std::string &type, const std::string &variable);
+
+  /// The data members of the struct `type` names (`Params`, `struct
+  /// Params`, or a typedef of it), in the order an aggregate initializer
+  /// (`Params p = {4096, 256};`) gives them values; offsets are those of
+  /// the source given. nullopt where the source defines no such struct, or
+  /// its body holds what may make its members other than such an
+  /// aggregate's, in order: a member function or constructor, a nested
+  /// type, a base class, an array or a bit field.
+  std::optional<std::vector<StructMember>> members(const std::string &type) const;
 
 private:
   class Reader;

@@ -150,5 +150,33 @@ TEST(CudaStructLayoutTest, AnUnnamedPrototypeAloneNamesNoParameter) {
   EXPECT_TRUE(cudaParameters(codeOf("__global__ void tick(void) { }\n"), "tick").empty());
 }
 
+TEST(CudaStructLayoutTest, MembersComeInOrderWithTheirDefaults) {
+  const std::string source = "struct Base { int b; };\n"
+                             "typedef struct Options {\npublic:\n  int n = 1 << 20, block{256};\n"
+                             "  static const int kMax = 9;\n  float *data;\n} Options_t;\n"
+                             "struct Derived : Base { int d; };\n"
+                             "struct WithConstructor { WithConstructor() {} int n; };\n"
+                             "struct WithArray { int dims[3]; };\n";
+  const CudaStructs structs(source);
+  const auto members = structs.members("const Options_t");
+  ASSERT_TRUE(members.has_value());
+  ASSERT_EQ(members->size(), 3u); // the static member has no storage in the object
+  EXPECT_EQ((*members)[0].name, "n");
+  EXPECT_EQ((*members)[0].initializer, "1 << 20");
+  EXPECT_EQ(source.substr((*members)[0].initializerAt, 7), "1 << 20");
+  EXPECT_EQ((*members)[1].name, "block");
+  EXPECT_EQ((*members)[1].type, "int");
+  EXPECT_EQ((*members)[1].initializer, "256");
+  EXPECT_EQ((*members)[2].name, "data");
+  EXPECT_TRUE((*members)[2].initializer.empty());
+  EXPECT_EQ((*members)[2].initializerAt, std::string::npos);
+  // Not read in order: a base class, a constructor, an array; or not defined.
+  EXPECT_FALSE(structs.members("Derived").has_value());
+  EXPECT_FALSE(structs.members("WithConstructor").has_value());
+  EXPECT_FALSE(structs.members("WithArray").has_value());
+  EXPECT_FALSE(structs.members("Missing").has_value());
+  EXPECT_EQ(structs.members("Base")->size(), 1u);
+}
+
 } // namespace
 } // namespace ptxdvfs::tools

@@ -1,0 +1,100 @@
+// StructMembersTest.cpp - sizes the host code keeps in a struct's members:
+// `p.n` as assigned, or as the variable's initializer and its struct's
+// definition give it.
+#include "SourceLaunchHelpers.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace ptxdvfs::tools {
+namespace {
+
+const std::string kParams = "struct Params { int n; int block; };\n";
+
+TEST(StructMembersTest, AMemberIsItsLastAssignment) {
+  EXPECT_EQ(folded(kParams + "int main() { Params p;\n  p.n = 1 << 18;\n  p.block = 128;\n  @ }", "p.n / p.block / 4"),
+            "512,1,1");
+  EXPECT_EQ(folded(kParams + "int main() { Params p;\n  p.n = 512;\n  p.n *= 2;\n  @ }", "p.n"), "1024,1,1");
+  // A later assignment that the program run without arguments skips leaves the one before.
+  EXPECT_EQ(folded(kParams + "int main(int argc, char **argv) { Params p = {1 << 20, 256};\n"
+                             "  if (argc > 1) p.n = atoi(argv[1]);\n  @ }",
+                   "p.n / p.block"),
+            "4096,1,1");
+  // A member of a member, and x, y, z of a dim3 member.
+  EXPECT_EQ(folded("struct Inner { int n; };\nstruct Outer { Inner in; dim3 grid; };\n"
+                   "int main() { Outer o;\n  o.in.n = 48;\n  o.grid = dim3(8, 2);\n  @ }",
+                   "o.in.n + o.grid.y"),
+            "50,1,1");
+  // Unknown: read at run time, or changed in a loop whose count is not read.
+  EXPECT_EQ(folded(kParams + "int main(int argc, char **argv) { Params p;\n  p.n = atoi(argv[1]);\n  @ }", "p.n"),
+            "none");
+  EXPECT_EQ(folded(kParams + "int main() { Params p;\n  p.n = 2;\n  while (more()) p.n *= 2;\n  @ }", "p.n"), "none");
+}
+
+TEST(StructMembersTest, AnInitializerGivesTheMembersByPositionOrByName) {
+  EXPECT_EQ(folded(kParams + "int main() { Params q = {1 << 16, 64};\n  @ }", "q.n / q.block"), "1024,1,1");
+  EXPECT_EQ(folded(kParams + "int main() { Params q{4096, 32};\n  @ }", "q.block"), "32,1,1");
+  EXPECT_EQ(folded(kParams + "int main() { auto q = Params{4096, 32};\n  @ }", "q.n"), "4096,1,1");
+  EXPECT_EQ(folded(kParams + "int main() { Params q = {.n = 4096, .block = 64};\n  @ }", "q.n / q.block"), "64,1,1");
+  EXPECT_EQ(folded("typedef struct { int n; } Sizes;\nint main() { Sizes s = {300};\n  @ }", "s.n"), "300,1,1");
+  EXPECT_EQ(folded("struct Point { int x; int y; };\nint main() { Point p = {32, 4};\n  @ }", "p.x * p.y"), "128,1,1");
+  // A nested braced list, a dim3 member given as a list, and a copy of another variable.
+  EXPECT_EQ(folded("struct Sizes { dim3 grid; int n; };\nint main() { Sizes s = {{8, 2}, 64};\n  @ }", "s.grid"),
+            "8,2,1");
+  EXPECT_EQ(folded(kParams + "int main() { Params d = {4096, 256};\n  Params p = d;\n  @ }", "p.n / p.block"),
+            "16,1,1");
+  // What the list leaves out is zero; `p.block` below is 0, no size.
+  EXPECT_EQ(folded(kParams + "int main() { Params p = {4096};\n  @ }", "p.block + 1"), "1,1,1");
+  // A constant at file scope; not a global the program may change.
+  EXPECT_EQ(folded(kParams + "const Params kP = {2048, 128};\nint main() { @ }", "kP.n / kP.block"), "16,1,1");
+  EXPECT_EQ(folded(kParams + "Params g = {2048, 128};\nint main() { @ }", "g.n"), "none");
+  // No aggregate read in order: a struct with a constructor, or one the files do not define.
+  EXPECT_EQ(folded("struct P { P(int v) : n(v) {} int n; };\nint main() { P p = {5};\n  @ }", "p.n"), "none");
+  EXPECT_EQ(folded("int main() { Unknown u = {5};\n  @ }", "u.n"), "none");
+  EXPECT_EQ(folded(kParams + "int main() { Params q(4096, 32);\n  @ }", "q.n"), "none");
+}
+
+TEST(StructMembersTest, DefaultMemberInitializersFillWhatIsNotGiven) {
+  const std::string options = "struct Options { int n = 1 << 20; int block{256}; int repeats = 10; };\n";
+  EXPECT_EQ(folded(options + "int main() { Options o;\n  @ }", "o.n / o.block"), "4096,1,1");
+  EXPECT_EQ(folded(options + "int main() { Options o = {1024};\n  @ }", "o.n / o.block"), "4,1,1");
+  EXPECT_EQ(folded(options + "int main() { Options o;\n  o.block = 128;\n  @ }", "o.block"), "128,1,1");
+  // A local member with neither a value nor a default is not known.
+  EXPECT_EQ(folded(kParams + "int main() { Params p;\n  @ }", "p.n"), "none");
+}
+
+TEST(StructMembersTest, AStructPassedWhereItMayChangeIsNotKnown) {
+  // By reference to a function of the files, by address to one not read, or as a parameter.
+  EXPECT_EQ(folded(kParams + "void setup(Params &p) { p.n = 7; }\n"
+                             "int main() { Params p = {4096, 256};\n  setup(p);\n  @ }",
+                   "p.n"),
+            "none");
+  EXPECT_EQ(folded(kParams + "int main() { Params p = {4096, 256};\n  readOptions(&p);\n  @ }", "p.n"), "none");
+  EXPECT_EQ(folded(kParams + "void run(Params p) { @ }\nint main() { run(Params{4, 2}); }", "p.n"), "none");
+  // Copied to the device, or passed to a launch, it is only read.
+  EXPECT_EQ(folded(kParams + "__constant__ Params c;\nint main() { Params p = {4096, 256};\n"
+                             "  cudaMemcpyToSymbol(c, &p, sizeof(p));\n  @ }",
+                   "p.n"),
+            "4096,1,1");
+}
+
+TEST(StructMembersTest, ACudaLaunchConfigIsReadAsItsRuntimeStruct) {
+  const std::string kernel = "__global__ void scale(float *x) {}\n";
+  // Two launches with one config: the first's `&config` does not change it.
+  EXPECT_EQ(launchesText({"_Z5scalePf"}, kernel + "int main() { float *x;\n"
+                                                  "  cudaLaunchConfig_t config = {dim3(64), dim3(128)};\n"
+                                                  "  cudaLaunchKernelEx(&config, scale, x);\n"
+                                                  "  cudaLaunchKernelEx(&config, scale, x); }\n"),
+            "64,1,1 x 128,1,1, 2");
+  // Set field by field after `= {}`, in a branch the program takes.
+  EXPECT_EQ(launchesText({"_Z5scalePf"}, kernel + "int main(int argc, char **argv) { float *x;\n"
+                                                  "  cudaLaunchConfig_t config = {};\n"
+                                                  "  config.blockDim = 256;\n"
+                                                  "  if (argc < 2) config.gridDim = dim3(1024);\n"
+                                                  "  cudaLaunchKernelEx(&config, scale, x); }\n"),
+            "1024,1,1 x 256,1,1, 1");
+}
+
+} // namespace
+} // namespace ptxdvfs::tools

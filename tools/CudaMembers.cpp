@@ -1,0 +1,289 @@
+// CudaMembers.cpp - a member of a struct variable as the compiler sees it
+// at one point of a file: `p.n` after `p.n = 4096;`, or as `Params p =
+// {4096, 256};` and the struct's definition give it, the way CUDA samples
+// fill a `cudaLaunchConfig_t` and applications keep their sizes in a
+// struct of options.
+#include "CudaConstantsImpl.h"
+#include "CudaStatements.h"
+#include "CudaStructLayout.h"
+
+#include <algorithm>
+#include <set>
+#include <string_view>
+
+namespace ptxdvfs::tools {
+
+using namespace expression;
+using namespace constants;
+
+namespace {
+
+/// The members the CUDA runtime's own structs have, for the sources that
+/// fill one without defining it.
+const std::vector<StructMember> *runtimeStruct(const std::string &type) {
+  static const std::vector<StructMember> kLaunchConfig{{"dim3", "gridDim", "", std::string::npos},
+                                                       {"dim3", "blockDim", "", std::string::npos},
+                                                       {"size_t", "dynamicSmemBytes", "", std::string::npos},
+                                                       {"cudaStream_t", "stream", "", std::string::npos},
+                                                       {"cudaLaunchAttribute *", "attrs", "", std::string::npos},
+                                                       {"unsigned int", "numAttrs", "", std::string::npos}};
+  return type == "cudaLaunchConfig_t" || type == "cudaLaunchConfig_st" ? &kLaunchConfig : nullptr;
+}
+
+/// Words before a name that make its statement something other than its declaration.
+bool declaresNothing(const std::vector<std::string> &words) {
+  static const std::set<std::string, std::less<>> kStatements{"return", "case",   "else", "do",     "goto",
+                                                              "throw",  "delete", "new",  "sizeof", "typedef",
+                                                              "using",  "default"};
+  return words.empty() || std::any_of(words.begin(), words.end(), [](const std::string &word) {
+           return kStatements.count(word) > 0 || std::isdigit(static_cast<unsigned char>(word[0]));
+         });
+}
+
+/// The struct a declaration's type words name (`Params` of `static const
+/// struct Params`); empty where they name none (`auto`).
+std::string structNamedBy(const std::vector<std::string> &words) {
+  static const std::set<std::string, std::less<>> kQualifiers{"const",  "constexpr", "static", "struct", "class",
+                                                              "volatile", "register", "extern", "inline", "auto"};
+  return !words.empty() && !kQualifiers.count(words.back()) ? words.back() : std::string();
+}
+
+/// The members written after a name, `.grid.x` as `grid.x`, from `from`;
+/// `end` moves past them, and `deeper` tells whether `->`, `[` or a call
+/// reaches further in.
+std::string memberChainAt(const std::string &code, std::size_t from, std::size_t &end, bool &deeper) {
+  std::string chain;
+  end = from;
+  for (;;) {
+    const std::size_t dot = code.find_first_not_of(" \t", end);
+    if (dot == std::string::npos || code[dot] != '.' || (dot + 1 < code.size() && code[dot + 1] == '.'))
+      break;
+    const std::size_t name = code.find_first_not_of(" \t\r\n", dot + 1);
+    std::size_t nameEnd = name;
+    while (nameEnd < code.size() && isIdentifierChar(code[nameEnd]))
+      ++nameEnd;
+    if (name == std::string::npos || nameEnd == name)
+      break;
+    chain += (chain.empty() ? "" : ".") + code.substr(name, nameEnd - name);
+    end = nameEnd;
+  }
+  const std::size_t next = code.find_first_not_of(" \t\r\n", end);
+  deeper = !chain.empty() && next != std::string::npos &&
+           (code[next] == '[' || code[next] == '(' || code.compare(next, 2, "->") == 0);
+  return chain;
+}
+
+/// Whether the `&` before `at` passes a struct's address to a CUDA runtime
+/// call that only reads it: `cudaLaunchKernelEx(&config, ...)`,
+/// `cudaMemcpyToSymbol(c_params, &params, ...)`.
+bool passedToBeRead(const std::string &code, std::size_t at) {
+  static const std::pair<std::string_view, std::size_t> kReadArguments[] = {
+      {"cudaLaunchKernelEx", 0}, {"cudaMemcpyToSymbol", 1}, {"cudaMemcpyToSymbolAsync", 1},
+      {"cudaMemcpy", 1},         {"cudaMemcpyAsync", 1},    {"memcpy", 1}};
+  const std::size_t previous = codeEndBefore(code, at);
+  const std::size_t open = parenthesisAround(code, at);
+  if (previous == 0 || code[previous - 1] != '&' || open == std::string::npos)
+    return false;
+  std::size_t nameAt = open;
+  const std::string callee = wordBefore(code, nameAt);
+  const std::size_t index = argumentCountAndIndex(code, open, at).second;
+  const std::size_t argumentStart = codeEndBefore(code, previous - 1);
+  return (argumentStart > 0 && (code[argumentStart - 1] == '(' || code[argumentStart - 1] == ',')) &&
+         std::any_of(std::begin(kReadArguments), std::end(kReadArguments),
+                     [&](const auto &read) { return read.first == callee && read.second == index; });
+}
+
+/// Whether one member path holds the other (`grid` holds `grid.x`), or they are the same.
+bool overlaps(const std::string &a, const std::string &b) {
+  const std::string &shorter = a.size() < b.size() ? a : b, &longer = a.size() < b.size() ? b : a;
+  return longer.compare(0, shorter.size(), shorter) == 0 &&
+         (longer.size() == shorter.size() || longer[shorter.size()] == '.');
+}
+
+/// `{a, b}` -> `a, b`; nullopt for text that is no braced list.
+std::optional<std::string> bracedInside(const std::string &text) {
+  const std::string written = trimmed(text);
+  if (written.size() < 2 || written.front() != '{' || pastClosing(written, 0) != written.size())
+    return std::nullopt;
+  return written.substr(1, written.size() - 2);
+}
+
+} // namespace
+
+const std::vector<StructMember> *ConstantFolder::Impl::structMembers(std::size_t file, const std::string &type) const {
+  for (std::size_t other = 0; other < files_.size(); ++other) {
+    if (other != file && !seen_[file][other])
+      continue;
+    auto cached = structs_.find(other);
+    if (cached == structs_.end())
+      cached = structs_.emplace(other, std::make_unique<CudaStructs>(files_[other].code())).first;
+    auto known = structMembers_.find({other, type});
+    if (known == structMembers_.end())
+      known = structMembers_.emplace(std::pair{other, type}, cached->second->members(type)).first;
+    if (known->second)
+      return &*known->second;
+  }
+  return runtimeStruct(type);
+}
+
+std::size_t ConstantFolder::Impl::structDefinedIn(std::size_t file, const std::string &type) const {
+  for (std::size_t other = 0; other < files_.size(); ++other)
+    if (auto known = structMembers_.find({other, type});
+        (other == file || seen_[file][other]) && known != structMembers_.end() && known->second)
+      return other;
+  return file;
+}
+
+Lookup ConstantFolder::Impl::memberOfValue(std::size_t file, std::size_t at, std::string type, const std::string &value,
+                                           bool zeroed, const std::string &path, int depth, Definition &found) const {
+  std::string written = trimmed(value);
+  if (depth >= kMaxDepth)
+    return Lookup::Unknown;
+  if (!written.empty() && written.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") ==
+                              std::string::npos && !std::isdigit(static_cast<unsigned char>(written[0])))
+    return member(file, at, written + "." + path, depth + 1, found); // a copy of another: `Params p = defaults;`
+  if (const std::size_t brace = written.find('{'); brace != std::string::npos && brace > 0) {
+    const std::string named = trimmed(written.substr(0, brace)); // `Params{4096, 256}`
+    if (named.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos)
+      return Lookup::Unknown;
+    type = named;
+    written = written.substr(brace);
+  }
+  const std::optional<std::string> inside = written.empty() ? std::optional<std::string>("") : bracedInside(written);
+  const std::vector<StructMember> *members = type.empty() ? nullptr : structMembers(file, type);
+  if (!inside || !members)
+    return Lookup::Unknown; // a call, a constructor, a struct the files do not define
+  zeroed = zeroed || !written.empty(); // a braced list value-initializes what it leaves out
+  const std::size_t dot = path.find('.');
+  const std::string field = path.substr(0, dot);
+  const auto target = std::find_if(members->begin(), members->end(),
+                                   [&](const StructMember &member) { return member.name == field; });
+  if (target == members->end())
+    return Lookup::Unknown;
+  std::vector<std::string> elements = inside->find_first_not_of(" \t\r\n") == std::string::npos
+                                          ? std::vector<std::string>()
+                                          : topLevelParts(*inside);
+  std::optional<std::string> element;
+  const bool designated =
+      std::any_of(elements.begin(), elements.end(), [](const std::string &e) { return trimmed(e).rfind('.', 0) == 0; });
+  if (designated) { // `{.gridDim = grid, .blockDim = 256}`
+    for (const std::string &each : elements) {
+      const std::string part = trimmed(each);
+      const std::size_t equals = plainAssignment(part);
+      if (part.rfind('.', 0) != 0 || equals == std::string::npos)
+        return Lookup::Unknown;
+      if (trimmed(std::string_view(part).substr(1, equals - 1)) == field)
+        element = trimmed(std::string_view(part).substr(equals + 1));
+    }
+  } else {
+    if (elements.size() > members->size())
+      return Lookup::Unknown;
+    const std::size_t index = static_cast<std::size_t>(target - members->begin());
+    if (index < elements.size())
+      element = trimmed(elements[index]);
+  }
+  const bool dim3 = wordsIn(target->type) == std::vector<std::string>{"dim3"};
+  if (dot != std::string::npos) { // a member of a member: read in its own value, a braced list or a name
+    if (element)
+      return memberOfValue(file, at, structNamedBy(wordsIn(target->type)), *element, zeroed, path.substr(dot + 1),
+                           depth + 1, found);
+    if (!target->initializer.empty())
+      return memberOfValue(structDefinedIn(file, type), target->initializerAt, structNamedBy(wordsIn(target->type)),
+                           target->initializer, zeroed, path.substr(dot + 1), depth + 1, found);
+    return Lookup::Unknown;
+  }
+  if (element) {
+    const std::optional<std::string> braced = bracedInside(*element);
+    found = Definition(braced ? (dim3 ? "dim3(" + *braced + ")" : *braced) : *element, file, at, dim3);
+    return Lookup::Found;
+  }
+  if (!target->initializer.empty()) { // `struct Params { int n = 1024; };`
+    found = Definition(dim3 ? "dim3(" + target->initializer + ")" : target->initializer, structDefinedIn(file, type),
+                       target->initializerAt, dim3);
+    return Lookup::Found;
+  }
+  if (!zeroed)
+    return Lookup::Unknown; // a local left uninitialized
+  found = Definition(dim3 ? "dim3()" : "0", file, at, dim3);
+  if (dim3)
+    found.dims = ptx::analysis::Dim3{};
+  return Lookup::Found;
+}
+
+Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const std::string &path, int depth,
+                                    Definition &found) const {
+  const std::size_t dot = path.find('.');
+  if (dot == std::string::npos || depth >= kMaxDepth)
+    return Lookup::Unknown;
+  const std::string base = path.substr(0, dot), fields = path.substr(dot + 1);
+  const CudaCode &source = files_[file];
+  const std::string &code = source.code();
+  const int useBlock = source.blockAt(before);
+  for (std::size_t at = before == 0 ? std::string::npos : code.rfind(base, before - 1); at != std::string::npos;
+       at = at == 0 ? std::string::npos : code.rfind(base, at - 1)) {
+    if (++examined_ > kMaxNamesExamined)
+      return Lookup::Unknown;
+    const std::size_t previous = codeEndBefore(code, at);
+    if (!isWholeWord(code, at, base.size()) ||
+        (previous > 1 && (code[previous - 1] == '.' || code.compare(previous - 2, 2, "->") == 0 ||
+                          code.compare(previous - 2, 2, "::") == 0)))
+      continue; // another name, or a member or qualified name of that name
+    std::size_t end = 0;
+    bool deeper = false;
+    const std::string chain = memberChainAt(code, at + base.size(), end, deeper);
+    if (!chain.empty()) {
+      if (!overlaps(chain, fields) || (!deeper && !changesAt(code, at, end - at)) || untaken(file, at, before, depth))
+        continue; // another member, or a read
+      if (chain != fields || deeper)
+        return Lookup::Unknown; // a part of it, or all of it, changed another way: `p.grid.x = 4;`, `p.v[0] = 1;`
+      const std::optional<std::string> assigned = assignedText(code, at, code.substr(at, end - at));
+      if (!assigned || !runsBeforeEachUse(file, at, before, readsName(*assigned, base), depth))
+        return Lookup::Unknown;
+      found = Definition(*assigned, file, at, false); // `p.n *= 2` reads as `p.n * (2)`, looked up from here
+      return Lookup::Found;
+    }
+    if (source.blockAt(at) < 0)
+      if (const std::optional<CudaCode::ParameterList> list = source.parameterListAround(at)) {
+        if (!source.encloses(list->body, useBlock))
+          continue; // another function's parameter
+        return Lookup::Unknown; // what the calls pass for a struct is not read
+      }
+    const std::vector<std::string> type = declaredTypeBefore(code, at);
+    if (declaresNothing(type)) {
+      const bool passed = outArgument(file, at, base.size()).has_value(); // to a function that may set it
+      if (!(passed || changesAt(code, at, base.size())) || passedToBeRead(code, at) || untaken(file, at, before, depth))
+        continue;
+      const std::optional<std::string> assigned = passed ? std::nullopt : assignedText(code, at, base);
+      if (!assigned || !runsBeforeEachUse(file, at, before, false, depth))
+        return Lookup::Unknown;
+      return memberOfValue(file, at, "", *assigned, false, fields, depth, found); // `p = q;`, `p = Params{...};`
+    }
+    const int declaredIn = source.blockAt(at);
+    if (!source.encloses(declaredIn, useBlock))
+      continue; // another function's, or a closed block's
+    const bool constant = std::count(type.begin(), type.end(), "const") || std::count(type.begin(), type.end(), "constexpr");
+    const bool local = source.insideFunction(declaredIn);
+    if (!local && !constant)
+      return Lookup::Unknown; // a global the program may change
+    const std::size_t next = code.find_first_not_of(" \t\r\n", at + base.size());
+    std::string value;
+    if (next != std::string::npos && code[next] == '=' && code.compare(next, 2, "==") != 0) {
+      const std::size_t end = statementEndFrom(code, next + 1);
+      if (end == std::string::npos)
+        return Lookup::Unknown;
+      value = topLevelParts(std::string_view(code).substr(next + 1, end - next - 2)).front();
+    } else if (next != std::string::npos && code[next] == '{') {
+      const std::size_t close = pastClosing(code, next);
+      if (close == std::string::npos)
+        return Lookup::Unknown;
+      value = code.substr(next, close - next);
+    } else if (next == std::string::npos || (code[next] != ';' && code[next] != ',')) {
+      return Lookup::Unknown; // `Params p(4096);`: a constructor
+    }
+    const bool zeroed = !local || std::count(type.begin(), type.end(), "static");
+    return memberOfValue(file, at, structNamedBy(type), value, zeroed, fields, depth, found);
+  }
+  return Lookup::Absent;
+}
+
+} // namespace ptxdvfs::tools
