@@ -1,6 +1,7 @@
 // CudaBranches.cpp - which branches of host code the program run without
 // command-line arguments takes: `if`s, `else`s, `switch` cases, `while`s
-// false on entry, and whether an assignment runs once before each use.
+// and `for`s false on entry (`for (int i = 1; i < argc; ++i)`), and
+// whether an assignment runs once before each use.
 #include "CudaConstantsImpl.h"
 #include "CudaLoopHeaders.h"
 #include "CudaStatements.h"
@@ -15,12 +16,20 @@ using namespace constants;
 
 std::optional<Number> ConstantFolder::Impl::headCondition(std::size_t file, const LoopHeader &header, int depth,
                                                           bool &withoutArguments) const {
-  const std::string written(header.inside(files_[file].code()));
+  std::string written(header.inside(files_[file].code()));
+  std::size_t foldAt = header.at;
+  if (header.keyword == "for") { // its condition, folded where its counter is declared: `int i = 1; i < argc; ++i`
+    const std::vector<std::string> parts = topLevelParts(written, ';');
+    if (parts.size() != 3 || trimmed(parts[1]).empty())
+      return std::nullopt; // a range `for`, or one without a condition
+    foldAt = header.open + 1 + parts[0].size() + 1;
+    written = parts[1];
+  }
   const std::string withoutCalls = withoutCommandLineCalls(written);
   withoutArguments = withoutCalls != written;
   const std::size_t middles = middles_;
   const std::optional<Number> condition =
-      depth < kMaxDepth ? number(file, header.at, withoutAssignments(withoutCalls), depth + 1) : std::nullopt;
+      depth < kMaxDepth ? number(file, foldAt, withoutAssignments(withoutCalls), depth + 1) : std::nullopt;
   if (middles_ != middles)
     return std::nullopt; // a loop's middle iteration does not say which way the others go
   return condition;
@@ -29,7 +38,8 @@ std::optional<Number> ConstantFolder::Impl::headCondition(std::size_t file, cons
 std::optional<bool> ConstantFolder::Impl::taken(std::size_t file, const LoopHeader &header, int depth) const {
   if (header.keyword == "case")
     return caseTaken(file, header, depth);
-  const bool branch = header.keyword == "if" || header.keyword == "else", loop = header.keyword == "while";
+  const bool branch = header.keyword == "if" || header.keyword == "else",
+             loop = header.keyword == "while" || header.keyword == "for";
   bool withoutArguments = false;
   const std::optional<Number> condition =
       branch || loop ? headCondition(file, header, depth, withoutArguments) : std::nullopt;
@@ -93,11 +103,13 @@ std::optional<bool> ConstantFolder::Impl::caseTaken(std::size_t file, const Loop
 }
 
 bool ConstantFolder::Impl::untaken(std::size_t file, std::size_t at, std::size_t before, int depth) const {
-  for (const LoopHeader &header : headersAround(files_[file], at)) {
-    const std::size_t bodyEnd = bodyEndAfter(files_[file], header.headEnd);
-    if (bodyEnd == std::string::npos || (before > header.headEnd && before < bodyEnd))
+  // Outermost first: a branch inside a loop that never runs is not read, nor named in the reasons.
+  const std::vector<LoopHeader> headers = headersAround(files_[file], at);
+  for (auto header = headers.rbegin(); header != headers.rend(); ++header) {
+    const std::size_t bodyEnd = bodyEndAfter(files_[file], header->headEnd);
+    if (bodyEnd == std::string::npos || (before > header->headEnd && before < bodyEnd))
       continue; // one that holds the use too
-    if (taken(file, header, depth) == false)
+    if (taken(file, *header, depth) == false)
       return true;
   }
   return false;

@@ -100,9 +100,10 @@ public:
   /// of one) is taken by the program run without command-line arguments,
   /// its condition folded as value() folds (`argc` is 1, and a call
   /// passed `argv`, as `checkCmdLineFlag(argc, argv, "n")`, returns 0, or
-  /// -1 for `getopt`); false also for a `while` whose condition is false
-  /// on entry (its body never runs); nullopt where it does not fold, or
-  /// for another loop. `how` as value()'s, naming the condition.
+  /// -1 for `getopt`); false also for a `while` or `for` whose condition
+  /// is false on entry (its body never runs: `for (int i = 1; i < argc;
+  /// ++i)`, the counter as its `for` declares it); nullopt where it does
+  /// not fold, or for another loop. `how` as value()'s, naming the condition.
   std::optional<bool> branchTaken(std::size_t file, const LoopHeader &header, std::string *how = nullptr) const;
 
   /// A template parameter of the function template around `offset` of

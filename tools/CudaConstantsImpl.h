@@ -128,7 +128,7 @@ private:
   /// Whether the branch `header` (an `if` or an `else`) is taken by the
   /// program run without command-line arguments (`argc` is 1; a call
   /// passed `argv` returns 0, or -1 for `getopt`), or false for a `while`
-  /// whose condition is false on entry; nullopt where its condition does
+  /// or `for` whose condition is false on entry; nullopt where its condition does
   /// not fold, and for other loops. Notes the condition where it decides.
   std::optional<bool> taken(std::size_t file, const LoopHeader &header, int depth) const;
   /// taken() for the `case` of a `switch`: whether the switch, its value

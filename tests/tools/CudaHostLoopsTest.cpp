@@ -90,8 +90,8 @@ TEST(CudaHostLoopsTest, WhatIsNotALoopAroundTheLaunchCountsOnce) {
   // A loop that runs no time launches nothing from there; the kernel still counts once, and says why.
   const ptx::analysis::SourceLaunch none = launchOfK(inMain("for (int t = 0; t < 0; t++) k<<<1, 32>>>(x);"));
   EXPECT_EQ(none.launches, 1u);
-  EXPECT_EQ(none.launchesWhy, "never launched by the program run without arguments, counted once: 0 at t.cu:3, in "
-                              "`for (int t = 0; t < 0; t++)` at t.cu:3 (0 times)");
+  EXPECT_EQ(none.launchesWhy, "never launched by the program run without arguments, counted once: 0 at t.cu:3, "
+                              "never: `for (int t = 0; t < 0; t++)` at t.cu:3 is false on entry");
   EXPECT_EQ(launchesIn("for (int t = 0; t < 0; t++) k<<<1, 32>>>(x);\nk<<<1, 32>>>(x);\nk<<<1, 32>>>(x);"), 2u);
   // A helper called nowhere by its name (a callback), or only as another object's method, runs once.
   EXPECT_EQ(launchOfK("void run(float *x) { k<<<1, 32>>>(x); }\n" +
@@ -297,6 +297,21 @@ TEST(CudaHostLoopsTest, TheProgramIsReadAsRunWithoutArguments) {
   EXPECT_EQ(launchesIn("int t = 5;\nwhile ((t = t - 5) > 0) k<<<1, 32>>>(x);\nk<<<1, 32>>>(x);"), 1u);
   EXPECT_EQ(launchOfK(inMain("int n = 64; int t = 5;\nwhile ((t = t - 5) > 0) n = 512;\nk<<<n / 16, 16>>>(x);")).gridHow,
             "`while ((t = t - 5) > 0)` at t.cu:4 is false on entry");
+  // A `for` over the arguments runs no time: its counter as the `for` declares it, `argc` 1.
+  const ptx::analysis::SourceLaunch arguments = launchOfK(inMain(
+      "int n = 4096;\nfor (int i = 1; i < argc; ++i)\n  if (!strcmp(argv[i], \"-n\")) n = atoi(argv[++i]);\n"
+      "k<<<n / 256, 256>>>(x);"));
+  EXPECT_EQ(shown(arguments.grid), "16,1,1");
+  EXPECT_EQ(arguments.gridHow, "`argc` = 1, the program run without arguments; `for (int i = 1; i < argc; ++i)` at "
+                               "t.cu:4 is false on entry");
+  EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\nint i = 1;\nfor (; i < argc; ++i) n = atoi(argv[i]);\n"
+                                   "k<<<n / 256, 256>>>(x);"))
+                      .grid),
+            "16,1,1");
+  EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\nfor (int i = 0; i < argc; ++i) n = atoi(argv[i]);\n"
+                                   "k<<<n / 256, 256>>>(x);"))
+                      .grid),
+            "none"); // entered
   // A launch under the same condition as the change sees it (and, never launched, still gives its sizes).
   EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\nif (argc > 1) {\n  n = 512;\n  k<<<n / 256, 256>>>(x);\n}")).grid),
             "2,1,1");

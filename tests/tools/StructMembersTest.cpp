@@ -60,6 +60,12 @@ TEST(StructMembersTest, DefaultMemberInitializersFillWhatIsNotGiven) {
   EXPECT_EQ(folded(options + "int main() { Options o;\n  @ }", "o.n / o.block"), "4096,1,1");
   EXPECT_EQ(folded(options + "int main() { Options o = {1024};\n  @ }", "o.n / o.block"), "4,1,1");
   EXPECT_EQ(folded(options + "int main() { Options o;\n  o.block = 128;\n  @ }", "o.block"), "128,1,1");
+  // The options parsed from the command line keep their defaults in the program run without arguments.
+  EXPECT_EQ(folded(options + "int main(int argc, char **argv) { Options o;\n"
+                             "  for (int i = 1; i + 1 < argc; i += 2)\n"
+                             "    if (!strcmp(argv[i], \"-n\")) o.n = atoi(argv[i + 1]);\n  @ }",
+                   "o.n / o.block"),
+            "4096,1,1");
   // A local member with neither a value nor a default is not known.
   EXPECT_EQ(folded(kParams + "int main() { Params p;\n  @ }", "p.n"), "none");
 }
