@@ -167,6 +167,12 @@ public:
   std::optional<Number> member(const std::string &path, int depth) const override {
     return folder_.memberNumber(file_, offset_, path, depth);
   }
+  std::optional<Number> pointee(const std::string &name, int depth) const override {
+    Definition found;
+    if (folder_.pointee(file_, offset_, name, depth, found) != Lookup::Found)
+      return std::nullopt;
+    return folder_.number(found.file, found.offset, found.text, depth + 1);
+  }
   Lookup functionMacro(const std::string &name, FunctionMacro &found) const override {
     return folder_.functionMacro(file_, name, found);
   }

@@ -155,30 +155,35 @@ private:
   bool runsBeforeEachUse(std::size_t file, std::size_t at, std::size_t before, bool readsItself, int depth) const;
   /// A variable passed at `at` of `file` as a whole argument of a call of
   /// a function that the files seen define and that takes that parameter
-  /// by non-const reference (`void sizes(int n, int &blocks)`):
-  /// where it is defined, its body (-1 where overloads of the name that
-  /// take as many arguments may change it, and which one the call takes
-  /// is not read), the parameter's name, and where the call starts.
+  /// by non-const reference (`void sizes(int n, int &blocks)`), or its
+  /// address (`&blocks`) for a pointer to non-const (`int *blocks`, since
+  /// 2026-11-27): where it is defined, its body (-1 where overloads of the
+  /// name that take as many arguments may change it, and which one the
+  /// call takes is not read), the parameter's name, whether it is a
+  /// pointer, and where the call starts.
   struct OutArgument {
     std::string callee, parameter;
     std::size_t definedIn = 0;
     int body = -1;
     std::size_t callAt = 0;
+    bool pointer = false;
   };
   /// nullopt where `at` is no such argument (passed by value or by const
   /// reference, to a function the files do not define, or in no call).
   std::optional<OutArgument> outArgument(std::size_t file, std::size_t at, std::size_t length) const;
   /// One definition of a function, read once for outArgument(): per
-  /// parameter, its name where it is a non-const reference (else empty),
-  /// and how many parameters have no default.
+  /// parameter, its name where it is a non-const reference or a pointer
+  /// to non-const (else empty) and which of the two, and how many
+  /// parameters have no default.
   struct ReferenceParameters {
     std::size_t definedIn = 0;
     int body = -1;
     std::size_t required = 0;
     std::vector<std::string> references;
+    std::vector<bool> pointers;
   };
   /// The definitions of `callee` in the files, cached; empty where none
-  /// takes anything by non-const reference.
+  /// takes anything by non-const reference or pointer.
   const std::vector<ReferenceParameters> &referenceParametersOf(const std::string &callee) const;
   /// What the call of `out` leaves in its argument, a number or a `dim3`
   /// (`void setup(int n, dim3 &grid)`): the parameter's value at the end
@@ -187,6 +192,12 @@ private:
   /// blocks, threads)`); nullopt where that does not fold (calls that
   /// pass different values among them).
   std::optional<Definition> valueLeftBy(const OutArgument &out, int depth) const;
+  /// What the pointer parameter `name` points at just `before` an offset
+  /// of its function's body in `file`: the last statement `*name = e;`
+  /// that runs once before it. Unknown where the pointer is used any other
+  /// way in between (passed on, indexed, moved), or nothing there sets it
+  /// (what the caller's variable held is not read).
+  Lookup pointee(std::size_t file, std::size_t before, const std::string &name, int depth, Definition &found) const;
   /// The counter `name`, changed at `at` in the head of a counted `for`
   /// whose body holds `before` and does not change it: the middle of its values
   /// (`k` in `for (k = 0; k < 100; k++)` is 49), for a kernel launched

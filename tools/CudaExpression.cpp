@@ -266,6 +266,11 @@ private:
     }
     if (accept("+"))
       return unary();
+    if (accept("*")) { // `*threads`, what a pointer parameter points at
+      if (at_ >= tokens_.size() || tokens_[at_].kind != Token::Name)
+        return std::nullopt;
+      return names_.pointee(tokens_[at_++].text, depth_ + 1);
+    }
     if (auto type = cast()) {
       auto value = unary();
       return value ? converted(*value, *type) : std::nullopt;

@@ -69,6 +69,8 @@ public:
   /// A member's value, named by its path (`block.x`, `p.n`, `cfg.grid.y`);
   /// nullopt where it is not fixed.
   virtual std::optional<Number> member(const std::string &path, int depth) const = 0;
+  /// What the pointer `name` points at (`*threads`); nullopt where it is not fixed.
+  virtual std::optional<Number> pointee(const std::string &name, int depth) const = 0;
   /// Unknown: defined differently in two places, or not expandable (`#`, `...`).
   virtual Lookup functionMacro(const std::string &name, FunctionMacro &found) const = 0;
   /// What calling the function `name` with `arguments` returns, `depth`

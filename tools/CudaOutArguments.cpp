@@ -1,6 +1,8 @@
 // CudaOutArguments.cpp - what a host call leaves in a variable it takes by
-// reference (`void sizes(int n, int &blocks)`): the value the callee's
-// body gives that parameter, read as any variable of it.
+// reference (`void sizes(int n, int &blocks)`) or by address (`void
+// sizes(int n, int *blocks)`, called with `&blocks`): the value the
+// callee's body gives that parameter (or `*blocks`), read as any variable
+// of it.
 #include "CudaConstantsImpl.h"
 #include "CudaStatements.h"
 
@@ -22,16 +24,20 @@ ConstantFolder::Impl::referenceParametersOf(const std::string &callee) const {
   bool anyReference = false;
   for (std::size_t file = 0; file < files_.size(); ++file)
     for (int body : files_[file].functionBodiesNamed(callee)) {
-      ReferenceParameters definition{file, body, 0, {}};
+      ReferenceParameters definition{file, body, 0, {}, {}};
       for (const std::string &parameter : files_[file].parametersOf(body)) {
         if (trimmed(parameter).empty() || trimmed(parameter) == "void")
           continue; // `f()`, `f(void)`
         definition.required += plainAssignment(parameter) == std::string::npos ? 1 : 0;
         const std::vector<std::string> words = wordsIn(parameter);
         const std::optional<CudaDeclaration> declared = splitDeclaration(parameter);
-        const bool changes = parameter.find('&') != std::string::npos && parameter.find("&&") == std::string::npos &&
-                             std::count(words.begin(), words.end(), "const") == 0 && declared;
+        const bool reference = parameter.find('&') != std::string::npos && parameter.find("&&") == std::string::npos;
+        // `int *blocks`, not `const int *`, `int **` or an array: what it points at may be set.
+        const bool pointer = !reference && declared && std::count(declared->type.begin(), declared->type.end(), '*') == 1 &&
+                             parameter.find_first_of("[(") == std::string::npos;
+        const bool changes = (reference || pointer) && std::count(words.begin(), words.end(), "const") == 0 && declared;
         definition.references.push_back(changes ? declared->name : std::string());
+        definition.pointers.push_back(changes && pointer);
         anyReference = anyReference || changes;
       }
       definitions.push_back(std::move(definition));
@@ -44,7 +50,9 @@ ConstantFolder::Impl::referenceParametersOf(const std::string &callee) const {
 std::optional<ConstantFolder::Impl::OutArgument> ConstantFolder::Impl::outArgument(std::size_t file, std::size_t at,
                                                                                    std::size_t length) const {
   const std::string &code = files_[file].code();
-  const std::size_t previous = codeEndBefore(code, at);
+  std::size_t previous = codeEndBefore(code, at);
+  const bool address = previous > 1 && code[previous - 1] == '&' && code[previous - 2] != '&'; // `setup(n, &blocks)`
+  previous = address ? codeEndBefore(code, previous - 1) : previous;
   const std::size_t next = code.find_first_not_of(" \t\r\n", at + length);
   if (previous == 0 || next == std::string::npos || (code[previous - 1] != '(' && code[previous - 1] != ',') ||
       (code[next] != ')' && code[next] != ','))
@@ -69,11 +77,13 @@ std::optional<ConstantFolder::Impl::OutArgument> ConstantFolder::Impl::outArgume
     if (definition.definedIn != file && !seen_[file][definition.definedIn])
       continue; // another program's
     if (index >= definition.references.size() || arguments > definition.references.size() ||
-        arguments < definition.required || definition.references[index].empty())
+        arguments < definition.required || definition.references[index].empty() ||
+        definition.pointers[index] != address)
       continue; // another overload (another number of arguments), or one that cannot change it
     // Overloads that may change it: which one the call takes is not read.
-    out = out ? OutArgument{callee, "", definition.definedIn, -1, nameStart}
-              : OutArgument{callee, definition.references[index], definition.definedIn, definition.body, nameStart};
+    out = out ? OutArgument{callee, "", definition.definedIn, -1, nameStart, address}
+              : OutArgument{callee, definition.references[index], definition.definedIn, definition.body, nameStart,
+                            address};
   }
   return out;
 }
@@ -89,14 +99,49 @@ std::optional<Definition> ConstantFolder::Impl::valueLeftBy(const OutArgument &o
   // Read just before the body's `}` (which blockAt() reads as outside it), its parameters as every call
   // passes them. Not scoped to this call: that would change the calls read (readCalls()) under a fold
   // that holds what they cache.
+  Definition value(out.parameter, out.definedIn, end - 2, false);
+  if (out.pointer && pointee(out.definedIn, end - 2, out.parameter, depth + 1, value) != Lookup::Found)
+    return std::nullopt;
   Definition left("", out.definedIn, end - 2, false);
-  if ((left.number = number(out.definedIn, end - 2, out.parameter, depth + 1)))
+  if ((left.number = number(value.file, value.offset, value.text, depth + 1)))
     return left;
-  if ((left.dims = dimension(out.definedIn, end - 2, out.parameter, depth + 1))) { // `dim3 &grid`
+  if ((left.dims = dimension(value.file, value.offset, value.text, depth + 1))) { // `dim3 &grid`
     left.dim3 = true;
     return left;
   }
   return std::nullopt;
+}
+
+Lookup ConstantFolder::Impl::pointee(std::size_t file, std::size_t before, const std::string &name, int depth,
+                                     Definition &found) const {
+  const CudaCode &source = files_[file];
+  const std::string &code = source.code();
+  const int body = source.functionBodyAt(before);
+  if (body < 0 || depth >= kMaxDepth)
+    return Lookup::Unknown;
+  const std::size_t open = source.openBraceOf(body);
+  for (std::size_t at = code.rfind(name, before - 1); at != std::string::npos && at > open;
+       at = code.rfind(name, at - 1)) {
+    if (++examined_ > kMaxNamesExamined)
+      return Lookup::Unknown;
+    const std::size_t previous = codeEndBefore(code, at);
+    if (!isWholeWord(code, at, name.size()) ||
+        (previous > 1 && (code[previous - 1] == '.' || code.compare(previous - 2, 2, "->") == 0)))
+      continue;
+    if (previous == 0 || code[previous - 1] != '*')
+      return Lookup::Unknown; // the pointer itself, passed on, indexed or moved: what it points at may change
+    const std::size_t star = previous - 1, beforeStar = codeEndBefore(code, star);
+    if (beforeStar > 0 && code[beforeStar - 1] == '(')
+      return Lookup::Unknown; // `(*blocks)++`, or inside a call or a cast: it may change there
+    if (!changesAt(code, at, name.size()) || untaken(file, at, before, depth))
+      continue; // read, or set where the program does not go
+    const std::optional<std::string> assigned = assignedText(code, star, code.substr(star, at + name.size() - star));
+    if (!assigned || readsName(*assigned, name) || !runsBeforeEachUse(file, star, before, false, depth))
+      return Lookup::Unknown; // `*blocks *= 2;`, or set in a loop or a branch not known to be taken
+    found = Definition(*assigned, file, star, false);
+    return Lookup::Found;
+  }
+  return Lookup::Unknown;
 }
 
 } // namespace ptxdvfs::tools

@@ -143,6 +143,7 @@ public:
     return tokens.empty() || !spend(tokens.size()) ? std::nullopt : fold(*this, std::move(tokens), depth + 1);
   }
   std::optional<Number> member(const std::string &, int) const override { return std::nullopt; }
+  std::optional<Number> pointee(const std::string &, int) const override { return std::nullopt; }
   Lookup functionMacro(const std::string &, FunctionMacro &) const override { return Lookup::Unknown; }
   std::optional<Number> function(const std::string &, const std::vector<Number> &, int) const override {
     return std::nullopt;

@@ -17,9 +17,10 @@ const std::string kSizes = "void sizes(int n, int maxBlocks, int &blocks, int &t
                            "  blocks = std::min(maxBlocks, blocks);\n"
                            "}\n";
 
-/// "GRID x BLOCK" that `main`'s `body` launches kernel `k` with, after `kSizes`.
-std::string launchedAfter(const std::string &body) {
-  const auto launches = launchesOf({"k"}, kSizes + "int main(int argc, char **argv) {\n  float *x;\n" + body + "\n}\n");
+/// "GRID x BLOCK" that `main`'s `body` launches kernel `k` with, after `kSizes` and `functions`.
+std::string launchedAfter(const std::string &body, const std::string &functions = "") {
+  const auto launches =
+      launchesOf({"k"}, kSizes + functions + "int main(int argc, char **argv) {\n  float *x;\n" + body + "\n}\n");
   const auto found = launches.find("k");
   return found == launches.end() ? "none" : shown(found->second.grid) + " x " + shown(found->second.block);
 }
@@ -47,6 +48,35 @@ TEST(OutParametersTest, ADim3ReferenceGivesItsSizes) {
   ASSERT_EQ(launches.count("k"), 1u);
   EXPECT_EQ(shown(launches.at("k").grid), "64,64,1");
   EXPECT_EQ(shown(launches.at("k").block), "16,16,1");
+}
+
+TEST(OutParametersTest, APointerParameterGivesWhatItsFunctionStoresThere) {
+  // C's way: `&blocks` passed for `int *blocks`, set by `*blocks = ...;`.
+  const std::string cSizes = "void cSizes(int n, int *blocks, int *threads) {\n"
+                             "  *threads = n < 512 ? 64 : 256;\n"
+                             "  *blocks = (n + *threads - 1) / *threads;\n"
+                             "}\n";
+  EXPECT_EQ(launchedAfter("int blocks = 0, threads = 0;\ncSizes(1 << 20, &blocks, &threads);\n"
+                          "k<<<blocks, threads>>>(x);",
+                          cSizes),
+            "4096,1,1 x 256,1,1");
+  EXPECT_EQ(launchedAfter("dim3 g;\nsetup(1 << 16, &g);\nk<<<g, 256>>>(x);",
+                          "void setup(int n, dim3 *grid) { *grid = dim3(n / 256); }\n"),
+            "256,1,1 x 256,1,1");
+  // Not read: set in a loop, through `(*p)++`, passed on, or never set there (the caller's value is not read).
+  EXPECT_EQ(launchedAfter("int t = 32;\ngrow(&t);\nk<<<8, t>>>(x);",
+                          "void grow(int *t) { for (int i = 0; i < 3; ++i) *t *= 2; }\n"),
+            "8,1,1 x none");
+  EXPECT_EQ(launchedAfter("int t = 0;\nbump(&t);\nk<<<8, t>>>(x);", "void bump(int *t) { *t = 32; (*t)++; }\n"),
+            "8,1,1 x none");
+  EXPECT_EQ(launchedAfter("int t = 64;\npass(&t);\nk<<<8, t>>>(x);",
+                          "void fill(int *t);\nvoid pass(int *t) { fill(t); }\n"),
+            "8,1,1 x none");
+  EXPECT_EQ(launchedAfter("int t = 64;\nkeep(&t);\nk<<<8, t>>>(x);", "void keep(int *t) { }\n"), "8,1,1 x none");
+  // A pointer variable passed for the pointer parameter is not the variable launched with.
+  EXPECT_EQ(launchedAfter("int t = 64; int *p = &t;\nodd(p);\nk<<<8, t>>>(x);",
+                          "void odd(int *t) { *t = 128; }\n"),
+            "8,1,1 x none");
 }
 
 TEST(OutParametersTest, WhatACallCannotChangeKeepsItsValue) {
