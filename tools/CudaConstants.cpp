@@ -315,6 +315,14 @@ Lookup ConstantFolder::Impl::returnFunction(std::size_t caller, const std::strin
 std::optional<Number> ConstantFolder::Impl::function(std::size_t caller, const std::string &name,
                                                      const std::vector<Number> &arguments, int depth) const {
   ReturnFunction definition;
+  if (const Lookup lookup = returnFunction(caller, name, definition); lookup == Lookup::Absent && depth < kMaxDepth) {
+    const std::optional<ReturnedValue> returned = finalReturn(caller, name);
+    const std::optional<Number> value =
+        returned ? number(returned->file, returned->offset, returned->text, depth + 1) : std::nullopt;
+    return value && std::count(returned->type.begin(), returned->type.end(), "auto") == 0
+               ? converted(*value, returned->type)
+               : value;
+  }
   if (returnFunction(caller, name, definition) != Lookup::Found || arguments.size() != definition.parameters.size())
     return std::nullopt;
   std::map<std::string, Number> parameters;

@@ -63,6 +63,15 @@ struct PassedArgument {
   std::size_t file = 0, offset = 0;
 };
 
+/// What a function of several statements returns: the expression of its
+/// one `return`, which ends its body, where it is written, and the words
+/// of its return type (`static unsigned int`).
+struct ReturnedValue {
+  std::string text;
+  std::size_t file = 0, offset = 0;
+  std::vector<std::string> type;
+};
+
 /// A `switch` read once: its body, and where each value jumps.
 struct Switch {
   SwitchBody body;
@@ -117,8 +126,18 @@ private:
   /// The one-return function `name` that code of `caller` calls: its own
   /// program's (filesSeenTogether()), else, where that has none, any file's.
   Lookup returnFunction(std::size_t caller, const std::string &name, ReturnFunction &found) const;
+  /// The one `return` that ends the body of the function `name`, defined
+  /// once in the program of `caller` (its value read where it is written,
+  /// the function's parameters as every call passes them: `int
+  /// blocksFor(int n) { int threads = 256; return (n + threads - 1) /
+  /// threads; }`, `Options parse(...) { Options o; ...; return o; }`);
+  /// nullopt for a function with no or several returns, or defined more
+  /// than once. Cached by the caller's program and name.
+  std::optional<constants::ReturnedValue> finalReturn(std::size_t caller, const std::string &name) const;
   /// What `name(arguments)`, called from `caller`, returns; its body sees
-  /// the names of its own place, not the caller's.
+  /// the names of its own place, not the caller's. A body of several
+  /// statements (finalReturn()) returns what every call makes it return,
+  /// whatever `arguments` are.
   std::optional<Number> function(std::size_t caller, const std::string &name, const std::vector<Number> &arguments,
                                  int depth) const;
   /// The variable `name` as seen just `before` an offset of `file` (only
@@ -297,6 +316,8 @@ private:
   mutable std::map<std::pair<std::size_t, std::string>, std::pair<Lookup, Definition>> agreedMacros_;
   /// Every function-like `#define` likewise.
   std::map<std::string, std::vector<std::pair<std::size_t, FunctionMacro>>, std::less<>> functionLike_;
+  /// finalReturn()'s answers so far, by the caller's unit and name.
+  mutable std::map<std::pair<std::size_t, std::string>, std::optional<constants::ReturnedValue>> finalReturns_;
   /// The one-return functions looked up so far, by the caller's unit and name.
   mutable std::map<std::pair<std::size_t, std::string>, std::pair<Lookup, ReturnFunction>> returnFunctions_;
   /// The switches read so far, by file and the offset of their `switch`.

@@ -93,6 +93,12 @@ bool passedToBeRead(const std::string &code, std::size_t at) {
                      [&](const auto &read) { return read.first == callee && read.second == index; });
 }
 
+/// Whether `text` is one identifier (`parse`, `opt`).
+bool isIdentifierLike(const std::string &text) {
+  return !text.empty() && !std::isdigit(static_cast<unsigned char>(text[0])) &&
+         std::all_of(text.begin(), text.end(), [](char c) { return isIdentifierChar(c); });
+}
+
 /// Whether one member path holds the other (`grid` holds `grid.x`), or they are the same.
 bool overlaps(const std::string &a, const std::string &b) {
   const std::string &shorter = a.size() < b.size() ? a : b, &longer = a.size() < b.size() ? b : a;
@@ -142,9 +148,19 @@ Lookup ConstantFolder::Impl::memberOfValue(std::size_t file, std::size_t at, std
   if (!written.empty() && written.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") ==
                               std::string::npos && !std::isdigit(static_cast<unsigned char>(written[0])))
     return member(file, at, written + "." + path, depth + 1, found); // a copy of another: `Params p = defaults;`
+  if (const std::size_t open = written.find('('); open != std::string::npos && open > 0 &&
+                                                  pastClosing(written, open) == written.size()) {
+    // A function's result, `Options o = parse(argc, argv);`: the variable its one `return` gives back.
+    const std::string callee = trimmed(written.substr(0, open));
+    const std::optional<ReturnedValue> returned =
+        isIdentifierLike(callee) ? finalReturn(file, callee) : std::nullopt;
+    if (!returned || !isIdentifierLike(returned->text))
+      return Lookup::Unknown;
+    return member(returned->file, returned->offset, returned->text + "." + path, depth + 1, found);
+  }
   if (const std::size_t brace = written.find('{'); brace != std::string::npos && brace > 0) {
     const std::string named = trimmed(written.substr(0, brace)); // `Params{4096, 256}`
-    if (named.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos)
+    if (!isIdentifierLike(named))
       return Lookup::Unknown;
     type = named;
     written = written.substr(brace);

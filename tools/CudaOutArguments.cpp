@@ -1,8 +1,9 @@
-// CudaOutArguments.cpp - what a host call leaves in a variable it takes by
-// reference (`void sizes(int n, int &blocks)`) or by address (`void
-// sizes(int n, int *blocks)`, called with `&blocks`): the value the
-// callee's body gives that parameter (or `*blocks`), read as any variable
-// of it.
+// CudaOutArguments.cpp - what a host call gives back beyond a one-`return`
+// function: what it leaves in a variable it takes by reference (`void
+// sizes(int n, int &blocks)`) or by address (`void sizes(int n, int
+// *blocks)`, called with `&blocks`), the value the callee's body gives
+// that parameter (or `*blocks`), read as any variable of it; and what a
+// body of several statements returns at its end.
 #include "CudaConstantsImpl.h"
 #include "CudaStatements.h"
 
@@ -142,6 +143,47 @@ Lookup ConstantFolder::Impl::pointee(std::size_t file, std::size_t before, const
     return Lookup::Found;
   }
   return Lookup::Unknown;
+}
+
+std::optional<ReturnedValue> ConstantFolder::Impl::finalReturn(std::size_t caller, const std::string &name) const {
+  auto cached = finalReturns_.find({unitOf_[caller], name});
+  if (cached != finalReturns_.end())
+    return cached->second;
+  std::optional<ReturnedValue> found;
+  std::size_t definitions = 0;
+  for (std::size_t file = 0; file < files_.size(); ++file) {
+    if (file != caller && !seen_[caller][file])
+      continue; // another program's
+    const CudaCode &source = files_[file];
+    const std::string &code = source.code();
+    for (const int body : source.functionBodiesNamed(name)) {
+      ++definitions;
+      const std::size_t open = source.openBraceOf(body), end = source.pastBlockOpenedAt(open);
+      std::size_t returns = 0, last = std::string::npos;
+      for (std::size_t at = code.find("return", open); end != std::string::npos && at < end;
+           at = code.find("return", at + 6))
+        if (isWholeWord(code, at, 6)) {
+          ++returns;
+          last = at;
+        }
+      const std::size_t stop = returns == 1 ? statementEndFrom(code, last + 6) : std::string::npos;
+      if (stop == std::string::npos || code.find_first_not_of(" \t\r\n", stop) != end - 1)
+        continue; // no return, several, or one that does not end the body
+      std::vector<std::string> type; // its return type, to convert the value as the return does
+      const std::size_t close = codeEndBefore(code, open);
+      if (const std::optional<CudaCode::ParameterList> list =
+              close > 0 && code[close - 1] == ')' ? source.parameterListAround(close - 1) : std::nullopt) {
+        std::size_t nameAt = list->open;
+        wordBefore(code, nameAt);
+        type = declaredTypeBefore(code, nameAt);
+      }
+      found = ReturnedValue{trimmed(std::string_view(code).substr(last + 6, stop - 1 - last - 6)), file, last + 6,
+                            std::move(type)};
+    }
+  }
+  if (definitions != 1)
+    found.reset(); // overloads, or one defined in several files: which one a call takes is not read
+  return finalReturns_.emplace(std::pair{unitOf_[caller], name}, found).first->second;
 }
 
 } // namespace ptxdvfs::tools

@@ -109,7 +109,8 @@ TEST(CudaLaunchesTest, NamesAreFollowedToTheirOneValue) {
   // More than a return, overloads, pointers, member functions and recursion stay open.
   EXPECT_EQ(folded("int f(int a) { int b = a; return b; }\nint main() { @ }", "f(64)"), "none");
   EXPECT_EQ(folded("int f(int a) { return a; }\nint f(float a) { return 2; }\nint main() { @ }", "f(64)"), "none");
-  EXPECT_EQ(folded("int f(const int *a) { return 64; }\nint main() { @ }", "f(0)"), "none");
+  EXPECT_EQ(folded("int f(const int *a) { return *a; }\nint main() { @ }", "f(0)"), "none");
+  EXPECT_EQ(folded("int f(const int *a) { return 64; }\nint main() { @ }", "f(0)"), "64,1,1"); // not read through it
   EXPECT_EQ(folded("struct S { int f(int a) const; };\nint S::f(int a) const { return a; }\nint main() { @ }",
                    "f(64)"),
             "none");

@@ -1,6 +1,7 @@
-// OutParametersTest.cpp - a size a host function sets through a reference
-// parameter (`void sizes(int n, int &blocks, int &threads)`), as the CUDA
-// samples' getNumBlocksAndThreads does, read at the launch that uses it.
+// OutParametersTest.cpp - a size a host function gives back: set through a
+// reference parameter (`void sizes(int n, int &blocks, int &threads)`), as
+// the CUDA samples' getNumBlocksAndThreads does, or a pointer, or returned
+// at the end of a body of several statements; read at the launch that uses it.
 #include "CudaLaunches.h"
 #include "SourceLaunchHelpers.h"
 
@@ -77,6 +78,27 @@ TEST(OutParametersTest, APointerParameterGivesWhatItsFunctionStoresThere) {
   EXPECT_EQ(launchedAfter("int t = 64; int *p = &t;\nodd(p);\nk<<<8, t>>>(x);",
                           "void odd(int *t) { *t = 128; }\n"),
             "8,1,1 x none");
+}
+
+TEST(OutParametersTest, ABodyOfSeveralStatementsReturnsWhatItsLastStatementReturns) {
+  const std::string blocksFor = "int blocksFor(int n) {\n  int threads = 256;\n  return (n + threads - 1) / threads;\n}\n";
+  EXPECT_EQ(launchedAfter("k<<<blocksFor(1 << 20), 256>>>(x);", blocksFor), "4096,1,1 x 256,1,1");
+  // Converted to its return type.
+  EXPECT_EQ(launchedAfter("k<<<half(129), 32>>>(x);", "int half(float v) {\n  float h = v / 2;\n  return h;\n}\n"),
+            "64,1,1 x 32,1,1");
+  // An options struct returned by a parser of the command line, run without arguments.
+  EXPECT_EQ(launchedAfter("Options o = parse(argc, argv);\nk<<<o.n / o.block, o.block>>>(x);",
+                          "struct Options { int n = 1 << 20; int block = 128; };\n"
+                          "Options parse(int argc, char **argv) {\n  Options o;\n"
+                          "  for (int i = 1; i < argc; ++i) o.n = atoi(argv[i]);\n  return o;\n}\n"),
+            "8192,1,1 x 128,1,1");
+  // Open: calls that pass different values, several returns, or a return before the body's end.
+  EXPECT_EQ(launchedAfter("int small = blocksFor(512);\nk<<<blocksFor(1 << 20), 256>>>(x);", blocksFor),
+            "none x 256,1,1");
+  EXPECT_EQ(launchedAfter("k<<<pick(64), 32>>>(x);", "int pick(int n) {\n  if (n > 4) return 8;\n  return 4;\n}\n"),
+            "none x 32,1,1");
+  EXPECT_EQ(launchedAfter("k<<<early(64), 32>>>(x);", "int early(int n) {\n  return n;\n  n = 2;\n}\n"),
+            "none x 32,1,1");
 }
 
 TEST(OutParametersTest, WhatACallCannotChangeKeepsItsValue) {
