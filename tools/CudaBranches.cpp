@@ -1,7 +1,8 @@
-// CudaBranches.cpp - which branches of host code the program run without
-// command-line arguments takes: `if`s, `else`s, `switch` cases, `while`s
-// and `for`s false on entry (`for (int i = 1; i < argc; ++i)`), and
-// whether an assignment runs once before each use.
+// CudaBranches.cpp - which changes of host code reach a use: the branches
+// the program run without command-line arguments takes (`if`s, `else`s,
+// `switch` cases, `while`s and `for`s false on entry, `for (int i = 1; i <
+// argc; ++i)`), whether an assignment runs once before each use, and
+// whether any function changes a global.
 #include "CudaConstantsImpl.h"
 #include "CudaLoopHeaders.h"
 #include "CudaStatements.h"
@@ -150,6 +151,33 @@ bool ConstantFolder::Impl::runsBeforeEachUse(std::size_t file, std::size_t at, s
       return false; // a `switch` whose jump there is not known, a lambda, another function
   }
   return true;
+}
+
+bool ConstantFolder::Impl::changedAnywhere(const std::string &name, int depth) const {
+  if (auto known = globalsChanged_.find(name); known != globalsChanged_.end())
+    return known->second;
+  bool changed = depth >= kMaxDepth;
+  for (std::size_t file = 0; file < files_.size() && !changed; ++file) {
+    const CudaCode &source = files_[file];
+    const std::string &code = source.code();
+    for (std::size_t at = code.find(name); at != std::string::npos && !changed; at = code.find(name, at + 1)) {
+      const std::size_t previous = codeEndBefore(code, at);
+      if (++examined_ > kMaxNamesExamined) {
+        changed = true; // not read to the end: not known to be unchanged
+        break;
+      }
+      if (!isWholeWord(code, at, name.size()) ||
+          (previous > 1 && (code[previous - 1] == '.' || code.compare(previous - 2, 2, "->") == 0)))
+        continue; // another struct's member (`cfg::n`, which may be it, counts)
+      const bool qualified = previous > 1 && code.compare(previous - 2, 2, "::") == 0;
+      if (!qualified && declaresName(declaredTypeBefore(code, at)))
+        continue; // a declaration: its own (or `extern`), or a local's of that name, whose value is not the global's
+      // Any other change counts, a local's of that name too: which one a name means is not read.
+      changed = changesAt(code, at, name.size()) || outArgument(file, at, name.size()).has_value();
+    }
+  }
+  globalsChanged_.emplace(name, changed);
+  return changed;
 }
 
 } // namespace ptxdvfs::tools

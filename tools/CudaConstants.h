@@ -70,7 +70,8 @@ public:
   /// read, InstanceScope). nullopt for anything else (a value read at run
   /// time, a parameter whose calls pass different values or are not
   /// found, a template argument the calls do not write, a global that is
-  /// not const) and for a size below 1 or above 2^31 - 1.
+  /// not const and that a function of the files may change) and for a
+  /// size below 1 or above 2^31 - 1.
   ///
   /// Where `how` is given, it is set to what the value rests on beyond the
   /// text at `offset`, for reasons: "`n` = 4096, as `run`'s call at

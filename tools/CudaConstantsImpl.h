@@ -217,6 +217,12 @@ private:
   /// way in between (passed on, indexed, moved), or nothing there sets it
   /// (what the caller's variable held is not read).
   Lookup pointee(std::size_t file, std::size_t before, const std::string &name, int depth, Definition &found) const;
+  /// Whether any of the files may change a variable named `name` after
+  /// its declaration (`n = 2`, `n++`, `&n`, `cin >> n`, a call that takes
+  /// it by reference): false only where none does, so that a global
+  /// declared with a value that no function changes keeps it. Changes of
+  /// locals of that name count too. Read once per name.
+  bool changedAnywhere(const std::string &name, int depth) const;
   /// The counter `name`, changed at `at` in the head of a counted `for`
   /// whose body holds `before` and does not change it: the middle of its values
   /// (`k` in `for (k = 0; k < 100; k++)` is 49), for a kernel launched
@@ -316,6 +322,8 @@ private:
   mutable std::map<std::pair<std::size_t, std::string>, std::pair<Lookup, Definition>> agreedMacros_;
   /// Every function-like `#define` likewise.
   std::map<std::string, std::vector<std::pair<std::size_t, FunctionMacro>>, std::less<>> functionLike_;
+  /// changedAnywhere()'s answers so far, by name.
+  mutable std::map<std::string, bool, std::less<>> globalsChanged_;
   /// finalReturn()'s answers so far, by the caller's unit and name.
   mutable std::map<std::pair<std::size_t, std::string>, std::optional<constants::ReturnedValue>> finalReturns_;
   /// The one-return functions looked up so far, by the caller's unit and name.

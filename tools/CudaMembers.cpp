@@ -30,16 +30,6 @@ const std::vector<StructMember> *runtimeStruct(const std::string &type) {
   return type == "cudaLaunchConfig_t" || type == "cudaLaunchConfig_st" ? &kLaunchConfig : nullptr;
 }
 
-/// Words before a name that make its statement something other than its declaration.
-bool declaresNothing(const std::vector<std::string> &words) {
-  static const std::set<std::string, std::less<>> kStatements{"return", "case",   "else", "do",     "goto",
-                                                              "throw",  "delete", "new",  "sizeof", "typedef",
-                                                              "using",  "default"};
-  return words.empty() || std::any_of(words.begin(), words.end(), [](const std::string &word) {
-           return kStatements.count(word) > 0 || std::isdigit(static_cast<unsigned char>(word[0]));
-         });
-}
-
 /// The struct a declaration's type words name (`Params` of `static const
 /// struct Params`); empty where they name none (`auto`).
 std::string structNamedBy(const std::vector<std::string> &words) {
@@ -265,7 +255,7 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
         return Lookup::Unknown; // what the calls pass for a struct is not read
       }
     const std::vector<std::string> type = declaredTypeBefore(code, at);
-    if (declaresNothing(type)) {
+    if (!declaresName(type)) {
       const bool passed = outArgument(file, at, base.size()).has_value(); // to a function that may set it
       if (!(passed || changesAt(code, at, base.size())) || passedToBeRead(code, at) || untaken(file, at, before, depth))
         continue;
@@ -279,7 +269,7 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
       continue; // another function's, or a closed block's
     const bool constant = std::count(type.begin(), type.end(), "const") || std::count(type.begin(), type.end(), "constexpr");
     const bool local = source.insideFunction(declaredIn);
-    if (!local && !constant)
+    if (!local && !constant && changedAnywhere(base, depth))
       return Lookup::Unknown; // a global the program may change
     const std::size_t next = code.find_first_not_of(" \t\r\n", at + base.size());
     std::string value;

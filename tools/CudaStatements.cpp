@@ -163,6 +163,15 @@ std::vector<std::string> declaredTypeBefore(const std::string &code, std::size_t
   return words;
 }
 
+bool declaresName(const std::vector<std::string> &words) {
+  static const std::set<std::string, std::less<>> kStatements{"return", "case",   "else", "do",     "goto",
+                                                              "throw",  "delete", "new",  "sizeof", "typedef",
+                                                              "using",  "default"};
+  return !words.empty() && std::none_of(words.begin(), words.end(), [](const std::string &word) {
+           return kStatements.count(word) > 0 || std::isdigit(static_cast<unsigned char>(word[0]));
+         });
+}
+
 std::optional<std::vector<std::string>> listedDeclarationType(const std::string &code, std::size_t at) {
   const std::size_t comma = codeEndBefore(code, at);
   if (comma == 0 || code[comma - 1] != ',' || parenthesisAround(code, at) != std::string::npos)

@@ -51,6 +51,11 @@ std::optional<std::pair<int, std::string>> memberAssignment(const std::string &c
 /// nothing, where `at` declares nothing (`f(n)`, `x = n`).
 std::vector<std::string> declaredTypeBefore(const std::string &code, std::size_t at);
 
+/// Whether the words before a name (declaredTypeBefore()) make its
+/// statement a declaration of it: some words, none a statement's keyword
+/// (`return`, `case`, `else`, `sizeof`) or a number (`case 0:`).
+bool declaresName(const std::vector<std::string> &words);
+
 /// The type words of the declaration whose list declares the name at
 /// `at` after its first name (`int` for `b` in `int a = 1, b = 2;`);
 /// nullopt where `at` follows no `,` of such a list (a call, a `for`'s

@@ -195,8 +195,8 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
       continue; // another function's, or a closed block's
     const bool constant = std::count(type.begin(), type.end(), "const") || std::count(type.begin(), type.end(), "constexpr");
     const bool local = source.insideFunction(declaredIn);
-    if ((fileScopeOnly && local) || (!local && !constant))
-      return Lookup::Unknown; // a parameter, or a global the program may change
+    if ((fileScopeOnly && local) || (!local && !constant && changedAnywhere(name, depth)))
+      return Lookup::Unknown; // a local of another file, or a global the program may change
     found = Definition("", file, at, std::count(type.begin(), type.end(), "dim3") > 0);
     if (next < code.size() && code[next] == '=' && code.compare(next, 2, "==") != 0) {
       std::string rest = code.substr(next + 1, code.find(';', next) - next - 1);

@@ -221,10 +221,18 @@ TEST(CudaLaunchesTest, ValuesTheSourceDoesNotFixAreNotGuessed) {
   EXPECT_EQ(folded("int main() { dim3 b(64); b.y = b.x; @ }", "b"), "none");
   // Compared, not changed.
   EXPECT_EQ(folded("int main() { int t = 64; if (t == 64 && t <= 64) {} @ }", "t"), "64,1,1");
-  // A parameter of the launching function, a global that is not const,
-  // a template argument, a declaration without a value.
+  // A parameter of the launching function, a global that some function
+  // changes, a template argument, a declaration without a value.
   EXPECT_EQ(folded("void run(int t) { @ }", "t"), "none");
-  EXPECT_EQ(folded("int t = 64;\nvoid run() { @ }", "t"), "none");
+  for (const char *change : {"t *= 2;", "t++;", "std::cin >> t;", "read(&t);", "widen(t);"})
+    EXPECT_EQ(folded(std::string("int t = 64;\nvoid widen(int &w) { w = 2; }\nvoid grow() { ") + change +
+                         " }\nvoid run() { @ }",
+                     "t"),
+              "none")
+        << change;
+  // A global that no function changes keeps its value.
+  EXPECT_EQ(folded("int t = 64;\nstatic unsigned int u = 2;\nvoid run() { @ }\nvoid show() { print(t, u); }", "t * u"),
+            "128,1,1");
   EXPECT_EQ(folded("template <int T> void run() { @ }", "T"), "none");
   EXPECT_EQ(folded("int main() { int t; @ }", "t"), "none");
   // Another function's variable is not seen; a closed block's neither.
