@@ -8,6 +8,7 @@
 #include "CudaStructLayout.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <string_view>
 

@@ -8,6 +8,8 @@
 #include "CudaSource.h"
 
 #include <algorithm>
+#include <cctype>
+#include <set>
 
 namespace ptxdvfs::tools {
 

@@ -1,6 +1,7 @@
 // CudaSourceFuzzer.cpp - libFuzzer: any text as the CUDA source beside a PTX
 // file (which 'loops', 'lint' and the LSP read for names and launches),
-// never a crash, a hang, a name at an offset outside its struct, or a
+// never a crash, a hang, a name at an offset outside its struct, a
+// struct member's default read from elsewhere than its offset, or a
 // launch size below 1 or above 1024 threads, or a launch count below 1
 // but for a kernel not launched.
 #include "CudaCode.h"
@@ -40,10 +41,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     for (std::size_t at = source.find(keyword); at != std::string::npos && declarations.size() < 128;
          at = source.find(keyword, at + 1))
       declarations.push_back({source.substr(at, 40), "v"});
-  for (const CudaDeclaration &declaration : declarations)
+  for (const CudaDeclaration &declaration : declarations) {
     for (const auto &[offset, name] : structs.fieldNames(declaration.type, declaration.name))
       if (offset < 0 || offset >= (std::int64_t{1} << 40) || name.empty())
         __builtin_trap();
+    // A default member initializer is the source's own text, at its offset.
+    if (const auto members = structs.members(declaration.type))
+      for (const StructMember &member : *members)
+        if (member.name.empty() ||
+            (!member.initializer.empty() &&
+             (member.initializerAt >= source.size() ||
+              blanked.compare(member.initializerAt, member.initializer.size(), member.initializer) != 0)))
+          __builtin_trap();
+  }
   // Every word as a mangled kernel name, every part between `<` and `>` as a template argument.
   for (const std::string &word : wordsIn(source.substr(0, 4096))) {
     (void)baseNameOf(word);
