@@ -92,19 +92,6 @@ std::optional<ReturnFunction> returnFunctionAt(const CudaCode &source, std::size
   return function;
 }
 
-/// `p.grid.x` for the tokens of a member path written so; empty for any other tokens.
-std::string memberPathOf(const std::vector<Token> &tokens) {
-  if (tokens.size() < 3 || tokens.size() % 2 == 0)
-    return "";
-  std::string path;
-  for (std::size_t i = 0; i < tokens.size(); ++i) {
-    if (i % 2 == 0 ? tokens[i].kind != Token::Name : tokens[i].text != ".")
-      return "";
-    path += tokens[i].text;
-  }
-  return path;
-}
-
 /// The definition that those of `definitions` in the files `seen` marks
 /// agree on; Unknown where two of them differ (under `#if` branches the
 /// reader cannot take, or in two files of one program), Absent where
@@ -358,22 +345,6 @@ std::optional<Number> ConstantFolder::Impl::number(std::size_t file, std::size_t
   return fold(NamesAt(*this, file, offset), std::move(tokens), depth);
 }
 
-std::optional<Number> ConstantFolder::Impl::memberNumber(std::size_t file, std::size_t offset, const std::string &path,
-                                                         int depth) const {
-  if (depth > kMaxDepth)
-    return std::nullopt;
-  const std::size_t dot = path.rfind('.');
-  if (const std::string component = path.substr(dot + 1); component == "x" || component == "y" || component == "z")
-    if (const std::optional<Dim3> dims = dimension(file, offset, path.substr(0, dot), depth + 1))
-      return Number{false, component == "x" ? dims->x : component == "y" ? dims->y : dims->z, 0};
-  Definition definition;
-  if (member(file, offset, path, depth, definition) != Lookup::Found || definition.dim3)
-    return std::nullopt;
-  if (definition.number)
-    return definition.number;
-  return number(definition.file, definition.offset, definition.text, depth + 1);
-}
-
 std::optional<Dim3> ConstantFolder::Impl::dimension(std::size_t file, std::size_t offset, const std::string &text, int depth) const {
   if (depth > kMaxDepth)
     return std::nullopt;
@@ -394,6 +365,11 @@ std::optional<Dim3> ConstantFolder::Impl::dimension(std::size_t file, std::size_
     }
     return dimension(definition.file, definition.offset, definition.text, depth + 1);
   }
+  if (tokens.size() > 2 && tokens[0].kind == Token::Name && tokens[0].text != "dim3" && tokens[1].text == "(" &&
+      tokens.back().text == ")")
+    if (const std::optional<ReturnedValue> returned = finalReturn(file, tokens[0].text)) // `gridFor(n)`
+      if (const std::optional<Dim3> dims = dimension(returned->file, returned->offset, returned->text, depth + 1))
+        return dims;
   std::vector<std::string> parts{text};
   std::string_view trimmed = text;
   trimmed.remove_prefix(std::min(trimmed.size(), trimmed.find_first_not_of(" \t\r\n")));

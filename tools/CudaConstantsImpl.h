@@ -53,6 +53,9 @@ struct ReturnFunction {
   std::size_t file = 0, offset = 0; ///< its body, where the names in it are looked up
 };
 
+/// `p.grid.x` for the tokens of a member path written so; empty for any other tokens.
+std::string memberPathOf(const std::vector<expression::Token> &tokens);
+
 /// `value` as one dimension of a launch: a whole number from 1 to 2^31 - 1.
 std::optional<std::uint32_t> dimensionOf(const expression::Number &value);
 

@@ -16,6 +16,20 @@ namespace ptxdvfs::tools {
 
 using namespace expression;
 using namespace constants;
+using ptx::analysis::Dim3;
+
+/// `p.grid.x` for the tokens of a member path written so; empty for any other tokens.
+std::string constants::memberPathOf(const std::vector<Token> &tokens) {
+  if (tokens.size() < 3 || tokens.size() % 2 == 0)
+    return "";
+  std::string path;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (i % 2 == 0 ? tokens[i].kind != Token::Name : tokens[i].text != ".")
+      return "";
+    path += tokens[i].text;
+  }
+  return path;
+}
 
 namespace {
 
@@ -106,6 +120,22 @@ std::optional<std::string> bracedInside(const std::string &text) {
 }
 
 } // namespace
+
+std::optional<Number> ConstantFolder::Impl::memberNumber(std::size_t file, std::size_t offset, const std::string &path,
+                                                         int depth) const {
+  if (depth > kMaxDepth)
+    return std::nullopt;
+  const std::size_t dot = path.rfind('.');
+  if (const std::string component = path.substr(dot + 1); component == "x" || component == "y" || component == "z")
+    if (const std::optional<Dim3> dims = dimension(file, offset, path.substr(0, dot), depth + 1))
+      return Number{false, component == "x" ? dims->x : component == "y" ? dims->y : dims->z, 0};
+  Definition definition;
+  if (member(file, offset, path, depth, definition) != Lookup::Found || definition.dim3)
+    return std::nullopt;
+  if (definition.number)
+    return definition.number;
+  return number(definition.file, definition.offset, definition.text, depth + 1);
+}
 
 const std::vector<StructMember> *ConstantFolder::Impl::structMembers(std::size_t file, const std::string &type) const {
   for (std::size_t other = 0; other < files_.size(); ++other) {
@@ -213,7 +243,7 @@ Lookup ConstantFolder::Impl::memberOfValue(std::size_t file, std::size_t at, std
     return Lookup::Unknown; // a local left uninitialized
   found = Definition(dim3 ? "dim3()" : "0", file, at, dim3);
   if (dim3)
-    found.dims = ptx::analysis::Dim3{};
+    found.dims = Dim3{};
   return Lookup::Found;
 }
 

@@ -92,6 +92,11 @@ TEST(OutParametersTest, ABodyOfSeveralStatementsReturnsWhatItsLastStatementRetur
                           "Options parse(int argc, char **argv) {\n  Options o;\n"
                           "  for (int i = 1; i < argc; ++i) o.n = atoi(argv[i]);\n  return o;\n}\n"),
             "8192,1,1 x 128,1,1");
+  // A helper that returns a dim3 gives a grid.
+  EXPECT_EQ(launchedAfter("k<<<gridFor(1 << 20), blockFor()>>>(x);",
+                          "dim3 blockFor() { return dim3(16, 16); }\n"
+                          "dim3 gridFor(int n) {\n  dim3 g((n + 255) / 256);\n  return g;\n}\n"),
+            "4096,1,1 x 16,16,1");
   // Open: calls that pass different values, several returns, or a return before the body's end.
   EXPECT_EQ(launchedAfter("int small = blocksFor(512);\nk<<<blocksFor(1 << 20), 256>>>(x);", blocksFor),
             "none x 256,1,1");
