@@ -173,7 +173,8 @@ bool ConstantFolder::Impl::changedAnywhere(const std::string &name, int depth) c
       if (!qualified && declaresName(declaredTypeBefore(code, at)))
         continue; // a declaration: its own (or `extern`), or a local's of that name, whose value is not the global's
       // Any other change counts, a local's of that name too: which one a name means is not read.
-      changed = changesAt(code, at, name.size()) || outArgument(file, at, name.size()).has_value();
+      changed = (changesAt(code, at, name.size()) && !passedToBeRead(code, at)) ||
+                outArgument(file, at, name.size()).has_value();
     }
   }
   globalsChanged_.emplace(name, changed);

@@ -207,6 +207,23 @@ std::pair<std::size_t, std::size_t> argumentCountAndIndex(const std::string &cod
   return {count, index};
 }
 
+bool passedToBeRead(const std::string &code, std::size_t at) {
+  static const std::pair<std::string_view, std::size_t> kReadArguments[] = {
+      {"cudaLaunchKernelEx", 0}, {"cudaMemcpyToSymbol", 1}, {"cudaMemcpyToSymbolAsync", 1},
+      {"cudaMemcpy", 1},         {"cudaMemcpyAsync", 1},    {"memcpy", 1}};
+  const std::size_t previous = codeEndBefore(code, at);
+  const std::size_t open = parenthesisAround(code, at);
+  if (previous == 0 || code[previous - 1] != '&' || open == std::string::npos)
+    return false;
+  std::size_t nameAt = open;
+  const std::string callee = wordBefore(code, nameAt);
+  const std::size_t index = argumentCountAndIndex(code, open, at).second;
+  const std::size_t argumentStart = codeEndBefore(code, previous - 1);
+  return (argumentStart > 0 && (code[argumentStart - 1] == '(' || code[argumentStart - 1] == ',')) &&
+         std::any_of(std::begin(kReadArguments), std::end(kReadArguments),
+                     [&](const auto &read) { return read.first == callee && read.second == index; });
+}
+
 bool readsName(std::string_view text, std::string_view name) {
   for (std::size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1))
     if (isWholeWord(text, at, name.size()))

@@ -67,6 +67,12 @@ std::optional<std::vector<std::string>> listedDeclarationType(const std::string 
 /// counted, no text copied (this runs for every name read as an argument).
 std::pair<std::size_t, std::size_t> argumentCountAndIndex(const std::string &code, std::size_t open, std::size_t at);
 
+/// Whether the `&` before the name at `at` passes its address to a CUDA
+/// runtime call that only reads it (`cudaMemcpyToSymbol(c_n, &n, ...)`,
+/// `cudaMemcpy(d, &n, ...)`'s source, `cudaLaunchKernelEx(&config, ...)`):
+/// no change of it, though changesAt() sees one.
+bool passedToBeRead(const std::string &code, std::size_t at);
+
 /// Whether `text` reads the name `name`.
 bool readsName(std::string_view text, std::string_view name);
 

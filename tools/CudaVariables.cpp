@@ -163,7 +163,8 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
         return Lookup::Found;
       }
     if (!declares) {
-      if (fileScopeOnly || !changesAt(code, at, name.size()) || untaken(file, at, before, depth))
+      if (fileScopeOnly || !changesAt(code, at, name.size()) || passedToBeRead(code, at) ||
+          untaken(file, at, before, depth))
         continue;
       // A member set by a statement of its own that runs once before each use: that member's value.
       if (const std::optional<std::pair<int, std::string>> member = memberAssignment(code, at, name)) {

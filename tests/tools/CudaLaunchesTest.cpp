@@ -219,8 +219,13 @@ TEST(CudaLaunchesTest, ValuesTheSourceDoesNotFixAreNotGuessed) {
   EXPECT_EQ(folded("int main() { dim3 b(64); if (rand()) b.x = 32; @ }", "b"), "none");
   EXPECT_EQ(folded("int main() { dim3 b(64); b.x *= 2; @ }", "b"), "none");
   EXPECT_EQ(folded("int main() { dim3 b(64); b.y = b.x; @ }", "b"), "none");
-  // Compared, not changed.
+  // Compared, or its address given to a CUDA copy that only reads it: not changed.
   EXPECT_EQ(folded("int main() { int t = 64; if (t == 64 && t <= 64) {} @ }", "t"), "64,1,1");
+  EXPECT_EQ(folded("__constant__ int c_t;\nint main() { int t = 64;\n  cudaMemcpyToSymbol(c_t, &t, sizeof(int));\n"
+                   "  cudaMemcpy(d, &t, 4, cudaMemcpyHostToDevice);\n  @ }",
+                   "t"),
+            "64,1,1");
+  EXPECT_EQ(folded("int main() { int t = 64;\n  cudaMemcpy(&t, d, 4, cudaMemcpyDeviceToHost);\n  @ }", "t"), "none");
   // A parameter of the launching function, a global that some function
   // changes, a template argument, a declaration without a value.
   EXPECT_EQ(folded("void run(int t) { @ }", "t"), "none");
@@ -230,8 +235,10 @@ TEST(CudaLaunchesTest, ValuesTheSourceDoesNotFixAreNotGuessed) {
                      "t"),
               "none")
         << change;
-  // A global that no function changes keeps its value.
-  EXPECT_EQ(folded("int t = 64;\nstatic unsigned int u = 2;\nvoid run() { @ }\nvoid show() { print(t, u); }", "t * u"),
+  // A global that no function changes keeps its value; copying it to the device does not change it.
+  EXPECT_EQ(folded("int t = 64;\nstatic unsigned int u = 2;\nvoid run() { @ }\n"
+                   "void show() { print(t, u); cudaMemcpyToSymbol(c_t, &t, sizeof(t)); }",
+                   "t * u"),
             "128,1,1");
   EXPECT_EQ(folded("template <int T> void run() { @ }", "T"), "none");
   EXPECT_EQ(folded("int main() { int t; @ }", "t"), "none");
