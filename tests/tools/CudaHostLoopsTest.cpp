@@ -250,6 +250,11 @@ TEST(CudaHostLoopsTest, AHostLoopsCounterIsTheMiddleOfItsValues) {
   EXPECT_EQ(shown(launchOfK(inMain("for (int i = 1; i <= rand(); i++) k<<<i, 32>>>(x);")).grid), "none");
 }
 
+/// The grid of `k<<<n / 256, 256>>>(x)` launched in main after `body`, as shown().
+std::string gridAfter(const std::string &body) {
+  return shown(launchOfK(inMain(body + "\nk<<<n / 256, 256>>>(x);")).grid);
+}
+
 TEST(CudaHostLoopsTest, TheProgramIsReadAsRunWithoutArguments) {
   // `argc` is 1, whatever main calls it, and C evaluates only the side of `?:`, `&&` and `||` it takes.
   const ptx::analysis::SourceLaunch chosen =
@@ -278,12 +283,8 @@ TEST(CudaHostLoopsTest, TheProgramIsReadAsRunWithoutArguments) {
   EXPECT_EQ(shown(unflagged.grid), "2,1,1");
   EXPECT_EQ(unflagged.gridHow, "`if (!checkCmdLineFlag(argc, (const ch...` at t.cu:4 is true without command-line "
                                "arguments");
-  EXPECT_EQ(shown(launchOfK(inMain("int n;\nif (argc > 1) n = atoi(argv[1]);\nelse n = 2048;\n"
-                                   "k<<<n / 256, 256>>>(x);"))
-                      .grid),
-            "8,1,1");
-  EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\nif (rand())\n  n = 512;\nk<<<n / 256, 256>>>(x);")).grid),
-            "none");
+  EXPECT_EQ(gridAfter("int n;\nif (argc > 1) n = atoi(argv[1]);\nelse n = 2048;"), "8,1,1");
+  EXPECT_EQ(gridAfter("int n = 4096;\nif (rand())\n  n = 512;"), "none");
   // POSIX's getopt finds no option: an option loop never runs, and the size keeps its default.
   const ptx::analysis::SourceLaunch options = launchOfK(inMain(
       "int dim = 64, opt, index;\nwhile ((opt = getopt_long(argc, argv, \"s:\", long_options, &index)) != -1) {\n"
@@ -304,22 +305,11 @@ TEST(CudaHostLoopsTest, TheProgramIsReadAsRunWithoutArguments) {
   EXPECT_EQ(shown(arguments.grid), "16,1,1");
   EXPECT_EQ(arguments.gridHow, "`argc` = 1, the program run without arguments; `for (int i = 1; i < argc; ++i)` at "
                                "t.cu:4 is false on entry");
-  EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\nint i = 1;\nfor (; i < argc; ++i) n = atoi(argv[i]);\n"
-                                   "k<<<n / 256, 256>>>(x);"))
-                      .grid),
-            "16,1,1");
-  EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\nfor (int i = 0; i < argc; ++i) n = atoi(argv[i]);\n"
-                                   "k<<<n / 256, 256>>>(x);"))
-                      .grid),
-            "none"); // entered
+  EXPECT_EQ(gridAfter("int n = 4096;\nint i = 1;\nfor (; i < argc; ++i) n = atoi(argv[i]);"), "16,1,1");
+  EXPECT_EQ(gridAfter("int n = 4096;\nfor (int i = 0; i < argc; ++i) n = atoi(argv[i]);"), "none"); // entered
   // A launch under the same condition as the change sees it (and, never launched, still gives its sizes).
   EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\nif (argc > 1) {\n  n = 512;\n  k<<<n / 256, 256>>>(x);\n}")).grid),
             "2,1,1");
-}
-
-/// The grid of `k<<<n / 256, 256>>>(x)` launched in main after `body`, as shown().
-std::string gridAfter(const std::string &body) {
-  return shown(launchOfK(inMain(body + "\nk<<<n / 256, 256>>>(x);")).grid);
 }
 
 TEST(CudaHostLoopsTest, AStatementThatAssignsASizeBeforeTheLaunchGivesIt) {
