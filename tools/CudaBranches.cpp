@@ -161,16 +161,13 @@ bool ConstantFolder::Impl::changedAnywhere(const std::string &name, int depth) c
     const CudaCode &source = files_[file];
     const std::string &code = source.code();
     for (std::size_t at = code.find(name); at != std::string::npos && !changed; at = code.find(name, at + 1)) {
-      const std::size_t previous = codeEndBefore(code, at);
       if (++examined_ > kMaxNamesExamined) {
         changed = true; // not read to the end: not known to be unchanged
         break;
       }
-      if (!isWholeWord(code, at, name.size()) ||
-          (previous > 1 && (code[previous - 1] == '.' || code.compare(previous - 2, 2, "->") == 0)))
+      if (!isWholeWord(code, at, name.size()) || afterMemberAccess(code, at))
         continue; // another struct's member (`cfg::n`, which may be it, counts)
-      const bool qualified = previous > 1 && code.compare(previous - 2, 2, "::") == 0;
-      if (!qualified && declaresName(declaredTypeBefore(code, at)))
+      if (!afterScopeOperator(code, at) && declaresName(declaredTypeBefore(code, at)))
         continue; // a declaration: its own (or `extern`), or a local's of that name, whose value is not the global's
       // Any other change counts, a local's of that name too: which one a name means is not read.
       changed = (changesAt(code, at, name.size()) && !passedToBeRead(code, at)) ||

@@ -196,6 +196,16 @@ std::size_t codeEndBefore(const std::string &code, std::size_t at) {
   return at;
 }
 
+bool afterMemberAccess(const std::string &code, std::size_t at) {
+  const std::size_t previous = codeEndBefore(code, at);
+  return previous > 0 && (code[previous - 1] == '.' || (previous > 1 && code.compare(previous - 2, 2, "->") == 0));
+}
+
+bool afterScopeOperator(const std::string &code, std::size_t at) {
+  const std::size_t previous = codeEndBefore(code, at);
+  return previous > 1 && code.compare(previous - 2, 2, "::") == 0;
+}
+
 std::string wordBefore(const std::string &code, std::size_t &at) {
   at = codeEndBefore(code, at);
   const std::size_t end = at;

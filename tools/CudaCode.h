@@ -136,6 +136,13 @@ bool isSpace(char c);
 /// Just past the last character before `at` that is not a space (0 where none is).
 std::size_t codeEndBefore(const std::string &code, std::size_t at);
 
+/// Whether the name at `at` is written as another object's member, after
+/// `.` or `->` (`cfg.n`, `p->n`), spaces between allowed.
+bool afterMemberAccess(const std::string &code, std::size_t at);
+
+/// Whether the name at `at` is written after `::` (`cfg::n`, `::n`).
+bool afterScopeOperator(const std::string &code, std::size_t at);
+
 /// The identifier that ends at `at`, spaces before `at` skipped (empty
 /// when none does); `at` moves back to its first character.
 std::string wordBefore(const std::string &code, std::size_t &at);

@@ -5,6 +5,7 @@
 #include "CudaConstantsImpl.h"
 #include "CudaExpression.h"
 #include "CudaPreprocessor.h"
+#include "CudaStatements.h"
 
 #include <algorithm>
 #include <climits>
@@ -30,12 +31,6 @@ std::optional<std::uint32_t> constants::dimensionOf(const Number &value) {
 }
 
 namespace {
-
-/// Words a function's declaration may carry besides its return type.
-bool isFunctionQualifier(std::string_view word) {
-  return word == "static" || word == "inline" || word == "__inline__" || word == "__forceinline__" ||
-         word == "__host__" || word == "__device__" || word == "constexpr" || word == "extern";
-}
 
 /// The definition of `name` that starts at `at` of `source`, if it is one
 /// of a function at file scope that only returns an expression of its
@@ -65,13 +60,7 @@ std::optional<ReturnFunction> returnFunctionAt(const CudaCode &source, std::size
   function.expression.assign(body.begin() + 1, body.end() - 1);
   function.file = file;
   function.offset = brace + 1;
-  std::size_t typeStart = at;
-  while (typeStart > 0 && (isIdentifierChar(code[typeStart - 1]) || isSpace(code[typeStart - 1])) &&
-         !(code[typeStart - 1] == '\n' && preprocessorLineEndsAt(code, typeStart - 1)))
-    --typeStart;
-  for (std::string &word : wordsIn(std::string_view(code).substr(typeStart, at - typeStart)))
-    if (!isFunctionQualifier(word))
-      function.returnType.push_back(std::move(word));
+  function.returnType = returnTypeBefore(code, at);
   auto arithmetic = [](const std::vector<std::string> &type) {
     return !type.empty() && std::all_of(type.begin(), type.end(), isTypeWord) &&
            std::find(type.begin(), type.end(), "dim3") == type.end() && std::find(type.begin(), type.end(), "auto") == type.end();
@@ -302,7 +291,8 @@ Lookup ConstantFolder::Impl::returnFunction(std::size_t caller, const std::strin
 std::optional<Number> ConstantFolder::Impl::function(std::size_t caller, const std::string &name,
                                                      const std::vector<Number> &arguments, int depth) const {
   ReturnFunction definition;
-  if (const Lookup lookup = returnFunction(caller, name, definition); lookup == Lookup::Absent && depth < kMaxDepth) {
+  const Lookup lookup = returnFunction(caller, name, definition);
+  if (lookup == Lookup::Absent && depth < kMaxDepth) {
     const std::optional<ReturnedValue> returned = finalReturn(caller, name);
     const std::optional<Number> value =
         returned ? number(returned->file, returned->offset, returned->text, depth + 1) : std::nullopt;
@@ -310,7 +300,7 @@ std::optional<Number> ConstantFolder::Impl::function(std::size_t caller, const s
                ? converted(*value, returned->type)
                : value;
   }
-  if (returnFunction(caller, name, definition) != Lookup::Found || arguments.size() != definition.parameters.size())
+  if (lookup != Lookup::Found || arguments.size() != definition.parameters.size())
     return std::nullopt;
   std::map<std::string, Number> parameters;
   for (std::size_t i = 0; i < arguments.size(); ++i) {
@@ -350,8 +340,7 @@ std::optional<Dim3> ConstantFolder::Impl::dimension(std::size_t file, std::size_
     return std::nullopt;
   const std::vector<Token> tokens = tokensOf(text);
   const std::string path = memberPathOf(tokens);
-  const bool component = path.size() > 2 && path[path.size() - 2] == '.' && std::string_view("xyz").find(path.back()) != std::string_view::npos;
-  if ((tokens.size() == 1 && tokens[0].kind == Token::Name) || (!path.empty() && !component)) {
+  if ((tokens.size() == 1 && tokens[0].kind == Token::Name) || (!path.empty() && componentOf(path) < 0)) {
     Definition definition;
     const Lookup lookup = path.empty() ? define(file, offset, tokens[0].text, depth, definition)
                                        : member(file, offset, path, depth, definition);

@@ -56,6 +56,10 @@ struct ReturnFunction {
 /// `p.grid.x` for the tokens of a member path written so; empty for any other tokens.
 std::string memberPathOf(const std::vector<expression::Token> &tokens);
 
+/// 0, 1 or 2 where a member path ends in `.x`, `.y` or `.z` (`grid.y`), a
+/// `dim3`'s component where the rest is one; -1 otherwise.
+int componentOf(const std::string &path);
+
 /// `value` as one dimension of a launch: a whole number from 1 to 2^31 - 1.
 std::optional<std::uint32_t> dimensionOf(const expression::Number &value);
 
@@ -297,10 +301,14 @@ private:
   std::optional<Number> memberNumber(std::size_t file, std::size_t offset, const std::string &path, int depth) const;
   /// The members of the struct `type` as the code of `file` sees it (its
   /// own definition, or a file's it sees, or the CUDA runtime's
-  /// `cudaLaunchConfig_t`), read once per file; null where none is found.
-  const std::vector<StructMember> *structMembers(std::size_t file, const std::string &type) const;
-  /// The file whose definition of `type` structMembers() read for `file`.
-  std::size_t structDefinedIn(std::size_t file, const std::string &type) const;
+  /// `cudaLaunchConfig_t`), read once per file, and the file whose
+  /// definition gives them, where their default initializers are read
+  /// (`file` for the runtime's); null members where none is found.
+  struct StructFound {
+    const std::vector<StructMember> *members = nullptr;
+    std::size_t file = 0;
+  };
+  StructFound structMembers(std::size_t file, const std::string &type) const;
 
   /// Adds `notes` (what a value rests on) to those of the fold under way, once each.
   void note(std::vector<std::string> notes) const;

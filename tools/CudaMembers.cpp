@@ -31,6 +31,13 @@ std::string constants::memberPathOf(const std::vector<Token> &tokens) {
   return path;
 }
 
+int constants::componentOf(const std::string &path) {
+  const std::size_t size = path.size();
+  return size > 2 && path[size - 2] == '.' && std::string_view("xyz").find(path.back()) != std::string_view::npos
+             ? path.back() - 'x'
+             : -1;
+}
+
 namespace {
 
 /// The members the CUDA runtime's own structs have, for the sources that
@@ -105,10 +112,9 @@ std::optional<Number> ConstantFolder::Impl::memberNumber(std::size_t file, std::
                                                          int depth) const {
   if (depth > kMaxDepth)
     return std::nullopt;
-  const std::size_t dot = path.rfind('.');
-  if (const std::string component = path.substr(dot + 1); component == "x" || component == "y" || component == "z")
-    if (const std::optional<Dim3> dims = dimension(file, offset, path.substr(0, dot), depth + 1))
-      return Number{false, component == "x" ? dims->x : component == "y" ? dims->y : dims->z, 0};
+  if (const int component = componentOf(path); component >= 0)
+    if (const std::optional<Dim3> dims = dimension(file, offset, path.substr(0, path.size() - 2), depth + 1))
+      return Number{false, component == 0 ? dims->x : component == 1 ? dims->y : dims->z, 0};
   Definition definition;
   if (member(file, offset, path, depth, definition) != Lookup::Found || definition.dim3)
     return std::nullopt;
@@ -117,7 +123,7 @@ std::optional<Number> ConstantFolder::Impl::memberNumber(std::size_t file, std::
   return number(definition.file, definition.offset, definition.text, depth + 1);
 }
 
-const std::vector<StructMember> *ConstantFolder::Impl::structMembers(std::size_t file, const std::string &type) const {
+ConstantFolder::Impl::StructFound ConstantFolder::Impl::structMembers(std::size_t file, const std::string &type) const {
   for (std::size_t other = 0; other < files_.size(); ++other) {
     if (other != file && !seen_[file][other])
       continue;
@@ -128,17 +134,9 @@ const std::vector<StructMember> *ConstantFolder::Impl::structMembers(std::size_t
     if (known == structMembers_.end())
       known = structMembers_.emplace(std::pair{other, type}, cached->second->members(type)).first;
     if (known->second)
-      return &*known->second;
+      return {&*known->second, other};
   }
-  return runtimeStruct(type);
-}
-
-std::size_t ConstantFolder::Impl::structDefinedIn(std::size_t file, const std::string &type) const {
-  for (std::size_t other = 0; other < files_.size(); ++other)
-    if (auto known = structMembers_.find({other, type});
-        (other == file || seen_[file][other]) && known != structMembers_.end() && known->second)
-      return other;
-  return file;
+  return {runtimeStruct(type), file};
 }
 
 Lookup ConstantFolder::Impl::memberOfValue(std::size_t file, std::size_t at, std::string type, const std::string &value,
@@ -146,9 +144,8 @@ Lookup ConstantFolder::Impl::memberOfValue(std::size_t file, std::size_t at, std
   std::string written = trimmed(value);
   if (depth >= kMaxDepth)
     return Lookup::Unknown;
-  if (!written.empty() && written.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") ==
-                              std::string::npos && !std::isdigit(static_cast<unsigned char>(written[0])))
-    return member(file, at, written + "." + path, depth + 1, found); // a copy of another: `Params p = defaults;`
+  if (const std::string copied = isIdentifierLike(written) ? written : memberPathOf(tokensOf(written)); !copied.empty())
+    return member(file, at, copied + "." + path, depth + 1, found); // a copy of another: `Params p = defaults;`
   if (const std::size_t open = written.find('('); open != std::string::npos && open > 0 &&
                                                   pastClosing(written, open) == written.size()) {
     // A function's result, `Options o = parse(argc, argv);`: the variable its one `return` gives back.
@@ -167,7 +164,8 @@ Lookup ConstantFolder::Impl::memberOfValue(std::size_t file, std::size_t at, std
     written = written.substr(brace);
   }
   const std::optional<std::string> inside = written.empty() ? std::optional<std::string>("") : bracedInside(written);
-  const std::vector<StructMember> *members = type.empty() ? nullptr : structMembers(file, type);
+  const StructFound definition = type.empty() ? StructFound{} : structMembers(file, type);
+  const std::vector<StructMember> *members = definition.members;
   if (!inside || !members)
     return Lookup::Unknown; // a call, a constructor, a struct the files do not define
   zeroed = zeroed || !written.empty(); // a braced list value-initializes what it leaves out
@@ -205,7 +203,7 @@ Lookup ConstantFolder::Impl::memberOfValue(std::size_t file, std::size_t at, std
       return memberOfValue(file, at, structNamedBy(wordsIn(target->type)), *element, zeroed, path.substr(dot + 1),
                            depth + 1, found);
     if (!target->initializer.empty())
-      return memberOfValue(structDefinedIn(file, type), target->initializerAt, structNamedBy(wordsIn(target->type)),
+      return memberOfValue(definition.file, target->initializerAt, structNamedBy(wordsIn(target->type)),
                            target->initializer, zeroed, path.substr(dot + 1), depth + 1, found);
     return Lookup::Unknown;
   }
@@ -215,7 +213,7 @@ Lookup ConstantFolder::Impl::memberOfValue(std::size_t file, std::size_t at, std
     return Lookup::Found;
   }
   if (!target->initializer.empty()) { // `struct Params { int n = 1024; };`
-    found = Definition(dim3 ? "dim3(" + target->initializer + ")" : target->initializer, structDefinedIn(file, type),
+    found = Definition(dim3 ? "dim3(" + target->initializer + ")" : target->initializer, definition.file,
                        target->initializerAt, dim3);
     return Lookup::Found;
   }
@@ -240,10 +238,7 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
        at = at == 0 ? std::string::npos : code.rfind(base, at - 1)) {
     if (++examined_ > kMaxNamesExamined)
       return Lookup::Unknown;
-    const std::size_t previous = codeEndBefore(code, at);
-    if (!isWholeWord(code, at, base.size()) ||
-        (previous > 1 && (code[previous - 1] == '.' || code.compare(previous - 2, 2, "->") == 0 ||
-                          code.compare(previous - 2, 2, "::") == 0)))
+    if (!isWholeWord(code, at, base.size()) || afterMemberAccess(code, at) || afterScopeOperator(code, at))
       continue; // another name, or a member or qualified name of that name
     std::size_t end = 0;
     bool deeper = false;

@@ -66,8 +66,7 @@ std::optional<ConstantFolder::Impl::OutArgument> ConstantFolder::Impl::outArgume
   const std::string callee = open == std::string::npos ? std::string() : wordBefore(code, nameStart);
   static const std::set<std::string, std::less<>> kNotCalls{"if", "while", "for", "switch", "return", "sizeof",
                                                            "catch", "__launch_bounds__"};
-  if (callee.empty() || kNotCalls.count(callee) ||
-      (nameStart > 0 && (code[nameStart - 1] == '.' || (nameStart > 1 && code.compare(nameStart - 2, 2, "->") == 0))))
+  if (callee.empty() || kNotCalls.count(callee) || afterMemberAccess(code, nameStart))
     return std::nullopt; // no call, or a member's, whose definition is not read
   const std::vector<ReferenceParameters> &definitions = referenceParametersOf(callee);
   if (definitions.empty())
@@ -125,10 +124,9 @@ Lookup ConstantFolder::Impl::pointee(std::size_t file, std::size_t before, const
        at = code.rfind(name, at - 1)) {
     if (++examined_ > kMaxNamesExamined)
       return Lookup::Unknown;
-    const std::size_t previous = codeEndBefore(code, at);
-    if (!isWholeWord(code, at, name.size()) ||
-        (previous > 1 && (code[previous - 1] == '.' || code.compare(previous - 2, 2, "->") == 0)))
+    if (!isWholeWord(code, at, name.size()) || afterMemberAccess(code, at))
       continue;
+    const std::size_t previous = codeEndBefore(code, at);
     if (previous == 0 || code[previous - 1] != '*')
       return Lookup::Unknown; // the pointer itself, passed on, indexed or moved: what it points at may change
     const std::size_t star = previous - 1, beforeStar = codeEndBefore(code, star);
@@ -175,7 +173,7 @@ std::optional<ReturnedValue> ConstantFolder::Impl::finalReturn(std::size_t calle
               close > 0 && code[close - 1] == ')' ? source.parameterListAround(close - 1) : std::nullopt) {
         std::size_t nameAt = list->open;
         wordBefore(code, nameAt);
-        type = declaredTypeBefore(code, nameAt);
+        type = returnTypeBefore(code, nameAt);
       }
       found = ReturnedValue{trimmed(std::string_view(code).substr(last + 6, stop - 1 - last - 6)), file, last + 6,
                             std::move(type)};

@@ -165,6 +165,15 @@ std::vector<std::string> declaredTypeBefore(const std::string &code, std::size_t
   return words;
 }
 
+std::vector<std::string> returnTypeBefore(const std::string &code, std::size_t nameAt) {
+  static const std::set<std::string, std::less<>> kFunctionQualifiers{
+      "static", "inline", "__inline__", "__forceinline__", "__host__", "__device__", "constexpr", "extern"};
+  std::vector<std::string> type = declaredTypeBefore(code, nameAt);
+  type.erase(std::remove_if(type.begin(), type.end(), [](const std::string &word) { return kFunctionQualifiers.count(word); }),
+             type.end());
+  return type;
+}
+
 bool declaresName(const std::vector<std::string> &words) {
   static const std::set<std::string, std::less<>> kStatements{"return", "case",   "else", "do",     "goto",
                                                               "throw",  "delete", "new",  "sizeof", "typedef",

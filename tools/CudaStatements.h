@@ -51,6 +51,11 @@ std::optional<std::pair<int, std::string>> memberAssignment(const std::string &c
 /// nothing, where `at` declares nothing (`f(n)`, `x = n`).
 std::vector<std::string> declaredTypeBefore(const std::string &code, std::size_t at);
 
+/// The return type of the function whose name starts at `nameAt`: the
+/// words declaredTypeBefore() reads, without those a function's
+/// declaration may carry besides its type (`static`, `inline`, `__host__`).
+std::vector<std::string> returnTypeBefore(const std::string &code, std::size_t nameAt);
+
 /// Whether the words before a name (declaredTypeBefore()) make its
 /// statement a declaration of it: some words, none a statement's keyword
 /// (`return`, `case`, `else`, `sizeof`) or a number (`case 0:`).

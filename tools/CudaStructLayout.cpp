@@ -80,6 +80,22 @@ std::optional<Layout> arithmeticType(const std::vector<std::string> &words) {
   return scalar(4);
 }
 
+/// Where a member declaration goes on past a leading access label
+/// (`public:`, spaces before it allowed); 0 where it has none.
+std::size_t pastAccessLabel(std::string_view declaration) {
+  const std::size_t start = declaration.find_first_not_of(" \t\r\n");
+  for (std::string_view label : {"public:", "private:", "protected:"})
+    if (start != std::string_view::npos && declaration.substr(start, label.size()) == label)
+      return start + label.size();
+  return 0;
+}
+
+/// Whether a member declaration, by its words, stores nothing in the
+/// object: `static` members, `typedef`s and `using`s.
+bool storesNothing(const std::vector<std::string> &words) {
+  return !words.empty() && (words[0] == "static" || words[0] == "typedef" || words[0] == "using");
+}
+
 /// The words of a type as declared, without its qualifiers.
 std::vector<std::string> typeWords(const std::string &typeText) {
   std::vector<std::string> words;
@@ -208,18 +224,11 @@ private:
     for (const std::string &part : topLevelParts(std::string_view(source_).substr(open + 1, close - open - 2), ';')) {
       const std::size_t partAt = start;
       start += part.size() + 1;
-      std::string declaration = part;
-      std::size_t skipped = 0;
-      for (const char *label : {"public:", "private:", "protected:"})
-        if (const std::size_t found = declaration.find(label); found != std::string::npos &&
-                                                               trimmed(declaration.substr(0, found)).empty())
-          skipped = found + std::string_view(label).size();
-      declaration = declaration.substr(skipped);
+      const std::size_t skipped = pastAccessLabel(part);
+      const std::string declaration = part.substr(skipped);
       const std::vector<std::string> words = wordsIn(declaration);
-      if (words.empty())
+      if (words.empty() || storesNothing(words))
         continue;
-      if (words[0] == "static" || words[0] == "typedef" || words[0] == "using")
-        continue; // no storage in the object
       const std::size_t firstInitializer = declaration.find_first_of("={");
       if (declaration.find_first_of("([:") < firstInitializer || words[0] == "enum" || words[0] == "struct" ||
           words[0] == "class" || words[0] == "union" || words[0] == "friend" || words[0] == "virtual")
@@ -286,15 +295,12 @@ private:
   /// Adds the members one declaration declares (`int a, *b, c[4]`) at the
   /// end of `layout`; false where their layout is not certain.
   bool addMembers(std::string declaration, int depth, Layout &layout) const {
-    declaration = trimmed(declaration);
-    for (const char *label : {"public:", "private:", "protected:"})
-      if (declaration.rfind(label, 0) == 0)
-        declaration = trimmed(std::string_view(declaration).substr(std::string_view(label).size()));
+    declaration = trimmed(std::string_view(declaration).substr(pastAccessLabel(declaration)));
     if (declaration.empty())
       return true;
     std::vector<std::string> words = wordsIn(declaration);
-    if (!words.empty() && (words[0] == "static" || words[0] == "typedef" || words[0] == "using"))
-      return true; // no storage in the struct
+    if (storesNothing(words))
+      return true;
     if (declaration.find_first_of("(:{}") != std::string::npos || (!words.empty() && words[0] == "enum"))
       return false; // functions, bit fields, qualified names, enums
     std::vector<std::string> declarators;

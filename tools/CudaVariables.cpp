@@ -109,10 +109,9 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
     const std::size_t end = at + name.size();
     if (!isWholeWord(code, at, name.size()))
       continue;
-    const std::size_t previous = codeEndBefore(code, at);
-    if (previous > 1 && (code[previous - 1] == '.' || code.compare(previous - 2, 2, "->") == 0 ||
-                         code.compare(previous - 2, 2, "::") == 0))
+    if (afterMemberAccess(code, at) || afterScopeOperator(code, at))
       continue; // a member or a qualified name, not this variable (`case 0: n = 2;` is)
+    const std::size_t previous = codeEndBefore(code, at);
     if (const std::size_t list = source.blockAt(at) < 0 ? templateListAround(code, at) : std::string::npos;
         list != std::string::npos) {
       // A template parameter: the one of the function template around the use is what its calls pass.
