@@ -180,13 +180,13 @@ private:
   /// the value it changes (`readsItself`, `n *= 2`), no loop holds both.
   bool runsBeforeEachUse(std::size_t file, std::size_t at, std::size_t before, bool readsItself, int depth) const;
   /// A variable passed at `at` of `file` as a whole argument of a call of
-  /// a function that the files seen define and that takes that parameter
-  /// by non-const reference (`void sizes(int n, int &blocks)`), or its
-  /// address (`&blocks`) for a pointer to non-const (`int *blocks`, since
-  /// 2026-11-27): where it is defined, its body (-1 where overloads of the
-  /// name that take as many arguments may change it, and which one the
-  /// call takes is not read), the parameter's name, whether it is a
-  /// pointer, and where the call starts.
+  /// a function that the files seen define, or only declare, and that
+  /// takes that parameter by non-const reference (`void sizes(int n, int
+  /// &blocks)`), or its address (`&blocks`) for a pointer to non-const
+  /// (`int *blocks`): where it is defined, its body (-1 where overloads of
+  /// the name that take as many arguments may change it, and which one the
+  /// call takes is not read, or where only a declaration is found), the
+  /// parameter's name, whether it is a pointer, and where the call starts.
   struct OutArgument {
     std::string callee, parameter;
     std::size_t definedIn = 0;
@@ -195,9 +195,10 @@ private:
     bool pointer = false;
   };
   /// nullopt where `at` is no such argument (passed by value or by const
-  /// reference, to a function the files do not define, or in no call).
+  /// reference, to a function the files neither define nor declare, or in no call).
   std::optional<OutArgument> outArgument(std::size_t file, std::size_t at, std::size_t length) const;
-  /// One definition of a function, read once for outArgument(): per
+  /// One definition of a function (or, body -1, a declaration of one the
+  /// files do not define), read once for outArgument(): per
   /// parameter, its name where it is a non-const reference or a pointer
   /// to non-const (else empty) and which of the two, and how many
   /// parameters have no default.
@@ -208,7 +209,7 @@ private:
     std::vector<std::string> references;
     std::vector<bool> pointers;
   };
-  /// The definitions of `callee` in the files, cached; empty where none
+  /// The definitions of `callee` in the files, else its declarations, cached; empty where none
   /// takes anything by non-const reference or pointer.
   const std::vector<ReferenceParameters> &referenceParametersOf(const std::string &callee) const;
   /// What the call of `out` leaves in its argument, a number or a `dim3`

@@ -16,6 +16,48 @@ namespace ptxdvfs::tools {
 using namespace expression;
 using namespace constants;
 
+namespace {
+
+/// The name of `parameter` (one of a parameter list) where a call may
+/// change what it passes there, a reference or pointer to non-const (`int
+/// &blocks`, `int *blocks`; not `const int *`, `int **` or an array), and
+/// whether it is a pointer; nullopt for any other parameter.
+std::optional<std::pair<std::string, bool>> changingParameter(const std::string &parameter) {
+  const std::vector<std::string> words = wordsIn(parameter);
+  const std::optional<CudaDeclaration> declared = splitDeclaration(parameter);
+  if (!declared || std::count(words.begin(), words.end(), "const") > 0)
+    return std::nullopt;
+  // Its declarator, without a default (`int *p = nullptr`); a prototype's may name nothing (`int &`).
+  const std::string_view declarator = std::string_view(parameter).substr(0, plainAssignment(parameter));
+  const bool reference = declarator.find('&') != std::string::npos && declarator.find("&&") == std::string::npos;
+  const bool pointer = !reference && std::count(declarator.begin(), declarator.end(), '*') == 1 &&
+                       declarator.find_first_of("[(") == std::string::npos;
+  if (!reference && !pointer)
+    return std::nullopt;
+  return std::pair{declared->name, pointer};
+}
+
+/// The parameter lists of the declarations of the function `name` in
+/// `file` that are no definition (`void readSizes(int &n, int &m);`),
+/// outside function bodies, each split at its commas.
+std::vector<std::vector<std::string>> prototypesOf(const CudaCode &file, const std::string &name) {
+  const std::string &code = file.code();
+  std::vector<std::vector<std::string>> prototypes;
+  for (std::size_t at = code.find(name); at != std::string::npos; at = code.find(name, at + name.size())) {
+    if (!isWholeWord(code, at, name.size()) || file.functionBodyAt(at) >= 0 || afterMemberAccess(code, at))
+      continue;
+    const std::size_t open = code.find_first_not_of(" \t\r\n", at + name.size());
+    const std::size_t end = open == std::string::npos || code[open] != '(' ? std::string::npos : pastClosing(code, open);
+    const std::size_t next = end == std::string::npos ? end : code.find_first_not_of(" \t\r\n", end);
+    if (next == std::string::npos || code[next] != ';' || !declaresName(returnTypeBefore(code, at)))
+      continue; // a call, a definition, or no function's declaration
+    prototypes.push_back(topLevelParts(std::string_view(code).substr(open + 1, end - open - 2)));
+  }
+  return prototypes;
+}
+
+} // namespace
+
 const std::vector<ConstantFolder::Impl::ReferenceParameters> &
 ConstantFolder::Impl::referenceParametersOf(const std::string &callee) const {
   auto cached = referenceParameters_.find(callee);
@@ -23,26 +65,28 @@ ConstantFolder::Impl::referenceParametersOf(const std::string &callee) const {
     return cached->second;
   std::vector<ReferenceParameters> definitions;
   bool anyReference = false;
-  for (std::size_t file = 0; file < files_.size(); ++file)
-    for (int body : files_[file].functionBodiesNamed(callee)) {
-      ReferenceParameters definition{file, body, 0, {}, {}};
-      for (const std::string &parameter : files_[file].parametersOf(body)) {
-        if (trimmed(parameter).empty() || trimmed(parameter) == "void")
-          continue; // `f()`, `f(void)`
-        definition.required += plainAssignment(parameter) == std::string::npos ? 1 : 0;
-        const std::vector<std::string> words = wordsIn(parameter);
-        const std::optional<CudaDeclaration> declared = splitDeclaration(parameter);
-        const bool reference = parameter.find('&') != std::string::npos && parameter.find("&&") == std::string::npos;
-        // `int *blocks`, not `const int *`, `int **` or an array: what it points at may be set.
-        const bool pointer = !reference && declared && std::count(declared->type.begin(), declared->type.end(), '*') == 1 &&
-                             parameter.find_first_of("[(") == std::string::npos;
-        const bool changes = (reference || pointer) && std::count(words.begin(), words.end(), "const") == 0 && declared;
-        definition.references.push_back(changes ? declared->name : std::string());
-        definition.pointers.push_back(changes && pointer);
-        anyReference = anyReference || changes;
-      }
-      definitions.push_back(std::move(definition));
+  const auto read = [&](std::size_t file, int body, const std::vector<std::string> &parameters) {
+    ReferenceParameters definition{file, body, 0, {}, {}};
+    for (const std::string &parameter : parameters) {
+      if (trimmed(parameter).empty() || trimmed(parameter) == "void")
+        continue; // `f()`, `f(void)`
+      definition.required += plainAssignment(parameter) == std::string::npos ? 1 : 0;
+      const std::optional<std::pair<std::string, bool>> changing = changingParameter(parameter);
+      definition.references.push_back(changing ? changing->first : std::string());
+      definition.pointers.push_back(changing && changing->second);
+      anyReference = anyReference || changing;
     }
+    definitions.push_back(std::move(definition));
+  };
+  for (std::size_t file = 0; file < files_.size(); ++file)
+    for (int body : files_[file].functionBodiesNamed(callee))
+      read(file, body, files_[file].parametersOf(body));
+  // Defined nowhere in the files (a library's, or another file's not read): its declarations tell
+  // what it may change, though not what it leaves there (body -1).
+  const bool defined = !definitions.empty();
+  for (std::size_t file = 0; file < files_.size() && !defined; ++file)
+    for (const std::vector<std::string> &parameters : prototypesOf(files_[file], callee))
+      read(file, -1, parameters);
   if (!anyReference)
     definitions.clear(); // nothing of it changes what a call passes: no need to look further
   return referenceParameters_.emplace(callee, std::move(definitions)).first->second;
@@ -81,7 +125,7 @@ std::optional<ConstantFolder::Impl::OutArgument> ConstantFolder::Impl::outArgume
         definition.pointers[index] != address)
       continue; // another overload (another number of arguments), or one that cannot change it
     // Overloads that may change it: which one the call takes is not read.
-    out = out ? OutArgument{callee, "", definition.definedIn, -1, nameStart, address}
+    out = out || definition.body < 0 ? OutArgument{callee, "", definition.definedIn, -1, nameStart, address}
               : OutArgument{callee, definition.references[index], definition.definedIn, definition.body, nameStart,
                             address};
   }

@@ -119,6 +119,23 @@ TEST(OutParametersTest, WhatACallCannotChangeKeepsItsValue) {
             "8,1,1 x 32,1,1");
 }
 
+TEST(OutParametersTest, AFunctionOnlyDeclaredMayChangeWhatItTakesByReference) {
+  // Defined in a library or a file not read: its prototype says what it may change, not what it leaves.
+  EXPECT_EQ(launchedAfter("int blocks = 8, threads = 32;\nreadSizes(blocks, threads);\nk<<<blocks, threads>>>(x);",
+                          "void readSizes(int &, int &threads);\n"),
+            "none x none");
+  EXPECT_EQ(launchedAfter("int blocks = 8, threads = 32;\nreport(blocks, threads);\nk<<<blocks, threads>>>(x);",
+                          "void report(int blocks, const int &threads);\n"),
+            "8,1,1 x 32,1,1");
+  // A global such a function may set is not its initialiser either.
+  EXPECT_EQ(launchedAfter("parseOptions(argc, argv, gThreads);\nk<<<8, gThreads>>>(x);",
+                          "int gThreads = 64;\nstatic bool parseOptions(int argc, char **argv, int &threads);\n"),
+            "8,1,1 x none");
+  EXPECT_EQ(launchedAfter("k<<<8, gThreads>>>(x);",
+                          "int gThreads = 64;\nstatic bool parseOptions(int argc, char **argv, int &threads);\n"),
+            "8,1,1 x 64,1,1");
+}
+
 TEST(OutParametersTest, ACallWhoseEffectIsNotReadLeavesTheSizeOpen) {
   // Set in a loop, or by one of two overloads that may change it: not known.
   const std::string looped = "void grow(int &threads) { for (int i = 0; i < 3; ++i) threads *= 2; }\n"
