@@ -105,7 +105,7 @@ std::optional<bool> ConstantFolder::Impl::caseTaken(std::size_t file, const Loop
 
 bool ConstantFolder::Impl::untaken(std::size_t file, std::size_t at, std::size_t before, int depth) const {
   // Outermost first: a branch inside a loop that never runs is not read, nor named in the reasons.
-  const std::vector<LoopHeader> headers = headersAround(files_[file], at);
+  const std::vector<LoopHeader> headers = headersAround(files_[file], statementStartAround(files_[file].code(), at));
   for (auto header = headers.rbegin(); header != headers.rend(); ++header) {
     const std::size_t bodyEnd = bodyEndAfter(files_[file], header->headEnd);
     if (bodyEnd == std::string::npos || (before > header->headEnd && before < bodyEnd))
@@ -123,7 +123,7 @@ bool ConstantFolder::Impl::runsBeforeEachUse(std::size_t file, std::size_t at, s
   if (conditionallyCompiledBefore(code, at, before))
     return false;
   std::vector<std::size_t> takenBodies; // where the bodies of the branches around `at` alone open
-  for (const LoopHeader &header : headersAround(source, at)) {
+  for (const LoopHeader &header : headersAround(source, statementStartAround(code, at))) {
     const std::size_t bodyEnd = bodyEndAfter(source, header.headEnd);
     const bool branch = isBranch(header);
     if (bodyEnd == std::string::npos)

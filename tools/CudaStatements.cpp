@@ -233,6 +233,41 @@ bool passedToBeRead(const std::string &code, std::size_t at) {
                      [&](const auto &read) { return read.first == callee && read.second == index; });
 }
 
+std::size_t statementStartAround(const std::string &code, std::size_t at) {
+  static const std::set<std::string, std::less<>> kHeads{"if", "for", "while", "switch"};
+  auto headedBy = [&](std::size_t open) {
+    std::size_t keyword = open;
+    return kHeads.count(wordBefore(code, keyword)) > 0;
+  };
+  std::size_t start = at;
+  for (std::size_t i = at; i > 0;) {
+    const char c = code[i - 1];
+    if (c == ';' || c == '{' || c == '}' || (c == ':' && endsCaseLabel(code, i)))
+      break;
+    if (c == '(' && headedBy(i - 1))
+      return at; // in a head's parentheses
+    if (c == ')' || c == ']') {
+      const std::size_t open = openingOf(code, i - 1);
+      if (c == ')' && headedBy(open))
+        break; // the body of `if (...)`
+      start = i = open;
+      continue;
+    }
+    if (isIdentifierChar(c)) {
+      std::size_t wordAt = i;
+      const std::string word = wordBefore(code, wordAt);
+      if (word == "else" || word == "do")
+        break;
+      start = i = wordAt;
+      continue;
+    }
+    if (!std::isspace(static_cast<unsigned char>(c)))
+      start = i - 1;
+    --i;
+  }
+  return start;
+}
+
 bool readsName(std::string_view text, std::string_view name) {
   for (std::size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1))
     if (isWholeWord(text, at, name.size()))

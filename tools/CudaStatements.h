@@ -78,6 +78,12 @@ std::pair<std::size_t, std::size_t> argumentCountAndIndex(const std::string &cod
 /// no change of it, though changesAt() sees one.
 bool passedToBeRead(const std::string &code, std::size_t at);
 
+/// Where the statement that holds `at` starts, `at` being in its
+/// arguments or brackets (`if (c)\n  sizes(n, blocks);` from `blocks`:
+/// `sizes`), as headersAround() wants it; `at` itself where it is in the
+/// head of a loop, branch or `switch`.
+std::size_t statementStartAround(const std::string &code, std::size_t at);
+
 /// Whether `text` reads the name `name`.
 bool readsName(std::string_view text, std::string_view name);
 

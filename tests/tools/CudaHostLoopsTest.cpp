@@ -285,6 +285,10 @@ TEST(CudaHostLoopsTest, TheProgramIsReadAsRunWithoutArguments) {
                                "arguments");
   EXPECT_EQ(gridAfter("int n;\nif (argc > 1) n = atoi(argv[1]);\nelse n = 2048;"), "8,1,1");
   EXPECT_EQ(gridAfter("int n = 4096;\nif (rand())\n  n = 512;"), "none");
+  // A change inside the statement the branch holds (read from input, through its address) goes with it.
+  EXPECT_EQ(gridAfter("int n = 4096;\nif (argc > 1)\n  std::cin >> n;"), "16,1,1");
+  EXPECT_EQ(gridAfter("int n = 4096;\nif (argc > 1)\n  check(sscanf(argv[1], \"%d\", &n));"), "16,1,1");
+  EXPECT_EQ(gridAfter("int n = 4096;\nif (rand())\n  std::cin >> n;"), "none");
   // POSIX's getopt finds no option: an option loop never runs, and the size keeps its default.
   const ptx::analysis::SourceLaunch options = launchOfK(inMain(
       "int dim = 64, opt, index;\nwhile ((opt = getopt_long(argc, argv, \"s:\", long_options, &index)) != -1) {\n"

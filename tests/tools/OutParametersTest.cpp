@@ -117,6 +117,13 @@ TEST(OutParametersTest, WhatACallCannotChangeKeepsItsValue) {
   EXPECT_EQ(launchedAfter("int blocks = 8, threads = 32;\nif (argc > 1) sizes(1 << 20, 64, blocks, threads);\n"
                           "k<<<blocks, threads>>>(x);"),
             "8,1,1 x 32,1,1");
+  EXPECT_EQ(launchedAfter("int blocks = 8, threads = 32;\nif (argc > 1)\n  sizes(1 << 20, 64,\n        blocks, threads);\n"
+                          "k<<<blocks, threads>>>(x);"),
+            "8,1,1 x 32,1,1");
+  // One it may make leaves the size open.
+  EXPECT_EQ(launchedAfter("int blocks = 8, threads = 32;\nif (x)\n  sizes(1 << 20, 64, blocks, threads);\n"
+                          "k<<<blocks, threads>>>(x);"),
+            "none x none");
 }
 
 TEST(OutParametersTest, AFunctionOnlyDeclaredMayChangeWhatItTakesByReference) {
