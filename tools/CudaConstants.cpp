@@ -102,7 +102,7 @@ Lookup agreedAmong(const std::vector<std::pair<std::size_t, T>> &definitions, co
 
 } // namespace
 
-ConstantFolder::Impl::Impl(const std::vector<CudaSourceFile> &files) {
+ConstantFolder::Impl::Impl(const std::vector<CudaSourceFile> &files, const TargetDevice *device) : device_(device) {
   // Which macros each file defines, for the conditions of the files that see it, and those the build's
   // flags set (a .cu input's nvcc flags, read as a file of their own), which every file sees from its
   // first line.
@@ -382,7 +382,8 @@ std::optional<Dim3> ConstantFolder::Impl::dimension(std::size_t file, std::size_
   return Dim3{values[0], values[1], values[2]};
 }
 
-ConstantFolder::ConstantFolder(const std::vector<CudaSourceFile> &files) : impl_(std::make_unique<Impl>(files)) {}
+ConstantFolder::ConstantFolder(const std::vector<CudaSourceFile> &files, const TargetDevice *device)
+    : impl_(std::make_unique<Impl>(files, device)) {}
 
 ConstantFolder::~ConstantFolder() = default;
 

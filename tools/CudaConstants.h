@@ -3,6 +3,7 @@
 #pragma once
 
 #include "CudaCode.h"
+#include "CudaDevice.h"
 #include "CudaLoopHeaders.h"
 #include "CudaSource.h"
 
@@ -39,7 +40,10 @@ class ConstantFolder {
 public:
   class InstanceScope;
 
-  explicit ConstantFolder(const std::vector<CudaSourceFile> &files);
+  /// `device`, where given, is the GPU the program runs on: what its
+  /// device queries (`cudaGetDeviceProperties`, `cudaDeviceGetAttribute`)
+  /// give; without one they are values open at run time.
+  explicit ConstantFolder(const std::vector<CudaSourceFile> &files, const TargetDevice *device = nullptr);
   ~ConstantFolder();
   ConstantFolder(const ConstantFolder &) = delete;
   ConstantFolder &operator=(const ConstantFolder &) = delete;
@@ -56,7 +60,8 @@ public:
   /// the preprocessor does, without `#` and `##`), a `const`/`constexpr`
   /// variable, a local variable or
   /// `dim3` given a value once and not changed before `offset` (`=`,
-  /// `+=`, `++`, `&t`, `cin >> t` are changes). Arithmetic is C's:
+  /// `+=`, `++`, `&t`, `cin >> t` are changes), or set by a device query
+  /// (the device's value, where the folder has one). Arithmetic is C's:
   /// integers until a cast or a floating-point operand, comparisons and
   /// `?:`, `ceil`, `floor`, `min`, `max`, and host functions whose body is
   /// one `return` of their arithmetic parameters (`iDivUp(n, 256)`). A

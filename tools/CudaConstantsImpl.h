@@ -4,6 +4,7 @@
 
 #include "CudaCode.h"
 #include "CudaConstants.h"
+#include "CudaDevice.h"
 #include "CudaExpression.h"
 #include "CudaLoopHeaders.h"
 #include "CudaStructLayout.h"
@@ -101,7 +102,7 @@ class ConstantFolder::Impl {
 public:
   class Notes;
 
-  explicit Impl(const std::vector<CudaSourceFile> &files);
+  Impl(const std::vector<CudaSourceFile> &files, const TargetDevice *device);
 
   const std::vector<CudaCode> &files() const { return files_; }
   bool sees(std::size_t file, std::size_t other) const { return seen_[file][other]; }
@@ -219,6 +220,16 @@ private:
   /// blocks, threads)`); nullopt where that does not fold (calls that
   /// pass different values among them).
   std::optional<Definition> valueLeftBy(const OutArgument &out, int depth) const;
+  /// What a CUDA runtime query of the device, passed the name at `at` of
+  /// `file` by address, leaves there as seen at `before`:
+  /// `cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, 0)` gives
+  /// `v` (`member` empty), `cudaGetDeviceProperties(&prop, 0)` gives
+  /// `prop.member` (`member` `multiProcessorCount`), device_'s values.
+  /// Absent where `at` is no such query; Unknown where the device, the
+  /// attribute or the member is not known, or the query may not run once
+  /// before `before` (runsBeforeEachUse()).
+  Lookup deviceQuery(std::size_t file, std::size_t at, std::size_t length, const std::string &member,
+                     std::size_t before, int depth, Definition &found) const;
   /// What the pointer parameter `name` points at just `before` an offset
   /// of its function's body in `file`: the last statement `*name = e;`
   /// that runs once before it. Unknown where the pointer is used any other
@@ -318,6 +329,9 @@ private:
   void indexMacros(std::size_t file);
 
   std::vector<CudaCode> files_;
+  /// The GPU the program runs on, whose properties its device queries
+  /// read; null where none is known (they are open).
+  const TargetDevice *device_ = nullptr;
   /// Occurrences of names and tokens of macros looked at so far, against kMaxNamesExamined.
   mutable std::size_t examined_ = 0;
   /// Per file, the files its code sees (filesSeenTogether()): their

@@ -2,6 +2,7 @@
 // `scale<<<blocks, 128>>>(...)`, read from its CUDA source.
 #pragma once
 
+#include "CudaDevice.h"
 #include "CudaSource.h"
 
 #include "ptxdvfs/ptx/Module.h"
@@ -52,8 +53,11 @@ std::vector<CudaSourceFile> launchingSources(const std::vector<CudaSourceFile> &
 /// launched, one launched and named nowhere else (kernelsNamedOtherwise()),
 /// or a template instance no launch is of, gets an entry of 0 launches,
 /// unless a launch names something else than a kernel
-/// (everyLaunchNamesAKernel()) and so may be of it.
+/// (everyLaunchNamesAKernel()) and so may be of it. `device` is the GPU
+/// the program runs on, whose properties its device queries give (null:
+/// they are open).
 std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> sourceLaunches(
-    const ptx::Module &module, const std::vector<CudaSourceFile> &files, std::size_t ownFiles = SIZE_MAX);
+    const ptx::Module &module, const std::vector<CudaSourceFile> &files, std::size_t ownFiles = SIZE_MAX,
+    const TargetDevice *device = nullptr);
 
 } // namespace ptxdvfs::tools

@@ -216,21 +216,29 @@ std::pair<std::size_t, std::size_t> argumentCountAndIndex(const std::string &cod
   return {count, index};
 }
 
-bool passedToBeRead(const std::string &code, std::size_t at) {
+std::optional<AddressArgument> addressArgumentAt(const std::string &code, std::size_t at, std::size_t length) {
+  const std::size_t previous = codeEndBefore(code, at);
+  const std::size_t open = parenthesisAround(code, at);
+  const std::size_t next = code.find_first_not_of(" \t\r\n", at + length);
+  if (previous == 0 || code[previous - 1] != '&' || open == std::string::npos)
+    return std::nullopt;
+  const std::size_t argumentStart = codeEndBefore(code, previous - 1);
+  if (argumentStart == 0 || (code[argumentStart - 1] != '(' && code[argumentStart - 1] != ','))
+    return std::nullopt; // `f(a & n)`, `f(x, y + &n)`
+  std::size_t nameAt = open;
+  std::string callee = wordBefore(code, nameAt);
+  const bool whole = next != std::string::npos && (code[next] == ',' || code[next] == ')');
+  return AddressArgument{std::move(callee), argumentCountAndIndex(code, open, at).second, open, whole};
+}
+
+bool passedToBeRead(const std::string &code, std::size_t at, std::size_t length) {
   static const std::pair<std::string_view, std::size_t> kReadArguments[] = {
       {"cudaLaunchKernelEx", 0}, {"cudaMemcpyToSymbol", 1}, {"cudaMemcpyToSymbolAsync", 1},
       {"cudaMemcpy", 1},         {"cudaMemcpyAsync", 1},    {"memcpy", 1}};
-  const std::size_t previous = codeEndBefore(code, at);
-  const std::size_t open = parenthesisAround(code, at);
-  if (previous == 0 || code[previous - 1] != '&' || open == std::string::npos)
-    return false;
-  std::size_t nameAt = open;
-  const std::string callee = wordBefore(code, nameAt);
-  const std::size_t index = argumentCountAndIndex(code, open, at).second;
-  const std::size_t argumentStart = codeEndBefore(code, previous - 1);
-  return (argumentStart > 0 && (code[argumentStart - 1] == '(' || code[argumentStart - 1] == ',')) &&
-         std::any_of(std::begin(kReadArguments), std::end(kReadArguments),
-                     [&](const auto &read) { return read.first == callee && read.second == index; });
+  const std::optional<AddressArgument> passed = addressArgumentAt(code, at, length);
+  return passed && std::any_of(std::begin(kReadArguments), std::end(kReadArguments), [&](const auto &read) {
+           return read.first == passed->callee && read.second == passed->index;
+         });
 }
 
 std::size_t statementStartAround(const std::string &code, std::size_t at) {

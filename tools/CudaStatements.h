@@ -72,11 +72,25 @@ std::optional<std::vector<std::string>> listedDeclarationType(const std::string 
 /// counted, no text copied (this runs for every name read as an argument).
 std::pair<std::size_t, std::size_t> argumentCountAndIndex(const std::string &code, std::size_t open, std::size_t at);
 
-/// Whether the `&` before the name at `at` passes its address to a CUDA
-/// runtime call that only reads it (`cudaMemcpyToSymbol(c_n, &n, ...)`,
-/// `cudaMemcpy(d, &n, ...)`'s source, `cudaLaunchKernelEx(&config, ...)`):
-/// no change of it, though changesAt() sees one.
-bool passedToBeRead(const std::string &code, std::size_t at);
+/// A call's argument that is the address of a name, `&n`.
+struct AddressArgument {
+  std::string callee; ///< the name before the call's `(`
+  std::size_t index = 0; ///< the argument's position
+  std::size_t open = 0;  ///< the call's `(`
+  bool whole = false;    ///< whether the argument is `&name` alone, not `&name.n` or `&name[1]`
+};
+
+/// The call whose argument starts with `&name`, the name of `length`
+/// characters at `at` (`cudaGetDeviceProperties(&prop, 0)`); nullopt
+/// where `at` is in no such argument.
+std::optional<AddressArgument> addressArgumentAt(const std::string &code, std::size_t at, std::size_t length);
+
+/// Whether the name of `length` characters at `at` is passed by address
+/// to a CUDA runtime call that only reads it (`cudaMemcpyToSymbol(c_n,
+/// &n, ...)`, `cudaMemcpy(d, &n, ...)`'s source,
+/// `cudaLaunchKernelEx(&config, ...)`): no change of it, though
+/// changesAt() sees one.
+bool passedToBeRead(const std::string &code, std::size_t at, std::size_t length);
 
 /// Where the statement that holds `at` starts, `at` being in its
 /// arguments or brackets (`if (c)\n  sizes(n, blocks);` from `blocks`:

@@ -162,9 +162,12 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
         return Lookup::Found;
       }
     if (!declares) {
-      if (fileScopeOnly || !changesAt(code, at, name.size()) || passedToBeRead(code, at) ||
+      if (fileScopeOnly || !changesAt(code, at, name.size()) || passedToBeRead(code, at, name.size()) ||
           untaken(file, at, before, depth))
         continue;
+      if (const Lookup queried = deviceQuery(file, at, name.size(), "", before, depth, found);
+          queried != Lookup::Absent)
+        return queried; // `cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0)`
       // A member set by a statement of its own that runs once before each use: that member's value.
       if (const std::optional<std::pair<int, std::string>> member = memberAssignment(code, at, name)) {
         const std::optional<Number> value = runsBeforeEachUse(file, at, before, false, depth)

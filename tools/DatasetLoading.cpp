@@ -29,11 +29,12 @@ namespace {
 /// defaults. For its 142 training files that reading is byte-identical
 /// either way (measured 2026-11-27); for another dataset, no retraining
 /// has shown that reading it helps.
-std::string completeLaunches(const std::string &folder, std::vector<embeddings::PtxFile> &files) {
+std::string completeLaunches(const std::string &folder, const std::string &gpu,
+                             std::vector<embeddings::PtxFile> &files) {
   std::vector<CudaSourceFile> sources; // of every file, in file order
   for (embeddings::PtxFile &file : files) {
     std::vector<CudaSourceFile> read = readCudaSources(file.module, WithoutLineInfo::ReadNothing);
-    addSourceKnowledge(file.module, read, file.launch);
+    addSourceKnowledge(file.module, read, file.launch, targetDeviceNamed(gpu)); // the GPU it was measured on
     sources.insert(sources.end(), std::make_move_iterator(read.begin()), std::make_move_iterator(read.end()));
   }
   const std::string path = launchFileBeside(folder, sources);

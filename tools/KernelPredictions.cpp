@@ -193,10 +193,13 @@ int predictInputs(const PredictionFlags &flags, PredictionRun &run) {
   if (!flags.launch.launchFile.empty())
     sharedLaunches.emplace(flags.launch.launchFile);
   std::vector<std::string> inputPaths;
+  LaunchFlags launchFlags = flags.launch;
+  if (launchFlags.device.empty()) // the host code runs on the GPU the model predicts (none where the table lacks it)
+    launchFlags.device = targetDeviceNamed(description.clocks.gpu) ? description.clocks.gpu : "none";
   for (const InputModule &input : run.inputs.modules) {
     embeddings::EncodeOptions reading = readingOf(description, flags.launch);
     std::vector<CudaSourceFile> sources = sourcesOf(input);
-    if (std::string error = toAssumptions(flags.launch, input.module, sources, reading.launch,
+    if (std::string error = toAssumptions(launchFlags, input.module, sources, reading.launch,
                                           sharedLaunches ? &*sharedLaunches : nullptr);
         !error.empty()) {
       spdlog::error("{}", error);

@@ -198,6 +198,18 @@ void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags) {
                      "launch.json beside the PTX file or its CUDA source, if there is one")
       ->check(CLI::ExistingFile)
       ->group(group);
+  std::vector<std::string> devices = knownTargetDevices();
+  std::string deviceList;
+  for (const std::string &device : devices)
+    deviceList += device + ", ";
+  devices.push_back("none");
+  command.add_option("--device", flags.device,
+                     "The GPU the program runs on, whose properties the host code's device queries give "
+                     "(cudaGetDeviceProperties' prop.multiProcessorCount, cudaDeviceGetAttribute): " +
+                         deviceList + "or none to leave them open. Default: " +
+                         (readingFlags ? "gtxtitanx, the shipped model's GPU" : "the model's GPU"))
+      ->check(CLI::IsMember(devices))
+      ->group(group);
   if (!readingFlags) {
     // The model fixes how kernels are read; only what the PTX cannot tell is asked.
     flags.defaultTripCount = 0;
@@ -249,7 +261,9 @@ std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
       return error;
     assumptions.block = dims;
   }
-  addSourceKnowledge(module, sources, assumptions);
+  const TargetDevice *device =
+      flags.device == "none" ? nullptr : targetDeviceNamed(flags.device.empty() ? kDefaultTargetGpu : flags.device);
+  addSourceKnowledge(module, sources, assumptions, device);
   if (!flags.launchFile.empty() && shared) {
     // What no input used, the caller reports once every input is read.
     if (std::string error = shared->apply({&module, &assumptions}); !error.empty())
@@ -278,7 +292,7 @@ void warnOfUnusedLaunches(const LaunchFileApplication &shared, const std::vector
 }
 
 void addSourceKnowledge(const ptx::Module &module, const std::vector<CudaSourceFile> &sources,
-                        ptx::analysis::LaunchAssumptions &assumptions) {
+                        ptx::analysis::LaunchAssumptions &assumptions, const TargetDevice *device) {
   if (sources.empty())
     return;
   std::string text;
@@ -286,7 +300,7 @@ void addSourceKnowledge(const ptx::Module &module, const std::vector<CudaSourceF
     text += file.text + "\n";
   addSourceNames(text, module, assumptions);
   // --grid and --block, when given, still win: LaunchAssumptions ranks them first.
-  assumptions.sourceLaunches = sourceLaunches(module, launchingSources(sources), sources.size());
+  assumptions.sourceLaunches = sourceLaunches(module, launchingSources(sources), sources.size(), device);
 }
 
 ptx::analysis::ExpansionOptions toExpansionOptions(const LaunchFlags &flags) {

@@ -1,6 +1,7 @@
 // LaunchFlags.h - the flags that tell the loop analysis what the PTX cannot: launch geometry, parameters.
 #pragma once
 
+#include "CudaDevice.h"
 #include "CudaSource.h"
 #include "LaunchFile.h"
 
@@ -26,6 +27,11 @@ struct LaunchFlags {
   std::uint64_t defaultTripCount = ptx::analysis::ExpansionOptions{}.defaultTripCount;
   std::size_t budget = ptx::analysis::ExpansionOptions{}.budget;
   bool keepLoopControl = false;
+  /// --device: the GPU whose properties the host code's device queries
+  /// read (targetDeviceNamed()), `none` to leave them open; empty: the
+  /// model's GPU for commands that read a model (the caller sets it),
+  /// else kDefaultTargetGpu.
+  std::string device;
 };
 
 /// Adds --assume, --grid, --block, --launch, --default-trip-count and, with
@@ -56,10 +62,11 @@ void warnOfUnusedLaunches(const LaunchFileApplication &shared, const std::vector
 
 /// What `module`'s CUDA sources (readCudaSources()) tell without any flag:
 /// its kernels' parameter names and the grid, block and constant arguments
-/// of their launches. toAssumptions() calls it; so does reading a dataset's
+/// of their launches, their device queries reading `device`'s properties
+/// (null: open). toAssumptions() calls it; so does reading a dataset's
 /// PTX, so that training and evaluation read a kernel as `predict` does.
 void addSourceKnowledge(const ptx::Module &module, const std::vector<CudaSourceFile> &sources,
-                        ptx::analysis::LaunchAssumptions &assumptions);
+                        ptx::analysis::LaunchAssumptions &assumptions, const TargetDevice *device);
 
 ptx::analysis::ExpansionOptions toExpansionOptions(const LaunchFlags &flags);
 

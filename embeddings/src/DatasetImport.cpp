@@ -242,7 +242,7 @@ std::optional<std::vector<EncodedKernel>> readSequences(const fs::path &folder,
 
 /// The kernels of every `.ptx` file in `folder`, encoded; nullopt (with a
 /// warning) when there is none or one does not parse.
-std::optional<std::vector<EncodedKernel>> readPtxKernels(const fs::path &folder,
+std::optional<std::vector<EncodedKernel>> readPtxKernels(const fs::path &folder, const std::string &gpu,
                                                          const ImportOptions &options,
                                                          Report &report) {
   std::vector<fs::path> files;
@@ -267,7 +267,7 @@ std::optional<std::vector<EncodedKernel>> readPtxKernels(const fs::path &folder,
     parsed.push_back({file.string(), std::move(*module), options.encode.launch});
   }
   if (options.completeLaunches)
-    if (std::string problem = options.completeLaunches(folder.string(), parsed); !problem.empty()) {
+    if (std::string problem = options.completeLaunches(folder.string(), gpu, parsed); !problem.empty()) {
       report.warn(folder.string(), 0, "benchmark '" + benchmark + "': " + problem + "; left out");
       return std::nullopt;
     }
@@ -362,7 +362,7 @@ ptx::Expected<Dataset> importDataset(const std::string &dir, const ImportOptions
   if (threads == 0)
     threads = std::max(1u, std::thread::hardware_concurrency());
   ptx::runJobs(folders.size(), threads, [&](std::size_t i) {
-    read[i] = options.ptxScheme ? readPtxKernels(folders[i], options, reports[i])
+    read[i] = options.ptxScheme ? readPtxKernels(folders[i], gpu, options, reports[i])
                                 : readSequences(folders[i], options.kernels, reports[i]);
   });
   for (Report &folderReport : reports)

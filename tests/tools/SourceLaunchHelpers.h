@@ -24,10 +24,10 @@ inline std::string shown(const std::optional<ptx::analysis::Dim3> &dims) {
 
 /// The launches `files` give a module of kernels named `names` (PTX
 /// names), each of one parameter; the first `ownFiles` are those the
-/// module names (sourceLaunches()).
+/// module names (sourceLaunches()); `device` the GPU its device queries read.
 inline std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> launchesOf(
     const std::vector<std::string> &names, const std::vector<CudaSourceFile> &files,
-    std::size_t ownFiles = SIZE_MAX) {
+    std::size_t ownFiles = SIZE_MAX, const TargetDevice *device = nullptr) {
   ptx::Module module;
   for (const std::string &name : names) {
     ptx::Function kernel;
@@ -36,7 +36,7 @@ inline std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> launchesO
     kernel.parameters.resize(1);
     module.functions.push_back(std::move(kernel));
   }
-  return sourceLaunches(module, files, ownFiles);
+  return sourceLaunches(module, files, ownFiles, device);
 }
 
 /// The launches `source` (t.cu) gives the kernels named `names`.

@@ -69,7 +69,9 @@ struct ImportOptions {
   /// reads the same file. Returns an error message, empty when all is well;
   /// an error leaves the benchmark out (fails the import when `strict`).
   /// Called from several threads at once.
-  std::function<std::string(const std::string &folder, std::vector<PtxFile> &files)> completeLaunches;
+  /// `gpu` is the dataset's (`gtxtitanx` of `aggregated_dataset_gtxtitanx.csv`).
+  std::function<std::string(const std::string &folder, const std::string &gpu, std::vector<PtxFile> &files)>
+      completeLaunches;
   /// The vocabulary stored sequences' codes index: with it each record gets
   /// its ExecutionUnit; without it, Unknown. (With `ptxScheme`, the
   /// scheme's vocabulary does this.)

@@ -1,0 +1,112 @@
+// DeviceQueriesTest.cpp - launches sized by what the CUDA runtime says of
+// the GPU (`2 * prop.multiProcessorCount` blocks, `cudaDeviceGetAttribute(
+// &sms, cudaDevAttrMultiProcessorCount, 0)`), read for the GPU the model
+// predicts and left open without one.
+#include "CudaDevice.h"
+#include "CudaLaunches.h"
+#include "SourceLaunchHelpers.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace ptxdvfs::tools {
+namespace {
+
+const TargetDevice *titanX() { return targetDeviceNamed("gtxtitanx"); }
+
+/// What `main`'s `body` launches `k` with, GRID x BLOCK, the device queries reading `device`.
+std::string launchedOn(const TargetDevice *device, const std::string &body, std::string *how = nullptr) {
+  const auto launches = launchesOf({"k"}, {{"t.cu", "t.cu", inMain(body)}}, SIZE_MAX, device);
+  const auto found = launches.find("k");
+  if (found == launches.end())
+    return "none";
+  if (how)
+    *how = found->second.gridHow + " | " + found->second.blockHow;
+  return shown(found->second.grid) + " x " + shown(found->second.block);
+}
+
+TEST(DeviceQueriesTest, TheTableKnowsTheShippedModelsGpu) {
+  ASSERT_NE(titanX(), nullptr);
+  EXPECT_EQ(titanX()->property("multiProcessorCount"), 24);
+  EXPECT_EQ(titanX()->property("maxThreadsDim[2]"), 64);
+  EXPECT_FALSE(titanX()->property("clockRate").has_value()); // what a V-F point sets, not a size
+  EXPECT_EQ(targetDeviceNamed("a100"), nullptr);
+  EXPECT_EQ(propertyOfAttribute("cudaDevAttrMultiProcessorCount"), "multiProcessorCount");
+  EXPECT_FALSE(propertyOfAttribute("cudaDevAttrClockRate").has_value());
+}
+
+TEST(DeviceQueriesTest, PropertiesGiveTheirMembers) {
+  std::string how;
+  EXPECT_EQ(launchedOn(titanX(),
+                       "cudaDeviceProp prop;\ncudaGetDeviceProperties(&prop, 0);\n"
+                       "k<<<prop.multiProcessorCount * 2, prop.maxThreadsPerBlock / 4>>>(x);",
+                       &how),
+            "48,1,1 x 256,1,1");
+  EXPECT_NE(how.find("`prop.multiProcessorCount` = 24, as `cudaGetDeviceProperties` at t.cu:4 gives it for the "
+                     "GTX Titan X"),
+            std::string::npos)
+      << how;
+  EXPECT_EQ(launchedOn(titanX(), "int dev = 0; cudaDeviceProp p;\ncudaGetDeviceProperties_v2(&p, dev);\n"
+                                 "int blocks = 4 * p.multiProcessorCount;\nk<<<blocks, p.warpSize * 8>>>(x);"),
+            "96,1,1 x 256,1,1");
+  // Checked by the samples' macro, the call is still the query.
+  EXPECT_EQ(launchedOn(titanX(), "cudaDeviceProp prop;\ncheckCudaErrors(cudaGetDeviceProperties(&prop, 0));\n"
+                                 "k<<<prop.multiProcessorCount, 32>>>(x);"),
+            "24,1,1 x 32,1,1");
+}
+
+/// A host `body` and what `main` launches `k` with on the GTX Titan X, GRID x BLOCK.
+struct Case {
+  const char *why;
+  const char *body;
+  const char *launched;
+};
+
+void expectOnTitanX(const std::vector<Case> &cases) {
+  for (const Case &each : cases)
+    EXPECT_EQ(launchedOn(titanX(), each.body), each.launched) << each.why;
+}
+
+TEST(DeviceQueriesTest, AnAttributeGivesItsVariable) {
+  expectOnTitanX({
+      {"an attribute in the table",
+       "int sms = 0;\ncudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);\nk<<<sms * 8, 128>>>(x);",
+       "192,1,1 x 128,1,1"},
+      {"an attribute not in the table (a clock rate)",
+       "int rate = 0;\ncudaDeviceGetAttribute(&rate, cudaDevAttrClockRate, 0);\nk<<<rate, 128>>>(x);",
+       "none x 128,1,1"},
+      {"another runtime call that takes an address", "int dev = 0;\ncudaGetDevice(&dev);\nk<<<dev + 1, 128>>>(x);",
+       "none x 128,1,1"},
+  });
+}
+
+TEST(DeviceQueriesTest, WithoutADeviceQueriesAreOpen) {
+  const std::string body = "cudaDeviceProp prop;\ncudaGetDeviceProperties(&prop, 0);\n"
+                           "int sms = 0;\ncudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);\n"
+                           "k<<<prop.multiProcessorCount, sms>>>(x);";
+  EXPECT_EQ(launchedOn(nullptr, body), "none x none");
+  EXPECT_EQ(launchedOn(titanX(), body), "24,1,1 x 24,1,1");
+}
+
+TEST(DeviceQueriesTest, AQueryThatMayNotRunOrIsChangedAfterIsOpen) {
+  expectOnTitanX({
+      {"under a branch not known to be taken: the member keeps whatever it held",
+       "cudaDeviceProp prop;\nif (argc > 1)\n  cudaGetDeviceProperties(&prop, 0);\n"
+       "k<<<prop.multiProcessorCount, 64>>>(x);",
+       "none x 64,1,1"},
+      {"under one known not to be taken: it does not count",
+       "int sms = 16;\nif (0)\n  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);\nk<<<sms, 64>>>(x);",
+       "16,1,1 x 64,1,1"},
+      {"changed after the query: the change wins, as for any variable",
+       "int sms = 0;\ncudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);\nsms = sms / 2;\n"
+       "k<<<sms, 64>>>(x);",
+       "12,1,1 x 64,1,1"},
+      {"a member the table does not hold (a clock)",
+       "cudaDeviceProp prop;\ncudaGetDeviceProperties(&prop, 0);\nk<<<prop.clockRate, 64>>>(x);", "none x 64,1,1"},
+  });
+}
+
+} // namespace
+} // namespace ptxdvfs::tools
