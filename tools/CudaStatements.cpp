@@ -38,6 +38,28 @@ bool endsCaseLabel(const std::string &code, std::size_t past) {
   return !words.empty() && (words.front() == "case" || words.front() == "default");
 }
 
+/// Whether the name of `length` characters at `at` is a whole argument of a
+/// standard library call that takes it by non-const reference, whose
+/// declaration is in a header not read: `std::swap(a, b)`,
+/// `std::exchange(n, m)`, `std::tie(n, m) = ...`, `std::from_chars(s, e, n)`.
+bool passedToTheLibraryToChange(const std::string &code, std::size_t at, std::size_t length) {
+  static const std::pair<std::string_view, std::size_t> kChangedArguments[] = {
+      {"swap", 0}, {"swap", 1}, {"exchange", 0}, {"from_chars", 2}, {"getline", 1}};
+  const std::size_t previous = codeEndBefore(code, at);
+  const std::size_t next = code.find_first_not_of(" \t\r\n", at + length);
+  const std::size_t open = parenthesisAround(code, at);
+  if (previous == 0 || next == std::string::npos || open == std::string::npos ||
+      (code[previous - 1] != '(' && code[previous - 1] != ',') || (code[next] != ')' && code[next] != ','))
+    return false;
+  std::size_t nameAt = open;
+  const std::string callee = wordBefore(code, nameAt);
+  if (callee == "tie")
+    return true; // each of them assigned
+  const std::size_t index = argumentCountAndIndex(code, open, at).second;
+  return std::any_of(std::begin(kChangedArguments), std::end(kChangedArguments),
+                     [&](const auto &changed) { return changed.first == callee && changed.second == index; });
+}
+
 } // namespace
 
 bool changesAt(const std::string &code, std::size_t at, std::size_t length) {
@@ -54,7 +76,7 @@ bool changesAt(const std::string &code, std::size_t at, std::size_t length) {
                                       (previous > 1 && (code.compare(previous - 2, 2, "++") == 0 ||
                                                         code.compare(previous - 2, 2, "--") == 0 ||
                                                         code.compare(previous - 2, 2, ">>") == 0)));
-  return assigned || taken;
+  return assigned || taken || passedToTheLibraryToChange(code, at, length);
 }
 
 std::string withoutCommandLineCalls(std::string condition) {

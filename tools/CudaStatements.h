@@ -16,7 +16,7 @@ namespace ptxdvfs::tools {
 
 /// Whether the name of `length` characters at `at` of `code` is changed
 /// there: assigned (`n = 2`, `n += 2`, `n++`, `dims.x = 64`), or passed
-/// where it may be (`&n`, `++n`, `cin >> n`).
+/// where it may be (`&n`, `++n`, `cin >> n`, `std::swap(n, m)`).
 bool changesAt(const std::string &code, std::size_t at, std::size_t length);
 
 /// `condition` with each call that is passed `argv` replaced by what it

@@ -134,6 +134,18 @@ TEST(OutParametersTest, AFunctionOnlyDeclaredMayChangeWhatItTakesByReference) {
   EXPECT_EQ(launchedAfter("int blocks = 8, threads = 32;\nreport(blocks, threads);\nk<<<blocks, threads>>>(x);",
                           "void report(int blocks, const int &threads);\n"),
             "8,1,1 x 32,1,1");
+  // The standard library's, whose headers are not read: swapped, exchanged, tied, parsed into.
+  for (const char *call : {"std::swap(blocks, threads);", "swap(threads, blocks);", "std::exchange(threads, 64);",
+                           "std::tie(blocks, threads) = sizesOf(n);"})
+    EXPECT_EQ(launchedAfter(std::string("int n = 4, blocks = 8, threads = 32;\n") + call + "\nk<<<8, threads>>>(x);"),
+              "8,1,1 x none")
+        << call;
+  EXPECT_EQ(launchedAfter("int threads = 32;\nstd::from_chars(s, s + 3, threads);\nk<<<8, threads>>>(x);"),
+            "8,1,1 x none");
+  // Read, not changed: an argument that is not the one it changes, or not the whole argument.
+  EXPECT_EQ(launchedAfter("int threads = 32;\nint old = std::exchange(last, threads);\nk<<<8, threads>>>(x);"),
+            "8,1,1 x 32,1,1");
+  EXPECT_EQ(launchedAfter("int threads = 32;\nswap(a[threads], b);\nk<<<8, threads>>>(x);"), "8,1,1 x 32,1,1");
   // A global such a function may set is not its initialiser either.
   EXPECT_EQ(launchedAfter("parseOptions(argc, argv, gThreads);\nk<<<8, gThreads>>>(x);",
                           "int gThreads = 64;\nstatic bool parseOptions(int argc, char **argv, int &threads);\n"),
