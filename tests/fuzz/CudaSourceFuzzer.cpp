@@ -6,6 +6,7 @@
 // but for a kernel not launched.
 #include "CudaCode.h"
 #include "CudaConstants.h"
+#include "CudaDevice.h"
 #include "CudaHostLoops.h"
 #include "CudaLaunches.h"
 #include "CudaSource.h"
@@ -87,7 +88,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
       files.back().text += line + "\n";
     start = end + 1;
   }
-  for (const auto &[name, launch] : sourceLaunches(module, files, 1)) {
+  // On a GPU the table knows, so that device queries are answered too.
+  for (const auto &[name, launch] : sourceLaunches(module, files, 1, targetDeviceNamed(kDefaultTargetGpu))) {
     if (launch.block && (launch.block->x < 1 || launch.block->y < 1 || launch.block->z < 1 ||
                          std::uint64_t{launch.block->x} * launch.block->y * launch.block->z > 1024))
       __builtin_trap();
