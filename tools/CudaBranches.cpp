@@ -170,7 +170,7 @@ bool ConstantFolder::Impl::changedAnywhere(const std::string &name, int depth) c
       if (!afterScopeOperator(code, at) && declaresName(declaredTypeBefore(code, at)))
         continue; // a declaration: its own (or `extern`), or a local's of that name, whose value is not the global's
       // Any other change counts, a local's of that name too: which one a name means is not read.
-      changed = (changesAt(code, at, name.size()) && !passedToBeRead(code, at, name.size())) ||
+      changed = (changesAt(code, at, name.size()) && !onlyRead(file, at, name.size())) ||
                 outArgument(file, at, name.size()).has_value();
     }
   }

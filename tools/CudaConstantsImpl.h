@@ -198,20 +198,28 @@ private:
   /// nullopt where `at` is no such argument (passed by value or by const
   /// reference, to a function the files neither define nor declare, or in no call).
   std::optional<OutArgument> outArgument(std::size_t file, std::size_t at, std::size_t length) const;
+  /// Whether the name of `length` characters at `at` of `file` is passed
+  /// by address to a call that only reads it, though changesAt() sees a
+  /// change: a CUDA copy or launch (passedToBeRead()), or a function of
+  /// the files whose every declaration that fits the call takes a pointer
+  /// to const there (`void show(const Params *p)` called as `show(&p)`).
+  bool onlyRead(std::size_t file, std::size_t at, std::size_t length) const;
   /// One definition of a function (or, body -1, a declaration of one the
   /// files do not define), read once for outArgument(): per
   /// parameter, its name where it is a non-const reference or a pointer
-  /// to non-const (else empty) and which of the two, and how many
-  /// parameters have no default.
+  /// to non-const (else empty) and which of the two, whether it is a
+  /// pointer to const (`const Params *p`), and how many parameters have
+  /// no default.
   struct ReferenceParameters {
     std::size_t definedIn = 0;
     int body = -1;
     std::size_t required = 0;
     std::vector<std::string> references;
     std::vector<bool> pointers;
+    std::vector<bool> pointersToConst;
   };
   /// The definitions of `callee` in the files, else its declarations, cached; empty where none
-  /// takes anything by non-const reference or pointer.
+  /// takes anything by reference or pointer.
   const std::vector<ReferenceParameters> &referenceParametersOf(const std::string &callee) const;
   /// What the call of `out` leaves in its argument, a number or a `dim3`
   /// (`void setup(int n, dim3 &grid)`): the parameter's value at the end

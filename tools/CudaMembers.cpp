@@ -263,7 +263,7 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
     const std::vector<std::string> type = declaredTypeBefore(code, at);
     if (!declaresName(type)) {
       const bool passed = outArgument(file, at, base.size()).has_value(); // to a function that may set it
-      if (!(passed || changesAt(code, at, base.size())) || passedToBeRead(code, at, base.size()) ||
+      if (!(passed || changesAt(code, at, base.size())) || onlyRead(file, at, base.size()) ||
           untaken(file, at, before, depth))
         continue;
       if (const Lookup queried = deviceQuery(file, at, base.size(), fields, before, depth, found);

@@ -38,6 +38,16 @@ std::optional<std::pair<std::string, bool>> changingParameter(const std::string 
   return std::pair{declared->name, pointer};
 }
 
+/// Whether `parameter` is a pointer to const, one `*` written after a
+/// `const` (`const Params *p`, `float const *x`; not `int *const p`).
+bool pointerToConst(const std::string &parameter) {
+  const std::string_view declarator = std::string_view(parameter).substr(0, plainAssignment(parameter));
+  const std::size_t star = declarator.find('*');
+  return star != std::string_view::npos && declarator.find('*', star + 1) == std::string_view::npos &&
+         declarator.find_first_of("&[(") == std::string_view::npos &&
+         readsName(declarator.substr(0, star), "const");
+}
+
 /// The parameter lists of the declarations of the function `name` in
 /// `file` that are no definition (`void readSizes(int &n, int &m);`),
 /// outside function bodies, each split at its commas.
@@ -67,7 +77,7 @@ ConstantFolder::Impl::referenceParametersOf(const std::string &callee) const {
   std::vector<ReferenceParameters> definitions;
   bool anyReference = false;
   const auto read = [&](std::size_t file, int body, const std::vector<std::string> &parameters) {
-    ReferenceParameters definition{file, body, 0, {}, {}};
+    ReferenceParameters definition{file, body, 0, {}, {}, {}};
     for (const std::string &parameter : parameters) {
       if (trimmed(parameter).empty() || trimmed(parameter) == "void")
         continue; // `f()`, `f(void)`
@@ -75,7 +85,8 @@ ConstantFolder::Impl::referenceParametersOf(const std::string &callee) const {
       const std::optional<std::pair<std::string, bool>> changing = changingParameter(parameter);
       definition.references.push_back(changing ? changing->first : std::string());
       definition.pointers.push_back(changing && changing->second);
-      anyReference = anyReference || changing;
+      definition.pointersToConst.push_back(pointerToConst(parameter));
+      anyReference = anyReference || changing || definition.pointersToConst.back();
     }
     definitions.push_back(std::move(definition));
   };
@@ -89,7 +100,7 @@ ConstantFolder::Impl::referenceParametersOf(const std::string &callee) const {
     for (const std::vector<std::string> &parameters : prototypesOf(files_[file], callee))
       read(file, -1, parameters);
   if (!anyReference)
-    definitions.clear(); // nothing of it changes what a call passes: no need to look further
+    definitions.clear(); // nothing of it takes what a call passes by address: no need to look further
   return referenceParameters_.emplace(callee, std::move(definitions)).first->second;
 }
 
@@ -131,6 +142,26 @@ std::optional<ConstantFolder::Impl::OutArgument> ConstantFolder::Impl::outArgume
                             address};
   }
   return out;
+}
+
+bool ConstantFolder::Impl::onlyRead(std::size_t file, std::size_t at, std::size_t length) const {
+  const std::string &code = files_[file].code();
+  if (passedToBeRead(code, at, length))
+    return true;
+  const std::optional<AddressArgument> passed = addressArgumentAt(code, at, length);
+  if (!passed || !passed->whole)
+    return false;
+  const std::size_t arguments = argumentCountAndIndex(code, passed->open, at).first;
+  bool fits = false;
+  for (const ReferenceParameters &definition : referenceParametersOf(passed->callee)) {
+    if ((definition.definedIn != file && !seen_[file][definition.definedIn]) ||
+        arguments > definition.references.size() || arguments < definition.required)
+      continue; // another program's, or another overload
+    if (!definition.pointersToConst[passed->index])
+      return false; // one that may change it
+    fits = true;
+  }
+  return fits;
 }
 
 std::optional<Definition> ConstantFolder::Impl::valueLeftBy(const OutArgument &out, int depth) const {

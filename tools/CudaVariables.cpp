@@ -162,7 +162,7 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
         return Lookup::Found;
       }
     if (!declares) {
-      if (fileScopeOnly || !changesAt(code, at, name.size()) || passedToBeRead(code, at, name.size()) ||
+      if (fileScopeOnly || !changesAt(code, at, name.size()) || onlyRead(file, at, name.size()) ||
           untaken(file, at, before, depth))
         continue;
       if (const Lookup queried = deviceQuery(file, at, name.size(), "", before, depth, found);

@@ -113,6 +113,15 @@ TEST(OutParametersTest, WhatACallCannotChangeKeepsItsValue) {
   EXPECT_EQ(launchedAfter(byValue + "int blocks = 8, threads = 32;\nwiden(threads);\nshow(threads);\n"
                                     "k<<<blocks, threads>>>(x);"),
             "8,1,1 x 32,1,1");
+  // By address, to a function that takes a pointer to const, in each declaration that fits the call.
+  for (const char *declared : {"void show(const int *t) {}\n", "void show(int const *t);\n",
+                               "void show(const int *t);\nvoid show(int *t, int n);\n"})
+    EXPECT_EQ(launchedAfter("int threads = 32;\nshow(&threads);\nk<<<8, threads>>>(x);", declared), "8,1,1 x 32,1,1")
+        << declared;
+  // Not where a const pointer may point at what it changes, or an overload of the call's arity may change it.
+  for (const char *declared : {"void show(int *const t);\n", "void show(const int *t);\nvoid show(int *t);\n"})
+    EXPECT_EQ(launchedAfter("int threads = 32;\nshow(&threads);\nk<<<8, threads>>>(x);", declared), "8,1,1 x none")
+        << declared;
   // A call the program run without arguments does not make changes nothing.
   EXPECT_EQ(launchedAfter("int blocks = 8, threads = 32;\nif (argc > 1) sizes(1 << 20, 64, blocks, threads);\n"
                           "k<<<blocks, threads>>>(x);"),

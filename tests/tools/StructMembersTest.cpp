@@ -84,6 +84,10 @@ TEST(StructMembersTest, AStructPassedWhereItMayChangeIsNotKnown) {
                              "  cudaMemcpyToSymbol(c, &p, sizeof(p));\n  @ }",
                    "p.n"),
             "4096,1,1");
+  // So is it by a function of the files that takes a pointer to const.
+  EXPECT_EQ(folded(kParams + "void show(const Params *p);\nint main() { Params p = {4096, 256};\n  show(&p);\n  @ }",
+                   "p.n"),
+            "4096,1,1");
 }
 
 TEST(StructMembersTest, ACudaLaunchConfigIsReadAsItsRuntimeStruct) {
