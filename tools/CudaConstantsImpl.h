@@ -88,6 +88,16 @@ struct Switch {
   std::size_t fallback = 0;                   ///< the `default:` label; labels.size() without one
 };
 
+/// `value` as reasons write it: `4096`, `0.5`.
+inline std::string shownNumber(const expression::Number &value) {
+  return value.real ? ptx::analysis::AssumedValue::real(value.value).text() : std::to_string(value.whole);
+}
+
+/// Whether two folded values are the same number of the same kind.
+inline bool sameNumber(const expression::Number &a, const expression::Number &b) {
+  return a.real == b.real && (a.real ? a.value == b.value : a.whole == b.whole);
+}
+
 } // namespace constants
 
 /// The folding itself: the files, an index of their macros, and the lookups.
@@ -260,6 +270,16 @@ private:
   /// every call of its function passes for it (or its default argument).
   Lookup parameter(std::size_t file, const CudaCode::ParameterList &list, std::size_t at, const std::string &name,
                    int depth, Definition &found) const;
+  /// The member `fields` (`n`, `in.n`) of the struct parameter `base`
+  /// declared at `at` of `list`, taken by value or reference: what every
+  /// call of its function passes there, a variable's or member's member
+  /// (`run(params)` gives `p.n` as `params.n` where the call is).
+  Lookup structParameter(std::size_t file, const CudaCode::ParameterList &list, std::size_t at, const std::string &base,
+                         const std::string &fields, int depth, Definition &found) const;
+  /// The arguments of the call of `function` at `call` of `callFile`;
+  /// nullopt where its parentheses do not close.
+  std::optional<std::vector<std::string>> callArguments(std::size_t callFile, std::size_t call,
+                                                        const std::string &function) const;
   /// What a call of a function passes for one parameter; nullopt where it
   /// does not say (another overload, a template argument deduced).
   using PassedAt = std::function<std::optional<constants::PassedArgument>(std::size_t file, std::size_t call)>;

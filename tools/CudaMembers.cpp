@@ -258,7 +258,7 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
       if (const std::optional<CudaCode::ParameterList> list = source.parameterListAround(at)) {
         if (!source.encloses(list->body, useBlock))
           continue; // another function's parameter
-        return Lookup::Unknown; // what the calls pass for a struct is not read
+        return structParameter(file, *list, at, base, fields, depth, found);
       }
     const std::vector<std::string> type = declaredTypeBefore(code, at);
     if (!declaresName(type)) {
@@ -300,6 +300,53 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
     return memberOfValue(file, at, structNamedBy(type), value, zeroed, fields, depth, found);
   }
   return Lookup::Absent;
+}
+
+Lookup ConstantFolder::Impl::structParameter(std::size_t file, const CudaCode::ParameterList &list, std::size_t at,
+                                             const std::string &base, const std::string &fields, int depth,
+                                             Definition &found) const {
+  const CudaCode &source = files_[file];
+  const std::string &code = source.code();
+  const std::string function = source.functionNameOf(list.body);
+  const std::string_view before = std::string_view(code).substr(list.open + 1, at - list.open - 1);
+  if (function.empty() || function == "main" || before.find('<') != std::string_view::npos)
+    return Lookup::Unknown; // after a `<`, a template's commas may split no parameters
+  const std::vector<std::string> declaredBefore = topLevelParts(before);
+  const std::size_t index = declaredBefore.size() - 1;
+  if (declaredBefore.back().find_first_of("*[") != std::string::npos ||
+      index >= source.parametersOf(list.body).size())
+    return Lookup::Unknown; // a pointer (`p->n` is not read), or not its declaration
+  // The member's type, for the value as C converts it to that type, and whether it is a dim3.
+  std::string type = structNamedBy(wordsIn(declaredBefore.back()));
+  std::vector<std::string> memberType;
+  for (std::size_t from = 0; from <= fields.size();) {
+    const std::size_t dot = std::min(fields.find('.', from), fields.size());
+    const StructFound definition = type.empty() ? StructFound{} : structMembers(file, type);
+    const std::string field = fields.substr(from, dot - from);
+    const auto member = definition.members == nullptr
+                            ? std::vector<StructMember>::const_iterator()
+                            : std::find_if(definition.members->begin(), definition.members->end(),
+                                           [&](const StructMember &each) { return each.name == field; });
+    if (definition.members == nullptr || member == definition.members->end())
+      return Lookup::Unknown; // a struct the files do not define
+    memberType = wordsIn(member->type);
+    type = structNamedBy(memberType);
+    from = dot + 1;
+  }
+  const PassedAt passed = [&](std::size_t callFile, std::size_t call) -> std::optional<PassedArgument> {
+    const std::optional<std::vector<std::string>> arguments = callArguments(callFile, call, function);
+    if (!arguments || index >= arguments->size())
+      return std::nullopt;
+    const std::string argument = trimmed((*arguments)[index]);
+    const std::string variable = isIdentifierLike(argument) ? argument : memberPathOf(tokensOf(argument));
+    if (variable.empty())
+      return std::nullopt; // a braced list or a call's result: not read here
+    return PassedArgument{variable + "." + fields, callFile, call};
+  };
+  found = Definition("", file, at, memberType == std::vector<std::string>{"dim3"});
+  return agreedArgument({programKey(function, file) + "." + fields, index}, function, base + "." + fields,
+                        memberType, passed, "passes no variable for it (a braced list, a call's result)", depth,
+                        found);
 }
 
 } // namespace ptxdvfs::tools

@@ -79,6 +79,10 @@ TEST(StructMembersTest, AStructPassedWhereItMayChangeIsNotKnown) {
             "none");
   EXPECT_EQ(folded(kParams + "int main() { Params p = {4096, 256};\n  readOptions(&p);\n  @ }", "p.n"), "none");
   EXPECT_EQ(folded(kParams + "void run(Params p) { @ }\nint main() { run(Params{4, 2}); }", "p.n"), "none");
+  EXPECT_EQ(folded(kParams + "void run(Params p) { @ }\nint main() { Params q = {4, 2};\n  readOptions(&q);\n"
+                             "  run(q); }",
+                   "p.n"),
+            "none");
   // Copied to the device, or passed to a launch, it is only read.
   EXPECT_EQ(folded(kParams + "__constant__ Params c;\nint main() { Params p = {4096, 256};\n"
                              "  cudaMemcpyToSymbol(c, &p, sizeof(p));\n  @ }",
@@ -88,6 +92,55 @@ TEST(StructMembersTest, AStructPassedWhereItMayChangeIsNotKnown) {
   EXPECT_EQ(folded(kParams + "void show(const Params *p);\nint main() { Params p = {4096, 256};\n  show(&p);\n  @ }",
                    "p.n"),
             "4096,1,1");
+}
+
+TEST(StructMembersTest, AStructParameterIsWhatItsCallsPass) {
+  // By value or by reference: the member of the variable every call passes, read where the call is.
+  for (const char *declared : {"Params p", "const Params &p", "struct Params p"})
+    EXPECT_EQ(folded(kParams + "void run(float *x, " + declared + ") { @ }\n"
+                               "int main() { Params q = {4096, 256};\n  run(0, q);\n}",
+                     "p.n / p.block"),
+              "16,1,1")
+        << declared;
+  // A member of a member, passed as the struct, or as the member of another variable.
+  const std::string outer = kParams + "struct Options { int repeats; Params in; };\n";
+  EXPECT_EQ(folded(outer + "void run(Options o) { @ }\nint main() { Options o = {3, {1024, 128}};\n  run(o);\n}",
+                   "o.in.n / o.in.block"),
+            "8,1,1");
+  EXPECT_EQ(folded(outer + "void run(Params p) { @ }\nint main() { Options o = {3, {1024, 128}};\n  run(o.in);\n}",
+                   "p.n"),
+            "1024,1,1");
+  // Calls that agree give the value; calls that differ, a braced list or a pointer leave it open.
+  EXPECT_EQ(folded(kParams + "void run(Params p) { @ }\nint main() { Params a = {64, 1};\n  Params b = {64, 2};\n"
+                             "  run(a);\n  run(b);\n}",
+                   "p.n"),
+            "64,1,1");
+  EXPECT_EQ(folded(kParams + "void run(Params p) { @ }\nint main() { Params a = {64, 1};\n  Params b = {64, 2};\n"
+                             "  run(a);\n  run(b);\n}",
+                   "p.block"),
+            "none");
+  EXPECT_EQ(folded(kParams + "void run(Params *p) { @ }\nint main() { Params a = {64, 1};\n  run(&a);\n}", "p->n"),
+            "none");
+  // Changed in the body before the use: that change, as for any variable.
+  EXPECT_EQ(folded(kParams + "void run(Params p) { p.n = 32; @ }\nint main() { Params a = {64, 1};\n  run(a);\n}",
+                   "p.n"),
+            "32,1,1");
+  // At a launch, with the call that gave it.
+  const auto launches =
+      launchesOf({"k"}, kParams + "void launch(float *x, Params p) { k<<<p.n / p.block, p.block>>>(x); }\n"
+                                  "int main() { float *x; Params p = {4096, 256};\n  launch(x, p); }\n");
+  ASSERT_EQ(launches.count("k"), 1u);
+  EXPECT_EQ(shown(launches.at("k").grid) + " x " + shown(launches.at("k").block), "16,1,1 x 256,1,1");
+  EXPECT_NE(launches.at("k").blockHow.find("`p.block` = 256, as `launch`'s call at t.cu:4 passes it"),
+            std::string::npos)
+      << launches.at("k").blockHow;
+  // A dim3 member gives a grid or a block.
+  const auto geometry = launchesOf({"k"}, "struct Geometry { dim3 grid, block; };\n"
+                                          "void launch(float *x, const Geometry &g) { k<<<g.grid, g.block>>>(x); }\n"
+                                          "int main() { float *x; Geometry g = {dim3(8, 2), dim3(128)};\n"
+                                          "  launch(x, g); }\n");
+  ASSERT_EQ(geometry.count("k"), 1u);
+  EXPECT_EQ(shown(geometry.at("k").grid) + " x " + shown(geometry.at("k").block), "8,2,1 x 128,1,1");
 }
 
 TEST(StructMembersTest, ACudaLaunchConfigIsReadAsItsRuntimeStruct) {
