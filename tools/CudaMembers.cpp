@@ -260,7 +260,9 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
           continue; // another function's parameter
         return structParameter(file, *list, at, base, fields, depth, found);
       }
-    const std::vector<std::string> type = declaredTypeBefore(code, at);
+    std::vector<std::string> type = declaredTypeBefore(code, at);
+    if (type.empty())
+      type = listedDeclarationType(code, at, true).value_or(type); // `Params a = {64, 1}, b = {64, 2};`
     if (!declaresName(type)) {
       const bool passed = outArgument(file, at, base.size()).has_value(); // to a function that may set it
       if (!(passed || changesAt(code, at, base.size())) || onlyRead(file, at, base.size()) ||

@@ -205,16 +205,32 @@ bool declaresName(const std::vector<std::string> &words) {
          });
 }
 
-std::optional<std::vector<std::string>> listedDeclarationType(const std::string &code, std::size_t at) {
+std::optional<std::vector<std::string>> listedDeclarationType(const std::string &code, std::size_t at,
+                                                              bool namedTypes) {
   const std::size_t comma = codeEndBefore(code, at);
   if (comma == 0 || code[comma - 1] != ',' || parenthesisAround(code, at) != std::string::npos)
     return std::nullopt;
+  // Whether the `}` just before `past` closes an initializer, `= {64, 1}` or `= Params{64, 1}`, not a block.
+  auto closesInitializer = [&](std::size_t past) {
+    std::size_t before = codeEndBefore(code, openingOf(code, past - 1));
+    std::size_t wordAt = before;
+    if (!wordBefore(code, wordAt).empty())
+      before = codeEndBefore(code, wordAt);
+    return before > 0 && code[before - 1] == '=';
+  };
   std::size_t start = comma - 1; // back to the statement's start, over the brackets in it
-  while (start > 0 && std::string_view(";{}").find(code[start - 1]) == std::string_view::npos)
-    start = code[start - 1] == ')' || code[start - 1] == ']' ? openingOf(code, start - 1) : start - 1;
+  while (start > 0 && (std::string_view(";{}").find(code[start - 1]) == std::string_view::npos ||
+                       (code[start - 1] == '}' && closesInitializer(start))))
+    start = std::string_view(")]}").find(code[start - 1]) != std::string_view::npos ? openingOf(code, start - 1)
+                                                                                   : start - 1;
   const std::string first = topLevelParts(std::string_view(code).substr(start, comma - 1 - start)).front();
   std::vector<std::string> words = wordsIn(first.substr(0, first.find_first_of("=([{")));
-  if (words.size() < 2 || isTypeWord(words.back()) || !std::all_of(words.begin(), words.end() - 1, isTypeWord))
+  // A struct's name is the last word before the first name, after type words and `struct`.
+  const auto qualifier = [](const std::string &word) { return isTypeWord(word) || word == "struct"; };
+  const bool named = namedTypes && words.size() >= 2 && !isTypeWord(words[words.size() - 2]) &&
+                     declaresName({words[words.size() - 2]}) && std::all_of(words.begin(), words.end() - 2, qualifier);
+  if (words.size() < 2 || isTypeWord(words.back()) ||
+      (!named && !std::all_of(words.begin(), words.end() - 1, isTypeWord)))
     return std::nullopt;
   words.pop_back();
   return words;

@@ -64,8 +64,10 @@ bool declaresName(const std::vector<std::string> &words);
 /// The type words of the declaration whose list declares the name at
 /// `at` after its first name (`int` for `b` in `int a = 1, b = 2;`);
 /// nullopt where `at` follows no `,` of such a list (a call, a `for`'s
-/// head, a comma expression).
-std::optional<std::vector<std::string>> listedDeclarationType(const std::string &code, std::size_t at);
+/// head, a comma expression). With `namedTypes`, the type may also be a
+/// struct's name (`Params` for `b` in `Params a = {64, 1}, b;`).
+std::optional<std::vector<std::string>> listedDeclarationType(const std::string &code, std::size_t at,
+                                                              bool namedTypes = false);
 
 /// How many arguments the call whose `(` is at `open` passes, and the
 /// position of the one that holds `at` among them: top-level commas

@@ -94,6 +94,16 @@ TEST(StructMembersTest, AStructPassedWhereItMayChangeIsNotKnown) {
             "4096,1,1");
 }
 
+TEST(StructMembersTest, EachStructOfADeclarationListHasItsOwnValue) {
+  const std::string declared = kParams + "int main() { Params a = {64, 1}, b = Params{128, 2}, c{256, 4}, d;\n  @ }";
+  EXPECT_EQ(folded(declared, "a.n + a.block"), "65,1,1");
+  EXPECT_EQ(folded(declared, "b.n + b.block"), "130,1,1");
+  EXPECT_EQ(folded(declared, "c.n + c.block"), "260,1,1");
+  EXPECT_EQ(folded(declared, "d.n"), "none");
+  // A comma expression declares nothing.
+  EXPECT_EQ(folded(kParams + "int main() { Params p = {64, 1};\n  p = q, p.n;\n  @ }", "p.n"), "none");
+}
+
 TEST(StructMembersTest, AStructParameterIsWhatItsCallsPass) {
   // By value or by reference: the member of the variable every call passes, read where the call is.
   for (const char *declared : {"Params p", "const Params &p", "struct Params p"})
