@@ -54,6 +54,8 @@ bool pointerToConst(const std::string &parameter) {
 std::vector<std::vector<std::string>> prototypesOf(const CudaCode &file, const std::string &name) {
   const std::string &code = file.code();
   std::vector<std::vector<std::string>> prototypes;
+  if (name.empty())
+    return prototypes; // nothing to look for, and code.find("") would not move on
   for (std::size_t at = code.find(name); at != std::string::npos; at = code.find(name, at + name.size())) {
     if (!isWholeWord(code, at, name.size()) || file.functionBodyAt(at) >= 0 || afterMemberAccess(code, at))
       continue;
@@ -149,8 +151,8 @@ bool ConstantFolder::Impl::onlyRead(std::size_t file, std::size_t at, std::size_
   if (passedToBeRead(code, at, length))
     return true;
   const std::optional<AddressArgument> passed = addressArgumentAt(code, at, length);
-  if (!passed || !passed->whole)
-    return false;
+  if (!passed || !passed->whole || passed->callee.empty())
+    return false; // `(&n)`: no call
   const std::size_t arguments = argumentCountAndIndex(code, passed->open, at).first;
   bool fits = false;
   for (const ReferenceParameters &definition : referenceParametersOf(passed->callee)) {

@@ -176,6 +176,8 @@ TEST(OutParametersTest, ACallWhoseEffectIsNotReadLeavesTheSizeOpen) {
   const std::string twoWays = "void pick(int &threads) { threads = 64; }\nvoid pick(long &threads) { threads = 128; }\n"
                               "int main() { float *x; int threads = 32;\n  pick(threads);\n  k<<<8, threads>>>(x); }\n";
   EXPECT_EQ(shown(launchesOf({"k"}, twoWays).at("k").block), "none");
+  // Its address in parentheses of no call (the fuzzer's hang: the callee's name was empty).
+  EXPECT_EQ(launchedAfter("int threads = 32;\nprint((&threads));\nk<<<8, threads>>>(x);"), "8,1,1 x none");
 }
 
 } // namespace
