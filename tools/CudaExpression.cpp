@@ -402,6 +402,12 @@ private:
           return std::nullopt;
         path += "." + tokens_[at_++].text;
       }
+      // An element of an array member at a literal index, `prop.maxGridSize[0]`.
+      if (at_ + 2 < tokens_.size() && tokens_[at_].text == "[" && tokens_[at_ + 1].kind == Token::Number &&
+          tokens_[at_ + 2].text == "]") {
+        path += "[" + tokens_[at_ + 1].text + "]";
+        at_ += 3;
+      }
       return names_.member(path, depth_ + 1);
     }
     return names_.number(token.text, depth_ + 1);

@@ -95,7 +95,24 @@ bool isIdentifierLike(const std::string &text) {
 bool overlaps(const std::string &a, const std::string &b) {
   const std::string &shorter = a.size() < b.size() ? a : b, &longer = a.size() < b.size() ? b : a;
   return longer.compare(0, shorter.size(), shorter) == 0 &&
-         (longer.size() == shorter.size() || longer[shorter.size()] == '.');
+         (longer.size() == shorter.size() || longer[shorter.size()] == '.' || longer[shorter.size()] == '[');
+}
+
+/// Whether the member chain of a name at `at`, which ends at `end`, is
+/// changed there; where `deeper`, an element (`p.v[0] = 1`, `&p.v[1]`)
+/// counts, and so does anything reached through `->` or a call.
+bool changesMembersAt(const std::string &code, std::size_t at, std::size_t end, bool deeper) {
+  if (!deeper)
+    return changesAt(code, at, end - at);
+  for (std::size_t next = code.find_first_not_of(" \t\r\n", end); next != std::string::npos && code[next] == '[';
+       next = code.find_first_not_of(" \t\r\n", end)) {
+    end = pastClosing(code, next);
+    if (end == std::string::npos)
+      return true;
+  }
+  const std::size_t next = code.find_first_not_of(" \t\r\n", end);
+  const bool further = next != std::string::npos && (code[next] == '(' || code.compare(next, 2, "->") == 0);
+  return further || changesAt(code, at, end - at);
 }
 
 /// `{a, b}` -> `a, b`; nullopt for text that is no braced list.
@@ -244,7 +261,7 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
     bool deeper = false;
     const std::string chain = memberChainAt(code, at + base.size(), end, deeper);
     if (!chain.empty()) {
-      if (!overlaps(chain, fields) || (!deeper && !changesAt(code, at, end - at)) || untaken(file, at, before, depth))
+      if (!overlaps(chain, fields) || !changesMembersAt(code, at, end, deeper) || untaken(file, at, before, depth))
         continue; // another member, or a read
       if (chain != fields || deeper)
         return Lookup::Unknown; // a part of it, or all of it, changed another way: `p.grid.x = 4;`, `p.v[0] = 1;`

@@ -69,6 +69,22 @@ void expectOnTitanX(const std::vector<Case> &cases) {
     EXPECT_EQ(launchedOn(titanX(), each.body), each.launched) << each.why;
 }
 
+TEST(DeviceQueriesTest, AnArrayMemberGivesItsElements) {
+  // The CUDA samples' clamp of a grid to the device's limit: the limit read where it is compared and where it is taken.
+  expectOnTitanX({
+      {"a clamp that applies",
+       "cudaDeviceProp prop;\ncudaGetDeviceProperties(&prop, 0);\nint blocks = 100000;\n"
+       "if (blocks > prop.maxGridSize[1]) blocks = prop.maxGridSize[1];\nk<<<blocks, prop.maxThreadsDim[2]>>>(x);",
+       "65535,1,1 x 64,1,1"},
+      {"one that does not", "cudaDeviceProp prop;\ncudaGetDeviceProperties(&prop, 0);\nint blocks = 1000;\n"
+                            "if (blocks > prop.maxGridSize[0])\n  blocks = prop.maxGridSize[0];\nk<<<blocks, 64>>>(x);",
+       "1000,1,1 x 64,1,1"},
+      {"an index that is not a literal",
+       "cudaDeviceProp prop;\ncudaGetDeviceProperties(&prop, 0);\nint d = 1;\nk<<<prop.maxGridSize[d], 64>>>(x);",
+       "none x 64,1,1"},
+  });
+}
+
 TEST(DeviceQueriesTest, AnAttributeGivesItsVariable) {
   expectOnTitanX({
       {"an attribute in the table",

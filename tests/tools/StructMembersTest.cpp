@@ -94,6 +94,17 @@ TEST(StructMembersTest, AStructPassedWhereItMayChangeIsNotKnown) {
             "4096,1,1");
 }
 
+TEST(StructMembersTest, AnElementOfAnArrayMemberChangesOnlyItsArray) {
+  const std::string table = kParams + "struct Table { int sizes[2]; int n; Params in; };\n"
+                                      "int main() { Table t;\n  t.n = 64;\n  t.in.n = 8;\n";
+  // Read, or written, an element leaves the other members as they were.
+  EXPECT_EQ(folded(table + "  print(t.sizes[0]);\n  t.sizes[1] = 5;\n  @ }", "t.n + t.in.n"), "72,1,1");
+  // Written, an element is open (an array is not read); reached through `->` or a call, so is what is below it.
+  for (const char *change : {"t.sizes[1] = 5;", "t.sizes[1]++;", "read(&t.sizes[1]);"})
+    EXPECT_EQ(folded(table + "  " + change + "\n  @ }", "t.sizes[1]"), "none") << change;
+  EXPECT_EQ(folded(table + "  t.in->clear();\n  @ }", "t.in.n"), "none");
+}
+
 TEST(StructMembersTest, EachStructOfADeclarationListHasItsOwnValue) {
   const std::string declared = kParams + "int main() { Params a = {64, 1}, b = Params{128, 2}, c{256, 4}, d;\n  @ }";
   EXPECT_EQ(folded(declared, "a.n + a.block"), "65,1,1");
