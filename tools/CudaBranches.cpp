@@ -153,6 +153,67 @@ bool ConstantFolder::Impl::runsBeforeEachUse(std::size_t file, std::size_t at, s
   return true;
 }
 
+namespace {
+
+/// Steps a `while` loop is followed through before its value is left open.
+constexpr int kMaxLoopSteps = 64;
+
+/// `text` with each whole-word `name` replaced by `(value)`.
+std::string withValue(std::string text, const std::string &name, const std::string &value) {
+  for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at)) {
+    if (!isWholeWord(text, at, name.size()) || afterMemberAccess(text, at)) {
+      at += name.size();
+      continue;
+    }
+    text.replace(at, name.size(), "(" + value + ")");
+    at += value.size() + 2;
+  }
+  return text;
+}
+
+} // namespace
+
+std::optional<Number> ConstantFolder::Impl::valueAfterWhile(std::size_t file, std::size_t at, std::size_t before,
+                                                            const std::string &name, int depth) const {
+  const CudaCode &source = files_[file];
+  const std::string &code = source.code();
+  const std::vector<LoopHeader> headers = headersAround(source, statementStartAround(code, at));
+  if (headers.empty() || headers.front().keyword != "while" || depth >= kMaxDepth)
+    return std::nullopt;
+  const LoopHeader &loop = headers.front();
+  // Its body is the one statement `name op= ...;`, braced or not, and the use is past it.
+  const std::size_t bodyEnd = bodyEndAfter(source, loop.headEnd);
+  const std::size_t bodyStart = code.find_first_not_of(" \t\r\n", loop.headEnd + 1);
+  if (bodyEnd == std::string::npos || before < bodyEnd || bodyStart == std::string::npos)
+    return std::nullopt;
+  const std::size_t first = code[bodyStart] == '{' ? code.find_first_not_of(" \t\r\n", bodyStart + 1) : bodyStart;
+  const std::size_t statementEnd = first == at ? statementEndFrom(code, at) : std::string::npos;
+  if (statementEnd == std::string::npos || code.find_first_not_of(" \t\r\n}", statementEnd) < bodyEnd)
+    return std::nullopt; // another statement first, or after it
+  const std::optional<std::string> step = assignedText(code, at, name);
+  const std::string condition(loop.inside(code));
+  for (std::size_t read = code.find(name, loop.open); read != std::string::npos && read < loop.close;
+       read = code.find(name, read + name.size()))
+    if (isWholeWord(code, read, name.size()) && changesAt(code, read, name.size()))
+      return std::nullopt; // `while ((t *= 2) < n)`
+  if (!step || !runsBeforeEachUse(file, loop.at, before, false, depth))
+    return std::nullopt;
+  std::optional<Number> value = number(file, loop.at, name, depth + 1);
+  for (int steps = 0; value && steps <= kMaxLoopSteps; ++steps) {
+    const std::optional<Number> holds =
+        number(file, loop.at, withValue(condition, name, shownNumber(*value)), depth + 1);
+    if (!holds)
+      return std::nullopt;
+    if (holds->asReal() == 0) {
+      note({"`" + name + "` = " + shownNumber(*value) + " after " + quotedCode(loop.text(source.text())) + " at " +
+            source.where(loop.at) + " (" + std::to_string(steps) + (steps == 1 ? " step)" : " steps)")});
+      return value;
+    }
+    value = number(file, at, withValue(*step, name, shownNumber(*value)), depth + 1);
+  }
+  return std::nullopt; // open, or more steps than are followed
+}
+
 bool ConstantFolder::Impl::changedAnywhere(const std::string &name, int depth) const {
   if (auto known = globalsChanged_.find(name); known != globalsChanged_.end())
     return known->second;

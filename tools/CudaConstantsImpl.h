@@ -260,6 +260,13 @@ private:
   /// declared with a value that no function changes keeps it. Changes of
   /// locals of that name count too. Read once per name.
   bool changedAnywhere(const std::string &name, int depth) const;
+  /// The value `name` has after a `while` loop whose body is its one
+  /// assignment at `at` and whose condition reads it without changing it
+  /// (`while (threads < n) threads *= 2;`), the loop running once before
+  /// `before`: its value before the loop, stepped until the condition
+  /// fails (at most kMaxLoopSteps times). nullopt for anything else.
+  std::optional<Number> valueAfterWhile(std::size_t file, std::size_t at, std::size_t before, const std::string &name,
+                                        int depth) const;
   /// The counter `name`, changed at `at` in the head of a counted `for`
   /// whose body holds `before` and does not change it: the middle of its values
   /// (`k` in `for (k = 0; k < 100; k++)` is 49), for a kernel launched

@@ -176,6 +176,12 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
         found.number = middle;
         return Lookup::Found;
       }
+      // Or the one statement of a `while` before it, `while (threads < n) threads *= 2;`: followed step by step.
+      if (std::optional<Number> after = valueAfterWhile(file, at, before, name, depth)) {
+        found = Definition("", file, at, false);
+        found.number = after;
+        return Lookup::Found;
+      }
       // Or unless it is a plain assignment that runs, once, whenever the use does (under branches that are taken).
       const std::optional<std::string> assigned = assignedText(code, at, name);
       if (!assigned || !runsBeforeEachUse(file, at, before, readsName(*assigned, name), depth))

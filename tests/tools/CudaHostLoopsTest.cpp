@@ -350,6 +350,24 @@ TEST(CudaHostLoopsTest, AStatementThatAssignsASizeBeforeTheLaunchGivesIt) {
   EXPECT_EQ(gridAfter("int n = 4096;\n#ifndef SMALL\nn = 512;\n#endif"), "2,1,1");
 }
 
+TEST(CudaHostLoopsTest, AWhileThatStepsASizeIsFollowedToItsEnd) {
+  // The next power of two, braced or not, and a halving down to a limit.
+  EXPECT_EQ(gridAfter("int n = 1;\nwhile (n < 300000) n *= 2;"), "2048,1,1");
+  EXPECT_EQ(gridAfter("const int limit = 1000;\nint threads = 32;\nwhile (threads < limit) {\n  threads <<= 1;\n}\n"
+                      "int n = threads * 256;"),
+            "1024,1,1");
+  EXPECT_EQ(gridAfter("int n = 1 << 26;\nwhile (n / 256 > 65535)\n  n = n / 2;"), "32768,1,1");
+  const ptx::analysis::SourceLaunch stepped = launchOfK(inMain("int n = 256;\nwhile (n < 4096) n += n;\n"
+                                                               "k<<<n / 256, 256>>>(x);"));
+  EXPECT_EQ(stepped.gridHow, "`n` = 4096 after `while (n < 4096)` at t.cu:4 (4 steps)");
+  // Not followed: another statement in its body, a condition that changes it or is open, no end in sight,
+  // a loop that may not run.
+  for (const char *loop : {"int n = 1;\nwhile (n < 4096) { n *= 2; report(n); }",
+                           "int n = 1;\nwhile ((n *= 2) < 4096) n += 0;", "int n = 1;\nwhile (n < rand()) n *= 2;",
+                           "int n = 1;\nwhile (n > 0) n += 1;", "int n = 1;\nif (rand())\n  while (n < 4096) n *= 2;"})
+    EXPECT_EQ(gridAfter(loop), "none") << loop;
+}
+
 TEST(CudaHostLoopsTest, WhatTheBuildWithoutDashDFlagsLeavesOutIsNotRead) {
   // An `#if 0` branch launches nothing and sets nothing; `#if 1` keeps its branch as plain code.
   EXPECT_EQ(launchesIn("#if 0\nk<<<1, 32>>>(x);\n#endif\nk<<<1, 32>>>(x);"), 1u);
