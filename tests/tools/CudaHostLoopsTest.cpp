@@ -360,11 +360,14 @@ TEST(CudaHostLoopsTest, AWhileThatStepsASizeIsFollowedToItsEnd) {
   const ptx::analysis::SourceLaunch stepped = launchOfK(inMain("int n = 256;\nwhile (n < 4096) n += n;\n"
                                                                "k<<<n / 256, 256>>>(x);"));
   EXPECT_EQ(stepped.gridHow, "`n` = 4096 after `while (n < 4096)` at t.cu:4 (4 steps)");
-  // Not followed: another statement in its body, a condition that changes it or is open, no end in sight,
-  // a loop that may not run.
+  // Not followed: another statement in its body, a condition that changes it or is open, no end in sight
+  // (or an overflow), a loop that may not run.
   for (const char *loop : {"int n = 1;\nwhile (n < 4096) { n *= 2; report(n); }",
-                           "int n = 1;\nwhile ((n *= 2) < 4096) n += 0;", "int n = 1;\nwhile (n < rand()) n *= 2;",
-                           "int n = 1;\nwhile (n > 0) n += 1;", "int n = 1;\nif (rand())\n  while (n < 4096) n *= 2;"})
+                           "int n = 1;\nwhile ((n *= 2) < 4096) n += 0;",
+                           "int n = 1;\nwhile (n < rand()) n *= 2;",
+                           "int n = 1;\nwhile (n > 0) n += 1;",
+                           "long n = 1;\nwhile (n > 0) n += n;",
+                           "int n = 1;\nif (rand())\n  while (n < 4096) n *= 2;"})
     EXPECT_EQ(gridAfter(loop), "none") << loop;
 }
 
