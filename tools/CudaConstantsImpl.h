@@ -248,6 +248,28 @@ private:
   /// before `before` (runsBeforeEachUse()).
   Lookup deviceQuery(std::size_t file, std::size_t at, std::size_t length, const std::string &member,
                      std::size_t before, int depth, Definition &found) const;
+  /// A device query at `at`: its call, and the value it leaves in
+  /// `member` (empty: the variable itself), nullopt where the device,
+  /// the attribute or the member is not known.
+  struct DeviceQuery {
+    std::string callee;
+    std::optional<std::int64_t> value;
+  };
+  /// The query that passes the name of `length` characters at `at` by
+  /// address; nullopt where it is passed to no device query.
+  std::optional<DeviceQuery> deviceQueryAt(std::size_t file, std::size_t at, std::size_t length,
+                                           const std::string &member) const;
+  /// Whether the name at `at` is passed to a device query in another
+  /// function than `before`'s: a global's, which queriedGlobal() reads,
+  /// or another function's local, neither of which a local lookup reads.
+  bool queriedElsewhere(std::size_t file, std::size_t at, std::size_t length, std::size_t before) const;
+  /// `query`'s value as a definition of the name at `at`, noted with `assumed` after its reason.
+  Definition deviceValue(std::size_t file, std::size_t at, std::size_t length, const std::string &member,
+                         const DeviceQuery &query, const std::string &assumed) const;
+  /// The global `name` (its `member`, where given) where every change of
+  /// it in the files is a device query that leaves the same value: that
+  /// value, the queries taken to run before any use. Unknown otherwise.
+  Lookup queriedGlobal(const std::string &name, const std::string &member, int depth, Definition &found) const;
   /// What the pointer parameter `name` points at just `before` an offset
   /// of its function's body in `file`: the last statement `*name = e;`
   /// that runs once before it. Unknown where the pointer is used any other

@@ -285,6 +285,8 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
       if (!(passed || changesAt(code, at, base.size())) || onlyRead(file, at, base.size()) ||
           untaken(file, at, before, depth))
         continue;
+      if (queriedElsewhere(file, at, base.size(), before))
+        continue; // a global's query, which the global's declaration reads
       if (const Lookup queried = deviceQuery(file, at, base.size(), fields, before, depth, found);
           queried != Lookup::Absent)
         return queried; // `cudaGetDeviceProperties(&prop, 0)`
@@ -299,7 +301,7 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
     const bool constant = std::count(type.begin(), type.end(), "const") || std::count(type.begin(), type.end(), "constexpr");
     const bool local = source.insideFunction(declaredIn);
     if (!local && !constant && changedAnywhere(base, depth))
-      return Lookup::Unknown; // a global the program may change
+      return queriedGlobal(base, fields, depth, found); // a global the program may change, unless only queries do
     const std::size_t next = code.find_first_not_of(" \t\r\n", at + base.size());
     std::string value;
     if (next != std::string::npos && code[next] == '=' && code.compare(next, 2, "==") != 0) {

@@ -3,8 +3,7 @@
 // sizes(int n, int &blocks)`) or by address (`void sizes(int n, int
 // *blocks)`, called with `&blocks`), the value the callee's body gives
 // that parameter (or `*blocks`), read as any variable of it; and what a
-// body of several statements returns at its end; and what the CUDA
-// runtime's device queries leave in theirs.
+// body of several statements returns at its end.
 #include "CudaConstantsImpl.h"
 #include "CudaStatements.h"
 
@@ -219,37 +218,6 @@ Lookup ConstantFolder::Impl::pointee(std::size_t file, std::size_t before, const
     return Lookup::Found;
   }
   return Lookup::Unknown;
-}
-
-Lookup ConstantFolder::Impl::deviceQuery(std::size_t file, std::size_t at, std::size_t length,
-                                         const std::string &member, std::size_t before, int depth,
-                                         Definition &found) const {
-  const std::string &code = files_[file].code();
-  const std::optional<AddressArgument> passed = addressArgumentAt(code, at, length);
-  const bool properties = passed && (passed->callee == "cudaGetDeviceProperties" ||
-                                     passed->callee == "cudaGetDeviceProperties_v2");
-  const bool attribute = passed && passed->callee == "cudaDeviceGetAttribute";
-  if ((!properties && !attribute) || passed->index != 0 || !passed->whole)
-    return Lookup::Absent;
-  std::string property = member;
-  if (attribute) {
-    const std::size_t end = pastClosing(code, passed->open); // past the `)`
-    const std::string_view inside = end == std::string::npos
-                                        ? std::string_view()
-                                        : std::string_view(code).substr(passed->open + 1, end - passed->open - 2);
-    const std::vector<std::string> arguments = topLevelParts(inside);
-    const std::optional<std::string> read =
-        member.empty() && arguments.size() == 3 ? propertyOfAttribute(trimmed(arguments[1])) : std::nullopt;
-    property = read.value_or("");
-  }
-  const std::optional<std::int64_t> value = device_ && !property.empty() ? device_->property(property) : std::nullopt;
-  if (!value || !runsBeforeEachUse(file, at, before, false, depth))
-    return Lookup::Unknown;
-  const std::string name = code.substr(at, length) + (member.empty() ? "" : "." + member);
-  note({"`" + name + "` = " + std::to_string(*value) + ", as `" + passed->callee + "` at " + files_[file].where(at) +
-        " gives it for " + device_->shown});
-  found = Definition(std::to_string(*value), file, at, false);
-  return Lookup::Found;
 }
 
 std::optional<ReturnedValue> ConstantFolder::Impl::finalReturn(std::size_t caller, const std::string &name) const {

@@ -155,6 +155,8 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
       if (fileScopeOnly || !changesAt(code, at, name.size()) || onlyRead(file, at, name.size()) ||
           untaken(file, at, before, depth))
         continue;
+      if (queriedElsewhere(file, at, name.size(), before))
+        continue; // a global's query, which the global's declaration reads
       if (const Lookup queried = deviceQuery(file, at, name.size(), "", before, depth, found);
           queried != Lookup::Absent)
         return queried; // `cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0)`
@@ -194,8 +196,10 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
       continue; // another function's, or a closed block's
     const bool constant = std::count(type.begin(), type.end(), "const") || std::count(type.begin(), type.end(), "constexpr");
     const bool local = source.insideFunction(declaredIn);
-    if ((fileScopeOnly && local) || (!local && !constant && changedAnywhere(name, depth)))
-      return Lookup::Unknown; // a local of another file, or a global the program may change
+    if (fileScopeOnly && local)
+      return Lookup::Unknown; // a local of another file
+    if (!local && !constant && changedAnywhere(name, depth))
+      return queriedGlobal(name, "", depth, found); // a global the program may change, unless only queries do
     found = Definition("", file, at, std::count(type.begin(), type.end(), "dim3") > 0);
     if (next < code.size() && code[next] == '=' && code.compare(next, 2, "==") != 0) {
       std::string rest = code.substr(next + 1, code.find(';', next) - next - 1);

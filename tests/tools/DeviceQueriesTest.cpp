@@ -16,9 +16,10 @@ namespace {
 
 const TargetDevice *titanX() { return targetDeviceNamed("gtxtitanx"); }
 
-/// What `main`'s `body` launches `k` with, GRID x BLOCK, the device queries reading `device`.
-std::string launchedOn(const TargetDevice *device, const std::string &body, std::string *how = nullptr) {
-  const auto launches = launchesOf({"k"}, {{"t.cu", "t.cu", inMain(body)}}, SIZE_MAX, device);
+/// What `main`'s `body`, after `globals`, launches `k` with, GRID x BLOCK, the device queries reading `device`.
+std::string launchedOn(const TargetDevice *device, const std::string &body, std::string *how = nullptr,
+                       const std::string &globals = "") {
+  const auto launches = launchesOf({"k"}, {{"t.cu", "t.cu", globals + inMain(body)}}, SIZE_MAX, device);
   const auto found = launches.find("k");
   if (found == launches.end())
     return "none";
@@ -96,6 +97,27 @@ TEST(DeviceQueriesTest, AnAttributeGivesItsVariable) {
       {"another runtime call that takes an address", "int dev = 0;\ncudaGetDevice(&dev);\nk<<<dev + 1, 128>>>(x);",
        "none x 128,1,1"},
   });
+}
+
+TEST(DeviceQueriesTest, AGlobalOnlyAQueryChangesHoldsItsValue) {
+  // Filled by an initialisation function, read in main: the query is taken to run first.
+  const std::string init = "cudaDeviceProp g_prop;\nint g_sms;\nvoid init() {\n  cudaGetDeviceProperties(&g_prop, 0);\n"
+                           "  cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, 0);\n}\n";
+  std::string how;
+  EXPECT_EQ(launchedOn(titanX(), "init();\nk<<<g_prop.multiProcessorCount * 2, g_sms * 4>>>(x);", &how, init),
+            "48,1,1 x 96,1,1");
+  EXPECT_NE(how.find("`g_prop.multiProcessorCount` = 24, as `cudaGetDeviceProperties` at t.cu:4 gives it for the GTX "
+                     "Titan X, the only change of the global, taken to run first"),
+            std::string::npos)
+      << how;
+  // Changed another way too, or by queries that disagree: open.
+  EXPECT_EQ(launchedOn(titanX(), "init();\nhalve();\nk<<<g_sms, 64>>>(x);", nullptr,
+                       init + "void halve() { g_sms /= 2; }\n"),
+            "none x 64,1,1");
+  EXPECT_EQ(launchedOn(titanX(), "init();\nk<<<8, g_sms>>>(x);", nullptr,
+                       init + "void warp() { cudaDeviceGetAttribute(&g_sms, cudaDevAttrWarpSize, 0); }\n"),
+            "8,1,1 x none");
+  EXPECT_EQ(launchedOn(nullptr, "init();\nk<<<g_sms, 64>>>(x);", nullptr, init), "none x 64,1,1");
 }
 
 TEST(DeviceQueriesTest, WithoutADeviceQueriesAreOpen) {
