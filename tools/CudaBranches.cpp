@@ -173,14 +173,17 @@ std::string withValue(std::string text, const std::string &name, const std::stri
 
 } // namespace
 
-std::optional<Number> ConstantFolder::Impl::valueAfterWhile(std::size_t file, std::size_t at, std::size_t before,
-                                                            const std::string &name, int depth) const {
+std::optional<Number> ConstantFolder::Impl::valueAfterLoop(std::size_t file, std::size_t at, std::size_t before,
+                                                           const std::string &name, int depth) const {
   const CudaCode &source = files_[file];
   const std::string &code = source.code();
   const std::vector<LoopHeader> headers = headersAround(source, statementStartAround(code, at));
-  if (headers.empty() || headers.front().keyword != "while" || depth >= kMaxDepth)
+  if (headers.empty() || depth >= kMaxDepth)
     return std::nullopt;
   const LoopHeader &loop = headers.front();
+  const std::optional<CountedFor> counted = loop.keyword == "for" ? countedFor(loop.inside(code)) : std::nullopt;
+  if (loop.keyword != "while" && !(counted && counted->counter != name))
+    return std::nullopt;
   // Its body is the one statement `name op= ...;`, braced or not, and the use is past it.
   const std::size_t bodyEnd = bodyEndAfter(source, loop.headEnd);
   const std::size_t bodyStart = code.find_first_not_of(" \t\r\n", loop.headEnd + 1);
@@ -191,25 +194,42 @@ std::optional<Number> ConstantFolder::Impl::valueAfterWhile(std::size_t file, st
   if (statementEnd == std::string::npos || code.find_first_not_of(" \t\r\n}", statementEnd) < bodyEnd)
     return std::nullopt; // another statement first, or after it
   const std::optional<std::string> step = assignedText(code, at, name);
-  const std::string condition(loop.inside(code));
   for (std::size_t read = code.find(name, loop.open); read != std::string::npos && read < loop.close;
        read = code.find(name, read + name.size()))
     if (isWholeWord(code, read, name.size()) && changesAt(code, read, name.size()))
       return std::nullopt; // `while ((t *= 2) < n)`
-  if (!step || !runsBeforeEachUse(file, loop.at, before, false, depth))
+  if (!step || (counted && readsName(*step, counted->counter)) ||
+      !runsBeforeEachUse(file, loop.at, before, false, depth))
     return std::nullopt;
   std::optional<Number> value = number(file, loop.at, name, depth + 1);
+  const auto stepped = [&](const Number &from) {
+    return number(file, at, withValue(*step, name, shownNumber(from)), depth + 1);
+  };
+  const auto ended = [&](int steps) {
+    note({"`" + name + "` = " + shownNumber(*value) + " after " + quotedCode(loop.text(source.text())) + " at " +
+          source.where(loop.at) + " (" + std::to_string(steps) + (steps == 1 ? " step)" : " steps)")});
+    return value;
+  };
+  if (counted) { // as many steps as the counter counts: `for (int i = 0; i < levels; ++i) size /= 2;`
+    const std::optional<CountedRange> range = countedRange(*counted, [&](const std::string &text) {
+      const std::optional<Number> folded = number(file, loop.at, text, depth + 1);
+      return folded && !folded->real ? std::optional<std::int64_t>(folded->whole) : std::nullopt;
+    });
+    if (!range || range->count > static_cast<std::uint64_t>(kMaxLoopSteps))
+      return std::nullopt;
+    for (std::uint64_t steps = 0; value && steps < range->count; ++steps)
+      value = stepped(*value);
+    return value ? ended(static_cast<int>(range->count)) : std::nullopt;
+  }
+  const std::string condition(loop.inside(code));
   for (int steps = 0; value && steps <= kMaxLoopSteps; ++steps) {
     const std::optional<Number> holds =
         number(file, loop.at, withValue(condition, name, shownNumber(*value)), depth + 1);
     if (!holds)
       return std::nullopt;
-    if (holds->asReal() == 0) {
-      note({"`" + name + "` = " + shownNumber(*value) + " after " + quotedCode(loop.text(source.text())) + " at " +
-            source.where(loop.at) + " (" + std::to_string(steps) + (steps == 1 ? " step)" : " steps)")});
-      return value;
-    }
-    value = number(file, at, withValue(*step, name, shownNumber(*value)), depth + 1);
+    if (holds->asReal() == 0)
+      return ended(steps);
+    value = stepped(*value);
   }
   return std::nullopt; // open, or more steps than are followed
 }

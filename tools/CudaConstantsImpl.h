@@ -282,13 +282,15 @@ private:
   /// declared with a value that no function changes keeps it. Changes of
   /// locals of that name count too. Read once per name.
   bool changedAnywhere(const std::string &name, int depth) const;
-  /// The value `name` has after a `while` loop whose body is its one
-  /// assignment at `at` and whose condition reads it without changing it
-  /// (`while (threads < n) threads *= 2;`), the loop running once before
-  /// `before`: its value before the loop, stepped until the condition
-  /// fails (at most kMaxLoopSteps times). nullopt for anything else.
-  std::optional<Number> valueAfterWhile(std::size_t file, std::size_t at, std::size_t before, const std::string &name,
-                                        int depth) const;
+  /// The value `name` has after a loop whose body is its one assignment
+  /// at `at`, the loop running once before `before`: a `while` whose
+  /// condition reads it without changing it (`while (threads < n)
+  /// threads *= 2;`), its value before the loop stepped until the
+  /// condition fails, or a counted `for` of another counter (`for (int
+  /// i = 0; i < 3; ++i) n /= 2;`), stepped as many times as it counts;
+  /// at most kMaxLoopSteps steps. nullopt for anything else.
+  std::optional<Number> valueAfterLoop(std::size_t file, std::size_t at, std::size_t before, const std::string &name,
+                                       int depth) const;
   /// The counter `name`, changed at `at` in the head of a counted `for`
   /// whose body holds `before` and does not change it: the middle of its values
   /// (`k` in `for (k = 0; k < 100; k++)` is 49), for a kernel launched

@@ -178,8 +178,8 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
         found.number = middle;
         return Lookup::Found;
       }
-      // Or the one statement of a `while` before it, `while (threads < n) threads *= 2;`: followed step by step.
-      if (std::optional<Number> after = valueAfterWhile(file, at, before, name, depth)) {
+      // Or the one statement of a loop before it, `while (threads < n) threads *= 2;`: followed step by step.
+      if (std::optional<Number> after = valueAfterLoop(file, at, before, name, depth)) {
         found = Definition("", file, at, false);
         found.number = after;
         return Lookup::Found;

@@ -250,11 +250,6 @@ TEST(CudaHostLoopsTest, AHostLoopsCounterIsTheMiddleOfItsValues) {
   EXPECT_EQ(shown(launchOfK(inMain("for (int i = 1; i <= rand(); i++) k<<<i, 32>>>(x);")).grid), "none");
 }
 
-/// The grid of `k<<<n / 256, 256>>>(x)` launched in main after `body`, as shown().
-std::string gridAfter(const std::string &body) {
-  return shown(launchOfK(inMain(body + "\nk<<<n / 256, 256>>>(x);")).grid);
-}
-
 TEST(CudaHostLoopsTest, TheProgramIsReadAsRunWithoutArguments) {
   // `argc` is 1, whatever main calls it, and C evaluates only the side of `?:`, `&&` and `||` it takes.
   const ptx::analysis::SourceLaunch chosen =
@@ -328,7 +323,7 @@ TEST(CudaHostLoopsTest, AStatementThatAssignsASizeBeforeTheLaunchGivesIt) {
                       .grid),
             "2,1,1");
   // What may run any number of times, or not at all, leaves the value open.
-  EXPECT_EQ(gridAfter("int n = 4096;\nfor (int t = 0; t < 4; t++)\n  n = 512;"), "none");
+  EXPECT_EQ(gridAfter("int n = 4096;\nfor (int t = 0; t < rand(); t++)\n  n = 512;"), "none");
   EXPECT_EQ(gridAfter("int n = 4096;\nwhile (rand()) { n = 512; }"), "none");
   EXPECT_EQ(gridAfter("int n = 4096;\nswitch (rand()) { case 0: n = 512; break; }"), "none");
   EXPECT_EQ(gridAfter("int n = 4096;\nswitch (rand()) { case 0: { n = 512; } }"), "none");
@@ -348,27 +343,6 @@ TEST(CudaHostLoopsTest, AStatementThatAssignsASizeBeforeTheLaunchGivesIt) {
   // A knob that no file defines is off in the build without -D flags: what it guards does not happen.
   EXPECT_EQ(gridAfter("int n = 4096;\n#ifdef SMALL\nn = 512;\n#endif"), "16,1,1");
   EXPECT_EQ(gridAfter("int n = 4096;\n#ifndef SMALL\nn = 512;\n#endif"), "2,1,1");
-}
-
-TEST(CudaHostLoopsTest, AWhileThatStepsASizeIsFollowedToItsEnd) {
-  // The next power of two, braced or not, and a halving down to a limit.
-  EXPECT_EQ(gridAfter("int n = 1;\nwhile (n < 300000) n *= 2;"), "2048,1,1");
-  EXPECT_EQ(gridAfter("const int limit = 1000;\nint threads = 32;\nwhile (threads < limit) {\n  threads <<= 1;\n}\n"
-                      "int n = threads * 256;"),
-            "1024,1,1");
-  EXPECT_EQ(gridAfter("int n = 1 << 26;\nwhile (n / 256 > 65535)\n  n = n / 2;"), "32768,1,1");
-  const ptx::analysis::SourceLaunch stepped = launchOfK(inMain("int n = 256;\nwhile (n < 4096) n += n;\n"
-                                                               "k<<<n / 256, 256>>>(x);"));
-  EXPECT_EQ(stepped.gridHow, "`n` = 4096 after `while (n < 4096)` at t.cu:4 (4 steps)");
-  // Not followed: another statement in its body, a condition that changes it or is open, no end in sight
-  // (or an overflow), a loop that may not run.
-  for (const char *loop : {"int n = 1;\nwhile (n < 4096) { n *= 2; report(n); }",
-                           "int n = 1;\nwhile ((n *= 2) < 4096) n += 0;",
-                           "int n = 1;\nwhile (n < rand()) n *= 2;",
-                           "int n = 1;\nwhile (n > 0) n += 1;",
-                           "long n = 1;\nwhile (n > 0) n += n;",
-                           "int n = 1;\nif (rand())\n  while (n < 4096) n *= 2;"})
-    EXPECT_EQ(gridAfter(loop), "none") << loop;
 }
 
 TEST(CudaHostLoopsTest, WhatTheBuildWithoutDashDFlagsLeavesOutIsNotRead) {

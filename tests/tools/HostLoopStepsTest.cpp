@@ -1,6 +1,7 @@
 // HostLoopStepsTest.cpp - host loops counted however they step: scaled
 // (`size *= 2`, `s >>= 1`), from the counter's value before the loop
-// (`for (; log2N > 11; log2N -= 2)`), or beside other variables' steps.
+// (`for (; log2N > 11; log2N -= 2)`), or beside other variables' steps;
+// and a size a loop steps, followed to the loop's end.
 #include "SourceLaunchHelpers.h"
 
 #include <gtest/gtest.h>
@@ -38,6 +39,34 @@ TEST(HostLoopStepsTest, ALoopWithoutAStartCountsFromTheCountersValueBeforeIt) {
   // A counter stepped twice, or one the source does not fix before the loop, is not counted.
   EXPECT_EQ(launchesIn("int n = 10;\nfor (; n > 0; n--, n--) k<<<1, 32>>>(x);"), 16u);
   EXPECT_EQ(launchesIn("int n = rand();\nfor (; n > 0; n--) k<<<1, 32>>>(x);"), 16u);
+}
+
+TEST(HostLoopStepsTest, ALoopThatStepsASizeIsFollowedToItsEnd) {
+  // The next power of two, braced or not, and a halving down to a limit.
+  EXPECT_EQ(gridAfter("int n = 1;\nwhile (n < 300000) n *= 2;"), "2048,1,1");
+  EXPECT_EQ(gridAfter("const int limit = 1000;\nint threads = 32;\nwhile (threads < limit) {\n  threads <<= 1;\n}\n"
+                      "int n = threads * 256;"),
+            "1024,1,1");
+  EXPECT_EQ(gridAfter("int n = 1 << 26;\nwhile (n / 256 > 65535)\n  n = n / 2;"), "32768,1,1");
+  const ptx::analysis::SourceLaunch stepped = launchOfK(inMain("int n = 256;\nwhile (n < 4096) n += n;\n"
+                                                               "k<<<n / 256, 256>>>(x);"));
+  EXPECT_EQ(stepped.gridHow, "`n` = 4096 after `while (n < 4096)` at t.cu:4 (4 steps)");
+  // A counted `for` of another counter steps it as many times as it counts (before 2026-11-28: open).
+  EXPECT_EQ(gridAfter("int n = 4096;\nfor (int t = 0; t < 4; t++)\n  n = 512;"), "2,1,1");
+  EXPECT_EQ(gridAfter("int n = 1 << 20;\nfor (int level = 0; level < 4; ++level) n /= 2;"), "256,1,1");
+  EXPECT_EQ(gridAfter("int n = 256;\nconst int doublings = 3;\nfor (int i = doublings; i > 0; i--) {\n  n *= 2;\n}"),
+            "8,1,1");
+  // Not followed: another statement in its body, a condition that changes it or is open, no end in sight
+  // (or an overflow), a loop that may not run.
+  for (const char *loop : {"int n = 1;\nwhile (n < 4096) { n *= 2; report(n); }",
+                           "int n = 1;\nwhile ((n *= 2) < 4096) n += 0;",
+                           "int n = 1;\nwhile (n < rand()) n *= 2;",
+                           "int n = 1;\nwhile (n > 0) n += 1;",
+                           "long n = 1;\nwhile (n > 0) n += n;",
+                           "int n = 1;\nif (rand())\n  while (n < 4096) n *= 2;",
+                           "int n = 256;\nfor (int i = 0; i < 3; i++) n += i;",
+                           "int n = 256;\nfor (int i = 0; i < 100; i++) n += 256;"})
+    EXPECT_EQ(gridAfter(loop), "none") << loop;
 }
 
 } // namespace

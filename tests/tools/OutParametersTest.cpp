@@ -165,10 +165,14 @@ TEST(OutParametersTest, AFunctionOnlyDeclaredMayChangeWhatItTakesByReference) {
 }
 
 TEST(OutParametersTest, ACallWhoseEffectIsNotReadLeavesTheSizeOpen) {
-  // Set in a loop, or by one of two overloads that may change it: not known.
-  const std::string looped = "void grow(int &threads) { for (int i = 0; i < 3; ++i) threads *= 2; }\n"
+  // Set in a loop the program may run any number of times, or by one of two overloads that may change it: not
+  // known. (A counted loop is followed: 32 doubled 3 times.)
+  const std::string looped = "void grow(int &threads) { for (int i = 0; i < rand(); ++i) threads *= 2; }\n"
                              "int main() { float *x; int threads = 32;\n  grow(threads);\n  k<<<8, threads>>>(x); }\n";
   EXPECT_EQ(shown(launchesOf({"k"}, looped).at("k").block), "none");
+  const std::string counted = "void grow(int &threads) { for (int i = 0; i < 3; ++i) threads *= 2; }\n"
+                              "int main() { float *x; int threads = 32;\n  grow(threads);\n  k<<<8, threads>>>(x); }\n";
+  EXPECT_EQ(shown(launchesOf({"k"}, counted).at("k").block), "256,1,1");
   const std::string overloaded = "void pick(int &threads) { threads = 64; }\nvoid pick(float *p) {}\n"
                                  "void pick(long &threads, int extra) { threads = 128; }\n"
                                  "int main() { float *x; int threads = 32;\n  pick(threads);\n  k<<<8, threads>>>(x); }\n";
