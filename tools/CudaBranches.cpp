@@ -237,26 +237,31 @@ std::optional<Number> ConstantFolder::Impl::valueAfterLoop(std::size_t file, std
 bool ConstantFolder::Impl::changedAnywhere(const std::string &name, int depth) const {
   if (auto known = globalsChanged_.find(name); known != globalsChanged_.end())
     return known->second;
-  bool changed = depth >= kMaxDepth;
-  for (std::size_t file = 0; file < files_.size() && !changed; ++file) {
+  const bool changed = depth >= kMaxDepth || !eachChangeAnywhere(name, [](std::size_t, std::size_t) { return false; });
+  globalsChanged_.emplace(name, changed);
+  return changed;
+}
+
+bool ConstantFolder::Impl::eachChangeAnywhere(
+    const std::string &name, const std::function<bool(std::size_t file, std::size_t at)> &change) const {
+  for (std::size_t file = 0; file < files_.size(); ++file) {
     const CudaCode &source = files_[file];
     const std::string &code = source.code();
-    for (std::size_t at = code.find(name); at != std::string::npos && !changed; at = code.find(name, at + 1)) {
-      if (++examined_ > kMaxNamesExamined) {
-        changed = true; // not read to the end: not known to be unchanged
-        break;
-      }
+    for (std::size_t at = code.find(name); at != std::string::npos; at = code.find(name, at + 1)) {
+      if (++examined_ > kMaxNamesExamined)
+        return false; // not read to the end: not known to be unchanged
       if (!isWholeWord(code, at, name.size()) || afterMemberAccess(code, at))
         continue; // another struct's member (`cfg::n`, which may be it, counts)
       if (!afterScopeOperator(code, at) && declaresName(declaredTypeBefore(code, at)))
         continue; // a declaration: its own (or `extern`), or a local's of that name, whose value is not the global's
       // Any other change counts, a local's of that name too: which one a name means is not read.
-      changed = (changesAt(code, at, name.size()) && !onlyRead(file, at, name.size())) ||
-                outArgument(file, at, name.size()).has_value();
+      const bool changed = (changesAt(code, at, name.size()) && !onlyRead(file, at, name.size())) ||
+                           outArgument(file, at, name.size()).has_value();
+      if (changed && !change(file, at))
+        return false;
     }
   }
-  globalsChanged_.emplace(name, changed);
-  return changed;
+  return true;
 }
 
 } // namespace ptxdvfs::tools

@@ -282,6 +282,12 @@ private:
   /// declared with a value that no function changes keeps it. Changes of
   /// locals of that name count too. Read once per name.
   bool changedAnywhere(const std::string &name, int depth) const;
+  /// Calls `change(file, at)` for each place in the files that may change
+  /// a variable named `name`, as changedAnywhere() counts them, until it
+  /// returns false. False where it did, or where the files were not read
+  /// to the end (kMaxNamesExamined).
+  bool eachChangeAnywhere(const std::string &name,
+                          const std::function<bool(std::size_t file, std::size_t at)> &change) const;
   /// The value `name` has after a loop whose body is its one assignment
   /// at `at`, the loop running once before `before`: a `while` whose
   /// condition reads it without changing it (`while (threads < n)

@@ -73,25 +73,14 @@ Lookup ConstantFolder::Impl::queriedGlobal(const std::string &name, const std::s
   // Every change of it anywhere is a query of the same value: `cudaGetDeviceProperties(&g_prop, dev)` in
   // an initialisation function, read in others, which are taken to run after it.
   std::optional<std::tuple<std::size_t, std::size_t, DeviceQuery>> first;
-  for (std::size_t file = 0; file < files_.size(); ++file) {
-    const std::string &code = files_[file].code();
-    for (std::size_t at = code.find(name); at != std::string::npos; at = code.find(name, at + 1)) {
-      if (++examined_ > kMaxNamesExamined)
-        return Lookup::Unknown;
-      if (!isWholeWord(code, at, name.size()) || afterMemberAccess(code, at) ||
-          (!afterScopeOperator(code, at) && declaresName(declaredTypeBefore(code, at))))
-        continue; // another name, or a declaration
-      const bool changed = (changesAt(code, at, name.size()) && !onlyRead(file, at, name.size())) ||
-                           outArgument(file, at, name.size()).has_value();
-      if (!changed)
-        continue;
-      const std::optional<DeviceQuery> query = deviceQueryAt(file, at, name.size(), member);
-      if (!query || !query->value || (first && std::get<2>(*first).value != query->value))
-        return Lookup::Unknown; // changed another way, or to another value
-      first = first ? first : std::tuple{file, at, *query};
-    }
-  }
-  if (!first)
+  const bool onlyQueries = eachChangeAnywhere(name, [&](std::size_t file, std::size_t at) {
+    const std::optional<DeviceQuery> query = deviceQueryAt(file, at, name.size(), member);
+    if (!query || !query->value || (first && std::get<2>(*first).value != query->value))
+      return false; // changed another way, or to another value
+    first = first ? first : std::tuple{file, at, *query};
+    return true;
+  });
+  if (!onlyQueries || !first)
     return Lookup::Unknown;
   found = deviceValue(std::get<0>(*first), std::get<1>(*first), name.size(), member, std::get<2>(*first),
                       ", the only change of the global, taken to run first");
