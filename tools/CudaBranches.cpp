@@ -194,10 +194,8 @@ std::optional<Number> ConstantFolder::Impl::valueAfterLoop(std::size_t file, std
   if (statementEnd == std::string::npos || code.find_first_not_of(" \t\r\n}", statementEnd) < bodyEnd)
     return std::nullopt; // another statement first, or after it
   const std::optional<std::string> step = assignedText(code, at, name);
-  for (std::size_t read = code.find(name, loop.open); read != std::string::npos && read < loop.close;
-       read = code.find(name, read + name.size()))
-    if (isWholeWord(code, read, name.size()) && changesAt(code, read, name.size()))
-      return std::nullopt; // `while ((t *= 2) < n)`
+  if (changedWithin(code, name, loop.open, loop.close))
+    return std::nullopt; // `while ((t *= 2) < n)`
   if (!step || (counted && readsName(*step, counted->counter)) ||
       !runsBeforeEachUse(file, loop.at, before, false, depth))
     return std::nullopt;

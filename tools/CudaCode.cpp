@@ -119,10 +119,8 @@ std::vector<std::string> CudaCode::parametersOf(int block) const {
   const std::size_t open = block < 0 || !blocks_[static_cast<std::size_t>(block)].functionBody
                                ? std::string::npos
                                : parameterListOf(blocks_[static_cast<std::size_t>(block)].open);
-  const std::size_t end = open == std::string::npos ? open : pastClosing(code_, open);
-  if (end == std::string::npos || trimmed(std::string_view(code_).substr(open + 1, end - open - 2)).empty())
-    return {};
-  return topLevelParts(std::string_view(code_).substr(open + 1, end - open - 2));
+  return open == std::string::npos ? std::vector<std::string>()
+                                   : partsInParentheses(code_, open).value_or(std::vector<std::string>());
 }
 
 std::optional<CudaCode::TemplateParameterList> CudaCode::templateParametersOf(int block) const {
@@ -365,6 +363,16 @@ std::vector<std::string> templateArgumentsAt(const std::string &code, std::size_
   if (end == std::string::npos || end == open)
     return {};
   return topLevelParts(std::string_view(code).substr(open + 1, end - open - 2));
+}
+
+std::optional<std::vector<std::string>> partsInParentheses(const std::string &code, std::size_t open) {
+  const std::size_t end = pastClosing(code, open);
+  if (end == std::string::npos)
+    return std::nullopt;
+  const std::string_view inside = std::string_view(code).substr(open + 1, end - open - 2);
+  if (trimmed(inside).empty())
+    return std::vector<std::string>(); // `f()`
+  return topLevelParts(inside);
 }
 
 std::vector<std::string> topLevelParts(std::string_view text, char separator) {

@@ -189,4 +189,9 @@ std::vector<std::string> templateArgumentsAt(const std::string &code, std::size_
 /// `text` split at its `separator`s outside brackets: its top-level commas by default.
 std::vector<std::string> topLevelParts(std::string_view text, char separator = ',');
 
+/// What the parentheses opened at `open` hold, split at top-level commas:
+/// a call's arguments, a function's parameters; none for `()`. nullopt
+/// where they do not close.
+std::optional<std::vector<std::string>> partsInParentheses(const std::string &code, std::size_t open);
+
 } // namespace ptxdvfs::tools

@@ -17,7 +17,7 @@ std::optional<ConstantFolder::Impl::DeviceQuery> ConstantFolder::Impl::deviceQue
                                                                                      std::size_t length,
                                                                                      const std::string &member) const {
   const std::string &code = files_[file].code();
-  const std::optional<AddressArgument> passed = addressArgumentAt(code, at, length);
+  const std::optional<CallArgument> passed = addressArgumentAt(code, at, length);
   const bool properties = passed && (passed->callee == "cudaGetDeviceProperties" ||
                                      passed->callee == "cudaGetDeviceProperties_v2");
   const bool attribute = passed && passed->callee == "cudaDeviceGetAttribute";
@@ -26,13 +26,10 @@ std::optional<ConstantFolder::Impl::DeviceQuery> ConstantFolder::Impl::deviceQue
   DeviceQuery query{passed->callee, std::nullopt};
   std::string property = member;
   if (attribute) { // `cudaDeviceGetAttribute(&value, attribute, device)`: its attribute names the property
-    const std::size_t end = pastClosing(code, passed->open); // past the `)`
-    const std::string_view inside = end == std::string::npos
-                                        ? std::string_view()
-                                        : std::string_view(code).substr(passed->open + 1, end - passed->open - 2);
-    const std::vector<std::string> arguments = topLevelParts(inside);
-    const std::optional<std::string> read =
-        member.empty() && arguments.size() == 3 ? propertyOfAttribute(trimmed(arguments[1])) : std::nullopt;
+    const std::optional<std::vector<std::string>> arguments = partsInParentheses(code, passed->open);
+    const std::optional<std::string> read = member.empty() && arguments && arguments->size() == 3
+                                                ? propertyOfAttribute(trimmed((*arguments)[1]))
+                                                : std::nullopt;
     property = read.value_or("");
   }
   query.value = device_ && !property.empty() ? device_->property(property) : std::nullopt;

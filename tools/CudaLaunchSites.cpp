@@ -52,13 +52,8 @@ std::vector<LaunchSite> writtenLaunchSites(const ConstantFolder &folder) {
         continue;
       std::optional<std::vector<std::string>> arguments;
       const std::size_t open = code.find_first_not_of(" \t\r\n", close + 3);
-      if (const std::size_t end = open == std::string::npos || code[open] != '(' ? std::string::npos
-                                                                                  : pastClosing(code, open);
-          end != std::string::npos) {
-        arguments = topLevelParts(std::string_view(code).substr(open + 1, end - open - 2));
-        if (arguments->size() == 1 && arguments->front().find_first_not_of(" \t\r\n") == std::string::npos)
-          arguments->clear(); // `kernel<<<g, b>>>()`
-      }
+      if (open != std::string::npos && code[open] == '(')
+        arguments = partsInParentheses(code, open); // none for `kernel<<<g, b>>>()`
       std::vector<std::string> templateArguments;
       std::size_t statement = at;
       std::string kernel = launchedName(code, at, templateArguments, statement);

@@ -149,7 +149,7 @@ bool ConstantFolder::Impl::onlyRead(std::size_t file, std::size_t at, std::size_
   const std::string &code = files_[file].code();
   if (passedToBeRead(code, at, length))
     return true;
-  const std::optional<AddressArgument> passed = addressArgumentAt(code, at, length);
+  const std::optional<CallArgument> passed = addressArgumentAt(code, at, length);
   if (!passed || !passed->whole || passed->callee.empty())
     return false; // `(&n)`: no call
   const std::size_t arguments = argumentCountAndIndex(code, passed->open, at).first;

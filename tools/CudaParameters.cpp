@@ -75,15 +75,7 @@ Lookup ConstantFolder::Impl::parameter(std::size_t file, const CudaCode::Paramet
 std::optional<std::vector<std::string>> ConstantFolder::Impl::callArguments(std::size_t callFile, std::size_t call,
                                                                            const std::string &function) const {
   const std::string &caller = files_[callFile].code();
-  const std::size_t parenthesis = callArgumentsAt(caller, call, function.size());
-  const std::size_t end = pastClosing(caller, parenthesis);
-  if (end == std::string::npos)
-    return std::nullopt;
-  std::vector<std::string> arguments =
-      topLevelParts(std::string_view(caller).substr(parenthesis + 1, end - parenthesis - 2));
-  if (arguments.size() == 1 && trimmed(arguments[0]).empty())
-    arguments.clear(); // `f()`
-  return arguments;
+  return partsInParentheses(caller, callArgumentsAt(caller, call, function.size()));
 }
 
 bool ConstantFolder::Impl::callsItsOwn(std::size_t callFile, const std::string &function, std::size_t definedIn) const {

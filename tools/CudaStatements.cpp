@@ -42,22 +42,34 @@ bool endsCaseLabel(const std::string &code, std::size_t past) {
 /// standard library call that takes it by non-const reference, whose
 /// declaration is in a header not read: `std::swap(a, b)`,
 /// `std::exchange(n, m)`, `std::tie(n, m) = ...`, `std::from_chars(s, e, n)`.
+/// The call argument that starts at `start` (just after the call's `(` or
+/// a `,`) and holds the name of `length` characters at `at`; nullopt where
+/// `start` begins no argument of a call.
+std::optional<CallArgument> argumentStartingAt(const std::string &code, std::size_t start, std::size_t at,
+                                                  std::size_t length) {
+  const std::size_t argumentStart = codeEndBefore(code, start);
+  const std::size_t open = parenthesisAround(code, at);
+  if (open == std::string::npos || argumentStart == 0 ||
+      (code[argumentStart - 1] != '(' && code[argumentStart - 1] != ','))
+    return std::nullopt; // `f(a & n)`, `f(x, y + &n)`
+  const std::size_t next = code.find_first_not_of(" \t\r\n", at + length);
+  std::size_t nameAt = open;
+  std::string callee = wordBefore(code, nameAt);
+  const bool whole = next != std::string::npos && (code[next] == ',' || code[next] == ')');
+  return CallArgument{std::move(callee), argumentCountAndIndex(code, open, at).second, open, whole};
+}
+
 bool passedToTheLibraryToChange(const std::string &code, std::size_t at, std::size_t length) {
   static const std::pair<std::string_view, std::size_t> kChangedArguments[] = {
       {"swap", 0}, {"swap", 1}, {"exchange", 0}, {"from_chars", 2}, {"getline", 1}};
-  const std::size_t previous = codeEndBefore(code, at);
-  const std::size_t next = code.find_first_not_of(" \t\r\n", at + length);
-  const std::size_t open = parenthesisAround(code, at);
-  if (previous == 0 || next == std::string::npos || open == std::string::npos ||
-      (code[previous - 1] != '(' && code[previous - 1] != ',') || (code[next] != ')' && code[next] != ','))
+  const std::optional<CallArgument> passed = argumentStartingAt(code, at, at, length);
+  if (!passed || !passed->whole)
     return false;
-  std::size_t nameAt = open;
-  const std::string callee = wordBefore(code, nameAt);
-  if (callee == "tie")
+  if (passed->callee == "tie")
     return true; // each of them assigned
-  const std::size_t index = argumentCountAndIndex(code, open, at).second;
-  return std::any_of(std::begin(kChangedArguments), std::end(kChangedArguments),
-                     [&](const auto &changed) { return changed.first == callee && changed.second == index; });
+  return std::any_of(std::begin(kChangedArguments), std::end(kChangedArguments), [&](const auto &changed) {
+    return changed.first == passed->callee && changed.second == passed->index;
+  });
 }
 
 } // namespace
@@ -254,26 +266,26 @@ std::pair<std::size_t, std::size_t> argumentCountAndIndex(const std::string &cod
   return {count, index};
 }
 
-std::optional<AddressArgument> addressArgumentAt(const std::string &code, std::size_t at, std::size_t length) {
+std::optional<CallArgument> addressArgumentAt(const std::string &code, std::size_t at, std::size_t length) {
   const std::size_t previous = codeEndBefore(code, at);
-  const std::size_t open = parenthesisAround(code, at);
-  const std::size_t next = code.find_first_not_of(" \t\r\n", at + length);
-  if (previous == 0 || code[previous - 1] != '&' || open == std::string::npos)
+  if (previous == 0 || code[previous - 1] != '&')
     return std::nullopt;
-  const std::size_t argumentStart = codeEndBefore(code, previous - 1);
-  if (argumentStart == 0 || (code[argumentStart - 1] != '(' && code[argumentStart - 1] != ','))
-    return std::nullopt; // `f(a & n)`, `f(x, y + &n)`
-  std::size_t nameAt = open;
-  std::string callee = wordBefore(code, nameAt);
-  const bool whole = next != std::string::npos && (code[next] == ',' || code[next] == ')');
-  return AddressArgument{std::move(callee), argumentCountAndIndex(code, open, at).second, open, whole};
+  return argumentStartingAt(code, previous - 1, at, length);
+}
+
+bool changedWithin(const std::string &code, const std::string &name, std::size_t from, std::size_t to) {
+  for (std::size_t at = code.find(name, from); at != std::string::npos && at < to;
+       at = code.find(name, at + name.size()))
+    if (isWholeWord(code, at, name.size()) && changesAt(code, at, name.size()))
+      return true;
+  return false;
 }
 
 bool passedToBeRead(const std::string &code, std::size_t at, std::size_t length) {
   static const std::pair<std::string_view, std::size_t> kReadArguments[] = {
       {"cudaLaunchKernelEx", 0}, {"cudaMemcpyToSymbol", 1}, {"cudaMemcpyToSymbolAsync", 1},
       {"cudaMemcpy", 1},         {"cudaMemcpyAsync", 1},    {"memcpy", 1}};
-  const std::optional<AddressArgument> passed = addressArgumentAt(code, at, length);
+  const std::optional<CallArgument> passed = addressArgumentAt(code, at, length);
   return passed && std::any_of(std::begin(kReadArguments), std::end(kReadArguments), [&](const auto &read) {
            return read.first == passed->callee && read.second == passed->index;
          });

@@ -74,8 +74,8 @@ std::optional<std::vector<std::string>> listedDeclarationType(const std::string 
 /// counted, no text copied (this runs for every name read as an argument).
 std::pair<std::size_t, std::size_t> argumentCountAndIndex(const std::string &code, std::size_t open, std::size_t at);
 
-/// A call's argument that is the address of a name, `&n`.
-struct AddressArgument {
+/// A call's argument that holds a name: its address, `&n`, or the name itself.
+struct CallArgument {
   std::string callee; ///< the name before the call's `(`
   std::size_t index = 0; ///< the argument's position
   std::size_t open = 0;  ///< the call's `(`
@@ -85,7 +85,10 @@ struct AddressArgument {
 /// The call whose argument starts with `&name`, the name of `length`
 /// characters at `at` (`cudaGetDeviceProperties(&prop, 0)`); nullopt
 /// where `at` is in no such argument.
-std::optional<AddressArgument> addressArgumentAt(const std::string &code, std::size_t at, std::size_t length);
+std::optional<CallArgument> addressArgumentAt(const std::string &code, std::size_t at, std::size_t length);
+
+/// Whether `name` is changed (changesAt()) anywhere in [`from`, `to`) of `code`.
+bool changedWithin(const std::string &code, const std::string &name, std::size_t from, std::size_t to);
 
 /// Whether the name of `length` characters at `at` is passed by address
 /// to a CUDA runtime call that only reads it (`cudaMemcpyToSymbol(c_n,

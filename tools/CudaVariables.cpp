@@ -232,9 +232,8 @@ std::optional<Number> ConstantFolder::Impl::counterMiddle(std::size_t file, std:
   const std::optional<CountedFor> counted = countedFor(std::string_view(code).substr(open + 1, close - open - 1));
   if (before <= close || bodyEnd == std::string::npos || before >= bodyEnd || !counted || counted->counter != name)
     return std::nullopt; // not read in the loop's body, or not its counter
-  for (std::size_t use = code.find(name, close); use < bodyEnd; use = code.find(name, use + name.size()))
-    if (isWholeWord(code, use, name.size()) && changesAt(code, use, name.size()))
-      return std::nullopt; // the body changes it too
+  if (changedWithin(code, name, close, bodyEnd))
+    return std::nullopt; // the body changes it too
   auto whole = [&](const std::string &text) {
     const std::optional<Number> value = number(file, keyword, text, depth + 1);
     return value && !value->real ? std::optional<std::int64_t>(value->whole) : std::nullopt;
