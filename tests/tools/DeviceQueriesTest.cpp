@@ -19,13 +19,7 @@ const TargetDevice *titanX() { return targetDeviceNamed("gtxtitanx"); }
 /// What `main`'s `body`, after `globals`, launches `k` with, GRID x BLOCK, the device queries reading `device`.
 std::string launchedOn(const TargetDevice *device, const std::string &body, std::string *how = nullptr,
                        const std::string &globals = "") {
-  const auto launches = launchesOf({"k"}, {{"t.cu", "t.cu", globals + inMain(body)}}, SIZE_MAX, device);
-  const auto found = launches.find("k");
-  if (found == launches.end())
-    return "none";
-  if (how)
-    *how = found->second.gridHow + " | " + found->second.blockHow;
-  return shown(found->second.grid) + " x " + shown(found->second.block);
+  return launchedWith(globals + inMain(body), how, device);
 }
 
 TEST(DeviceQueriesTest, TheTableKnowsTheShippedModelsGpu) {

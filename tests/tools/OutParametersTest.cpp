@@ -20,10 +20,7 @@ const std::string kSizes = "void sizes(int n, int maxBlocks, int &blocks, int &t
 
 /// "GRID x BLOCK" that `main`'s `body` launches kernel `k` with, after `kSizes` and `functions`.
 std::string launchedAfter(const std::string &body, const std::string &functions = "") {
-  const auto launches =
-      launchesOf({"k"}, kSizes + functions + "int main(int argc, char **argv) {\n  float *x;\n" + body + "\n}\n");
-  const auto found = launches.find("k");
-  return found == launches.end() ? "none" : shown(found->second.grid) + " x " + shown(found->second.block);
+  return launchedWith(kSizes + functions + inMain(body));
 }
 
 TEST(OutParametersTest, AReferenceParameterGivesTheValueItsFunctionLeaves) {
@@ -33,12 +30,12 @@ TEST(OutParametersTest, AReferenceParameterGivesTheValueItsFunctionLeaves) {
   EXPECT_EQ(launchedAfter("int blocks = 0, threads = 0;\nsizes(300, 64, blocks, threads);\n"
                           "k<<<blocks, threads>>>(x);"),
             "5,1,1 x 64,1,1");
-  const auto launches =
-      launchesOf({"k"}, kSizes + "int main() { float *x; int b = 0, t = 0;\n  sizes(1 << 20, 64, b, t);\n"
-                                 "  k<<<b, t>>>(x); }\n");
-  ASSERT_EQ(launches.count("k"), 1u);
-  EXPECT_NE(launches.at("k").blockHow.find("`t` = 256, as `sizes` at t.cu:7 sets it"), std::string::npos)
-      << launches.at("k").blockHow;
+  std::string how;
+  EXPECT_EQ(launchedWith(kSizes + "int main() { float *x; int b = 0, t = 0;\n  sizes(1 << 20, 64, b, t);\n"
+                                  "  k<<<b, t>>>(x); }\n",
+                         &how),
+            "64,1,1 x 256,1,1");
+  EXPECT_NE(how.find("`t` = 256, as `sizes` at t.cu:7 sets it"), std::string::npos) << how;
 }
 
 TEST(OutParametersTest, ADim3ReferenceGivesItsSizes) {
@@ -126,8 +123,8 @@ TEST(OutParametersTest, WhatACallCannotChangeKeepsItsValue) {
   EXPECT_EQ(launchedAfter("int blocks = 8, threads = 32;\nif (argc > 1) sizes(1 << 20, 64, blocks, threads);\n"
                           "k<<<blocks, threads>>>(x);"),
             "8,1,1 x 32,1,1");
-  EXPECT_EQ(launchedAfter("int blocks = 8, threads = 32;\nif (argc > 1)\n  sizes(1 << 20, 64,\n        blocks, threads);\n"
-                          "k<<<blocks, threads>>>(x);"),
+  EXPECT_EQ(launchedAfter("int blocks = 8, threads = 32;\nif (argc > 1)\n"
+                          "  sizes(1 << 20, 64,\n        blocks, threads);\nk<<<blocks, threads>>>(x);"),
             "8,1,1 x 32,1,1");
   // One it may make leaves the size open.
   EXPECT_EQ(launchedAfter("int blocks = 8, threads = 32;\nif (x)\n  sizes(1 << 20, 64, blocks, threads);\n"

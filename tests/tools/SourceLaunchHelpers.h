@@ -60,6 +60,20 @@ inline std::string launchesText(const std::vector<std::string> &names, const std
   return text;
 }
 
+/// "GRID x BLOCK" that `source` (t.cu) launches kernel `k` with, "none"
+/// where it gets no entry; its reasons ("GRID_HOW | BLOCK_HOW") in `how`
+/// where given; `device` the GPU its device queries read.
+inline std::string launchedWith(const std::string &source, std::string *how = nullptr,
+                                const TargetDevice *device = nullptr) {
+  const auto launches = launchesOf({"k"}, {{"t.cu", "t.cu", source}}, SIZE_MAX, device);
+  const auto found = launches.find("k");
+  if (found == launches.end())
+    return "none";
+  if (how)
+    *how = found->second.gridHow + " | " + found->second.blockHow;
+  return shown(found->second.grid) + " x " + shown(found->second.block);
+}
+
 /// A one-file ConstantFolder over `source`, whose `@` marks the launch
 /// (blanked, its offset kept in `launch`).
 struct MarkedSource {

@@ -147,21 +147,17 @@ TEST(StructMembersTest, AStructParameterIsWhatItsCallsPass) {
                    "p.n"),
             "32,1,1");
   // At a launch, with the call that gave it.
-  const auto launches =
-      launchesOf({"k"}, kParams + "void launch(float *x, Params p) { k<<<p.n / p.block, p.block>>>(x); }\n"
-                                  "int main() { float *x; Params p = {4096, 256};\n  launch(x, p); }\n");
-  ASSERT_EQ(launches.count("k"), 1u);
-  EXPECT_EQ(shown(launches.at("k").grid) + " x " + shown(launches.at("k").block), "16,1,1 x 256,1,1");
-  EXPECT_NE(launches.at("k").blockHow.find("`p.block` = 256, as `launch`'s call at t.cu:4 passes it"),
-            std::string::npos)
-      << launches.at("k").blockHow;
+  std::string how;
+  EXPECT_EQ(launchedWith(kParams + "void launch(float *x, Params p) { k<<<p.n / p.block, p.block>>>(x); }\n"
+                                   "int main() { float *x; Params p = {4096, 256};\n  launch(x, p); }\n",
+                         &how),
+            "16,1,1 x 256,1,1");
+  EXPECT_NE(how.find("`p.block` = 256, as `launch`'s call at t.cu:4 passes it"), std::string::npos) << how;
   // A dim3 member gives a grid or a block.
-  const auto geometry = launchesOf({"k"}, "struct Geometry { dim3 grid, block; };\n"
-                                          "void launch(float *x, const Geometry &g) { k<<<g.grid, g.block>>>(x); }\n"
-                                          "int main() { float *x; Geometry g = {dim3(8, 2), dim3(128)};\n"
-                                          "  launch(x, g); }\n");
-  ASSERT_EQ(geometry.count("k"), 1u);
-  EXPECT_EQ(shown(geometry.at("k").grid) + " x " + shown(geometry.at("k").block), "8,2,1 x 128,1,1");
+  EXPECT_EQ(launchedWith("struct Geometry { dim3 grid, block; };\n"
+                         "void launch(float *x, const Geometry &g) { k<<<g.grid, g.block>>>(x); }\n"
+                         "int main() { float *x; Geometry g = {dim3(8, 2), dim3(128)};\n  launch(x, g); }\n"),
+            "8,2,1 x 128,1,1");
 }
 
 TEST(StructMembersTest, ACudaLaunchConfigIsReadAsItsRuntimeStruct) {
