@@ -8,6 +8,8 @@
 #include "CudaStatements.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <string_view>
 
 namespace ptxdvfs::tools {
@@ -158,6 +160,9 @@ namespace {
 /// Steps a `while` loop is followed through before its value is left open.
 constexpr int kMaxLoopSteps = 64;
 
+/// Statements of a loop body that are followed together.
+constexpr std::size_t kMaxLoopStatements = 8;
+
 /// `text` with each whole-word `name` replaced by `(value)`.
 std::string withValue(std::string text, const std::string &name, const std::string &value) {
   for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at)) {
@@ -171,6 +176,52 @@ std::string withValue(std::string text, const std::string &name, const std::stri
   return text;
 }
 
+/// One statement of a loop body, `name op= e;`: what it gives `name` (assignedText()).
+struct LoopStep {
+  std::size_t at = 0; ///< where the statement starts
+  std::string name;
+  std::string value;
+};
+
+/// The statements of a loop body from `first` to `bodyEnd` (past its `}`
+/// where it is braced), where each assigns a plain name and changes
+/// nothing else (`blocks /= 2; threads *= 2;`); nullopt for any other body.
+std::optional<std::vector<LoopStep>> stepsOfBody(const std::string &code, std::size_t first, std::size_t bodyEnd) {
+  std::vector<LoopStep> steps;
+  for (std::size_t at = first; at < bodyEnd && code[at] != '}';
+       at = code.find_first_not_of(" \t\r\n", statementEndFrom(code, at))) {
+    const std::string name = firstWordOf(std::string_view(code).substr(at));
+    std::optional<std::string> value = name.empty() ? std::nullopt : assignedText(code, at, name);
+    const std::size_t end = value ? statementEndFrom(code, at) : std::string::npos;
+    if (!value || end > bodyEnd || steps.size() == kMaxLoopStatements)
+      return std::nullopt; // a declaration, a call, a nested block, ...
+    for (const std::string &read : wordsIn(std::string_view(code).substr(at + name.size(), end - at - name.size())))
+      if (changedWithin(code, read, at + name.size(), end))
+        return std::nullopt; // `n = (m += 1) * n;`
+    steps.push_back({at, name, std::move(*value)});
+  }
+  return steps.empty() ? std::nullopt : std::optional(std::move(steps));
+}
+
+/// The names of `steps` whose values `name`'s steps, and `condition`, need,
+/// from one pass to the next: `name` itself, and each stepped name either reads.
+std::set<std::string> namesNeeded(const std::vector<LoopStep> &steps, const std::string &name,
+                                  const std::string &condition) {
+  std::set<std::string> needed{name};
+  for (const LoopStep &step : steps)
+    if (readsName(condition, step.name))
+      needed.insert(step.name);
+  for (std::size_t before = 0; before != needed.size();) {
+    before = needed.size();
+    for (const LoopStep &step : steps)
+      if (needed.count(step.name))
+        for (const LoopStep &read : steps)
+          if (readsName(step.value, read.name))
+            needed.insert(read.name);
+  }
+  return needed;
+}
+
 } // namespace
 
 std::optional<Number> ConstantFolder::Impl::valueAfterLoop(std::size_t file, std::size_t at, std::size_t before,
@@ -182,52 +233,73 @@ std::optional<Number> ConstantFolder::Impl::valueAfterLoop(std::size_t file, std
     return std::nullopt;
   const LoopHeader &loop = headers.front();
   const std::optional<CountedFor> counted = loop.keyword == "for" ? countedFor(loop.inside(code)) : std::nullopt;
-  if (loop.keyword != "while" && !(counted && counted->counter != name))
+  if (loop.keyword != "while" && !counted)
     return std::nullopt;
-  // Its body is the one statement `name op= ...;`, braced or not, and the use is past it.
+  // Its body is assignments of plain names, braced or not, `at` is one of them, and the use is past it.
   const std::size_t bodyEnd = bodyEndAfter(source, loop.headEnd);
   const std::size_t bodyStart = code.find_first_not_of(" \t\r\n", loop.headEnd + 1);
   if (bodyEnd == std::string::npos || before < bodyEnd || bodyStart == std::string::npos)
     return std::nullopt;
   const std::size_t first = code[bodyStart] == '{' ? code.find_first_not_of(" \t\r\n", bodyStart + 1) : bodyStart;
-  const std::size_t statementEnd = first == at ? statementEndFrom(code, at) : std::string::npos;
-  if (statementEnd == std::string::npos || code.find_first_not_of(" \t\r\n}", statementEnd) < bodyEnd)
-    return std::nullopt; // another statement first, or after it
-  const std::optional<std::string> step = assignedText(code, at, name);
-  if (changedWithin(code, name, loop.open, loop.close))
-    return std::nullopt; // `while ((t *= 2) < n)`
-  if (!step || (counted && readsName(*step, counted->counter)) ||
-      !runsBeforeEachUse(file, loop.at, before, false, depth))
+  const std::optional<std::vector<LoopStep>> steps = stepsOfBody(code, first, bodyEnd);
+  if (!steps || std::none_of(steps->begin(), steps->end(), [&](const LoopStep &step) { return step.at == at; }))
     return std::nullopt;
-  std::optional<Number> value = number(file, loop.at, name, depth + 1);
-  const auto stepped = [&](const Number &from) {
-    return number(file, at, withValue(*step, name, shownNumber(from)), depth + 1);
+  for (const LoopStep &step : *steps)
+    if (changedWithin(code, step.name, loop.open, loop.close) ||
+        (counted && (step.name == counted->counter || readsName(step.value, counted->counter))))
+      return std::nullopt; // `while ((t *= 2) < n)`, or a step that reads the counter
+  if (!runsBeforeEachUse(file, loop.at, before, false, depth))
+    return std::nullopt;
+  const std::string condition = counted ? std::string() : std::string(loop.inside(code));
+  std::map<std::string, Number> values;
+  for (const std::string &needed : namesNeeded(*steps, name, condition)) {
+    const std::optional<Number> initial = number(file, loop.at, needed, depth + 1);
+    if (!initial)
+      return std::nullopt;
+    values.emplace(needed, *initial);
+  }
+  const auto withValues = [&](std::string text) {
+    for (const auto &[stepped, value] : values)
+      text = withValue(std::move(text), stepped, shownNumber(value));
+    return text;
   };
-  const auto ended = [&](int steps) {
-    note({"`" + name + "` = " + shownNumber(*value) + " after " + quotedCode(loop.text(source.text())) + " at " +
-          source.where(loop.at) + " (" + std::to_string(steps) + (steps == 1 ? " step)" : " steps)")});
-    return value;
+  const auto pass = [&] { // each statement reads what those before it left
+    for (const LoopStep &step : *steps) {
+      if (!values.count(step.name))
+        continue; // nothing needed reads it
+      const std::optional<Number> stepped = number(file, step.at, withValues(step.value), depth + 1);
+      if (!stepped)
+        return false;
+      values.at(step.name) = *stepped;
+    }
+    return true;
   };
-  if (counted) { // as many steps as the counter counts: `for (int i = 0; i < levels; ++i) size /= 2;`
+  const auto ended = [&](int passes) {
+    const Number &value = values.at(name);
+    note({"`" + name + "` = " + shownNumber(value) + " after " + quotedCode(loop.text(source.text())) + " at " +
+          source.where(loop.at) + " (" + std::to_string(passes) + (passes == 1 ? " step)" : " steps)")});
+    return std::optional(value);
+  };
+  if (counted) { // as many passes as the counter counts: `for (int i = 0; i < levels; ++i) size /= 2;`
     const std::optional<CountedRange> range = countedRange(*counted, [&](const std::string &text) {
       const std::optional<Number> folded = number(file, loop.at, text, depth + 1);
       return folded && !folded->real ? std::optional<std::int64_t>(folded->whole) : std::nullopt;
     });
     if (!range || range->count > static_cast<std::uint64_t>(kMaxLoopSteps))
       return std::nullopt;
-    for (std::uint64_t steps = 0; value && steps < range->count; ++steps)
-      value = stepped(*value);
-    return value ? ended(static_cast<int>(range->count)) : std::nullopt;
+    for (std::uint64_t passes = 0; passes < range->count; ++passes)
+      if (!pass())
+        return std::nullopt;
+    return ended(static_cast<int>(range->count));
   }
-  const std::string condition(loop.inside(code));
-  for (int steps = 0; value && steps <= kMaxLoopSteps; ++steps) {
-    const std::optional<Number> holds =
-        number(file, loop.at, withValue(condition, name, shownNumber(*value)), depth + 1);
+  for (int passes = 0; passes <= kMaxLoopSteps; ++passes) {
+    const std::optional<Number> holds = number(file, loop.at, withValues(condition), depth + 1);
     if (!holds)
       return std::nullopt;
     if (holds->asReal() == 0)
-      return ended(steps);
-    value = stepped(*value);
+      return ended(passes);
+    if (!pass())
+      return std::nullopt;
   }
   return std::nullopt; // open, or more steps than are followed
 }

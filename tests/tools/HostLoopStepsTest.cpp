@@ -1,7 +1,7 @@
 // HostLoopStepsTest.cpp - host loops counted however they step: scaled
 // (`size *= 2`, `s >>= 1`), from the counter's value before the loop
 // (`for (; log2N > 11; log2N -= 2)`), or beside other variables' steps;
-// and a size a loop steps, followed to the loop's end.
+// and a size a loop steps, alone or beside others, followed to the loop's end.
 #include "SourceLaunchHelpers.h"
 
 #include <gtest/gtest.h>
@@ -66,6 +66,31 @@ TEST(HostLoopStepsTest, ALoopThatStepsASizeIsFollowedToItsEnd) {
                            "int n = 1;\nif (rand())\n  while (n < 4096) n *= 2;",
                            "int n = 256;\nfor (int i = 0; i < 3; i++) n += i;",
                            "int n = 256;\nfor (int i = 0; i < 100; i++) n += 256;"})
+    EXPECT_EQ(gridAfter(loop), "none") << loop;
+}
+
+TEST(HostLoopStepsTest, ALoopOfSeveralAssignmentsStepsThemTogether) {
+  // The blocks-and-threads balance of a reduction: halve the blocks, double the threads, until few enough blocks.
+  const std::string balance = "int threads = 128, blocks = 32768;\nwhile (blocks > 64) {\n  blocks /= 2;\n"
+                              "  threads *= 2;\n}\n";
+  EXPECT_EQ(gridAfter(balance + "int n = blocks * 256;"), "64,1,1");
+  EXPECT_EQ(gridAfter(balance + "int n = threads * 256;"), "65536,1,1"); // 128 doubled 9 times
+  const ptx::analysis::SourceLaunch threads = launchOfK(inMain(balance + "k<<<threads, 256>>>(x);"));
+  EXPECT_EQ(threads.gridHow, "`threads` = 65536 after `while (blocks > 64)` at t.cu:4 (9 steps)");
+  // A counted `for` steps them as often as it counts, each statement reading what those before it left.
+  EXPECT_EQ(gridAfter("int n = 1 << 20, m = 1;\nfor (int l = 0; l < 3; ++l) {\n  n /= 2;\n  m *= 2;\n}"), "512,1,1");
+  EXPECT_EQ(gridAfter("int a = 1, b = 1;\nfor (int i = 0; i < 5; i++) {\n  a = a + b;\n  b = a - b;\n}\n"
+                      "int n = a * b * 256;"),
+            "104,1,1"); // (a, b): (2, 1), (3, 2), (5, 3), (8, 5), (13, 8)
+  // A variable the size does not depend on may be open.
+  EXPECT_EQ(gridAfter("int n = 1 << 20, log = rand();\nwhile (n > 4096) {\n  n /= 2;\n  log++;\n}"), "16,1,1");
+  // Not followed: a statement that is no plain assignment, one whose value changes another name, a size
+  // that rests on an open one.
+  for (const char *loop : {"int n = 1, m = 1;\nwhile (n < 4096) {\n  n *= 2;\n  report(m);\n}",
+                           "int n = 1;\nwhile (n < 4096) {\n  int t = n;\n  n = t * 2;\n}",
+                           "int n = 1, m = 1;\nwhile (n < 4096) {\n  n = (m += 1) * n;\n  m = 1;\n}",
+                           "int n = 1, m = rand();\nwhile (n < 4096) {\n  n += m;\n  m *= 2;\n}",
+                           "int n = 1, m = 1;\nwhile (n < 4096) {\n  n *= 2;\n  { m = 2; }\n}"})
     EXPECT_EQ(gridAfter(loop), "none") << loop;
 }
 
