@@ -6,6 +6,7 @@
 #include <cctype>
 #include <filesystem>
 #include <iterator>
+#include <optional>
 #include <set>
 #include <string_view>
 
@@ -23,7 +24,8 @@ CudaCode::CudaCode(const CudaSourceFile &file, std::string code,
   for (std::size_t at = 0; at < code_.size(); ++at) {
     if (code_[at] == '{') {
       blocks_.push_back(
-          {at, code_.size(), open.empty() ? -1 : open.back(), parameterListOf(at) != std::string::npos});
+          {at, code_.size(), open.empty() ? -1 : open.back(),
+           parameterListOf(at) != std::string::npos || namedLambdaOf(at).has_value()});
       open.push_back(static_cast<int>(blocks_.size()) - 1);
     } else if (code_[at] == '}' && !open.empty()) {
       blocks_[static_cast<std::size_t>(open.back())].close = at;
@@ -87,10 +89,20 @@ int CudaCode::functionBodyAt(std::size_t offset) const {
   return block;
 }
 
+int CudaCode::outermostFunctionBodyAt(std::size_t offset) const {
+  int body = functionBodyAt(offset);
+  for (int outer = body; outer >= 0; outer = functionBodyAt(openBraceOf(outer)))
+    body = outer;
+  return body;
+}
+
 std::string CudaCode::functionNameOf(int block) const {
   if (block < 0 || !blocks_[static_cast<std::size_t>(block)].functionBody)
     return "";
-  std::size_t parameters = parameterListOf(blocks_[static_cast<std::size_t>(block)].open);
+  const std::size_t open = blocks_[static_cast<std::size_t>(block)].open;
+  if (std::optional<NamedLambda> lambda = namedLambdaOf(open))
+    return std::move(lambda->name);
+  std::size_t parameters = parameterListOf(open);
   return wordBefore(code_, parameters);
 }
 
@@ -127,6 +139,8 @@ std::optional<CudaCode::TemplateParameterList> CudaCode::templateParametersOf(in
   if (block < 0 || !blocks_[static_cast<std::size_t>(block)].functionBody)
     return std::nullopt;
   std::size_t at = parameterListOf(blocks_[static_cast<std::size_t>(block)].open);
+  if (at == std::string::npos)
+    return std::nullopt; // a lambda without parameters
   wordBefore(code_, at); // the function's name
   // Back over its return type and qualifiers (`static`, `std::vector<int>`, `T *`) to `template <...>`.
   constexpr int kMostTokens = 32;
@@ -171,7 +185,7 @@ std::optional<CudaCode::TemplateParameterList> CudaCode::templateParametersOf(in
   return std::nullopt;
 }
 
-/// `f(...) {` and `f(...) const {`, not `if (...) {`, `[](...) {` or `struct S {`.
+/// `f(...) {`, `f(...) const {` and `auto f = [&](...) {`, not `if (...) {`, `[](...) {` or `struct S {`.
 std::size_t CudaCode::parameterListOf(std::size_t brace) const {
   std::size_t at = brace;
   for (std::string word = wordBefore(code_, at); word == "const" || word == "noexcept" || word == "override";
@@ -185,7 +199,38 @@ std::size_t CudaCode::parameterListOf(std::size_t brace) const {
   static const std::set<std::string, std::less<>> kStatements{"if", "for", "while", "switch", "catch"};
   std::size_t nameStart = at;
   const std::string name = wordBefore(code_, nameStart);
+  if (name.empty() && nameStart > 0 && code_[nameStart - 1] == ']') // `auto f = [&](int n) {`
+    return namedLambdaOf(brace) ? at : std::string::npos;
   return !name.empty() && !kStatements.count(name) ? at : std::string::npos;
+}
+
+std::optional<CudaCode::NamedLambda> CudaCode::namedLambdaOf(std::size_t brace) const {
+  std::size_t at = brace;
+  for (std::size_t word = at;; at = word) { // `mutable`, `noexcept`: no name of the lambda's
+    const std::string before = wordBefore(code_, word);
+    if (before != "mutable" && before != "noexcept")
+      break;
+  }
+  at = codeEndBefore(code_, at);
+  NamedLambda lambda;
+  if (at > 0 && code_[at - 1] == ')') {
+    lambda.parameters = openingOf(code_, at - 1);
+    if (code_[lambda.parameters] != '(')
+      return std::nullopt; // unmatched
+    at = codeEndBefore(code_, lambda.parameters);
+  }
+  if (at == 0 || code_[at - 1] != ']')
+    return std::nullopt;
+  const std::size_t captures = openingOf(code_, at - 1);
+  const std::size_t equals = codeEndBefore(code_, captures);
+  if (code_[captures] != '[' || equals < 2 || code_[equals - 1] != '=' ||
+      std::string_view("=!<>+-*/%&|^").find(code_[equals - 2]) != std::string_view::npos)
+    return std::nullopt; // `v[i] {`, `x == [...]`, `n += [...]`
+  std::size_t nameAt = equals - 1;
+  lambda.name = wordBefore(code_, nameAt);
+  if (lambda.name.empty() || wordBefore(code_, nameAt) != "auto")
+    return std::nullopt; // passed to a call, or kept in a `std::function`
+  return lambda;
 }
 
 std::size_t codeEndBefore(const std::string &code, std::size_t at) {

@@ -57,6 +57,11 @@ public:
   /// The body of the function that holds `offset` (the innermost); -1 outside every function.
   int functionBodyAt(std::size_t offset) const;
 
+  /// The body of the function at file scope that holds `offset`, through
+  /// the named lambdas in it (whose template parameters are its); -1
+  /// outside every function.
+  int outermostFunctionBodyAt(std::size_t offset) const;
+
   /// The name of the innermost function whose body holds `offset`
   /// (functionNameOf(functionBodyAt(offset))); empty outside every function.
   std::string functionNameAt(std::size_t offset) const { return functionNameOf(functionBodyAt(offset)); }
@@ -118,6 +123,17 @@ private:
   /// whose body `brace` opens (its name is the word before it); npos for
   /// another block.
   std::size_t parameterListOf(std::size_t brace) const;
+
+  /// A lambda given a name, `auto name = [captures](parameters) mutable {`
+  /// or `auto name = [captures] {`: read as a function of that name.
+  struct NamedLambda {
+    std::string name;
+    std::size_t parameters = std::string::npos; ///< its `(`; npos where it has no parameter list
+  };
+
+  /// The named lambda whose body `brace` opens; nullopt for another block
+  /// (a lambda passed straight to a call, or kept in a `std::function`).
+  std::optional<NamedLambda> namedLambdaOf(std::size_t brace) const;
 
   struct Block {
     std::size_t open, close; ///< offsets of `{` and `}` (the file's end when unclosed)

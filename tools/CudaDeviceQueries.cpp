@@ -51,7 +51,8 @@ Lookup ConstantFolder::Impl::deviceQuery(std::size_t file, std::size_t at, std::
 bool ConstantFolder::Impl::queriedElsewhere(std::size_t file, std::size_t at, std::size_t length,
                                             std::size_t before) const {
   const CudaCode &source = files_[file];
-  return source.functionBodyAt(at) != source.functionBodyAt(before) && deviceQueryAt(file, at, length, "");
+  // A lambda's use reads the queries of the function that defines it.
+  return !source.encloses(source.functionBodyAt(at), source.blockAt(before)) && deviceQueryAt(file, at, length, "");
 }
 
 Definition ConstantFolder::Impl::deviceValue(std::size_t file, std::size_t at, std::size_t length,

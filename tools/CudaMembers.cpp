@@ -271,12 +271,11 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
       found = Definition(*assigned, file, at, false); // `p.n *= 2` reads as `p.n * (2)`, looked up from here
       return Lookup::Found;
     }
-    if (source.blockAt(at) < 0)
-      if (const std::optional<CudaCode::ParameterList> list = source.parameterListAround(at)) {
-        if (!source.encloses(list->body, useBlock))
-          continue; // another function's parameter
-        return structParameter(file, *list, at, base, fields, depth, found);
-      }
+    if (const std::optional<CudaCode::ParameterList> list = source.parameterListAround(at)) { // a lambda's too
+      if (!source.encloses(list->body, useBlock))
+        continue; // another function's parameter
+      return structParameter(file, *list, at, base, fields, depth, found);
+    }
     std::vector<std::string> type = declaredTypeBefore(code, at);
     if (type.empty())
       type = listedDeclarationType(code, at, true).value_or(type); // `Params a = {64, 1}, b = {64, 2};`

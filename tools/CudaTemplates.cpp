@@ -55,7 +55,7 @@ Lookup ConstantFolder::Impl::templateParameter(std::size_t file, int body, const
 std::optional<std::string> ConstantFolder::Impl::templateArgument(std::size_t file, std::size_t offset,
                                                                   const std::string &name, int depth) const {
   const CudaCode &source = files_[file];
-  const int body = source.functionBodyAt(offset);
+  const int body = source.outermostFunctionBodyAt(offset);
   const std::optional<CudaCode::TemplateParameterList> list = source.templateParametersOf(body);
   const std::string function = source.functionNameOf(body);
   const std::size_t index = list ? indexOf(*list, name) : std::string::npos;
@@ -92,7 +92,7 @@ std::optional<std::string> ConstantFolder::Impl::templateArgument(std::size_t fi
 
 std::optional<TemplateCalls> ConstantFolder::Impl::templateCallsAround(std::size_t file, std::size_t offset) const {
   const CudaCode &source = files_[file];
-  const int body = source.functionBodyAt(offset);
+  const int body = source.outermostFunctionBodyAt(offset);
   const std::string function = source.functionNameOf(body);
   if (function.empty() || !source.templateParametersOf(body))
     return std::nullopt;

@@ -71,11 +71,30 @@ Lookup ConstantFolder::Impl::enumerator(std::size_t file, int body, std::size_t 
   return Lookup::Unknown;
 }
 
+namespace {
+
+/// Whether `name` is changed after the named lambda whose body holds
+/// `before`, in the block that defines the lambda: a call after the change
+/// reads the new value of a name captured by reference (over-cautious for
+/// the lambda's own names, which may be other variables).
+bool changedAfterLambda(const CudaCode &source, std::size_t before, const std::string &name) {
+  const int lambda = source.functionBodyAt(before);
+  if (lambda < 0 || !source.insideFunction(source.parentOf(lambda)))
+    return false; // no lambda: a function at file scope, in a namespace or a class
+  const std::size_t from = source.pastBlockOpenedAt(source.openBraceOf(lambda));
+  const std::size_t to = source.pastBlockOpenedAt(source.openBraceOf(source.parentOf(lambda)));
+  return from == std::string::npos || to == std::string::npos || changedWithin(source.code(), name, from, to);
+}
+
+} // namespace
+
 Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, const std::string &name,
                                       bool fileScopeOnly, int depth, Definition &found) const {
   const CudaCode &source = files_[file];
   const std::string &code = source.code();
   const int useBlock = source.blockAt(before);
+  if (!fileScopeOnly && changedAfterLambda(source, before, name))
+    return Lookup::Unknown;
   // The members of a dim3 set after its definition (`threads.x = 128;`), the latest of each.
   std::optional<std::uint32_t> members[3];
   auto withMembers = [&](Lookup lookup) {
@@ -105,7 +124,7 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
     if (const std::size_t list = source.blockAt(at) < 0 ? templateListAround(code, at) : std::string::npos;
         list != std::string::npos) {
       // A template parameter: the one of the function template around the use is what its calls pass.
-      const int body = source.functionBodyAt(before);
+      const int body = source.outermostFunctionBodyAt(before);
       const std::optional<CudaCode::TemplateParameterList> own =
           fileScopeOnly ? std::nullopt : source.templateParametersOf(body);
       if (!own || own->open != list)
@@ -122,12 +141,11 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
         continue; // another scope's, or a use in another enumerator's value
       return enumerator(file, block, at, depth, found);
     }
-    if (source.blockAt(at) < 0)
-      if (const std::optional<CudaCode::ParameterList> list = source.parameterListAround(at)) {
-        if (fileScopeOnly || !source.encloses(list->body, useBlock))
-          continue; // another function's parameter
-        return withMembers(parameter(file, *list, at, name, depth, found));
-      }
+    if (const std::optional<CudaCode::ParameterList> list = source.parameterListAround(at)) { // a lambda's too
+      if (fileScopeOnly || !source.encloses(list->body, useBlock))
+        continue; // another function's parameter
+      return withMembers(parameter(file, *list, at, name, depth, found));
+    }
     std::size_t next = end;
     while (next < code.size() && isSpace(code[next]))
       ++next;
