@@ -149,6 +149,9 @@ public:
       return std::nullopt;
     return folder_.number(found.file, found.offset, found.text, depth + 1);
   }
+  std::optional<Number> containerSize(const std::string &name, int depth) const override {
+    return folder_.containerSize(file_, offset_, name, depth);
+  }
   Lookup functionMacro(const std::string &name, FunctionMacro &found) const override {
     return folder_.functionMacro(file_, name, found);
   }

@@ -288,13 +288,14 @@ private:
   /// to the end (kMaxNamesExamined).
   bool eachChangeAnywhere(const std::string &name,
                           const std::function<bool(std::size_t file, std::size_t at)> &change) const;
-  /// The value `name` has after a loop whose body is its one assignment
-  /// at `at`, the loop running once before `before`: a `while` whose
-  /// condition reads it without changing it (`while (threads < n)
-  /// threads *= 2;`), its value before the loop stepped until the
-  /// condition fails, or a counted `for` of another counter (`for (int
-  /// i = 0; i < 3; ++i) n /= 2;`), stepped as many times as it counts;
-  /// at most kMaxLoopSteps steps. nullopt for anything else.
+  /// The value `name` has after a loop whose body is assignments of
+  /// plain names, one of them at `at`, the loop running once before
+  /// `before`: a `while` whose condition reads them without changing them
+  /// (`while (threads < n) threads *= 2;`), the names it needs stepped
+  /// together from their values before the loop until the condition
+  /// fails, or a counted `for` of another counter (`for (int i = 0; i <
+  /// 3; ++i) n /= 2;`), stepped as many times as it counts; at most
+  /// kMaxLoopSteps passes. nullopt for anything else.
   std::optional<Number> valueAfterLoop(std::size_t file, std::size_t at, std::size_t before, const std::string &name,
                                        int depth) const;
   /// The counter `name`, changed at `at` in the head of a counted `for`
@@ -373,6 +374,13 @@ private:
   /// value-initialized (a static or global one).
   Lookup memberOfValue(std::size_t file, std::size_t at, std::string type, const std::string &value, bool zeroed,
                        const std::string &path, int depth, Definition &found) const;
+  /// The size of the container `name` just `before` an offset of `file`:
+  /// what its declaration in a block around it gives a `std::vector`,
+  /// Thrust vector or `std::array`, where every use between only reads
+  /// it (`v[i]`, `v.data()`, `v.begin()`, a range `for`); nullopt where
+  /// it may be resized (`v.push_back(x)`, `f(v)`, `v = w`) or no such
+  /// declaration is found. CudaContainers.cpp.
+  std::optional<Number> containerSize(std::size_t file, std::size_t before, const std::string &name, int depth) const;
   /// member()'s value as a number: `block.x` of a `dim3` where the path
   /// ends in x, y or z and the rest is one, else the member's value.
   std::optional<Number> memberNumber(std::size_t file, std::size_t offset, const std::string &path, int depth) const;

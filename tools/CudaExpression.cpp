@@ -402,6 +402,11 @@ private:
           return std::nullopt;
         path += "." + tokens_[at_++].text;
       }
+      // A container's size, `v.size()`.
+      if (const std::size_t dot = path.find('.'); path.compare(dot + 1, std::string::npos, "size") == 0 &&
+                                                   accept("(")) {
+        return accept(")") ? names_.containerSize(path.substr(0, dot), depth_ + 1) : std::nullopt;
+      }
       // An element of an array member at a literal index, `prop.maxGridSize[0]`.
       if (at_ + 2 < tokens_.size() && tokens_[at_].text == "[" && tokens_[at_ + 1].kind == Token::Number &&
           tokens_[at_ + 2].text == "]") {

@@ -71,6 +71,9 @@ public:
   virtual std::optional<Number> member(const std::string &path, int depth) const = 0;
   /// What the pointer `name` points at (`*threads`); nullopt where it is not fixed.
   virtual std::optional<Number> pointee(const std::string &name, int depth) const = 0;
+  /// The size of the container `name`, `name.size()` (`std::vector<float>
+  /// v(n)`); nullopt where it is not fixed.
+  virtual std::optional<Number> containerSize(const std::string &name, int depth) const = 0;
   /// Unknown: defined differently in two places, or not expandable (`#`, `...`).
   virtual Lookup functionMacro(const std::string &name, FunctionMacro &found) const = 0;
   /// What calling the function `name` with `arguments` returns, `depth`

@@ -144,6 +144,7 @@ public:
   }
   std::optional<Number> member(const std::string &, int) const override { return std::nullopt; }
   std::optional<Number> pointee(const std::string &, int) const override { return std::nullopt; }
+  std::optional<Number> containerSize(const std::string &, int) const override { return std::nullopt; }
   Lookup functionMacro(const std::string &, FunctionMacro &) const override { return Lookup::Unknown; }
   std::optional<Number> function(const std::string &, const std::vector<Number> &, int) const override {
     return std::nullopt;
