@@ -114,6 +114,28 @@ std::vector<int> CudaCode::functionBodiesNamed(const std::string &name) const {
   return bodies;
 }
 
+bool CudaCode::definesMethod(const std::string &name) const {
+  for (const int body : functionBodiesNamed(name)) {
+    std::size_t nameAt = parameterListOf(openBraceOf(body));
+    if (nameAt == std::string::npos)
+      continue; // a lambda's
+    wordBefore(code_, nameAt);
+    const int around = parentOf(body);
+    const bool inClass = around >= 0 && !insideFunction(around) && opensClass(openBraceOf(around));
+    if (inClass || afterScopeOperator(code_, nameAt))
+      return true;
+  }
+  return false;
+}
+
+bool CudaCode::opensClass(std::size_t brace) const {
+  const std::size_t start = code_.find_last_of(";{}", brace == 0 ? 0 : brace - 1);
+  const std::vector<std::string> words =
+      wordsIn(std::string_view(code_).substr(start == std::string::npos ? 0 : start + 1, brace - start - 1));
+  const auto has = [&](std::string_view word) { return std::find(words.begin(), words.end(), word) != words.end(); };
+  return (has("class") || has("struct")) && !has("enum");
+}
+
 std::optional<CudaCode::ParameterList> CudaCode::parameterListAround(std::size_t offset) const {
   // The first block opened after `offset`, if `offset` is in the parameters before its `{`.
   auto after = std::upper_bound(blocks_.begin(), blocks_.end(), offset,
@@ -368,11 +390,15 @@ std::size_t callArgumentsAt(const std::string &code, std::size_t at, std::size_t
   return open != std::string::npos && code[open] == '(' ? open : std::string::npos;
 }
 
-std::vector<std::size_t> callsIn(const CudaCode &file, const std::string &name) {
+std::vector<std::size_t> callsIn(const CudaCode &file, const std::string &name, bool methods) {
   const std::string &code = file.code();
   std::vector<std::size_t> calls;
   for (std::size_t at = code.find(name); at != std::string::npos; at = code.find(name, at + name.size())) {
-    if (!isWholeWord(code, at, name.size()) || (at > 0 && (code[at - 1] == '.' || code[at - 1] == '>')))
+    if (!isWholeWord(code, at, name.size()) ||
+        (methods ? at > 0 && code[at - 1] == '>' && !afterMemberAccess(code, at)
+                 : at > 0 && (code[at - 1] == '.' || code[at - 1] == '>')))
+      continue; // `k<<<...>>>`-like text, or another class's member
+    if (!methods && afterMemberAccess(code, at))
       continue;
     if (callArgumentsAt(code, at, name.size()) == std::string::npos || file.functionBodyAt(at) < 0)
       continue;

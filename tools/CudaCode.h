@@ -74,6 +74,11 @@ public:
   /// file defines, in order; a declaration or a call has none.
   std::vector<int> functionBodiesNamed(const std::string &name) const;
 
+  /// Whether this file defines a member function named `name`: in its
+  /// class's body (`class Solver { void step() {...} };`) or qualified
+  /// (`void Solver::step() {...}`).
+  bool definesMethod(const std::string &name) const;
+
   /// The offset of the `{` that opens `block` (0 <= block < the number of blocks).
   std::size_t openBraceOf(int block) const { return blocks_[static_cast<std::size_t>(block)].open; }
 
@@ -123,6 +128,10 @@ private:
   /// whose body `brace` opens (its name is the word before it); npos for
   /// another block.
   std::size_t parameterListOf(std::size_t brace) const;
+
+  /// Whether the block `brace` opens is a class's or struct's body (`class
+  /// Solver : public Base {`), not a namespace's or an enum's.
+  bool opensClass(std::size_t brace) const;
 
   /// A lambda given a name, `auto name = [captures](parameters) mutable {`
   /// or `auto name = [captures] {`: read as a function of that name.
@@ -192,8 +201,10 @@ std::string quotedCode(std::string_view text);
 std::size_t callArgumentsAt(const std::string &code, std::size_t at, std::size_t length);
 
 /// Where `file` calls a function named `name`: `name(` or `name<...>(` in
-/// a function's body, not `obj.name(`, `p->name(` or a longer name; the offsets of the names.
-std::vector<std::size_t> callsIn(const CudaCode &file, const std::string &name);
+/// a function's body, not a longer name, and `obj.name(` or `p->name(`
+/// only with `methods` (where `name` is a member function of the files);
+/// the offsets of the names.
+std::vector<std::size_t> callsIn(const CudaCode &file, const std::string &name, bool methods = false);
 
 /// The `<` of the `template <...>` list that holds `offset`; npos where none does.
 std::size_t templateListAround(const std::string &code, std::size_t offset);

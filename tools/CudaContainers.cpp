@@ -81,8 +81,8 @@ bool keepsSize(const std::string &code, std::size_t start, std::size_t end) {
   if (code[next] == '.') {
     const std::size_t methodAt = code.find_first_not_of(" \t\r\n", next + 1);
     const std::string method = firstWordOf(std::string_view(code).substr(next + 1));
-    const std::size_t call = methodAt == std::string::npos ? methodAt
-                                                           : code.find_first_not_of(" \t\r\n", methodAt + method.size());
+    const std::size_t call =
+        methodAt == std::string::npos ? methodAt : code.find_first_not_of(" \t\r\n", methodAt + method.size());
     return kReads.count(method) && call != std::string::npos && code[call] == '(';
   }
   const std::size_t previous = codeEndBefore(code, start);
@@ -115,9 +115,9 @@ std::optional<Number> ConstantFolder::Impl::containerSize(std::size_t file, std:
     if (!source.encloses(declaredIn, useBlock) || !source.insideFunction(declaredIn) ||
         source.parameterListAround(at))
       return std::nullopt; // another scope's, a global any function may resize, or a parameter
-    const std::optional<Number> size = declared->count.empty()
-                                           ? std::optional(Number{false, static_cast<std::int64_t>(declared->elements), 0})
-                                           : number(file, at, declared->count, depth + 1);
+    const Number listed{false, static_cast<std::int64_t>(declared->elements), 0};
+    const std::optional<Number> size =
+        declared->count.empty() ? std::optional(listed) : number(file, at, declared->count, depth + 1);
     if (!size || size->real)
       return std::nullopt;
     note({"`" + name + ".size()` = " + shownNumber(*size) + ", as `" + name + "` is declared at " + source.where(at)});

@@ -5,6 +5,7 @@
 #include "CudaCode.h"
 #include "CudaLoopHeaders.h"
 #include "CudaSource.h"
+#include "CudaStatements.h"
 
 #include <algorithm>
 #include <cctype>
@@ -111,7 +112,7 @@ HostRuns HostRunCounter::callsOf(const std::string &function) {
   for (const auto &[file, at] : folder_.callsOf(function)) {
     const CudaCode &code = folder_.files()[file];
     if (code.functionNameAt(at) != function) // a recursive call runs as its function does
-      calls.push_back({file, at, at, {}, 1, {}});
+      calls.push_back({file, statementStartAround(code.code(), at), at, {}, 1, {}}); // `solver.step(x);` from `solver`
   }
   HostRuns runs;
   if (!calls.empty()) {

@@ -18,8 +18,10 @@ const std::vector<std::pair<std::size_t, std::size_t>> &ConstantFolder::Impl::ca
   auto cached = calls_.find(name);
   if (cached == calls_.end()) {
     std::vector<std::pair<std::size_t, std::size_t>> calls;
+    const bool method = std::any_of(files_.begin(), files_.end(),
+                                    [&](const CudaCode &file) { return file.definesMethod(name); });
     for (std::size_t file = 0; file < files_.size(); ++file)
-      for (std::size_t at : callsIn(files_[file], name))
+      for (std::size_t at : callsIn(files_[file], name, method)) // `solver.step(x)` too, where `step` is a method
         calls.emplace_back(file, at);
     examined_ += calls.size();
     cached = calls_.emplace(name, std::move(calls)).first;

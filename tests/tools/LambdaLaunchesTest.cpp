@@ -63,7 +63,8 @@ TEST(LambdaLaunchesTest, ALambdaInATemplateReadsItsTemplateArguments) {
                              "template <int BLOCK>\nvoid run(float *x, int n) {\n"
                              "  auto go = [&]() { scale<BLOCK><<<n / BLOCK, BLOCK>>>(x); };\n  go();\n  go();\n}\n";
   const auto launches = launchesOf({"_Z5scaleILi256EEvPf", "_Z5scaleILi128EEvPf"},
-                                   helper + "int main() { float *x;\n  run<256>(x, 1 << 20);\n  run<128>(x, 4096); }\n");
+                                   helper + "int main() { float *x;\n  run<256>(x, 1 << 20);\n"
+                                            "  run<128>(x, 4096); }\n");
   EXPECT_EQ(shown(launches.at("_Z5scaleILi256EEvPf").grid) + " x " + shown(launches.at("_Z5scaleILi256EEvPf").block),
             "4096,1,1 x 256,1,1");
   EXPECT_EQ(shown(launches.at("_Z5scaleILi128EEvPf").grid) + " x " + shown(launches.at("_Z5scaleILi128EEvPf").block),
