@@ -121,19 +121,23 @@ bool CudaCode::definesMethod(const std::string &name) const {
       continue; // a lambda's
     wordBefore(code_, nameAt);
     const int around = parentOf(body);
-    const bool inClass = around >= 0 && !insideFunction(around) && opensClass(openBraceOf(around));
+    const bool inClass = around >= 0 && !insideFunction(around) && !classNameOf(around).empty();
     if (inClass || afterScopeOperator(code_, nameAt))
       return true;
   }
   return false;
 }
 
-bool CudaCode::opensClass(std::size_t brace) const {
-  const std::size_t start = code_.find_last_of(";{}", brace == 0 ? 0 : brace - 1);
+std::string CudaCode::classNameOf(int block) const {
+  const std::size_t brace = openBraceOf(block);
+  const std::size_t start = brace == 0 ? std::string::npos : code_.find_last_of(";{}", brace - 1);
   const std::vector<std::string> words =
       wordsIn(std::string_view(code_).substr(start == std::string::npos ? 0 : start + 1, brace - start - 1));
-  const auto has = [&](std::string_view word) { return std::find(words.begin(), words.end(), word) != words.end(); };
-  return (has("class") || has("struct")) && !has("enum");
+  if (std::find(words.begin(), words.end(), "enum") != words.end())
+    return "";
+  const auto keyword = std::find_if(words.begin(), words.end(),
+                                    [](const std::string &word) { return word == "class" || word == "struct"; });
+  return keyword == words.end() || keyword + 1 == words.end() ? "" : *(keyword + 1);
 }
 
 std::optional<CudaCode::ParameterList> CudaCode::parameterListAround(std::size_t offset) const {

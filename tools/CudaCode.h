@@ -79,6 +79,11 @@ public:
   /// (`void Solver::step() {...}`).
   bool definesMethod(const std::string &name) const;
 
+  /// The name of the class or struct whose body `block` is (`Solver` for
+  /// `class Solver : public Base {`); empty for a namespace's, an enum's
+  /// or any other block.
+  std::string classNameOf(int block) const;
+
   /// The offset of the `{` that opens `block` (0 <= block < the number of blocks).
   std::size_t openBraceOf(int block) const { return blocks_[static_cast<std::size_t>(block)].open; }
 
@@ -128,10 +133,6 @@ private:
   /// whose body `brace` opens (its name is the word before it); npos for
   /// another block.
   std::size_t parameterListOf(std::size_t brace) const;
-
-  /// Whether the block `brace` opens is a class's or struct's body (`class
-  /// Solver : public Base {`), not a namespace's or an enum's.
-  bool opensClass(std::size_t brace) const;
 
   /// A lambda given a name, `auto name = [captures](parameters) mutable {`
   /// or `auto name = [captures] {`: read as a function of that name.

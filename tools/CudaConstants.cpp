@@ -152,6 +152,10 @@ public:
   std::optional<Number> containerSize(const std::string &name, int depth) const override {
     return folder_.containerSize(file_, offset_, name, depth);
   }
+  std::optional<Number> method(const std::string &object, const std::string &method,
+                               const std::vector<Number> &arguments, int depth) const override {
+    return folder_.method(file_, offset_, object, method, arguments, depth);
+  }
   Lookup functionMacro(const std::string &name, FunctionMacro &found) const override {
     return folder_.functionMacro(file_, name, found);
   }

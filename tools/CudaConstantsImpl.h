@@ -381,6 +381,14 @@ private:
   /// it may be resized (`v.push_back(x)`, `f(v)`, `v = w`) or no such
   /// declaration is found. CudaContainers.cpp.
   std::optional<Number> containerSize(std::size_t file, std::size_t before, const std::string &name, int depth) const;
+  /// What the member function `method` of `object` (a variable or member
+  /// path) returns for `arguments`, called at `offset` of `file`, where
+  /// its body, in its class's, is one `return` (returnFunction()): its
+  /// data members and methods read as `object`'s (`g.nx`, `g.cells()`)
+  /// where the call is. nullopt for a free function's name, another
+  /// body, or a member that is not fixed. CudaMethods.cpp.
+  std::optional<Number> method(std::size_t file, std::size_t offset, const std::string &object,
+                               const std::string &method, const std::vector<Number> &arguments, int depth) const;
   /// member()'s value as a number: `block.x` of a `dim3` where the path
   /// ends in x, y or z and the rest is one, else the member's value.
   std::optional<Number> memberNumber(std::size_t file, std::size_t offset, const std::string &path, int depth) const;

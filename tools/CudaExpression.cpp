@@ -402,10 +402,14 @@ private:
           return std::nullopt;
         path += "." + tokens_[at_++].text;
       }
-      // A container's size, `v.size()`.
-      if (const std::size_t dot = path.find('.'); path.compare(dot + 1, std::string::npos, "size") == 0 &&
-                                                   accept("(")) {
-        return accept(")") ? names_.containerSize(path.substr(0, dot), depth_ + 1) : std::nullopt;
+      // A container's size, `v.size()`, or what a method returns, `g.cells()`.
+      if (const std::size_t dot = path.rfind('.'); at_ < tokens_.size() && tokens_[at_].text == "(") {
+        const std::string object = path.substr(0, dot), method = path.substr(dot + 1);
+        if (method == "size" && object.find('.') == std::string::npos && accept("(") && accept(")"))
+          return names_.containerSize(object, depth_ + 1);
+        const bool none = at_ + 1 < tokens_.size() && tokens_[at_ + 1].text == ")";
+        const std::optional<std::vector<Number>> values = none ? (at_ += 2, std::vector<Number>()) : arguments();
+        return values ? names_.method(object, method, *values, depth_ + 1) : std::nullopt;
       }
       // An element of an array member at a literal index, `prop.maxGridSize[0]`.
       if (at_ + 2 < tokens_.size() && tokens_[at_].text == "[" && tokens_[at_ + 1].kind == Token::Number &&

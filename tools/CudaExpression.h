@@ -74,6 +74,10 @@ public:
   /// The size of the container `name`, `name.size()` (`std::vector<float>
   /// v(n)`); nullopt where it is not fixed.
   virtual std::optional<Number> containerSize(const std::string &name, int depth) const = 0;
+  /// What the member function `method` of the object `object` (`g` of
+  /// `g.cells()`) returns for `arguments`; nullopt where it is not fixed.
+  virtual std::optional<Number> method(const std::string &object, const std::string &method,
+                                       const std::vector<Number> &arguments, int depth) const = 0;
   /// Unknown: defined differently in two places, or not expandable (`#`, `...`).
   virtual Lookup functionMacro(const std::string &name, FunctionMacro &found) const = 0;
   /// What calling the function `name` with `arguments` returns, `depth`

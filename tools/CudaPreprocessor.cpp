@@ -145,6 +145,10 @@ public:
   std::optional<Number> member(const std::string &, int) const override { return std::nullopt; }
   std::optional<Number> pointee(const std::string &, int) const override { return std::nullopt; }
   std::optional<Number> containerSize(const std::string &, int) const override { return std::nullopt; }
+  std::optional<Number> method(const std::string &, const std::string &, const std::vector<Number> &,
+                               int) const override {
+    return std::nullopt;
+  }
   Lookup functionMacro(const std::string &, FunctionMacro &) const override { return Lookup::Unknown; }
   std::optional<Number> function(const std::string &, const std::vector<Number> &, int) const override {
     return std::nullopt;

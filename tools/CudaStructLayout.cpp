@@ -82,6 +82,47 @@ std::optional<Layout> arithmeticType(const std::vector<std::string> &words) {
 
 /// Where a member declaration goes on past a leading access label
 /// (`public:`, spaces before it allowed); 0 where it has none.
+/// `body` with each function body in it, `f(...) const { ... }`, written
+/// as `;` and spaces: a member function then reads as its declaration, and
+/// every offset stays.
+std::string withoutFunctionBodies(std::string_view body) {
+  std::string text(body);
+  for (std::size_t at = text.find('{'); at != std::string::npos; at = text.find('{', at)) {
+    const std::size_t end = pastClosing(text, at);
+    if (end == std::string::npos)
+      break;
+    std::size_t head = at;
+    for (std::string word = wordBefore(text, head); word == "const" || word == "noexcept" || word == "override" ||
+                                                    word == "final";
+         word = wordBefore(text, head)) {
+    }
+    head = codeEndBefore(text, head);
+    if (head > 0 && text[head - 1] == ')') {
+      text[at] = ';';
+      std::fill(text.begin() + static_cast<std::ptrdiff_t>(at) + 1, text.begin() + static_cast<std::ptrdiff_t>(end),
+                ' ');
+    }
+    at = end;
+  }
+  return text;
+}
+
+/// Whether `declaration`, in the struct `name`, declares a member function
+/// that stores nothing: `int cells() const`, `static int count(int n)`;
+/// not a constructor or destructor, a virtual function, an operator, or a
+/// data member whose type holds parentheses (`int (*f)(int)`).
+bool isMemberFunction(std::string_view declaration, const std::string &name) {
+  const std::size_t open = declaration.find('(');
+  const std::string_view head = declaration.substr(0, open);
+  const std::vector<std::string> words = wordsIn(head);
+  const std::size_t end = head.find_last_not_of(" \t\r\n");
+  return !words.empty() && end != std::string_view::npos && isIdentifierChar(head[end]) &&
+         head.find_first_of("<~*&") == std::string_view::npos && words.back() != name &&
+         std::find_if(words.begin(), words.end(), [](const std::string &word) {
+           return word == "virtual" || word == "explicit" || word == "operator";
+         }) == words.end();
+}
+
 std::size_t pastAccessLabel(std::string_view declaration) {
   const std::size_t start = declaration.find_first_not_of(" \t\r\n");
   for (std::string_view label : {"public:", "private:", "protected:"})
@@ -163,7 +204,7 @@ public:
   std::optional<std::vector<StructMember>> membersOf(const std::string &name, int depth) const {
     const StructDefinition found = definitionOf(name);
     if (found.body)
-      return memberList(*found.body);
+      return memberList(*found.body, name);
     const std::vector<std::string> words = typeWords(found.renamed);
     return words.size() == 1 && depth < kMaxDepth ? membersOf(words[0], depth + 1) : std::nullopt;
   }
@@ -211,17 +252,20 @@ private:
     return {};
   }
 
-  /// The data members declared between the brace at `open` and its match;
-  /// nullopt where the body holds anything that may make them other than
-  /// an aggregate's members in order (a function, a constructor, a nested
-  /// type, an array or a bit field).
-  std::optional<std::vector<StructMember>> memberList(std::size_t open) const {
+  /// The data members declared between the brace at `open` and its match
+  /// in the struct `name`; nullopt where the body holds anything that may
+  /// make them other than an aggregate's members in order (a constructor,
+  /// a virtual function, a nested type, an array or a bit field). Member
+  /// functions store nothing (since 2026-11-28; before, they made the
+  /// struct unreadable).
+  std::optional<std::vector<StructMember>> memberList(std::size_t open, const std::string &name) const {
     const std::size_t close = pastClosing(source_, open);
     if (close == std::string::npos)
       return std::nullopt;
     std::vector<StructMember> members;
     std::size_t start = open + 1;
-    for (const std::string &part : topLevelParts(std::string_view(source_).substr(open + 1, close - open - 2), ';')) {
+    const std::string body = withoutFunctionBodies(std::string_view(source_).substr(open + 1, close - open - 2));
+    for (const std::string &part : topLevelParts(body, ';')) {
       const std::size_t partAt = start;
       start += part.size() + 1;
       const std::size_t skipped = pastAccessLabel(part);
@@ -230,6 +274,8 @@ private:
       if (words.empty() || storesNothing(words))
         continue;
       const std::size_t firstInitializer = declaration.find_first_of("={");
+      if (declaration.find('(') < firstInitializer && isMemberFunction(declaration, name))
+        continue; // `int cells() const`, its body blanked
       if (declaration.find_first_of("([:") < firstInitializer || words[0] == "enum" || words[0] == "struct" ||
           words[0] == "class" || words[0] == "union" || words[0] == "friend" || words[0] == "virtual")
         return std::nullopt;

@@ -156,7 +156,10 @@ TEST(CudaStructLayoutTest, MembersComeInOrderWithTheirDefaults) {
                              "  static const int kMax = 9;\n  float *data;\n} Options_t;\n"
                              "struct Derived : Base { int d; };\n"
                              "struct WithConstructor { WithConstructor() {} int n; };\n"
-                             "struct WithArray { int dims[3]; };\n";
+                             "struct WithArray { int dims[3]; };\n"
+                             "struct WithMethods { int n = 4;\n  int twice() const { return 2 * n; }\n"
+                             "  static int one() { return 1; } int m; };\n"
+                             "struct WithVirtual { virtual int f() { return 1; } int n; };\n";
   const CudaStructs structs(source);
   const auto members = structs.members("const Options_t");
   ASSERT_TRUE(members.has_value());
@@ -176,6 +179,13 @@ TEST(CudaStructLayoutTest, MembersComeInOrderWithTheirDefaults) {
   EXPECT_FALSE(structs.members("WithArray").has_value());
   EXPECT_FALSE(structs.members("Missing").has_value());
   EXPECT_EQ(structs.members("Base")->size(), 1u);
+  // Member functions store nothing (before 2026-11-28 they made the struct unreadable); a virtual one may.
+  const auto methods = structs.members("WithMethods");
+  ASSERT_TRUE(methods.has_value());
+  ASSERT_EQ(methods->size(), 2u);
+  EXPECT_EQ((*methods)[0].name + " " + (*methods)[1].name, "n m");
+  EXPECT_EQ(source.substr((*methods)[0].initializerAt, 1), "4");
+  EXPECT_FALSE(structs.members("WithVirtual").has_value());
 }
 
 } // namespace

@@ -1,7 +1,8 @@
 // MethodLaunchesTest.cpp - a launch in a class's member function runs as
 // often as the function is called, through an object (`solver.step(x)`,
 // `s->step(x)`) or from another member function, and its parameters are
-// what those calls pass.
+// what those calls pass; a method that returns arithmetic of its object's
+// members (`g.cells()`) folds as those members do.
 #include "SourceLaunchHelpers.h"
 
 #include <gtest/gtest.h>
@@ -53,6 +54,24 @@ TEST(MethodLaunchesTest, AMemberCallOfAFreeFunctionsNameIsAnotherFunction) {
                       inMain("app::step(x);\nfor (int t = 0; t < 7; ++t) rng.step();"))
                 .launches,
             1u);
+}
+
+TEST(MethodLaunchesTest, AMethodThatReturnsItsObjectsMembersFolds) {
+  const std::string grid = "struct Grid {\n  int nx = 512, ny = 256;\n  int cells() const { return nx * ny; }\n"
+                           "  int blocks(int per) const { return (cells() + per - 1) / per; }\n};\n";
+  EXPECT_EQ(shown(launchOfK(grid + inMain("Grid g;\nk<<<g.cells() / 256, 256>>>(x);")).grid), "512,1,1");
+  EXPECT_EQ(shown(launchOfK(grid + inMain("Grid g;\ng.nx = 1024;\nk<<<g.blocks(256), 256>>>(x);")).grid),
+            "1024,1,1");
+  EXPECT_EQ(shown(launchOfK(grid + inMain("Grid g{64, 64};\nconst int n = g.cells();\nk<<<n / 16, 16>>>(x);")).grid),
+            "256,1,1");
+  // Open: a member the object does not fix, a method of several statements, a free function's name.
+  EXPECT_EQ(shown(launchOfK(grid + inMain("Grid g;\ng.nx = rand();\nk<<<g.cells() / 256, 256>>>(x);")).grid),
+            "none");
+  EXPECT_EQ(shown(launchOfK("struct S { int n = 4; int twice() { n *= 2; return n; } };\n" +
+                            inMain("S s;\nk<<<s.twice(), 256>>>(x);"))
+                      .grid),
+            "none");
+  EXPECT_EQ(shown(launchOfK("int cells() { return 64; }\n" + inMain("k<<<rng.cells(), 256>>>(x);")).grid), "none");
 }
 
 } // namespace
