@@ -128,6 +128,18 @@ bool CudaCode::definesMethod(const std::string &name) const {
   return false;
 }
 
+std::pair<std::size_t, std::size_t> CudaCode::constMethodsNamed(const std::string &name) const {
+  std::pair<std::size_t, std::size_t> counts{0, 0};
+  for (const int body : functionBodiesNamed(name)) {
+    ++counts.first;
+    std::size_t head = openBraceOf(body);
+    for (std::string word = wordBefore(code_, head); !word.empty() && word != "const"; word = wordBefore(code_, head)) {
+    } // over `noexcept`, `override`
+    counts.second += head < openBraceOf(body) && code_.compare(head, 5, "const") == 0;
+  }
+  return counts;
+}
+
 std::string CudaCode::classNameOf(int block) const {
   const std::size_t brace = openBraceOf(block);
   const std::size_t start = brace == 0 ? std::string::npos : code_.find_last_of(";{}", brace - 1);

@@ -79,6 +79,11 @@ public:
   /// (`void Solver::step() {...}`).
   bool definesMethod(const std::string &name) const;
 
+  /// How many functions named `name` this file defines, and how many of
+  /// them are `const` member functions (`int cells() const {`), which
+  /// leave their object as it was.
+  std::pair<std::size_t, std::size_t> constMethodsNamed(const std::string &name) const;
+
   /// The name of the class or struct whose body `block` is (`Solver` for
   /// `class Solver : public Base {`); empty for a namespace's, an enum's
   /// or any other block.

@@ -381,6 +381,9 @@ private:
   /// it may be resized (`v.push_back(x)`, `f(v)`, `v = w`) or no such
   /// declaration is found. CudaContainers.cpp.
   std::optional<Number> containerSize(std::size_t file, std::size_t before, const std::string &name, int depth) const;
+  /// Whether the files define functions named `name` and every one is a
+  /// `const` member function, which leaves its object as it was.
+  bool onlyConstMethods(const std::string &name) const;
   /// What the member function `method` of `object` (a variable or member
   /// path) returns for `arguments`, called at `offset` of `file`, where
   /// its body, in its class's, is one `return` (returnFunction()): its

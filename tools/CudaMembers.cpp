@@ -242,6 +242,16 @@ Lookup ConstantFolder::Impl::memberOfValue(std::size_t file, std::size_t at, std
   return Lookup::Found;
 }
 
+bool ConstantFolder::Impl::onlyConstMethods(const std::string &name) const {
+  std::size_t defined = 0, constant = 0;
+  for (const CudaCode &source : files_) {
+    const auto [all, constOnes] = source.constMethodsNamed(name);
+    defined += all;
+    constant += constOnes;
+  }
+  return defined > 0 && constant == defined;
+}
+
 Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const std::string &path, int depth,
                                     Definition &found) const {
   const std::size_t dot = path.find('.');
@@ -261,6 +271,15 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
     bool deeper = false;
     const std::string chain = memberChainAt(code, at + base.size(), end, deeper);
     if (!chain.empty()) {
+      if (const std::size_t dot = chain.rfind('.'); deeper && code[code.find_first_not_of(" \t\r\n", end)] == '(') {
+        // A method called on it, `p.setLarge()`, may change what it is called on, unless it is `const`.
+        const std::string object = dot == std::string::npos ? "" : chain.substr(0, dot);
+        const std::string method = dot == std::string::npos ? chain : chain.substr(dot + 1);
+        if ((object.empty() || overlaps(object, fields)) && !onlyConstMethods(method) &&
+            !untaken(file, at, before, depth))
+          return Lookup::Unknown;
+        continue;
+      }
       if (!overlaps(chain, fields) || !changesMembersAt(code, at, end, deeper) || untaken(file, at, before, depth))
         continue; // another member, or a read
       if (chain != fields || deeper)

@@ -74,5 +74,17 @@ TEST(MethodLaunchesTest, AMethodThatReturnsItsObjectsMembersFolds) {
   EXPECT_EQ(shown(launchOfK("int cells() { return 64; }\n" + inMain("k<<<rng.cells(), 256>>>(x);")).grid), "none");
 }
 
+TEST(MethodLaunchesTest, AMethodThatIsNotConstMayChangeItsObject) {
+  // `p.setLarge()` may set `p.n`; `p.get()`, a const method, reads it.
+  const std::string params = "struct Params {\n  int n = 16;\n  void setLarge() { n = 1 << 20; }\n"
+                             "  int get() const { return n; }\n};\n";
+  EXPECT_EQ(shown(launchOfK(params + inMain("Params p;\np.setLarge();\nk<<<p.n, 256>>>(x);")).grid), "none");
+  EXPECT_EQ(shown(launchOfK(params + inMain("Params p;\np.setLarge();\nk<<<p.get(), 256>>>(x);")).grid), "none");
+  EXPECT_EQ(shown(launchOfK(params + inMain("Params p;\nint m = p.get();\nk<<<p.n + m, 256>>>(x);")).grid),
+            "32,1,1");
+  // A method the files do not define (a library's) may change it too.
+  EXPECT_EQ(shown(launchOfK(params + inMain("Params p;\np.load(argv);\nk<<<p.n, 256>>>(x);")).grid), "none");
+}
+
 } // namespace
 } // namespace ptxdvfs::tools
