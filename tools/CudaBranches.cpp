@@ -188,8 +188,7 @@ struct LoopStep {
 /// nothing else (`blocks /= 2; threads *= 2;`); nullopt for any other body.
 std::optional<std::vector<LoopStep>> stepsOfBody(const std::string &code, std::size_t first, std::size_t bodyEnd) {
   std::vector<LoopStep> steps;
-  for (std::size_t at = first; at < bodyEnd && code[at] != '}';
-       at = code.find_first_not_of(" \t\r\n", statementEndFrom(code, at))) {
+  for (std::size_t at = first; at < bodyEnd && code[at] != '}';) {
     const std::string name = firstWordOf(std::string_view(code).substr(at));
     std::optional<std::string> value = name.empty() ? std::nullopt : assignedText(code, at, name);
     const std::size_t end = value ? statementEndFrom(code, at) : std::string::npos;
@@ -199,6 +198,7 @@ std::optional<std::vector<LoopStep>> stepsOfBody(const std::string &code, std::s
       if (changedWithin(code, read, at + name.size(), end))
         return std::nullopt; // `n = (m += 1) * n;`
     steps.push_back({at, name, std::move(*value)});
+    at = code.find_first_not_of(" \t\r\n", end);
   }
   return steps.empty() ? std::nullopt : std::optional(std::move(steps));
 }

@@ -410,12 +410,9 @@ std::vector<std::size_t> callsIn(const CudaCode &file, const std::string &name, 
   const std::string &code = file.code();
   std::vector<std::size_t> calls;
   for (std::size_t at = code.find(name); at != std::string::npos; at = code.find(name, at + name.size())) {
-    if (!isWholeWord(code, at, name.size()) ||
-        (methods ? at > 0 && code[at - 1] == '>' && !afterMemberAccess(code, at)
-                 : at > 0 && (code[at - 1] == '.' || code[at - 1] == '>')))
-      continue; // `k<<<...>>>`-like text, or another class's member
-    if (!methods && afterMemberAccess(code, at))
-      continue;
+    const bool member = afterMemberAccess(code, at); // `obj.name(`, `p->name(`
+    if (!isWholeWord(code, at, name.size()) || (member && !methods) || (!member && at > 0 && code[at - 1] == '>'))
+      continue; // another class's member, or `k<<<...>>>`-like text
     if (callArgumentsAt(code, at, name.size()) == std::string::npos || file.functionBodyAt(at) < 0)
       continue;
     calls.push_back(at);

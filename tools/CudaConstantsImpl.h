@@ -382,7 +382,8 @@ private:
   /// declaration is found. CudaContainers.cpp.
   std::optional<Number> containerSize(std::size_t file, std::size_t before, const std::string &name, int depth) const;
   /// Whether the files define functions named `name` and every one is a
-  /// `const` member function, which leaves its object as it was.
+  /// `const` member function, which leaves its object as it was; read
+  /// once per name (constMethods_).
   bool onlyConstMethods(const std::string &name) const;
   /// What the member function `method` of `object` (a variable or member
   /// path) returns for `arguments`, called at `offset` of `file`, where
@@ -434,6 +435,8 @@ private:
   std::map<std::string, std::vector<std::pair<std::size_t, FunctionMacro>>, std::less<>> functionLike_;
   /// changedAnywhere()'s answers so far, by name.
   mutable std::map<std::string, bool, std::less<>> globalsChanged_;
+  /// onlyConstMethods() of each method name asked, read once.
+  mutable std::map<std::string, bool, std::less<>> constMethods_;
   /// finalReturn()'s answers so far, by the caller's unit and name.
   mutable std::map<std::pair<std::size_t, std::string>, std::optional<constants::ReturnedValue>> finalReturns_;
   /// The one-return functions looked up so far, by the caller's unit and name.

@@ -243,13 +243,15 @@ Lookup ConstantFolder::Impl::memberOfValue(std::size_t file, std::size_t at, std
 }
 
 bool ConstantFolder::Impl::onlyConstMethods(const std::string &name) const {
+  if (auto known = constMethods_.find(name); known != constMethods_.end())
+    return known->second;
   std::size_t defined = 0, constant = 0;
   for (const CudaCode &source : files_) {
     const auto [all, constOnes] = source.constMethodsNamed(name);
     defined += all;
     constant += constOnes;
   }
-  return defined > 0 && constant == defined;
+  return constMethods_.emplace(name, defined > 0 && constant == defined).first->second;
 }
 
 Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const std::string &path, int depth,

@@ -18,9 +18,10 @@ std::optional<Number> ConstantFolder::Impl::method(std::size_t file, std::size_t
     return std::nullopt;
   const CudaCode &source = files_[definition.file];
   const int classBody = source.parentOf(source.blockAt(definition.offset));
-  if (classBody < 0 || source.classNameOf(classBody).empty())
+  const std::string className = classBody < 0 ? std::string() : source.classNameOf(classBody);
+  if (className.empty())
     return std::nullopt; // a free function of that name: `rng.cells()` is another class's
-  const StructFound members = structMembers(definition.file, source.classNameOf(classBody));
+  const StructFound members = structMembers(definition.file, className);
   const auto isMember = [&](const std::string &name) {
     return members.members && std::any_of(members.members->begin(), members.members->end(),
                                           [&](const StructMember &member) { return member.name == name; });

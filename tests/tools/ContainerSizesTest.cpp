@@ -12,9 +12,7 @@ namespace ptxdvfs::tools {
 namespace {
 
 /// The grid of `k<<<v.size() / 16, 256>>>` after `body` in main.
-std::string gridOfSize(const std::string &body) {
-  return shown(launchOfK(inMain(body + "\nk<<<v.size() / 16, 256>>>(x);")).grid);
-}
+std::string gridOfSize(const std::string &body) { return gridAfter(body, "v.size() / 16"); }
 
 TEST(ContainerSizesTest, AContainerSizedWhereItIsDeclaredHasThatSize) {
   EXPECT_EQ(gridOfSize("const int n = 1 << 20;\nstd::vector<float> v(n, 1.0f);"), "65536,1,1");

@@ -104,9 +104,9 @@ inline std::string inMain(const std::string &body) {
 
 inline std::uint64_t launchesIn(const std::string &body) { return launchOfK(inMain(body)).launches; }
 
-/// The grid of `k<<<n / 256, 256>>>` after `body` in main, as shown().
-inline std::string gridAfter(const std::string &body) {
-  return shown(launchOfK(inMain(body + "\nk<<<n / 256, 256>>>(x);")).grid);
+/// The grid of `k<<<GRID, 256>>>` after `body` in main, as shown().
+inline std::string gridAfter(const std::string &body, const std::string &grid = "n / 256") {
+  return shown(launchOfK(inMain(body + "\nk<<<" + grid + ", 256>>>(x);")).grid);
 }
 
 } // namespace ptxdvfs::tools
