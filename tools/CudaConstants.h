@@ -10,6 +10,7 @@
 #include "ptxdvfs/ptx/analysis/Values.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -39,6 +40,7 @@ using TemplateCalls = std::map<std::string, std::vector<std::pair<std::size_t, s
 class ConstantFolder {
 public:
   class InstanceScope;
+  class CounterScope;
 
   /// `device`, where given, is the GPU the program runs on: what its
   /// device queries (`cudaGetDeviceProperties`, `cudaDeviceGetAttribute`)
@@ -151,6 +153,23 @@ private:
   const ConstantFolder &folder_;
   bool changes_;
   TemplateCalls outer_; ///< the calls read before it, where it changes them
+};
+
+/// While it lives, the counter of the counted `for` at `loop` (the offset
+/// of its keyword) of file `file` stands for `value` where the folder reads
+/// it in the loop's body, instead of for the middle of its values: a
+/// condition on it (`if (t % 10 == 0)`) then folds for that iteration.
+/// What was folded from it is forgotten when the scope ends.
+class ConstantFolder::CounterScope {
+public:
+  CounterScope(const ConstantFolder &folder, std::size_t file, std::size_t loop, std::int64_t value);
+  ~CounterScope();
+  CounterScope(const CounterScope &) = delete;
+  CounterScope &operator=(const CounterScope &) = delete;
+
+private:
+  const ConstantFolder &folder_;
+  std::pair<std::size_t, std::size_t> loop_;
 };
 
 } // namespace ptxdvfs::tools

@@ -131,6 +131,11 @@ public:
   /// The calls of templates read now (ConstantFolder::InstanceScope), and
   /// replacing them; what was folded from other calls is forgotten.
   const TemplateCalls &callsRead() const { return callsRead_; }
+  /// The counters standing for one value (CounterScope), by file and the
+  /// offset of their `for`.
+  std::map<std::pair<std::size_t, std::size_t>, std::int64_t> &countersSet() const { return countersSet_; }
+  /// Forgets the parameters found, for those that rest on a counter set.
+  void forgetParametersFound() const { parametersFound_.clear(); }
   void readCalls(TemplateCalls calls) const;
   std::size_t callsChanged() const { return callsChanged_; }
 
@@ -463,6 +468,7 @@ private:
   mutable std::size_t callsChanged_ = 0;
   /// How many times a loop counter stood for its middle value, so far.
   mutable std::size_t middles_ = 0;
+  mutable std::map<std::pair<std::size_t, std::size_t>, std::int64_t> countersSet_;
   /// Where the fold under way collects its notes (Notes): what its value
   /// rests on, and why parameters it reads are open; null where nobody asks.
   mutable std::vector<std::string> *notes_ = nullptr, *openNotes_ = nullptr;

@@ -31,8 +31,8 @@ HostLoop loopOf(const ConstantFolder &folder, std::size_t file, const std::strin
       loop.how += (loop.how.empty() ? "" : "; ") + how;
     return value ? value->whole() : std::nullopt;
   };
-  if (const std::optional<CountedRange> range = countedRange(*counted, whole))
-    loop.count = range->count;
+  if ((loop.range = countedRange(*counted, whole)))
+    loop.count = loop.range->count;
   else
     loop.how.clear();
   return loop;
@@ -56,20 +56,60 @@ HostRuns HostRunCounter::runsOf(std::size_t file, std::size_t statement) {
       return runs;
     }
   }
-  for (const HostLoop &loop : hostLoopsAround(folder_, file, statement)) {
-    runs.times = saturatingProduct(runs.times, loop.count.value_or(kDefaultHostLoopCount));
-    runs.defaulted = runs.defaulted || !loop.count;
-    runs.why += ", in " + quotedCode(loop.header) + " at " + folder_.files()[file].where(loop.at) + " (" +
-                (loop.count ? std::to_string(*loop.count) + " times" + (loop.how.empty() ? "" : ": " + loop.how) + ")"
-                            : std::to_string(kDefaultHostLoopCount) +
-                                  " times: a default, the source does not fix its count)");
-  }
   const CudaCode &code = folder_.files()[file];
+  for (const HostLoop &loop : hostLoopsAround(folder_, file, statement)) {
+    LoopHeader decider;
+    const std::optional<std::uint64_t> running = iterationsRunning(file, statement, loop, decider);
+    runs.times = saturatingProduct(runs.times, running.value_or(loop.count.value_or(kDefaultHostLoopCount)));
+    runs.defaulted = runs.defaulted || !loop.count;
+    runs.why += ", in " + quotedCode(loop.header) + " at " + code.where(loop.at) + " (" +
+                (loop.count ? std::to_string(*loop.count) + " times" + (loop.how.empty() ? "" : ": " + loop.how)
+                            : std::to_string(kDefaultHostLoopCount) +
+                                  " times: a default, the source does not fix its count") +
+                (running ? "; it runs in " + std::to_string(*running) + " of them, as " +
+                               quotedCode(decider.text(code.text())) + " at " + code.where(decider.at) + " decides"
+                         : "") +
+                ")";
+  }
   const HostRuns calls = callsOf(code.functionNameAt(statement));
   runs.times = saturatingProduct(runs.times, calls.times);
   runs.defaulted = runs.defaulted || calls.defaulted;
   runs.why += calls.why;
   return runs;
+}
+
+std::optional<std::uint64_t> HostRunCounter::iterationsRunning(std::size_t file, std::size_t statement,
+                                                               const HostLoop &loop, LoopHeader &decider) const {
+  if (!loop.range || loop.range->count == 0 || loop.range->count > kMostIterationsRead)
+    return std::nullopt;
+  std::vector<LoopHeader> branches;
+  for (const LoopHeader &header : headersAround(folder_.files()[file], statement))
+    if (isBranch(header) && header.at > loop.at)
+      branches.push_back(header); // inside the loop
+  std::uint64_t running = 0;
+  bool decided = false;
+  std::int64_t value = loop.range->start;
+  for (std::uint64_t iteration = 0; !branches.empty() && iteration < loop.range->count; ++iteration) {
+    if (iteration > 0)
+      value = loop.range->next(value);
+    const ConstantFolder::CounterScope scope(folder_, file, loop.at, value);
+    bool runs = true, foldsHere = false;
+    for (const LoopHeader &branch : branches) {
+      const std::optional<bool> taken = folder_.branchTaken(file, branch);
+      foldsHere = foldsHere || taken;
+      if (taken == false) {
+        if (!decided)
+          decider = branch;
+        decided = true;
+        runs = false;
+        break;
+      }
+    }
+    if (iteration == 0 && !foldsHere)
+      return std::nullopt; // branches that do not fold at the first value rest on more than the counter
+    running += runs;
+  }
+  return decided ? std::optional<std::uint64_t>(running) : std::nullopt;
 }
 
 HostRuns HostRunCounter::runsOfEach(const std::vector<HostStatement> &statements, std::size_t named,

@@ -25,6 +25,7 @@ inline constexpr std::uint64_t kDefaultHostLoopCount = 16;
 struct HostLoop {
   std::size_t at = 0;                 ///< the offset of its `for`, `while` or `do`
   std::optional<std::uint64_t> count; ///< its iterations (0 where it runs none), where the source fixes them
+  std::optional<CountedRange> range;  ///< the values of its counter, where `count` is known
   std::string header;                 ///< `for (int t = 0; t < STEPS; ++t)`, for reasons
   std::string how; ///< what `count` rests on beyond the loop's text (ConstantFolder::value's `how`)
 };
@@ -69,7 +70,11 @@ struct HostStatement {
 /// Counts the runs of statements of one set of files: none under a branch
 /// the program does not take (ConstantFolder::branchTaken: `if (block ==
 /// 16)` with `block` 32, or the `else` of a condition that holds), else
-/// the loops around a statement (hostLoopsAround) times, in a function
+/// the loops around a statement (hostLoopsAround), each for the iterations
+/// whose branches around the statement are taken where they rest on its
+/// counter (`if (t % 10 == 0)`: each value folded, CounterScope, up to
+/// kMostIterationsRead; a branch the first iteration does not decide
+/// counts at every iteration), times, in a function
 /// other than `main`, the runs of its calls (`step(x)` in main's loop,
 /// ConstantFolder::callsOf), each call counted the
 /// same way, at most kCallerDepth callers up and never round a cycle. A
@@ -80,6 +85,7 @@ struct HostStatement {
 class HostRunCounter {
 public:
   static constexpr std::size_t kCallerDepth = 4;
+  static constexpr std::uint64_t kMostIterationsRead = 1 << 14;
 
   explicit HostRunCounter(const ConstantFolder &folder) : folder_(folder) {}
 
@@ -95,6 +101,12 @@ public:
 
 private:
   HostRuns callsOf(const std::string &function);
+  /// How many iterations of `loop` run the statement at `statement` of
+  /// file `file`, where branches between them decide some iterations
+  /// against it; `decider` gets the first branch that did. nullopt where
+  /// none does, or the loop is not read value by value.
+  std::optional<std::uint64_t> iterationsRunning(std::size_t file, std::size_t statement, const HostLoop &loop,
+                                                 LoopHeader &decider) const;
 
   const ConstantFolder &folder_;
   std::map<std::string, HostRuns, std::less<>> calls_;

@@ -128,12 +128,23 @@ std::optional<std::pair<std::uint64_t, std::int64_t>> scaledIterations(std::int6
                                                                        bool divides);
 
 /// The values a counted `for`'s counter takes: `count` of them from
-/// `start`, and the one that stands for them all (`middle`): the middle
+/// `start`, each the one before it stepped by `step` as `scaling` says
+/// (next()), and the one that stands for them all (`middle`): the middle
 /// one of an added step, the mean of a scaling one's.
 struct CountedRange {
   std::int64_t start = 0, middle = 0;
   std::uint64_t count = 0;
   bool scaled = false;
+  std::int64_t step = 0;
+  CountedFor::Scaling scaling = CountedFor::Scaling::None;
+
+  /// The value after `value`; only asked between values of the range, so
+  /// it does not overflow.
+  std::int64_t next(std::int64_t value) const {
+    return scaling == CountedFor::Scaling::None       ? value + step
+           : scaling == CountedFor::Scaling::Multiply ? value * step
+                                                      : value / step;
+  }
 };
 
 /// `loop`'s range, its start, bound and step folded by `whole` (text ->
@@ -148,7 +159,7 @@ template <typename Whole> std::optional<CountedRange> countedRange(const Counted
         scaledIterations(*start, loop.comparison, *bound, *step, loop.scaling == CountedFor::Scaling::Divide);
     if (!scaled)
       return std::nullopt;
-    return CountedRange{*start, scaled->second, scaled->first, true};
+    return CountedRange{*start, scaled->second, scaled->first, true, *step, loop.scaling};
   }
   const std::optional<std::uint64_t> count = iterations(*start, loop.comparison, *bound, *step);
   if (!count)
@@ -156,7 +167,7 @@ template <typename Whole> std::optional<CountedRange> countedRange(const Counted
   __extension__ using Int128 = __int128; // start + step * ((count - 1) / 2) lies between start and the bound
   const Int128 middle =
       *count == 0 ? *start : static_cast<Int128>(*start) + static_cast<Int128>(*step) * static_cast<Int128>((*count - 1) / 2);
-  return CountedRange{*start, static_cast<std::int64_t>(middle), *count, false};
+  return CountedRange{*start, static_cast<std::int64_t>(middle), *count, false, *step, loop.scaling};
 }
 
 } // namespace ptxdvfs::tools

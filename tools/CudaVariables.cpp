@@ -252,6 +252,8 @@ std::optional<Number> ConstantFolder::Impl::counterMiddle(std::size_t file, std:
     return std::nullopt; // not read in the loop's body, or not its counter
   if (changedWithin(code, name, close, bodyEnd))
     return std::nullopt; // the body changes it too
+  if (auto set = countersSet_.find({file, keyword}); set != countersSet_.end())
+    return Number{false, set->second, 0}; // one iteration's value, not one that stands for all
   auto whole = [&](const std::string &text) {
     const std::optional<Number> value = number(file, keyword, text, depth + 1);
     return value && !value->real ? std::optional<std::int64_t>(value->whole) : std::nullopt;
@@ -266,6 +268,17 @@ std::optional<Number> ConstantFolder::Impl::counterMiddle(std::size_t file, std:
         quotedCode(std::string_view(files_[file].text()).substr(keyword, close + 1 - keyword)) + " at " +
         files_[file].where(keyword)});
   return value;
+}
+
+ConstantFolder::CounterScope::CounterScope(const ConstantFolder &folder, std::size_t file, std::size_t loop,
+                                           std::int64_t value)
+    : folder_(folder), loop_(file, loop) {
+  folder_.impl_->countersSet()[loop_] = value;
+}
+
+ConstantFolder::CounterScope::~CounterScope() {
+  folder_.impl_->countersSet().erase(loop_);
+  folder_.impl_->forgetParametersFound(); // a call's argument may have read the counter
 }
 
 Lookup ConstantFolder::Impl::qualified(std::size_t file, std::size_t offset, const std::string &name, int depth,

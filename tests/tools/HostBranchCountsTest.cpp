@@ -1,0 +1,71 @@
+// HostBranchCountsTest.cpp - a launch under a branch that reads a host
+// loop's counter runs in the iterations that take the branch: `if (t % 10
+// == 0)` in a loop of 200 launches 20 times, not 200.
+#include "CudaLaunches.h"
+#include "SourceLaunchHelpers.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace ptxdvfs::tools {
+namespace {
+
+TEST(HostBranchCountsTest, ABranchOnTheCounterRunsInTheIterationsThatTakeIt) {
+  EXPECT_EQ(launchesIn("for (int a = 0; a < 4; a++) { if (a % 2) { k<<<1, 32>>>(x); } else { } }"), 2u);
+  EXPECT_EQ(launchesIn("for (int a = 0; a < 4; a++) if (a % 2) k<<<1, 32>>>(x);"), 2u); // no braces
+  EXPECT_EQ(launchesIn("for (int a = 0; a < 4; a++) { if (a) { } else { k<<<1, 32>>>(x); } }"), 1u);
+  EXPECT_EQ(launchesIn("for (int i = 0; i < 11; i++) { if (i > 0) k<<<1, 32>>>(x); }"), 10u); // a warm-up skipped
+  // A scaling counter takes its values in turn: 64, 128, ..., 1024.
+  EXPECT_EQ(launchesIn("for (int n = 1; n <= 1024; n *= 2) if (n >= 64) k<<<1, 32>>>(x);"), 5u);
+  // The sizes still read the counter's middle once the iterations are counted.
+  const ptx::analysis::SourceLaunch sized =
+      launchOfK(inMain("for (int t = 1; t <= 8; t++) if (t % 2 == 0) k<<<t, 32>>>(x);"));
+  EXPECT_EQ(sized.launches, 4u);
+  EXPECT_EQ(shown(sized.grid), "4,1,1"); // the middle of 1..8
+  // Through a variable set from the counter in the loop's body.
+  EXPECT_EQ(launchesIn("for (int t = 0; t < 10; t++) {\n  int phase = t % 3;\n  if (phase == 0) k<<<1, 32>>>(x);\n}"),
+            4u);
+}
+
+TEST(HostBranchCountsTest, TheReasonSaysWhichBranchDecides) {
+  const ptx::analysis::SourceLaunch launch = launchOfK(inMain("for (int t = 0; t < 200; ++t) {\n"
+                                                              "  if (t % 10 == 0)\n"
+                                                              "    k<<<1, 32>>>(x);\n"
+                                                              "}"));
+  EXPECT_EQ(launch.launches, 20u);
+  EXPECT_EQ(launch.launchesWhy, "launched 20 times: 20 at t.cu:5, in `for (int t = 0; t < 200; ++t)` at t.cu:3 (200 "
+                                "times; it runs in 20 of them, as `if (t % 10 == 0)` at t.cu:4 decides)");
+}
+
+TEST(HostBranchCountsTest, PingPongLaunchesAddUpToTheLoopsCount) {
+  // Swapping buffers by the counter's parity: each site runs in half the iterations.
+  EXPECT_EQ(launchesIn("float *y;\nfor (int t = 0; t < 100; t++) {\n"
+                       "  if (t % 2 == 0) k<<<1, 32>>>(x, y);\n  else k<<<1, 32>>>(y, x);\n}"),
+            100u);
+  EXPECT_EQ(launchesIn("for (int t = 0; t < 6; t++) {\n  switch (t % 3) {\n  case 0: k<<<1, 32>>>(x); break;\n"
+                       "  case 1: break;\n  default: k<<<1, 32>>>(x); break;\n  }\n}"),
+            4u);
+}
+
+TEST(HostBranchCountsTest, NestedLoopsAndCallsCountTheirOwnCounters) {
+  // The branch reads the outer counter: every inner iteration of the 2 outer ones that take it.
+  EXPECT_EQ(launchesIn("for (int t = 0; t < 10; t++)\n  for (int p = 0; p < 4; p++)\n    if (t % 5 == 0) k<<<1, 32>>>(x);"),
+            8u);
+  // A call under the branch runs its function's launches as often.
+  const std::string source = "void report(float *x) { k<<<1, 32>>>(x); }\n" +
+                             inMain("for (int t = 0; t < 30; t++) {\n  if (t % 10 == 9) report(x);\n}");
+  EXPECT_EQ(launchOfK(source).launches, 3u);
+}
+
+TEST(HostBranchCountsTest, BranchesTheCounterDoesNotDecideRunEveryIteration) {
+  EXPECT_EQ(launchesIn("for (int a = 0; a < 4; a++) if (rand() % 2) k<<<1, 32>>>(x);"), 4u);
+  EXPECT_EQ(launchesIn("for (int a = 0; a < 4; a++) if (a < x[0]) k<<<1, 32>>>(x);"), 4u); // data
+  // Two counters in one condition: neither alone decides it.
+  EXPECT_EQ(launchesIn("for (int a = 0; a < 4; a++) for (int b = 0; b < 4; b++) if (a == b) k<<<1, 32>>>(x);"), 16u);
+  // Beyond the iterations read one by one, the branch counts at every iteration as before.
+  EXPECT_EQ(launchesIn("for (int a = 0; a < 100000; a++) if (a % 2) k<<<1, 32>>>(x);"), 100000u);
+}
+
+} // namespace
+} // namespace ptxdvfs::tools
