@@ -132,10 +132,7 @@ std::pair<std::size_t, std::size_t> CudaCode::constMethodsNamed(const std::strin
   std::pair<std::size_t, std::size_t> counts{0, 0};
   for (const int body : functionBodiesNamed(name)) {
     ++counts.first;
-    std::size_t head = openBraceOf(body);
-    for (std::string word = wordBefore(code_, head); !word.empty() && word != "const"; word = wordBefore(code_, head)) {
-    } // over `noexcept`, `override`
-    counts.second += head < openBraceOf(body) && code_.compare(head, 5, "const") == 0;
+    counts.second += functionSpecifiersBefore(code_, openBraceOf(body)).isConst;
   }
   return counts;
 }
@@ -225,12 +222,7 @@ std::optional<CudaCode::TemplateParameterList> CudaCode::templateParametersOf(in
 
 /// `f(...) {`, `f(...) const {` and `auto f = [&](...) {`, not `if (...) {`, `[](...) {` or `struct S {`.
 std::size_t CudaCode::parameterListOf(std::size_t brace) const {
-  std::size_t at = brace;
-  for (std::string word = wordBefore(code_, at); word == "const" || word == "noexcept" || word == "override";
-       word = wordBefore(code_, at)) {
-  }
-  while (at > 0 && isSpace(code_[at - 1]))
-    --at;
+  std::size_t at = codeEndBefore(code_, functionSpecifiersBefore(code_, brace).start);
   if (at == 0 || code_[at - 1] != ')')
     return std::string::npos;
   at = openingOf(code_, at - 1);
@@ -243,13 +235,7 @@ std::size_t CudaCode::parameterListOf(std::size_t brace) const {
 }
 
 std::optional<CudaCode::NamedLambda> CudaCode::namedLambdaOf(std::size_t brace) const {
-  std::size_t at = brace;
-  for (std::size_t word = at;; at = word) { // `mutable`, `noexcept`: no name of the lambda's
-    const std::string before = wordBefore(code_, word);
-    if (before != "mutable" && before != "noexcept")
-      break;
-  }
-  at = codeEndBefore(code_, at);
+  std::size_t at = codeEndBefore(code_, functionSpecifiersBefore(code_, brace).start);
   NamedLambda lambda;
   if (at > 0 && code_[at - 1] == ')') {
     lambda.parameters = openingOf(code_, at - 1);
@@ -275,6 +261,19 @@ std::size_t codeEndBefore(const std::string &code, std::size_t at) {
   while (at > 0 && isSpace(code[at - 1]))
     --at;
   return at;
+}
+
+FunctionSpecifiers functionSpecifiersBefore(const std::string &code, std::size_t brace) {
+  static const std::set<std::string, std::less<>> kSpecifiers{"const",    "final",    "mutable",
+                                                              "noexcept", "override", "volatile"};
+  FunctionSpecifiers found{brace, false};
+  for (std::size_t at = brace;;) {
+    const std::string word = wordBefore(code, at);
+    if (!kSpecifiers.count(word))
+      return found;
+    found.start = at;
+    found.isConst = found.isConst || word == "const";
+  }
 }
 
 bool afterMemberAccess(const std::string &code, std::size_t at) {

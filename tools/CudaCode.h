@@ -178,6 +178,17 @@ bool afterScopeOperator(const std::string &code, std::size_t at);
 /// when none does); `at` moves back to its first character.
 std::string wordBefore(const std::string &code, std::size_t &at);
 
+/// The specifiers written between a function's `)` and the `{` of its
+/// body at `brace` (`f() const noexcept {`, `[&](int n) mutable {`): where
+/// the first of them starts (`brace` where there are none), and whether
+/// `const` is one of them. The words read are `const`, `final`,
+/// `mutable`, `noexcept`, `override` and `volatile`.
+struct FunctionSpecifiers {
+  std::size_t start = 0;
+  bool isConst = false;
+};
+FunctionSpecifiers functionSpecifiersBefore(const std::string &code, std::size_t brace);
+
 /// Whether the line that ends at `newline` is a preprocessor directive.
 bool preprocessorLineEndsAt(const std::string &code, std::size_t newline);
 

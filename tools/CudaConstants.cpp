@@ -44,11 +44,10 @@ std::optional<ReturnFunction> returnFunctionAt(const CudaCode &source, std::size
   if (open == std::string::npos || code[open] != '(')
     return std::nullopt;
   const std::size_t close = pastClosing(code, open);
-  std::size_t brace = close == std::string::npos ? close : code.find_first_not_of(" \t\r\n", close);
-  while (brace != std::string::npos && code.compare(brace, 5, "const") == 0)
-    brace = code.find_first_not_of(" \t\r\n", brace + 5);
-  if (brace == std::string::npos || code[brace] != '{')
-    return std::nullopt;
+  const std::size_t brace = close == std::string::npos ? close : code.find_first_of("{;", close);
+  if (brace == std::string::npos || code[brace] != '{' ||
+      codeEndBefore(code, functionSpecifiersBefore(code, brace).start) != close)
+    return std::nullopt; // a declaration, or more than specifiers before the body: `f(int n) : n_(n) {`
   const std::size_t end = pastClosing(code, brace);
   if (end == std::string::npos)
     return std::nullopt;

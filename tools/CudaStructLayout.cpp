@@ -91,12 +91,7 @@ std::string withoutFunctionBodies(std::string_view body) {
     const std::size_t end = pastClosing(text, at);
     if (end == std::string::npos)
       break;
-    std::size_t head = at;
-    for (std::string word = wordBefore(text, head); word == "const" || word == "noexcept" || word == "override" ||
-                                                    word == "final";
-         word = wordBefore(text, head)) {
-    }
-    head = codeEndBefore(text, head);
+    const std::size_t head = codeEndBefore(text, functionSpecifiersBefore(text, at).start);
     if (head > 0 && text[head - 1] == ')') {
       text[at] = ';';
       std::fill(text.begin() + static_cast<std::ptrdiff_t>(at) + 1, text.begin() + static_cast<std::ptrdiff_t>(end),

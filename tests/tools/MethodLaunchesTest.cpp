@@ -35,6 +35,18 @@ TEST(MethodLaunchesTest, AMethodCalledThroughAnObjectRunsAsOftenAsItsCalls) {
             7u);
 }
 
+TEST(MethodLaunchesTest, SpecifiersAfterTheParametersStillMakeAMethod) {
+  // `const volatile noexcept` between `)` and `{`, in any number: a method called 7 times, one that folds.
+  EXPECT_EQ(launchOfK("struct Solver {\n  void step(float *x) const volatile noexcept { k<<<4, 256>>>(x); }\n};\n" +
+                      inMain("Solver s;\nfor (int t = 0; t < 7; ++t) s.step(x);"))
+                .launches,
+            7u);
+  EXPECT_EQ(shown(launchOfK("struct Grid {\n  int nx = 512;\n  int cells() const volatile { return nx * 2; }\n};\n" +
+                            inMain("Grid g;\nk<<<g.cells() / 256, 256>>>(x);"))
+                      .grid),
+            "4,1,1");
+}
+
 TEST(MethodLaunchesTest, ACallInsideAStatementRunsAsTheStatementDoes) {
   // The loop heads the statement, not the call: `for (...)\n  err = step(x);`.
   EXPECT_EQ(launchOfK("int step(float *x) { k<<<4, 256>>>(x); return 0; }\n" +
