@@ -8,6 +8,7 @@
 #include "CudaLaunchSites.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <iterator>
@@ -30,18 +31,25 @@ std::string locationOf(const ConstantFolder &folder, const LaunchSite &site) {
   return folder.files()[site.file].where(site.offset);
 }
 
-/// One value every launch of a kernel must give alike: open once a launch
-/// leaves it open or two launches differ, and then no longer folded.
+/// One value every launch of a kernel gives: open once a launch leaves it
+/// open, and then no longer folded; where launches differ, an argument is
+/// open too (`differ`), and a size is the mean of theirs (meanDims()).
 template <typename T> struct Agreement {
-  std::optional<T> value;
-  std::string firstAt; ///< the launch that gave `value`
-  std::string how;     ///< what `value` rests on beyond the first launch's text (ConstantFolder)
-  std::string open;    ///< why it is open, for the reason of its default
+  struct Launch {
+    T value;
+    std::uint64_t runs = 1; ///< how many times it launches
+    std::string at;
+  };
+  std::vector<Launch> launches; ///< each launch's value, while none is open
+  std::string how;  ///< what the first launch's value rests on beyond its text (ConstantFolder)
+  std::string open; ///< why it is open, for the reason of its default
 
   /// `written` is the expression at the launch at `at`, which `fold(&how)`
-  /// folds; `shown` writes a value.
+  /// folds; `shown` writes a value. Where `differ` is set, a launch whose
+  /// value is not the first's leaves it open.
   template <typename Fold, typename Same, typename Show>
-  void add(Fold fold, Same same, Show shown, std::string_view written, const std::string &at) {
+  void add(Fold fold, Same same, Show shown, std::string_view written, const std::string &at, std::uint64_t runs,
+           bool differ) {
     if (!open.empty())
       return;
     std::string nextHow;
@@ -49,19 +57,58 @@ template <typename T> struct Agreement {
     if (!next)
       open = "the launch at " + at + " passes " + quotedCode(written) + ", which the source does not fix" +
              (nextHow.empty() ? "" : ": " + nextHow);
-    else if (value && !same(*value, *next))
-      open = "its launches differ: " + shown(*value) + " at " + firstAt + ", " + shown(*next) + " at " + at;
-    else if (!value) {
-      value = next;
-      firstAt = at;
-      how = std::move(nextHow);
-    }
+    else if (differ && !launches.empty() && !same(launches.front().value, *next))
+      open = "its launches differ: " + shown(launches.front().value) + " at " + launches.front().at + ", " +
+             shown(*next) + " at " + at;
     if (!open.empty()) {
-      value.reset();
+      launches.clear();
       how.clear();
+      return;
     }
+    if (launches.empty())
+      how = std::move(nextHow);
+    launches.push_back({*next, runs, at});
   }
+
+  std::optional<T> first() const { return launches.empty() ? std::nullopt : std::optional<T>(launches.front().value); }
 };
+
+/// The sizes of `launches`, where they differ, as their mean weighted by
+/// how often each runs, each dimension rounded (so that the kernel's
+/// threads add up as its launches' do); `how` says so. The first's where
+/// they agree; nullopt where one is open, or the mean is not a block
+/// `block` can be.
+std::optional<Dim3> meanDims(Agreement<Dim3> &sizes, bool block, bool &isMean) {
+  const auto &launches = sizes.launches;
+  if (launches.empty() || std::all_of(launches.begin(), launches.end(), [&](const auto &launch) {
+        return sameDims(launch.value, launches.front().value);
+      }))
+    return sizes.first();
+  constexpr std::size_t kLaunchesNamed = 4;
+  double runs = 0, x = 0, y = 0, z = 0;
+  std::string each;
+  for (std::size_t i = 0; i < launches.size(); ++i) {
+    const double weight = static_cast<double>(std::max<std::uint64_t>(launches[i].runs, 1));
+    runs += weight;
+    x += weight * launches[i].value.x;
+    y += weight * launches[i].value.y;
+    z += weight * launches[i].value.z;
+    if (i < kLaunchesNamed)
+      each += (i ? ", " : "") + shownDims(launches[i].value) + " at " + launches[i].at + " (" +
+              std::to_string(launches[i].runs) + (launches[i].runs == 1 ? " time)" : " times)");
+  }
+  if (launches.size() > kLaunchesNamed)
+    each += " and " + std::to_string(launches.size() - kLaunchesNamed) + " more";
+  auto rounded = [&](double sum) { return static_cast<std::uint32_t>(std::max(1.0, std::round(sum / runs))); };
+  const Dim3 mean{rounded(x), rounded(y), rounded(z)};
+  if (block && !fitsOneBlock(mean)) {
+    sizes.open = "its launches differ (" + each + "), and their mean is no block";
+    return std::nullopt;
+  }
+  sizes.how = "the mean of its launches, by how often each runs: " + each;
+  isMean = true;
+  return mean;
+}
 
 bool sameValue(const ptx::analysis::AssumedValue &a, const ptx::analysis::AssumedValue &b) {
   return a.number() == b.number() && a.whole().has_value() == b.whole().has_value();
@@ -72,9 +119,9 @@ std::string shownValue(const ptx::analysis::AssumedValue &value) { return value.
 /// How many times `sites` launch their kernel, into `launch`: each site
 /// as many times as it runs (HostRunCounter: the host loops around it and
 /// the calls of the function it is in), the sites added up. Returns the
-/// sites that run at all, or all of them where none does.
-std::vector<const LaunchSite *> countLaunches(HostRunCounter &runs, const std::vector<const LaunchSite *> &sites,
-                                              ptx::analysis::SourceLaunch &launch) {
+/// sites that run at all, or all of them where none does, each with its runs.
+std::vector<std::pair<const LaunchSite *, std::uint64_t>>
+countLaunches(HostRunCounter &runs, const std::vector<const LaunchSite *> &sites, ptx::analysis::SourceLaunch &launch) {
   constexpr std::size_t kSitesNamed = 4;
   constexpr std::size_t kLongestReason = 1000;
   std::vector<HostStatement> statements;
@@ -93,11 +140,11 @@ std::vector<const LaunchSite *> countLaunches(HostRunCounter &runs, const std::v
     launch.launchesWhy = "launched once: " + all.why;
   if (launch.launchesWhy.size() > kLongestReason)
     launch.launchesWhy = launch.launchesWhy.substr(0, kLongestReason - 3) + "...";
-  std::vector<const LaunchSite *> running;
+  std::vector<std::pair<const LaunchSite *, std::uint64_t>> running;
   for (std::size_t i = 0; i < sites.size(); ++i)
-    if (times[i] > 0)
-      running.push_back(sites[i]);
-  return running.empty() ? sites : running;
+    if (times[i] > 0 || all.times == 0)
+      running.emplace_back(sites[i], times[i]);
+  return running;
 }
 
 /// What every launch site of one kernel of `parameters` parameters agrees
@@ -107,15 +154,15 @@ ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, HostRunCo
                                          const std::vector<const LaunchSite *> &sites, std::size_t parameters) {
   ptx::analysis::SourceLaunch agreed;
   // A launch under a branch the program does not take gives no size (unless none is taken).
-  const std::vector<const LaunchSite *> running = countLaunches(runs, sites, agreed);
+  const std::vector<std::pair<const LaunchSite *, std::uint64_t>> running = countLaunches(runs, sites, agreed);
   Agreement<Dim3> grid, block;
   std::vector<Agreement<ptx::analysis::AssumedValue>> arguments(parameters);
   bool argumentsRead = true;
-  for (const LaunchSite *site : running) {
+  for (const auto &[site, times] : running) {
     const ConstantFolder::InstanceScope scope(folder, site->instance);
     const std::string at = locationOf(folder, *site);
     grid.add([&](std::string *how) { return folder.dimension(site->file, site->offset, site->grid, how); },
-             sameDims, shownDims, site->grid, at);
+             sameDims, shownDims, site->grid, at, times, false);
     block.add(
         [&](std::string *how) {
           std::optional<Dim3> dims = folder.dimension(site->file, site->offset, site->block, how);
@@ -123,27 +170,27 @@ ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, HostRunCo
             dims.reset(); // not a launch that can run
           return dims;
         },
-        sameDims, shownDims, site->block, at);
+        sameDims, shownDims, site->block, at, times, false);
     argumentsRead = argumentsRead && site->arguments && site->arguments->size() == parameters;
     for (std::size_t i = 0; argumentsRead && i < parameters; ++i)
       arguments[i].add(
           [&](std::string *how) { return folder.value(site->file, site->offset, (*site->arguments)[i], how); },
-          sameValue, shownValue, (*site->arguments)[i], at);
+          sameValue, shownValue, (*site->arguments)[i], at, times, true);
   }
-  agreed.grid = grid.value;
-  agreed.block = block.value;
+  agreed.grid = meanDims(grid, false, agreed.gridIsMean);
+  agreed.block = meanDims(block, true, agreed.blockIsMean);
   agreed.gridOpen = grid.open;
   agreed.blockOpen = block.open;
   agreed.gridHow = grid.how;
   agreed.blockHow = block.how;
   if (argumentsRead)
     for (const Agreement<ptx::analysis::AssumedValue> &argument : arguments) {
-      agreed.arguments.push_back(argument.value);
+      agreed.arguments.push_back(argument.first());
       agreed.argumentsOpen.push_back(argument.open);
       agreed.argumentsHow.push_back(argument.how);
     }
   if (!running.empty())
-    agreed.at = locationOf(folder, *running.front());
+    agreed.at = locationOf(folder, *running.front().first);
   return agreed;
 }
 

@@ -399,11 +399,15 @@ TEST_F(HostLaunchesTest, EachFixedLaunchGivesItsGeometry) {
 }
 
 TEST_F(HostLaunchesTest, OpenLaunchesGiveNoBlock) {
-  for (const char *name : {"launched_at_run_time", "launched_reassigned", "launched_twice"}) {
+  for (const char *name : {"launched_at_run_time", "launched_reassigned"}) {
     const ptx::analysis::SourceLaunch *launch = launchOf(name);
     EXPECT_TRUE(launch == nullptr || !launch->block) << name;
   }
+  // Launches that differ give their mean, weighted by their runs: <<<1, 64>>> and <<<1, 128>>>.
+  EXPECT_EQ(shown(launchOf("launched_twice")->block), "96,1,1");
+  EXPECT_TRUE(launchOf("launched_twice")->blockIsMean);
   EXPECT_EQ(shown(launchOf("launched_twice")->grid), "1,1,1"); // both launches agree on it
+  EXPECT_FALSE(launchOf("launched_twice")->gridIsMean);
   // The launching function's parameter is what its one call passes.
   EXPECT_EQ(shown(launchOf("launched_by_parameter")->block), "32,1,1");
   // Launched through a host template's own T: neither instance takes the launch's sizes.
@@ -451,8 +455,7 @@ TEST_F(HostLaunchesTest, OpenLaunchesSayWhy) {
             "the launch at host_launches.cu:40 passes `fromUser`, which the source does not fix");
   EXPECT_EQ(launchOf("launched_at_run_time")->gridOpen, ""); // <<<1, ...>>>: taken
   ASSERT_NE(launchOf("launched_twice"), nullptr);
-  EXPECT_EQ(launchOf("launched_twice")->blockOpen,
-            "its launches differ: 64 at host_launches.cu:45, 128 at host_launches.cu:46");
+  EXPECT_EQ(launchOf("launched_twice")->blockOpen, ""); // the mean of its launches
   ASSERT_NE(launchOf("launched_with_run_time_arguments"), nullptr);
   EXPECT_EQ(launchOf("launched_with_run_time_arguments")->argumentsOpen,
             (std::vector<std::string>{"the launch at host_launches.cu:57 passes `x`, which the source does not fix",
@@ -460,8 +463,8 @@ TEST_F(HostLaunchesTest, OpenLaunchesSayWhy) {
                                       "source does not fix"}));
   // The default that replaces an open size or argument carries the reason.
   EXPECT_EQ(loopReason("launched_twice"),
-            "%ntid.x = 256 (default; its launches differ: 64 at host_launches.cu:45, 128 at host_launches.cu:46; "
-            "set --block)");
+            "%ntid.x = 96 (the mean of its launches, by how often each runs: 64 at host_launches.cu:45 (1 time), "
+            "128 at host_launches.cu:46 (1 time))");
   EXPECT_EQ(loopReason("launched_with_run_time_arguments", 1),
             "parameter param_1 (no --assume param_1=VALUE; the launch at host_launches.cu:57 passes `rand() % "
             "100`, which the source does not fix)");
@@ -475,7 +478,7 @@ TEST_F(HostLaunchesTest, LoopsCountWithTheLaunchedGeometry) {
   EXPECT_EQ(loopCount("launched_rows"), "5 assumed");              // 4096 / (125 * 8), rounded up
   EXPECT_EQ(loopCount("launched_shadowed"), "64 assumed");         // 4096 / 64
   EXPECT_EQ(loopCount("launched_by_api"), "43 assumed");           // 4096 / 96, rounded up
-  EXPECT_EQ(loopCount("launched_twice"), "16 default");            // 4096 / 256, the default block
+  EXPECT_EQ(loopCount("launched_twice"), "43 assumed");            // 4096 / 96, the mean of 64 and 128
   EXPECT_EQ(loopCount("launched_at_run_time"), "16 default");
   EXPECT_EQ(loopCount("launched_sized"), "64 assumed");            // <2><<<1, 64>>>: 4096 / 64
   EXPECT_EQ(loopCount("launched_generic"), "16 default");

@@ -25,9 +25,10 @@ std::string openLaunch(const SourceLaunch *launch, std::string SourceLaunch::*wh
 }
 
 /// The reason of a value a launch gives: "the launch at main.cu:57", and
-/// `how` the source fixes it where that is more than the launch's text.
-std::string launchedAt(const SourceLaunch &launch, const std::string &how) {
-  return "the launch at " + launch.at + (how.empty() ? "" : "; " + how);
+/// `how` the source fixes it where that is more than the launch's text;
+/// `how` alone for the `mean` of launches that differ.
+std::string launchedAt(const SourceLaunch &launch, const std::string &how, bool mean = false) {
+  return mean ? how : "the launch at " + launch.at + (how.empty() ? "" : "; " + how);
 }
 
 } // namespace
@@ -73,7 +74,7 @@ Value ValueEvaluator::specialRegister(std::string_view base, std::string_view co
       return described(*required, ValueOrigin::Constant, ".reqntid");
     const SourceLaunch *launch = sourceLaunch();
     if (launch && launch->block)
-      return described(*launch->block, ValueOrigin::Assumed, launchedAt(*launch, launch->blockHow));
+      return described(*launch->block, ValueOrigin::Assumed, launchedAt(*launch, launch->blockHow, launch->blockIsMean));
     std::optional<Dim3> maximum = assumptions_.maximumBlock ? assumptions_.maximumBlock
                                                             : blockDirective(*graph_.function, "maxntid");
     const std::string open = openLaunch(launch, &SourceLaunch::blockOpen);
@@ -86,7 +87,7 @@ Value ValueEvaluator::specialRegister(std::string_view base, std::string_view co
       return described(*assumptions_.grid, ValueOrigin::Assumed, "--grid");
     const SourceLaunch *launch = sourceLaunch();
     if (launch && launch->grid)
-      return described(*launch->grid, ValueOrigin::Assumed, launchedAt(*launch, launch->gridHow));
+      return described(*launch->grid, ValueOrigin::Assumed, launchedAt(*launch, launch->gridHow, launch->gridIsMean));
     return described(kDefaultGrid, ValueOrigin::Defaulted,
                      "default; " + openLaunch(launch, &SourceLaunch::gridOpen) + "set --grid");
   }

@@ -60,8 +60,9 @@ std::string_view toString(ValueOrigin origin);
 
 /// What the host code's launches of one kernel fix
 /// (`scale<<<blocks, 128>>>(x, 1000)`), read from its CUDA source by the
-/// tools: the grid, the block and each argument are set only where every
-/// launch of the kernel gives the same constant.
+/// tools: each argument is set only where every launch of the kernel
+/// gives the same constant; the grid and the block also where the
+/// launches differ, as their mean (`gridIsMean`, `blockIsMean`).
 struct SourceLaunch {
   std::optional<Dim3> grid, block;
   /// Per kernel parameter, in order: its value at every launch; empty
@@ -100,6 +101,10 @@ struct SourceLaunch {
   /// Empty where the launch's text alone fixes it, or it is open.
   std::string gridHow, blockHow;
   std::vector<std::string> argumentsHow;
+  /// Whether the grid or the block is the mean of launches that differ,
+  /// weighted by how often each runs (`gridHow`/`blockHow` then say so,
+  /// and name the launches), rather than what every launch gives.
+  bool gridIsMean = false, blockIsMean = false;
 };
 
 /// `--assume` values by parameter name, or by the name of a `__constant__`
