@@ -44,7 +44,7 @@ std::vector<LaunchSite> writtenLaunchSites(const ConstantFolder &folder) {
                    std::optional<std::vector<std::string>> arguments, std::vector<std::string> templateArguments) {
       if (!kernel.empty() && parts.size() >= 2)
         sites.push_back({std::move(kernel), file, at, statement, parts[0], parts[1], std::move(arguments),
-                         std::move(templateArguments), {}, 1, {}});
+                         std::move(templateArguments), {}, 1, {}, {}});
     };
     for (std::size_t at = code.find("<<<"); at != std::string::npos; at = code.find("<<<", at + 3)) {
       const std::size_t close = code.find(">>>", at + 3);

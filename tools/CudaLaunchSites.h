@@ -38,7 +38,10 @@ struct LaunchSite {
   std::uint64_t sharedBy = 1;
   /// For a launch through a function's parameter: "through `timed`'s
   /// parameter `kernel`" (HostStatement::through).
-  std::string through;
+  std::string through;  /// For a launch bound to one call of each function around it
+  /// (sitesPerCall()): those calls, "`run`'s call at main.cu:40", which
+  /// reasons name beside its own place; empty for any other.
+  std::string calls;
 };
 
 /// Every launch in `folder`'s files, in file order: by the name written
@@ -53,6 +56,17 @@ struct LaunchSite {
 /// one launch of each kernel its calls pass, with `instance` the calls
 /// that pass it.
 std::vector<LaunchSite> launchSitesIn(const ConstantFolder &folder, const std::set<std::string, std::less<>> &kernels);
+
+/// `site` once per chain of calls of the functions around it, innermost
+/// outwards, each chain (in `instance`, with `site`'s own) the first
+/// whose calls fix its grid and block: a helper `run(float *x, int n)`
+/// launching `<<<n / 256, 256>>>`, called as `run(x, 4096)` and `run(x,
+/// 8192)`, is one launch of 16 blocks and one of 32, where together its
+/// grid is open. Empty where `site` is in no function but `main` (whose
+/// sizes are not folded here), or its sizes are not open; nullopt where
+/// they are open and a chain of kCallDepth functions (or past
+/// kMostCallChains chains, or a recursive function) still leaves them so.
+std::optional<std::vector<LaunchSite>> sitesPerCall(const ConstantFolder &folder, const LaunchSite &site);
 
 /// Whether every launch of `sites` names a kernel that `folder`'s files
 /// declare or define `__global__` (the module's or another program's);

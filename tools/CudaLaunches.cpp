@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <deque>
 #include <filesystem>
 #include <iterator>
 #include <set>
@@ -31,9 +32,21 @@ std::string locationOf(const ConstantFolder &folder, const LaunchSite &site) {
   return folder.files()[site.file].where(site.offset);
 }
 
+/// Where `site` is and, for one bound to calls (sitesPerCall()), through
+/// which: "main.cu:57 (`run`'s call at main.cu:80)".
+std::string shownAt(const ConstantFolder &folder, const LaunchSite &site) {
+  return locationOf(folder, site) + (site.calls.empty() ? "" : " (" + site.calls + ")");
+}
+
+/// How many launches of different sizes are averaged at most (each is
+/// folded, and a fold may cost as much as the launches before it:
+/// `p.n = p.n + 1;` before each); past it the sizes are open.
+constexpr std::size_t kMostLaunchesAveraged = 1024;
+
 /// One value every launch of a kernel gives: open once a launch leaves it
 /// open, and then no longer folded; where launches differ, an argument is
-/// open too (`differ`), and a size is the mean of theirs (meanDims()).
+/// open too (`differ`), and a size is the mean of theirs (meanDims()), up
+/// to kMostLaunchesAveraged launches.
 template <typename T> struct Agreement {
   struct Launch {
     T value;
@@ -43,6 +56,7 @@ template <typename T> struct Agreement {
   std::vector<Launch> launches; ///< each launch's value, while none is open
   std::string how;  ///< what the first launch's value rests on beyond its text (ConstantFolder)
   std::string open; ///< why it is open, for the reason of its default
+  bool differs = false; ///< whether two launches give different values
 
   /// `written` is the expression at the launch at `at`, which `fold(&how)`
   /// folds; `shown` writes a value. Where `differ` is set, a launch whose
@@ -57,9 +71,11 @@ template <typename T> struct Agreement {
     if (!next)
       open = "the launch at " + at + " passes " + quotedCode(written) + ", which the source does not fix" +
              (nextHow.empty() ? "" : ": " + nextHow);
-    else if (differ && !launches.empty() && !same(launches.front().value, *next))
+    else if ((differs = differs || (!launches.empty() && !same(launches.front().value, *next))) && differ)
       open = "its launches differ: " + shown(launches.front().value) + " at " + launches.front().at + ", " +
              shown(*next) + " at " + at;
+    else if (differs && launches.size() >= kMostLaunchesAveraged)
+      open = "its launches differ, at more than " + std::to_string(kMostLaunchesAveraged) + " places";
     if (!open.empty()) {
       launches.clear();
       how.clear();
@@ -126,7 +142,10 @@ countLaunches(HostRunCounter &runs, const std::vector<const LaunchSite *> &sites
   constexpr std::size_t kLongestReason = 1000;
   std::vector<HostStatement> statements;
   for (const LaunchSite *site : sites)
-    statements.push_back({site->file, site->statement, site->offset, site->instance, site->sharedBy, site->through});
+    statements.push_back({site->file, site->statement, site->offset, site->instance, site->sharedBy,
+                          site->calls.empty() ? site->through
+                                              : site->through + (site->through.empty() ? "" : "; ") + "through " +
+                                                    site->calls});
   std::vector<std::uint64_t> times;
   const HostRuns all = runs.runsOfEach(statements, kSitesNamed, "launch sites", &times);
   if (all.defaulted)
@@ -151,8 +170,23 @@ countLaunches(HostRunCounter &runs, const std::vector<const LaunchSite *> &sites
 /// on, and why the rest is open. Arguments are read only when every launch
 /// passes `parameters` of them.
 ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, HostRunCounter &runs,
-                                         const std::vector<const LaunchSite *> &sites, std::size_t parameters) {
+                                         const std::vector<const LaunchSite *> &written, std::size_t parameters) {
   ptx::analysis::SourceLaunch agreed;
+  // A launch in a helper whose calls pass different sizes counts once per call, each with its own;
+  // past one whose sizes stay open, or kMostLaunchesAveraged, the sizes are open anyway.
+  std::deque<LaunchSite> perCall;
+  std::vector<const LaunchSite *> sites;
+  bool open = false;
+  for (const LaunchSite *site : written) {
+    std::optional<std::vector<LaunchSite>> bound =
+        open || perCall.size() > kMostLaunchesAveraged ? std::vector<LaunchSite>{} : sitesPerCall(folder, *site);
+    open = open || !bound;
+    if (!bound || bound->empty())
+      sites.push_back(site);
+    else
+      for (LaunchSite &one : *bound)
+        sites.push_back(&perCall.emplace_back(std::move(one)));
+  }
   // A launch under a branch the program does not take gives no size (unless none is taken).
   const std::vector<std::pair<const LaunchSite *, std::uint64_t>> running = countLaunches(runs, sites, agreed);
   Agreement<Dim3> grid, block;
@@ -160,7 +194,7 @@ ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, HostRunCo
   bool argumentsRead = true;
   for (const auto &[site, times] : running) {
     const ConstantFolder::InstanceScope scope(folder, site->instance);
-    const std::string at = locationOf(folder, *site);
+    const std::string at = shownAt(folder, *site);
     grid.add([&](std::string *how) { return folder.dimension(site->file, site->offset, site->grid, how); },
              sameDims, shownDims, site->grid, at, times, false);
     block.add(

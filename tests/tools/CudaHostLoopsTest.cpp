@@ -139,13 +139,11 @@ ptx::analysis::SourceLaunch launchThroughHelper(const std::string &helper, const
 TEST(CudaHostLoopsTest, AHelpersParameterIsWhatItsCallsPass) {
   const std::string run = "static void run(float *x, int n) { k<<<(n + 255) / 256, 256>>>(x); }";
   EXPECT_EQ(shown(launchThroughHelper(run, "run(x, 1 << 20);").grid), "4096,1,1");
-  // Calls that write it differently and agree; calls that differ leave it open.
+  // Calls that write it differently and agree; calls that differ launch once each (LaunchMeansTest).
   EXPECT_EQ(shown(launchThroughHelper("const int N = 4096;\n" + run, "run(x, N);\nrun(x, 4096);").grid), "16,1,1");
   EXPECT_EQ(launchThroughHelper(run, "run(x, 1 << 20);").gridHow, "`n` = 1048576, as `run`'s call at t.cu:4 passes it");
   const ptx::analysis::SourceLaunch differ = launchThroughHelper(run, "run(x, 4096);\nrun(x, 8192);");
-  EXPECT_EQ(shown(differ.grid), "none");
-  EXPECT_EQ(differ.gridOpen, "the launch at t.cu:1 passes `(n + 255) / 256`, which the source does not fix: "
-                             "`run`'s calls pass `n` = 4096 at t.cu:4, 8192 at t.cu:5");
+  EXPECT_EQ(shown(differ.grid), "24,1,1"); // 16 and 32
   EXPECT_EQ(shown(differ.block), "256,1,1");
   // Through a caller's own parameter, folded where each call is written.
   const ptx::analysis::SourceLaunch twice = launchThroughHelper(

@@ -26,6 +26,26 @@ TEST(LaunchMeansTest, SizesThatDifferAreWeightedByTheirRuns) {
   EXPECT_EQ(shown(launchOfK(inMain("k<<<dim3(1000, 2), 128>>>(x);\nk<<<1, 128>>>(x);")).grid), "501,2,1");
 }
 
+TEST(LaunchMeansTest, AHelperCalledWithDifferentSizesLaunchesOncePerCall) {
+  const std::string run = "void run(float *x, int n) { k<<<n / 256, 256>>>(x); }\n";
+  const ptx::analysis::SourceLaunch calls =
+      launchOfK(run + inMain("run(x, 4096);\nfor (int i = 0; i < 3; ++i)\n  run(x, 8192);"));
+  EXPECT_EQ(calls.launches, 4u);
+  EXPECT_EQ(shown(calls.grid), "28,1,1"); // (16 + 3 x 32) / 4
+  EXPECT_EQ(calls.gridHow, "the mean of its launches, by how often each runs: 16 at t.cu:1 (`run`'s call at t.cu:4) "
+                           "(1 time), 32 at t.cu:1 (`run`'s call at t.cu:6) (3 times)");
+  EXPECT_EQ(calls.gridOpen, "");
+  EXPECT_NE(calls.launchesWhy.find("3 at t.cu:1 (through `run`'s call at t.cu:6)"), std::string::npos)
+      << calls.launchesWhy;
+  // Through a second helper whose own calls differ: 8 and 16 blocks.
+  EXPECT_EQ(shown(launchOfK(run + "void twice(float *x, int m) { run(x, 2 * m); }\n" +
+                            inMain("twice(x, 1024);\ntwice(x, 2048);"))
+                      .grid),
+            "12,1,1");
+  // One call the source does not fix leaves it open, as before.
+  EXPECT_EQ(shown(launchOfK(run + inMain("run(x, 4096);\nrun(x, atoi(argv[1]));")).grid), "none");
+}
+
 TEST(LaunchMeansTest, AMeanThatIsNoBlockOrAnOpenLaunchLeavesTheSizeOpen) {
   // 1024 x 1 and 32 x 32 average to 528 x 17 (rounded up from 16.5): more threads than a block holds.
   const ptx::analysis::SourceLaunch wide =
@@ -37,6 +57,14 @@ TEST(LaunchMeansTest, AMeanThatIsNoBlockOrAnOpenLaunchLeavesTheSizeOpen) {
   const ptx::analysis::SourceLaunch open = launchOfK(inMain("k<<<64, 256>>>(x);\nk<<<atoi(argv[1]), 256>>>(x);"));
   EXPECT_EQ(shown(open.grid), "none");
   EXPECT_FALSE(open.gridIsMean);
+  // Past 1024 launches of different sizes (each folded, at a cost that may grow with the launches before it).
+  std::string many;
+  for (int i = 1; i <= 1100; ++i)
+    many += "k<<<" + std::to_string(i) + ", 256>>>(x);\n";
+  const ptx::analysis::SourceLaunch tooMany = launchOfK(inMain(many));
+  EXPECT_EQ(shown(tooMany.grid), "none");
+  EXPECT_EQ(tooMany.gridOpen, "its launches differ, at more than 1024 places");
+  EXPECT_EQ(tooMany.launches, 1100u);
   // Arguments that differ stay open: a mean of flags or offsets means nothing.
   const ptx::analysis::SourceLaunch flags = launchOfK(inMain("k<<<1, 32>>>(0);\nk<<<1, 32>>>(1);"));
   ASSERT_EQ(flags.arguments.size(), 1u);

@@ -1,0 +1,79 @@
+// CudaLaunchCalls.cpp - a launch in a helper function, once per call of
+// the helper, where the calls pass different sizes.
+#include "CudaLaunchSites.h"
+
+#include "CudaCode.h"
+#include "CudaLaunches.h"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ptxdvfs::tools {
+
+namespace {
+
+/// How many functions up a launch is bound to its calls, and how many
+/// chains of calls at most.
+constexpr int kCallDepth = 4;
+constexpr std::size_t kMostCallChains = 1 << 12;
+
+/// Whether `site`'s grid and block fold while the folder reads the calls
+/// `chain` binds.
+bool sizesFold(const ConstantFolder &folder, const LaunchSite &site, const TemplateCalls &chain) {
+  const ConstantFolder::InstanceScope scope(folder, chain);
+  const std::optional<ptx::analysis::Dim3> block = folder.dimension(site.file, site.offset, site.block);
+  return block && fitsOneBlock(*block) && folder.dimension(site.file, site.offset, site.grid);
+}
+
+/// Binds `site` to each call of the function around `offset` of `file`,
+/// and outwards where that call still leaves its sizes open; `chain` the
+/// calls bound so far, `shown` how reasons name them. False where some
+/// chain leaves them open.
+bool bindCalls(const ConstantFolder &folder, const LaunchSite &site, const TemplateCalls &chain,
+               const std::string &shown, std::size_t file, std::size_t offset, int depth,
+               std::vector<LaunchSite> &bound, std::size_t &chains) {
+  const CudaCode &code = folder.files()[file];
+  const std::string function = code.functionNameAt(offset);
+  if (function.empty() || function == "main" || depth >= kCallDepth || chain.count(function))
+    return false;
+  const std::vector<std::pair<std::size_t, std::size_t>> &calls = folder.callsOf(function);
+  if (calls.empty() || std::any_of(calls.begin(), calls.end(), [&](const auto &call) {
+        return folder.files()[call.first].functionNameAt(call.second) == function;
+      }))
+    return false; // a recursive function launches with what each of its own calls passes too
+  for (const auto &call : calls) {
+    if (++chains > kMostCallChains)
+      return false;
+    TemplateCalls longer = chain;
+    longer[function] = {call};
+    const std::string named = shown + (shown.empty() ? "" : ", ") + "`" + function + "`'s call at " +
+                              folder.files()[call.first].where(call.second);
+    if (sizesFold(folder, site, longer)) {
+      LaunchSite one = site;
+      one.instance = std::move(longer);
+      one.calls = named;
+      bound.push_back(std::move(one));
+    } else if (!bindCalls(folder, site, longer, named, call.first, call.second, depth + 1, bound, chains)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+std::optional<std::vector<LaunchSite>> sitesPerCall(const ConstantFolder &folder, const LaunchSite &site) {
+  const std::string function = folder.files()[site.file].functionNameAt(site.offset);
+  if (function.empty() || function == "main" || sizesFold(folder, site, site.instance))
+    return std::vector<LaunchSite>{}; // nothing to bind, or nothing to bind for
+  std::vector<LaunchSite> bound;
+  std::size_t chains = 0;
+  if (!bindCalls(folder, site, site.instance, "", site.file, site.offset, 0, bound, chains))
+    return std::nullopt;
+  return bound;
+}
+
+} // namespace ptxdvfs::tools
