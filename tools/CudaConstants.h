@@ -103,6 +103,11 @@ public:
   /// file and the offset of the name, its calls of itself included; found
   /// once per name.
   const std::vector<std::pair<std::size_t, std::size_t>> &callsOf(const std::string &name) const;
+  /// Those of callsOf(`name`) that call the function defined in file
+  /// `definedIn`: not another program's calls of its own function of that
+  /// name (one whose files do not include `definedIn` and define such a
+  /// function; one that only declares it may call this one, compiled apart).
+  std::vector<std::pair<std::size_t, std::size_t>> callsOf(const std::string &name, std::size_t definedIn) const;
 
   /// Whether the branch `header` of file `file` (an `if`, or the `else`
   /// of one) is taken by the program run without command-line arguments,

@@ -71,7 +71,7 @@ HostRuns HostRunCounter::runsOf(std::size_t file, std::size_t statement) {
                          : "") +
                 ")";
   }
-  const HostRuns calls = callsOf(code.functionNameAt(statement));
+  const HostRuns calls = callsOf(code.functionNameAt(statement), file);
   runs.times = saturatingProduct(runs.times, calls.times);
   runs.defaulted = runs.defaulted || calls.defaulted;
   runs.why += calls.why;
@@ -138,7 +138,7 @@ HostRuns HostRunCounter::runsOfEach(const std::vector<HostStatement> &statements
   return all;
 }
 
-HostRuns HostRunCounter::callsOf(const std::string &function) {
+HostRuns HostRunCounter::callsOf(const std::string &function, std::size_t definedIn) {
   if (function.empty() || function == "main" || callers_.size() >= kCallerDepth ||
       std::find(callers_.begin(), callers_.end(), function) != callers_.end())
     return {};
@@ -146,10 +146,10 @@ HostRuns HostRunCounter::callsOf(const std::string &function) {
     calls_.clear();
     callsChanged_ = folder_.callsChanged();
   }
-  if (auto cached = calls_.find(function); cached != calls_.end())
+  if (auto cached = calls_.find({function, definedIn}); cached != calls_.end())
     return cached->second;
   std::vector<HostStatement> calls;
-  for (const auto &[file, at] : folder_.callsOf(function)) {
+  for (const auto &[file, at] : folder_.callsOf(function, definedIn)) { // not another program's own `function`
     const CudaCode &code = folder_.files()[file];
     if (code.functionNameAt(at) != function) // a recursive call runs as its function does
       calls.push_back({file, statementStartAround(code.code(), at), at, {}, 1, {}}); // `solver.step(x);` from `solver`
@@ -163,7 +163,7 @@ HostRuns HostRunCounter::callsOf(const std::string &function) {
     runs.why = runs.times == 1 ? "" : ", in `" + function + "`, called " + std::to_string(runs.times) + " times (" +
                                           runs.why + ")";
   }
-  calls_.emplace(function, runs);
+  calls_.emplace(std::pair{function, definedIn}, runs);
   return runs;
 }
 

@@ -79,9 +79,10 @@ struct HostStatement {
 /// ConstantFolder::callsOf), each call counted the
 /// same way, at most kCallerDepth callers up and never round a cycle. A
 /// function called nowhere in the files (a callback, a library's entry)
-/// runs once. Calls are found by name (`name(`, not `obj.name(`), so the
-/// overloads of a name share their calls. Callers' runs are cached, while
-/// the folder reads the same calls.
+/// runs once. Calls are found by name (`name(`, and `obj.name(` where
+/// `name` is a method), so the overloads of a name share their calls; not
+/// another program's calls of its own function of that name. Callers'
+/// runs are cached, while the folder reads the same calls.
 class HostRunCounter {
 public:
   static constexpr std::size_t kCallerDepth = 4;
@@ -100,7 +101,8 @@ public:
                       std::vector<std::uint64_t> *each = nullptr);
 
 private:
-  HostRuns callsOf(const std::string &function);
+  /// The runs of the calls of `function`, defined in file `definedIn`.
+  HostRuns callsOf(const std::string &function, std::size_t definedIn);
   /// How many iterations of `loop` run the statement at `statement` of
   /// file `file`, where branches between them decide some iterations
   /// against it; `decider` gets the first branch that did. nullopt where
@@ -109,7 +111,7 @@ private:
                                                  LoopHeader &decider) const;
 
   const ConstantFolder &folder_;
-  std::map<std::string, HostRuns, std::less<>> calls_;
+  std::map<std::pair<std::string, std::size_t>, HostRuns> calls_; ///< by function and the file defining it
   std::size_t callsChanged_ = 0; ///< the folder's callsChanged() that calls_ was counted at
   std::vector<std::string> callers_; ///< the functions whose calls are being counted, outermost first
 };

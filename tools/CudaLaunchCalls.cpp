@@ -39,7 +39,7 @@ bool bindCalls(const ConstantFolder &folder, const LaunchSite &site, const Templ
   const std::string function = code.functionNameAt(offset);
   if (function.empty() || function == "main" || depth >= kCallDepth || chain.count(function))
     return false;
-  const std::vector<std::pair<std::size_t, std::size_t>> &calls = folder.callsOf(function);
+  const std::vector<std::pair<std::size_t, std::size_t>> calls = folder.callsOf(function, file);
   if (calls.empty() || std::any_of(calls.begin(), calls.end(), [&](const auto &call) {
         return folder.files()[call.first].functionNameAt(call.second) == function;
       }))

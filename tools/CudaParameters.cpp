@@ -80,6 +80,15 @@ std::optional<std::vector<std::string>> ConstantFolder::Impl::callArguments(std:
   return partsInParentheses(caller, callArgumentsAt(caller, call, function.size()));
 }
 
+std::vector<std::pair<std::size_t, std::size_t>> ConstantFolder::callsOf(const std::string &name,
+                                                                         std::size_t definedIn) const {
+  std::vector<std::pair<std::size_t, std::size_t>> ofThis;
+  for (const auto &[callFile, call] : impl_->callsOf(name))
+    if (definedIn >= impl_->files().size() || !impl_->callsItsOwn(callFile, name, definedIn))
+      ofThis.emplace_back(callFile, call);
+  return ofThis;
+}
+
 bool ConstantFolder::Impl::callsItsOwn(std::size_t callFile, const std::string &function, std::size_t definedIn) const {
   if (seen_[callFile][definedIn])
     return false;

@@ -204,5 +204,16 @@ TEST(LaunchedKernelsTest, AKernelTheHostCodeLaunchesNowhereRunsNoThread) {
   EXPECT_EQ(untaken.at("_Z6unusedPf").launches, 1u);
 }
 
+TEST(LaunchedKernelsTest, AHelpersLaunchesCountOnlyItsOwnProgramsCalls) {
+  // b.cu is another program with its own `step`: its 200 calls are not of a.cu's.
+  const std::string a = "void step(float *x) { k<<<4, 256>>>(x); }\n"
+                        "int main() { float *x; for (int t = 0; t < 10; ++t) step(x); }\n";
+  const std::string b = "void step(float *x) { }\nint main() { float *x; for (int t = 0; t < 200; ++t) step(x); }\n";
+  EXPECT_EQ(launchesOf({"k"}, {{"a.cu", "d/a.cu", a}, {"b.cu", "d/b.cu", b}}, 1).at("k").launches, 10u);
+  // One that only declares it calls a.cu's, compiled apart and linked.
+  const std::string linked = "void step(float *x);\nvoid more(float *x) { for (int t = 0; t < 5; ++t) step(x); }\n";
+  EXPECT_EQ(launchesOf({"k"}, {{"a.cu", "d/a.cu", a}, {"c.cu", "d/c.cu", linked}}, 1).at("k").launches, 15u);
+}
+
 } // namespace
 } // namespace ptxdvfs::tools
