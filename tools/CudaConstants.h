@@ -137,6 +137,12 @@ public:
   /// counted from callsOf() before a change may not hold after it.
   std::size_t callsChanged() const;
 
+  /// How many names and macro tokens the folds have looked at so far;
+  /// past a limit (2,000,000) the folder gives up and leaves values open,
+  /// so that no input makes it hang. Callers that fold many times over
+  /// keep their own share of it.
+  std::size_t namesExamined() const;
+
 private:
   class Impl;
   std::unique_ptr<Impl> impl_;

@@ -135,6 +135,7 @@ public:
   /// and one of them defines such a function. One that only declares it
   /// may call this one, compiled apart.
   bool callsItsOwn(std::size_t callFile, const std::string &function, std::size_t definedIn) const;
+  std::size_t namesExamined() const { return examined_; }
   const TemplateCalls &callsRead() const { return callsRead_; }
   /// The counters standing for one value (CounterScope), by file and the
   /// offset of their `for`.

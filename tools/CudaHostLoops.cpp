@@ -79,17 +79,22 @@ HostRuns HostRunCounter::runsOf(std::size_t file, std::size_t statement) {
 }
 
 std::optional<std::uint64_t> HostRunCounter::iterationsRunning(std::size_t file, std::size_t statement,
-                                                               const HostLoop &loop, LoopHeader &decider) const {
+                                                               const HostLoop &loop, LoopHeader &decider) {
   if (!loop.range || loop.range->count == 0 || loop.range->count > kMostIterationsRead)
     return std::nullopt;
   std::vector<LoopHeader> branches;
   for (const LoopHeader &header : headersAround(folder_.files()[file], statement))
-    if (isBranch(header) && header.at > loop.at)
-      branches.push_back(header); // inside the loop
+    if (isBranch(header) && header.at > loop.at && !folder_.branchTaken(file, header))
+      branches.push_back(header); // inside the loop, and not decided for every iteration alike
   std::uint64_t running = 0;
   bool decided = false;
   std::int64_t value = loop.range->start;
+  const std::size_t namesBefore = folder_.namesExamined();
   for (std::uint64_t iteration = 0; !branches.empty() && iteration < loop.range->count; ++iteration) {
+    if (iterationNames_ + (folder_.namesExamined() - namesBefore) > kMostNamesForIterations) {
+      iterationNames_ = kMostNamesForIterations; // spent: the other folds keep the rest
+      return std::nullopt;
+    }
     if (iteration > 0)
       value = loop.range->next(value);
     const ConstantFolder::CounterScope scope(folder_, file, loop.at, value);
@@ -106,9 +111,10 @@ std::optional<std::uint64_t> HostRunCounter::iterationsRunning(std::size_t file,
       }
     }
     if (iteration == 0 && !foldsHere)
-      return std::nullopt; // branches that do not fold at the first value rest on more than the counter
+      break; // branches that do not fold at the first value rest on more than the counter
     running += runs;
   }
+  iterationNames_ += folder_.namesExamined() - namesBefore;
   return decided ? std::optional<std::uint64_t>(running) : std::nullopt;
 }
 

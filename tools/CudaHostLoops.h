@@ -73,8 +73,8 @@ struct HostStatement {
 /// the loops around a statement (hostLoopsAround), each for the iterations
 /// whose branches around the statement are taken where they rest on its
 /// counter (`if (t % 10 == 0)`: each value folded, CounterScope, up to
-/// kMostIterationsRead; a branch the first iteration does not decide
-/// counts at every iteration), times, in a function
+/// kMostIterationsRead and kMostNamesForIterations; a branch the first
+/// iteration does not decide counts at every iteration), times, in a function
 /// other than `main`, the runs of its calls (`step(x)` in main's loop,
 /// ConstantFolder::callsOf), each call counted the
 /// same way, at most kCallerDepth callers up and never round a cycle. A
@@ -87,6 +87,11 @@ class HostRunCounter {
 public:
   static constexpr std::size_t kCallerDepth = 4;
   static constexpr std::uint64_t kMostIterationsRead = 1 << 14;
+  /// The folder's names (ConstantFolder::namesExamined) that reading
+  /// iterations one by one may spend in all, a twentieth of them: a
+  /// condition on the counter takes one or two names per iteration, one
+  /// hundreds of lines below its loop's head hundreds.
+  static constexpr std::size_t kMostNamesForIterations = 100'000;
 
   explicit HostRunCounter(const ConstantFolder &folder) : folder_(folder) {}
 
@@ -108,12 +113,13 @@ private:
   /// against it; `decider` gets the first branch that did. nullopt where
   /// none does, or the loop is not read value by value.
   std::optional<std::uint64_t> iterationsRunning(std::size_t file, std::size_t statement, const HostLoop &loop,
-                                                 LoopHeader &decider) const;
+                                                 LoopHeader &decider);
 
   const ConstantFolder &folder_;
   std::map<std::pair<std::string, std::size_t>, HostRuns> calls_; ///< by function and the file defining it
   std::size_t callsChanged_ = 0; ///< the folder's callsChanged() that calls_ was counted at
   std::vector<std::string> callers_; ///< the functions whose calls are being counted, outermost first
+  std::size_t iterationNames_ = 0; ///< the names iterationsRunning() has spent, against kMostNamesForIterations
 };
 
 } // namespace ptxdvfs::tools

@@ -123,6 +123,8 @@ std::optional<TemplateCalls> ConstantFolder::templateCallsAround(std::size_t fil
 
 std::size_t ConstantFolder::callsChanged() const { return impl_->callsChanged(); }
 
+std::size_t ConstantFolder::namesExamined() const { return impl_->namesExamined(); }
+
 ConstantFolder::InstanceScope::InstanceScope(const ConstantFolder &folder, TemplateCalls calls)
     : folder_(folder), changes_(!calls.empty()) {
   if (!changes_)
