@@ -48,17 +48,21 @@ std::uint64_t saturatingSum(std::uint64_t a, std::uint64_t b) { return b > UINT6
 
 HostRuns HostRunCounter::runsOf(std::size_t file, std::size_t statement) {
   HostRuns runs;
-  for (const LoopHeader &header : headersAround(folder_.files()[file], statement)) {
+  std::vector<Branch> around = pending_; // a pending branch that this call decides against runs nothing either
+  for (const LoopHeader &header : headersAround(folder_.files()[file], statement))
+    around.emplace_back(file, header);
+  for (const auto &[branchFile, header] : around) {
     std::string how;
-    if (folder_.branchTaken(file, header, &how) == false) {
+    if (folder_.branchTaken(branchFile, header, &how) == false) {
       runs.times = 0;
       runs.why = ", never: " + how;
       return runs;
     }
   }
   const CudaCode &code = folder_.files()[file];
-  for (const HostLoop &loop : hostLoopsAround(folder_, file, statement)) {
-    LoopHeader decider;
+  const std::vector<HostLoop> loops = hostLoopsAround(folder_, file, statement);
+  for (const HostLoop &loop : loops) {
+    Branch decider;
     const std::optional<std::uint64_t> running = iterationsRunning(file, statement, loop, decider);
     runs.times = saturatingProduct(runs.times, running.value_or(loop.count.value_or(kDefaultHostLoopCount)));
     runs.defaulted = runs.defaulted || !loop.count;
@@ -67,11 +71,18 @@ HostRuns HostRunCounter::runsOf(std::size_t file, std::size_t statement) {
                             : std::to_string(kDefaultHostLoopCount) +
                                   " times: a default, the source does not fix its count") +
                 (running ? "; it runs in " + std::to_string(*running) + " of them, as " +
-                               quotedCode(decider.text(code.text())) + " at " + code.where(decider.at) + " decides"
+                               quotedCode(decider.second.text(folder_.files()[decider.first].text())) + " at " +
+                               folder_.files()[decider.first].where(decider.second.at) + " decides"
                          : "") +
                 ")";
   }
+  // Branches outside this function's loops, on what its callers pass, may rest on their loops' counters.
+  const std::size_t pendingBefore = pending_.size();
+  for (const LoopHeader &header : headersAround(code, statement))
+    if (isBranch(header) && (loops.empty() || header.at < loops.back().at) && !folder_.branchTaken(file, header))
+      pending_.emplace_back(file, header);
   const HostRuns calls = callsOf(code.functionNameAt(statement), file);
+  pending_.resize(pendingBefore);
   runs.times = saturatingProduct(runs.times, calls.times);
   runs.defaulted = runs.defaulted || calls.defaulted;
   runs.why += calls.why;
@@ -79,13 +90,13 @@ HostRuns HostRunCounter::runsOf(std::size_t file, std::size_t statement) {
 }
 
 std::optional<std::uint64_t> HostRunCounter::iterationsRunning(std::size_t file, std::size_t statement,
-                                                               const HostLoop &loop, LoopHeader &decider) {
+                                                               const HostLoop &loop, Branch &decider) {
   if (!loop.range || loop.range->count == 0 || loop.range->count > kMostIterationsRead)
     return std::nullopt;
-  std::vector<LoopHeader> branches;
+  std::vector<Branch> branches = pending_;
   for (const LoopHeader &header : headersAround(folder_.files()[file], statement))
     if (isBranch(header) && header.at > loop.at && !folder_.branchTaken(file, header))
-      branches.push_back(header); // inside the loop, and not decided for every iteration alike
+      branches.emplace_back(file, header); // inside the loop, and not decided for every iteration alike
   std::uint64_t running = 0;
   bool decided = false;
   std::int64_t value = loop.range->start;
@@ -99,8 +110,8 @@ std::optional<std::uint64_t> HostRunCounter::iterationsRunning(std::size_t file,
       value = loop.range->next(value);
     const ConstantFolder::CounterScope scope(folder_, file, loop.at, value);
     bool runs = true, foldsHere = false;
-    for (const LoopHeader &branch : branches) {
-      const std::optional<bool> taken = folder_.branchTaken(file, branch);
+    for (const Branch &branch : branches) {
+      const std::optional<bool> taken = folder_.branchTaken(branch.first, branch.second);
       foldsHere = foldsHere || taken;
       if (taken == false) {
         if (!decided)
@@ -152,13 +163,18 @@ HostRuns HostRunCounter::callsOf(const std::string &function, std::size_t define
     calls_.clear();
     callsChanged_ = folder_.callsChanged();
   }
-  if (auto cached = calls_.find({function, definedIn}); cached != calls_.end())
+  // With branches pending, each call's runs rest on what it passes: read one call at a time, and not cached.
+  const bool perCall = !pending_.empty();
+  if (auto cached = calls_.find({function, definedIn}); !perCall && cached != calls_.end())
     return cached->second;
   std::vector<HostStatement> calls;
   for (const auto &[file, at] : folder_.callsOf(function, definedIn)) { // not another program's own `function`
     const CudaCode &code = folder_.files()[file];
+    TemplateCalls instance;
+    if (perCall)
+      instance[function] = {{file, at}};
     if (code.functionNameAt(at) != function) // a recursive call runs as its function does
-      calls.push_back({file, statementStartAround(code.code(), at), at, {}, 1, {}}); // `solver.step(x);` from `solver`
+      calls.push_back({file, statementStartAround(code.code(), at), at, std::move(instance), 1, {}});
   }
   HostRuns runs;
   if (!calls.empty()) {
@@ -169,7 +185,8 @@ HostRuns HostRunCounter::callsOf(const std::string &function, std::size_t define
     runs.why = runs.times == 1 ? "" : ", in `" + function + "`, called " + std::to_string(runs.times) + " times (" +
                                           runs.why + ")";
   }
-  calls_.emplace(std::pair{function, definedIn}, runs);
+  if (!perCall)
+    calls_.emplace(std::pair{function, definedIn}, runs);
   return runs;
 }
 

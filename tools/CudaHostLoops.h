@@ -72,7 +72,9 @@ struct HostStatement {
 /// 16)` with `block` 32, or the `else` of a condition that holds), else
 /// the loops around a statement (hostLoopsAround), each for the iterations
 /// whose branches around the statement are taken where they rest on its
-/// counter (`if (t % 10 == 0)`: each value folded, CounterScope, up to
+/// counter (`if (t % 10 == 0)`, also in a function the loop calls with
+/// its counter, `advance(t)` with `if (step % 10 == 0)` around the
+/// launch: each value folded, CounterScope, up to
 /// kMostIterationsRead and kMostNamesForIterations; a branch the first
 /// iteration does not decide counts at every iteration), times, in a function
 /// other than `main`, the runs of its calls (`step(x)` in main's loop,
@@ -90,7 +92,7 @@ public:
   /// The folder's names (ConstantFolder::namesExamined) that reading
   /// iterations one by one may spend in all, a twentieth of them: a
   /// condition on the counter takes one or two names per iteration, one
-  /// hundreds of lines below its loop's head hundreds.
+  /// written hundreds of lines below its loop's head, hundreds.
   static constexpr std::size_t kMostNamesForIterations = 100'000;
 
   explicit HostRunCounter(const ConstantFolder &folder) : folder_(folder) {}
@@ -108,18 +110,25 @@ public:
 private:
   /// The runs of the calls of `function`, defined in file `definedIn`.
   HostRuns callsOf(const std::string &function, std::size_t definedIn);
+  /// A branch of host code: its file, and its header.
+  using Branch = std::pair<std::size_t, LoopHeader>;
   /// How many iterations of `loop` run the statement at `statement` of
-  /// file `file`, where branches between them decide some iterations
-  /// against it; `decider` gets the first branch that did. nullopt where
-  /// none does, or the loop is not read value by value.
+  /// file `file`, where branches between them, or the pending ones,
+  /// decide some iterations against it; `decider` gets the first branch
+  /// that did. nullopt where none does, or the loop is not read value by value.
   std::optional<std::uint64_t> iterationsRunning(std::size_t file, std::size_t statement, const HostLoop &loop,
-                                                 LoopHeader &decider);
+                                                 Branch &decider);
 
   const ConstantFolder &folder_;
   std::map<std::pair<std::string, std::size_t>, HostRuns> calls_; ///< by function and the file defining it
   std::size_t callsChanged_ = 0; ///< the folder's callsChanged() that calls_ was counted at
   std::vector<std::string> callers_; ///< the functions whose calls are being counted, outermost first
   std::size_t iterationNames_ = 0; ///< the names iterationsRunning() has spent, against kMostNamesForIterations
+  /// Branches around the statements of the functions whose calls are being
+  /// counted, that no loop of theirs holds and the program's run does not
+  /// decide alike every time (`if (step % 10 == 0)` on a parameter): a
+  /// caller's loop that passes its counter decides them (iterationsRunning()).
+  std::vector<Branch> pending_;
 };
 
 } // namespace ptxdvfs::tools

@@ -274,6 +274,7 @@ ConstantFolder::CounterScope::CounterScope(const ConstantFolder &folder, std::si
                                            std::int64_t value)
     : folder_(folder), loop_(file, loop) {
   folder_.impl_->countersSet()[loop_] = value;
+  folder_.impl_->forgetParametersFound(); // found with the counter's middle
 }
 
 ConstantFolder::CounterScope::~CounterScope() {

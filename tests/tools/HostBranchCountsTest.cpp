@@ -58,6 +58,26 @@ TEST(HostBranchCountsTest, NestedLoopsAndCallsCountTheirOwnCounters) {
   EXPECT_EQ(launchOfK(source).launches, 3u);
 }
 
+TEST(HostBranchCountsTest, ABranchOnAParameterIsDecidedByTheCallersCounter) {
+  // A time step that writes its output every 100 steps, called with the loop's counter.
+  const std::string advance = "void advance(float *x, int step) {\n  other(x);\n  if (step % 100 == 0)\n"
+                              "    k<<<1, 32>>>(x);\n}\n";
+  const ptx::analysis::SourceLaunch output =
+      launchOfK(advance + inMain("for (int t = 0; t < 1000; ++t)\n  advance(x, t);"));
+  EXPECT_EQ(output.launches, 10u);
+  EXPECT_EQ(output.launchesWhy, "launched 10 times: 10 at t.cu:4, in `advance`, called 10 times (10 at t.cu:9, in "
+                                "`for (int t = 0; t < 1000; ++t)` at t.cu:8 (1000 times; it runs in 10 of them, as "
+                                "`if (step % 100 == 0)` at t.cu:3 decides))");
+  // Each call with what it passes: once before the loop with 0 (taken) or 5 (not), and the loop's 10.
+  EXPECT_EQ(launchOfK(advance + inMain("advance(x, 0);\nfor (int t = 0; t < 1000; ++t)\n  advance(x, t);")).launches,
+            11u);
+  EXPECT_EQ(launchOfK(advance + inMain("advance(x, 5);\nfor (int t = 0; t < 1000; ++t)\n  advance(x, t);")).launches,
+            10u);
+  // Through a second function, which passes twice its own parameter: t = 0, 2, 4, 6, 8 of 10.
+  const std::string solve = "void solve(float *x, int t) { advance(x, 50 * t); }\n";
+  EXPECT_EQ(launchOfK(advance + solve + inMain("for (int t = 0; t < 10; ++t)\n  solve(x, t);")).launches, 5u);
+}
+
 TEST(HostBranchCountsTest, BranchesTheCounterDoesNotDecideRunEveryIteration) {
   EXPECT_EQ(launchesIn("for (int a = 0; a < 4; a++) if (rand() % 2) k<<<1, 32>>>(x);"), 4u);
   EXPECT_EQ(launchesIn("for (int a = 0; a < 4; a++) if (a < x[0]) k<<<1, 32>>>(x);"), 4u); // data
