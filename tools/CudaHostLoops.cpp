@@ -44,6 +44,45 @@ std::uint64_t saturatingProduct(std::uint64_t a, std::uint64_t b) {
 
 std::uint64_t saturatingSum(std::uint64_t a, std::uint64_t b) { return b > UINT64_MAX - a ? UINT64_MAX : a + b; }
 
+/// A `continue` or `break` of a loop in its body, under branches of that
+/// body: an iteration goes no further where they are all taken.
+struct LoopExit {
+  std::vector<LoopHeader> branches; ///< around it, innermost first, inside the loop
+  bool breaks = false;
+  bool beforeStatement = true; ///< written before the statement counted, so that it skips it too
+};
+
+/// The exits of the loop whose keyword is at `loop` that may keep the
+/// statement at `statement` of `code` from running: each `continue`
+/// before it, each `break` anywhere in the loop's body (one after it ends
+/// the iterations after its own), under one branch or more. Not those of
+/// a loop inside it, nor a `break` of a `switch`.
+std::vector<LoopExit> exitsOf(const CudaCode &code, std::size_t loop, std::size_t statement) {
+  std::vector<LoopExit> exits;
+  const std::string &text = code.code();
+  const std::vector<LoopHeader> around = headersAround(code, statement);
+  const auto header = std::find_if(around.begin(), around.end(), [&](const LoopHeader &h) { return h.at == loop; });
+  const std::size_t bodyEnd = header == around.end() ? std::string::npos : bodyEndAfter(code, header->headEnd);
+  if (bodyEnd == std::string::npos)
+    return exits;
+  for (const std::string_view keyword : {std::string_view("continue"), std::string_view("break")})
+    for (std::size_t at = text.find(keyword, header->headEnd);
+         at < (keyword == "break" ? bodyEnd : statement); at = text.find(keyword, at + 1)) {
+      if (!isWholeWord(text, at, keyword.size()))
+        continue;
+      LoopExit exit{{}, keyword == "break", at < statement};
+      bool ofThisLoop = false;
+      for (const LoopHeader &branch : headersAround(code, statementStartAround(text, at))) {
+        if ((ofThisLoop = branch.at == loop) || !isBranch(branch) || (exit.breaks && branch.keyword == "case"))
+          break;
+        exit.branches.push_back(branch);
+      }
+      if (ofThisLoop && !exit.branches.empty())
+        exits.push_back(std::move(exit));
+    }
+  return exits;
+}
+
 } // namespace
 
 HostRuns HostRunCounter::runsOf(std::size_t file, std::size_t statement) {
@@ -93,15 +132,21 @@ std::optional<std::uint64_t> HostRunCounter::iterationsRunning(std::size_t file,
                                                                const HostLoop &loop, Branch &decider) {
   if (!loop.range || loop.range->count == 0 || loop.range->count > kMostIterationsRead)
     return std::nullopt;
+  const CudaCode &code = folder_.files()[file];
   std::vector<Branch> branches = pending_;
-  for (const LoopHeader &header : headersAround(folder_.files()[file], statement))
+  for (const LoopHeader &header : headersAround(code, statement))
     if (isBranch(header) && header.at > loop.at && !folder_.branchTaken(file, header))
       branches.emplace_back(file, header); // inside the loop, and not decided for every iteration alike
+  std::vector<LoopExit> exits; // `if (t % 2) continue;` before it, `if (t == 10) break;`
+  for (LoopExit &exit : exitsOf(code, loop.at, statement))
+    if (!folder_.branchTaken(file, exit.branches.front()))
+      exits.push_back(std::move(exit));
   std::uint64_t running = 0;
   bool decided = false;
   std::int64_t value = loop.range->start;
   const std::size_t namesBefore = folder_.namesExamined();
-  for (std::uint64_t iteration = 0; !branches.empty() && iteration < loop.range->count; ++iteration) {
+  for (std::uint64_t iteration = 0; (!branches.empty() || !exits.empty()) && iteration < loop.range->count;
+       ++iteration) {
     if (iterationNames_ + (folder_.namesExamined() - namesBefore) > kMostNamesForIterations) {
       iterationNames_ = kMostNamesForIterations; // spent: the other folds keep the rest
       return std::nullopt;
@@ -121,9 +166,33 @@ std::optional<std::uint64_t> HostRunCounter::iterationsRunning(std::size_t file,
         break;
       }
     }
+    bool leaves = false; // the loop, at a `break` taken
+    for (auto exit = exits.begin(); exit != exits.end();) {
+      bool taken = true, folds = true;
+      for (auto branch = exit->branches.begin(); taken && branch != exit->branches.end(); ++branch) {
+        const std::optional<bool> holds = folder_.branchTaken(file, *branch);
+        folds = folds && holds;
+        taken = holds == true;
+      }
+      if (iteration == 0 && !folds) {
+        exit = exits.erase(exit); // it rests on more than the counter (`if (diff < tolerance) break;`)
+        continue;
+      }
+      foldsHere = true;
+      if (taken) {
+        if (!decided)
+          decider = {file, exit->branches.front()};
+        decided = true;
+        runs = runs && !exit->beforeStatement;
+        leaves = leaves || exit->breaks;
+      }
+      ++exit;
+    }
     if (iteration == 0 && !foldsHere)
       break; // branches that do not fold at the first value rest on more than the counter
     running += runs;
+    if (leaves)
+      break;
   }
   iterationNames_ += folder_.namesExamined() - namesBefore;
   return decided ? std::optional<std::uint64_t>(running) : std::nullopt;

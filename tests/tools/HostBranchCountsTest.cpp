@@ -78,6 +78,24 @@ TEST(HostBranchCountsTest, ABranchOnAParameterIsDecidedByTheCallersCounter) {
   EXPECT_EQ(launchOfK(advance + solve + inMain("for (int t = 0; t < 10; ++t)\n  solve(x, t);")).launches, 5u);
 }
 
+TEST(HostBranchCountsTest, AContinueOrBreakOnTheCounterSkipsTheRestOfItsIterations) {
+  EXPECT_EQ(launchesIn("for (int t = 0; t < 100; ++t) {\n  if (t % 4 != 0) continue;\n  k<<<1, 32>>>(x);\n}"), 25u);
+  EXPECT_EQ(launchesIn("for (int t = 0; t < 100; ++t) {\n  k<<<1, 32>>>(x);\n  if (t == 9) break;\n}"), 10u);
+  EXPECT_EQ(launchesIn("for (int t = 0; t < 100; ++t) {\n  if (t == 9) { break; }\n  k<<<1, 32>>>(x);\n}"), 9u);
+  // Under two branches: both must hold. A warm-up that skips the first 3 of 10, in the outer loop of two.
+  EXPECT_EQ(launchesIn("for (int t = 0; t < 10; ++t) {\n  if (t < 5) {\n    if (t % 2 == 0) continue;\n  }\n"
+                       "  for (int p = 0; p < 2; ++p) k<<<1, 32>>>(x);\n}"),
+            2u * 7);
+  // Not this loop's: an inner loop's `continue`, or a `switch`'s `break`.
+  EXPECT_EQ(launchesIn("for (int t = 0; t < 10; ++t) {\n  for (int p = 0; p < 2; ++p) if (t > 0) continue;\n"
+                       "  k<<<1, 32>>>(x);\n}"),
+            10u);
+  EXPECT_EQ(launchesIn("for (int t = 0; t < 10; ++t) {\n  switch (t) {\n  case 3: break;\n  }\n  k<<<1, 32>>>(x);\n}"),
+            10u);
+  // After the launch, a `continue` changes nothing.
+  EXPECT_EQ(launchesIn("for (int t = 0; t < 10; ++t) {\n  k<<<1, 32>>>(x);\n  if (t % 2) continue;\n}"), 10u);
+}
+
 TEST(HostBranchCountsTest, BranchesTheCounterDoesNotDecideRunEveryIteration) {
   EXPECT_EQ(launchesIn("for (int a = 0; a < 4; a++) if (rand() % 2) k<<<1, 32>>>(x);"), 4u);
   EXPECT_EQ(launchesIn("for (int a = 0; a < 4; a++) if (a < x[0]) k<<<1, 32>>>(x);"), 4u); // data
