@@ -5,10 +5,10 @@
 #include "CudaCode.h"
 #include "CudaConstants.h"
 #include "CudaHostLoops.h"
+#include "CudaLaunchAgreement.h"
 #include "CudaLaunchSites.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <deque>
 #include <filesystem>
@@ -36,94 +36,6 @@ std::string locationOf(const ConstantFolder &folder, const LaunchSite &site) {
 /// which: "main.cu:57 (`run`'s call at main.cu:80)".
 std::string shownAt(const ConstantFolder &folder, const LaunchSite &site) {
   return locationOf(folder, site) + (site.calls.empty() ? "" : " (" + site.calls + ")");
-}
-
-/// How many launches of different sizes are averaged at most (each is
-/// folded, and a fold may cost as much as the launches before it:
-/// `p.n = p.n + 1;` before each); past it the sizes are open.
-constexpr std::size_t kMostLaunchesAveraged = 1024;
-
-/// One value every launch of a kernel gives: open once a launch leaves it
-/// open, and then no longer folded; where launches differ, an argument is
-/// open too (`differ`), and a size is the mean of theirs (meanDims()), up
-/// to kMostLaunchesAveraged launches.
-template <typename T> struct Agreement {
-  struct Launch {
-    T value;
-    std::uint64_t runs = 1; ///< how many times it launches
-    std::string at;
-  };
-  std::vector<Launch> launches; ///< each launch's value, while none is open
-  std::string how;  ///< what the first launch's value rests on beyond its text (ConstantFolder)
-  std::string open; ///< why it is open, for the reason of its default
-  bool differs = false; ///< whether two launches give different values
-
-  /// `written` is the expression at the launch at `at`, which `fold(&how)`
-  /// folds; `shown` writes a value. Where `differ` is set, a launch whose
-  /// value is not the first's leaves it open.
-  template <typename Fold, typename Same, typename Show>
-  void add(Fold fold, Same same, Show shown, std::string_view written, const std::string &at, std::uint64_t runs,
-           bool differ) {
-    if (!open.empty())
-      return;
-    std::string nextHow;
-    std::optional<T> next = fold(&nextHow);
-    if (!next)
-      open = "the launch at " + at + " passes " + quotedCode(written) + ", which the source does not fix" +
-             (nextHow.empty() ? "" : ": " + nextHow);
-    else if ((differs = differs || (!launches.empty() && !same(launches.front().value, *next))) && differ)
-      open = "its launches differ: " + shown(launches.front().value) + " at " + launches.front().at + ", " +
-             shown(*next) + " at " + at;
-    else if (differs && launches.size() >= kMostLaunchesAveraged)
-      open = "its launches differ, at more than " + std::to_string(kMostLaunchesAveraged) + " places";
-    if (!open.empty()) {
-      launches.clear();
-      how.clear();
-      return;
-    }
-    if (launches.empty())
-      how = std::move(nextHow);
-    launches.push_back({*next, runs, at});
-  }
-
-  std::optional<T> first() const { return launches.empty() ? std::nullopt : std::optional<T>(launches.front().value); }
-};
-
-/// The sizes of `launches`, where they differ, as their mean weighted by
-/// how often each runs, each dimension rounded (so that the kernel's
-/// threads add up as its launches' do); `how` says so. The first's where
-/// they agree; nullopt where one is open, or the mean is not a block
-/// `block` can be.
-std::optional<Dim3> meanDims(Agreement<Dim3> &sizes, bool block, bool &isMean) {
-  const auto &launches = sizes.launches;
-  if (launches.empty() || std::all_of(launches.begin(), launches.end(), [&](const auto &launch) {
-        return sameDims(launch.value, launches.front().value);
-      }))
-    return sizes.first();
-  constexpr std::size_t kLaunchesNamed = 4;
-  double runs = 0, x = 0, y = 0, z = 0;
-  std::string each;
-  for (std::size_t i = 0; i < launches.size(); ++i) {
-    const double weight = static_cast<double>(std::max<std::uint64_t>(launches[i].runs, 1));
-    runs += weight;
-    x += weight * launches[i].value.x;
-    y += weight * launches[i].value.y;
-    z += weight * launches[i].value.z;
-    if (i < kLaunchesNamed)
-      each += (i ? ", " : "") + shownDims(launches[i].value) + " at " + launches[i].at + " (" +
-              std::to_string(launches[i].runs) + (launches[i].runs == 1 ? " time)" : " times)");
-  }
-  if (launches.size() > kLaunchesNamed)
-    each += " and " + std::to_string(launches.size() - kLaunchesNamed) + " more";
-  auto rounded = [&](double sum) { return static_cast<std::uint32_t>(std::max(1.0, std::round(sum / runs))); };
-  const Dim3 mean{rounded(x), rounded(y), rounded(z)};
-  if (block && !fitsOneBlock(mean)) {
-    sizes.open = "its launches differ (" + each + "), and their mean is no block";
-    return std::nullopt;
-  }
-  sizes.how = "the mean of its launches, by how often each runs: " + each;
-  isMean = true;
-  return mean;
 }
 
 bool sameValue(const ptx::analysis::AssumedValue &a, const ptx::analysis::AssumedValue &b) {
