@@ -147,8 +147,8 @@ std::optional<std::uint64_t> HostRunCounter::iterationsRunning(std::size_t file,
   const std::size_t namesBefore = folder_.namesExamined();
   for (std::uint64_t iteration = 0; (!branches.empty() || !exits.empty()) && iteration < loop.range->count;
        ++iteration) {
-    if (iterationNames_ + (folder_.namesExamined() - namesBefore) > kMostNamesForIterations) {
-      iterationNames_ = kMostNamesForIterations; // spent: the other folds keep the rest
+    if (namesOneByOne_ + (folder_.namesExamined() - namesBefore) > kMostNamesOneByOne) {
+      namesOneByOne_ = kMostNamesOneByOne; // spent: the other folds keep the rest
       return std::nullopt;
     }
     if (iteration > 0)
@@ -194,7 +194,7 @@ std::optional<std::uint64_t> HostRunCounter::iterationsRunning(std::size_t file,
     if (leaves)
       break;
   }
-  iterationNames_ += folder_.namesExamined() - namesBefore;
+  namesOneByOne_ += folder_.namesExamined() - namesBefore;
   return decided ? std::optional<std::uint64_t>(running) : std::nullopt;
 }
 
@@ -232,30 +232,43 @@ HostRuns HostRunCounter::callsOf(const std::string &function, std::size_t define
     calls_.clear();
     callsChanged_ = folder_.callsChanged();
   }
-  // With branches pending, each call's runs rest on what it passes: read one call at a time, and not cached.
-  const bool perCall = !pending_.empty();
-  if (auto cached = calls_.find({function, definedIn}); !perCall && cached != calls_.end())
-    return cached->second;
-  std::vector<HostStatement> calls;
-  for (const auto &[file, at] : folder_.callsOf(function, definedIn)) { // not another program's own `function`
-    const CudaCode &code = folder_.files()[file];
-    TemplateCalls instance;
-    if (perCall)
-      instance[function] = {{file, at}};
-    if (code.functionNameAt(at) != function) // a recursive call runs as its function does
-      calls.push_back({file, statementStartAround(code.code(), at), at, std::move(instance), 1, {}});
-  }
+  const std::vector<std::pair<std::size_t, std::size_t>> found = folder_.callsOf(function, definedIn);
+  // With branches pending, each call's runs rest on what it passes: read one call at a time, and not cached;
+  // past kMostCallsReadOneByOne calls, the pending branches are left undecided for them, as before.
+  const bool perCall = !pending_.empty() && found.size() <= kMostCallsReadOneByOne &&
+                       namesOneByOne_ < kMostNamesOneByOne;
+  const std::size_t namesBefore = folder_.namesExamined();
+  std::vector<Branch> undecided;
+  if (!perCall)
+    std::swap(undecided, pending_);
   HostRuns runs;
-  if (!calls.empty()) {
-    constexpr std::size_t kCallsNamed = 2;
-    callers_.push_back(function);
-    runs = runsOfEach(calls, kCallsNamed, "calls");
-    callers_.pop_back();
-    runs.why = runs.times == 1 ? "" : ", in `" + function + "`, called " + std::to_string(runs.times) + " times (" +
-                                          runs.why + ")";
+  if (auto cached = calls_.find({function, definedIn}); !perCall && cached != calls_.end()) {
+    runs = cached->second;
+  } else {
+    std::vector<HostStatement> calls;
+    for (const auto &[file, at] : found) { // not another program's own `function`
+      const CudaCode &code = folder_.files()[file];
+      TemplateCalls instance;
+      if (perCall)
+        instance[function] = {{file, at}};
+      if (code.functionNameAt(at) != function) // a recursive call runs as its function does
+        calls.push_back({file, statementStartAround(code.code(), at), at, std::move(instance), 1, {}});
+    }
+    if (!calls.empty()) {
+      constexpr std::size_t kCallsNamed = 2;
+      callers_.push_back(function);
+      runs = runsOfEach(calls, kCallsNamed, "calls");
+      callers_.pop_back();
+      runs.why = runs.times == 1 ? "" : ", in `" + function + "`, called " + std::to_string(runs.times) +
+                                            " times (" + runs.why + ")";
+    }
+    if (!perCall)
+      calls_.emplace(std::pair{function, definedIn}, runs);
   }
   if (!perCall)
-    calls_.emplace(std::pair{function, definedIn}, runs);
+    std::swap(undecided, pending_);
+  else
+    namesOneByOne_ += folder_.namesExamined() - namesBefore;
   return runs;
 }
 

@@ -75,7 +75,7 @@ struct HostStatement {
 /// counter (`if (t % 10 == 0)`, also in a function the loop calls with
 /// its counter, `advance(t)` with `if (step % 10 == 0)` around the
 /// launch: each value folded, CounterScope, up to
-/// kMostIterationsRead and kMostNamesForIterations; a branch the first
+/// kMostIterationsRead and kMostNamesOneByOne; a branch the first
 /// iteration does not decide counts at every iteration), times, in a function
 /// other than `main`, the runs of its calls (`step(x)` in main's loop,
 /// ConstantFolder::callsOf), each call counted the
@@ -90,10 +90,14 @@ public:
   static constexpr std::size_t kCallerDepth = 4;
   static constexpr std::uint64_t kMostIterationsRead = 1 << 14;
   /// The folder's names (ConstantFolder::namesExamined) that reading
-  /// iterations one by one may spend in all, a twentieth of them: a
-  /// condition on the counter takes one or two names per iteration, one
-  /// written hundreds of lines below its loop's head, hundreds.
-  static constexpr std::size_t kMostNamesForIterations = 100'000;
+  /// iterations, and calls, one by one may spend in all, a twentieth of
+  /// them: a condition on the counter takes one or two names per
+  /// iteration, one written hundreds of lines below its loop's head,
+  /// hundreds. Past them, branches count at every iteration and call.
+  static constexpr std::size_t kMostNamesOneByOne = 100'000;
+  /// The most calls of a function read one at a time, each with what it
+  /// passes, for the branches on its parameters (pending_).
+  static constexpr std::size_t kMostCallsReadOneByOne = 256;
 
   explicit HostRunCounter(const ConstantFolder &folder) : folder_(folder) {}
 
@@ -123,7 +127,7 @@ private:
   std::map<std::pair<std::string, std::size_t>, HostRuns> calls_; ///< by function and the file defining it
   std::size_t callsChanged_ = 0; ///< the folder's callsChanged() that calls_ was counted at
   std::vector<std::string> callers_; ///< the functions whose calls are being counted, outermost first
-  std::size_t iterationNames_ = 0; ///< the names iterationsRunning() has spent, against kMostNamesForIterations
+  std::size_t namesOneByOne_ = 0; ///< the names spent reading iterations and calls one by one, against kMostNamesOneByOne
   /// Branches around the statements of the functions whose calls are being
   /// counted, that no loop of theirs holds and the program's run does not
   /// decide alike every time (`if (step % 10 == 0)` on a parameter): a
