@@ -1,7 +1,8 @@
 // HostLoopStepsTest.cpp - host loops counted however they step: scaled
 // (`size *= 2`, `s >>= 1`), from the counter's value before the loop
-// (`for (; log2N > 11; log2N -= 2)`), or beside other variables' steps;
-// and a size a loop steps, alone or beside others, followed to the loop's end.
+// (`for (; log2N > 11; log2N -= 2)`), or beside other variables' steps,
+// or a `while` that steps its counter in its body; and a size a loop
+// steps, alone or beside others, followed to the loop's end.
 #include "SourceLaunchHelpers.h"
 
 #include <gtest/gtest.h>
@@ -92,6 +93,22 @@ TEST(HostLoopStepsTest, ALoopOfSeveralAssignmentsStepsThemTogether) {
                            "int n = 1, m = rand();\nwhile (n < 4096) {\n  n += m;\n  m *= 2;\n}",
                            "int n = 1, m = 1;\nwhile (n < 4096) {\n  n *= 2;\n  { m = 2; }\n}"})
     EXPECT_EQ(gridAfter(loop), "none") << loop;
+}
+
+TEST(HostLoopStepsTest, AWhileThatStepsItsCounterCountsAsAFor) {
+  EXPECT_EQ(launchesIn("int iter = 0;\nwhile (iter < 100) {\n  k<<<1, 32>>>(x);\n  ++iter;\n}"), 100u);
+  EXPECT_EQ(launchesIn("int left = 64;\nwhile (left > 0) {\n  left -= 8;\n  k<<<1, 32>>>(x);\n}"), 8u);
+  // In a loop of its own: 3 x 100.
+  EXPECT_EQ(launchesIn("for (int p = 0; p < 3; ++p) {\n  int i = 0;\n  while (i < 100) {\n    k<<<1, 32>>>(x);\n"
+                       "    i += 1;\n  }\n}"),
+            300u);
+  // Not counted: a step under a branch, two steps, a step in the condition, a `continue`, no braces.
+  for (const char *loop : {"int i = 0;\nwhile (i < 100) {\n  k<<<1, 32>>>(x);\n  if (x[0] > 0) i++;\n}",
+                           "int i = 0;\nwhile (i < 100) {\n  k<<<1, 32>>>(x);\n  i++;\n  i++;\n}",
+                           "int i = 0;\nwhile (i++ < 100) {\n  k<<<1, 32>>>(x);\n}",
+                           "int i = 0;\nwhile (i < 100) {\n  if (x[0] > 0) continue;\n  k<<<1, 32>>>(x);\n  i++;\n}",
+                           "int i = 0;\nwhile (i < 100) k<<<1, 32>>>(x), i++;"})
+    EXPECT_EQ(launchesIn(loop), 16u) << loop;
 }
 
 } // namespace
