@@ -86,6 +86,23 @@ bool changedAfterLambda(const CudaCode &source, std::size_t before, const std::s
   return from == std::string::npos || to == std::string::npos || changedWithin(source.code(), name, from, to);
 }
 
+/// Whether a loop around the use at `use`, which does not hold the
+/// definition at `definedAt`, changes `name` in its body: after the use
+/// too (`for (...) { k<<<n>>>(x); n *= 2; }`), so that the use reads what
+/// an earlier iteration left, not the definition's value.
+std::optional<LoopHeader> changedByLoopAround(const CudaCode &source, std::size_t use, const std::string &name,
+                                             std::size_t definedAt) {
+  const std::string &code = source.code();
+  for (const LoopHeader &loop : loopsAround(source, statementStartAround(code, use))) {
+    if (loop.at <= definedAt)
+      return std::nullopt; // this loop and those around it hold the definition, or come after it
+    const std::size_t bodyEnd = bodyEndAfter(source, loop.headEnd);
+    if (bodyEnd == std::string::npos || changedWithin(code, name, loop.headEnd + 1, bodyEnd))
+      return loop;
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, const std::string &name,
@@ -337,8 +354,16 @@ Lookup ConstantFolder::Impl::define(std::size_t file, std::size_t offset, const 
             knob->name + "`, tested at " + defining.where(knob->at) + ", is not defined)"});
     return lookup;
   }
-  if (Lookup lookup = variable(file, offset, name, false, depth, found); lookup != Lookup::Absent)
-    return lookup;
+  if (Lookup lookup = variable(file, offset, name, false, depth, found); lookup != Lookup::Absent) {
+    const std::optional<LoopHeader> loop = lookup == Lookup::Found && found.file == file
+                                               ? changedByLoopAround(files_[file], offset, name, found.offset)
+                                               : std::nullopt;
+    if (loop && openNotes_)
+      openNotes_->push_back("`" + name + "` changes in the body of " +
+                            quotedCode(loop->text(files_[file].text())) + " at " + files_[file].where(loop->at) +
+                            ", so each iteration reads what the one before left");
+    return loop ? Lookup::Unknown : lookup;
+  }
   for (std::size_t other = 0; other < files_.size(); ++other)
     if (other != file && seen_[file][other])
       if (Lookup lookup = variable(other, files_[other].code().size(), name, true, depth, found);

@@ -95,6 +95,24 @@ TEST(HostLoopStepsTest, ALoopOfSeveralAssignmentsStepsThemTogether) {
     EXPECT_EQ(gridAfter(loop), "none") << loop;
 }
 
+TEST(HostLoopStepsTest, AValueTheLoopChangesAfterItsUseIsOpen) {
+  // Each iteration reads what the one before left: 64, 128, 256, 512 blocks, not 64 four times.
+  const ptx::analysis::SourceLaunch doubled =
+      launchOfK(inMain("int n = 64;\nfor (int t = 0; t < 4; ++t) {\n  k<<<n, 256>>>(x);\n  n *= 2;\n}"));
+  EXPECT_EQ(shown(doubled.grid), "none");
+  EXPECT_EQ(doubled.gridOpen, "the launch at t.cu:5 passes `n`, which the source does not fix: `n` changes in the "
+                              "body of `for (int t = 0; t < 4; ++t)` at t.cu:4, so each iteration reads what the one "
+                              "before left");
+  EXPECT_EQ(gridAfter("int level = 0;\nwhile (level < 5) {\n  k<<<1 << level, 256>>>(x);\n  ++level;\n}", "1"),
+            "none");
+  // Set in the body before the use, or not changed in it: what it is.
+  EXPECT_EQ(shown(launchOfK(inMain("for (int t = 0; t < 4; ++t) {\n  int n = 64;\n  k<<<n, 256>>>(x);\n  n *= 2;\n}"))
+                      .grid),
+            "64,1,1");
+  EXPECT_EQ(shown(launchOfK(inMain("int n = 64;\nfor (int t = 0; t < 4; ++t) {\n  k<<<n, 256>>>(x);\n}")).grid),
+            "64,1,1");
+}
+
 TEST(HostLoopStepsTest, AWhileThatStepsItsCounterCountsAsAFor) {
   EXPECT_EQ(launchesIn("int iter = 0;\nwhile (iter < 100) {\n  k<<<1, 32>>>(x);\n  ++iter;\n}"), 100u);
   EXPECT_EQ(launchesIn("int left = 64;\nwhile (left > 0) {\n  left -= 8;\n  k<<<1, 32>>>(x);\n}"), 8u);
