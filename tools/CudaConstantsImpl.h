@@ -315,6 +315,11 @@ private:
   /// with it to weigh as its launches do on average. nullopt for anything else.
   std::optional<Number> counterMiddle(std::size_t file, std::size_t at, std::size_t before, const std::string &name,
                                       int depth) const;
+  /// The counter `name` of the counted `while` `loop` (countedWhile()),
+  /// read in its body: the middle of its values, as counterMiddle()'s,
+  /// or one iteration's (CounterScope). nullopt for anything else.
+  std::optional<Number> whileCounter(std::size_t file, const LoopHeader &loop, const std::string &name,
+                                     int depth) const;
   /// The parameter `name` declared at `at` of `list`: the value
   /// every call of its function passes for it (or its default argument).
   Lookup parameter(std::size_t file, const CudaCode::ParameterList &list, std::size_t at, const std::string &name,

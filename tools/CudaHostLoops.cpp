@@ -16,55 +16,6 @@ namespace ptxdvfs::tools {
 
 namespace {
 
-/// Whether the `continue` or `break` at `at` of `code` leaves the loop
-/// headed at `loop`, not one inside it (nor, for a `break`, a `switch`).
-bool leavesLoop(const CudaCode &code, std::size_t at, std::size_t loop, bool breaks) {
-  for (const LoopHeader &header : headersAround(code, statementStartAround(code.code(), at))) {
-    if (header.at == loop)
-      return true;
-    if (!isBranch(header) || (breaks && header.keyword == "case"))
-      return false;
-  }
-  return false;
-}
-
-/// A `while` that counts as a `for` does: its condition compares a name
-/// with a bound (`iter < kMaxIterations`), and its braced body steps that
-/// name in a statement of its own at its top level (`++iter;`, `iter +=
-/// 2;`), changes it nowhere else, and has no `continue`. Read as `for (;
-/// iter < kMaxIterations; ++iter)`; nullopt for any other loop.
-std::optional<CountedFor> countedWhile(const CudaCode &source, const LoopHeader &header) {
-  const std::string &code = source.code();
-  const std::size_t open = code.find_first_not_of(" \t\r\n", header.headEnd + 1);
-  const std::size_t end = open == std::string::npos ? open : bodyEndAfter(source, header.headEnd);
-  if (header.keyword != "while" || end == std::string::npos || code[open] != '{')
-    return std::nullopt;
-  for (std::size_t at = code.find("continue", open); at < end; at = code.find("continue", at + 1))
-    if (isWholeWord(code, at, 8) && leavesLoop(source, at, header.at, false))
-      return std::nullopt; // it may skip the step
-  const std::string condition(header.inside(code));
-  for (const std::string &name : wordsIn(condition)) {
-    if (changedWithin(code, name, header.open, header.close))
-      return std::nullopt; // `while (i++ < n)`
-    std::size_t step = std::string::npos, changes = 0;
-    for (std::size_t at = code.find(name, open); at < end; at = code.find(name, at + 1))
-      if (isWholeWord(code, at, name.size()) && changesAt(code, at, name.size()) && ++changes == 1)
-        step = at;
-    if (changes != 1)
-      continue;
-    const std::size_t start = statementStartAround(code, step);
-    const std::vector<LoopHeader> around = headersAround(source, start);
-    const std::size_t stepEnd = statementEndFrom(code, start);
-    if (around.empty() || around.front().at != header.at || stepEnd == std::string::npos || stepEnd > end)
-      continue; // under a branch, or in a loop inside it
-    std::optional<CountedFor> counted =
-        countedFor("; " + condition + "; " + code.substr(start, stepEnd - 1 - start));
-    if (counted && counted->counter == name)
-      return counted;
-  }
-  return std::nullopt;
-}
-
 HostLoop loopOf(const ConstantFolder &folder, std::size_t file, const std::string &code, const LoopHeader &header) {
   HostLoop loop;
   loop.at = header.at;

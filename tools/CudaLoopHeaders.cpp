@@ -3,6 +3,7 @@
 #include "CudaLoopHeaders.h"
 
 #include "CudaSource.h"
+#include "CudaStatements.h"
 
 #include <algorithm>
 #include <cctype>
@@ -404,6 +405,48 @@ std::size_t bodyEndAfter(const CudaCode &code, std::size_t close) {
   const std::size_t start = code.code().find_first_not_of(" \t\r\n", close + 1);
   return start != std::string::npos && code.code()[start] == '{' ? code.pastBlockOpenedAt(start)
                                                                  : bodyEndAfter(code.code(), close);
+}
+
+bool leavesLoop(const CudaCode &code, std::size_t at, std::size_t loop, bool breaks) {
+  for (const LoopHeader &header : headersAround(code, statementStartAround(code.code(), at))) {
+    if (header.at == loop)
+      return true;
+    if (!isBranch(header) || (breaks && header.keyword == "case"))
+      return false;
+  }
+  return false;
+}
+
+std::optional<CountedFor> countedWhile(const CudaCode &source, const LoopHeader &header) {
+  const std::string &code = source.code();
+  const std::size_t open = code.find_first_not_of(" \t\r\n", header.headEnd + 1);
+  const std::size_t end = open == std::string::npos ? open : bodyEndAfter(source, header.headEnd);
+  if (header.keyword != "while" || end == std::string::npos || code[open] != '{')
+    return std::nullopt;
+  for (std::size_t at = code.find("continue", open); at < end; at = code.find("continue", at + 1))
+    if (isWholeWord(code, at, 8) && leavesLoop(source, at, header.at, false))
+      return std::nullopt; // it may skip the step
+  const std::string condition(header.inside(code));
+  for (const std::string &name : wordsIn(condition)) {
+    if (changedWithin(code, name, header.open, header.close))
+      return std::nullopt; // `while (i++ < n)`
+    std::size_t step = std::string::npos, changes = 0;
+    for (std::size_t at = code.find(name, open); at < end; at = code.find(name, at + 1))
+      if (isWholeWord(code, at, name.size()) && changesAt(code, at, name.size()) && ++changes == 1)
+        step = at;
+    if (changes != 1)
+      continue;
+    const std::size_t start = statementStartAround(code, step);
+    const std::vector<LoopHeader> around = headersAround(source, start);
+    const std::size_t stepEnd = statementEndFrom(code, start);
+    if (around.empty() || around.front().at != header.at || stepEnd == std::string::npos || stepEnd > end)
+      continue; // under a branch, or in a loop inside it
+    std::optional<CountedFor> counted =
+        countedFor("; " + condition + "; " + code.substr(start, stepEnd - 1 - start));
+    if (counted && counted->counter == name)
+      return counted;
+  }
+  return std::nullopt;
 }
 
 } // namespace ptxdvfs::tools

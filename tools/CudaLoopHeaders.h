@@ -104,6 +104,17 @@ struct CountedFor {
   enum class Scaling { None, Multiply, Divide } scaling = Scaling::None;
 };
 
+/// Whether the `continue` or `break` at `at` of `code` leaves the loop
+/// headed at `loop`, not one inside it (nor, for a `break`, a `switch`).
+bool leavesLoop(const CudaCode &code, std::size_t at, std::size_t loop, bool breaks);
+
+/// A `while` that counts as a `for` does: its condition compares a name
+/// with a bound (`iter < kMaxIterations`), and its braced body steps that
+/// name in a statement of its own at its top level (`++iter;`, `iter +=
+/// 2;`), changes it nowhere else, and has no `continue`. Read as `for (;
+/// iter < kMaxIterations; ++iter)`; nullopt for any other loop.
+std::optional<CountedFor> countedWhile(const CudaCode &source, const LoopHeader &header);
+
 /// The parts of a `for` whose parentheses hold `header`, where its counter
 /// is given a start (or, with nothing before the first `;`, starts from
 /// its value before the loop: `start` is its name), compared with `<`,

@@ -299,6 +299,28 @@ ConstantFolder::CounterScope::~CounterScope() {
   folder_.impl_->forgetParametersFound(); // a call's argument may have read the counter
 }
 
+std::optional<Number> ConstantFolder::Impl::whileCounter(std::size_t file, const LoopHeader &loop,
+                                                         const std::string &name, int depth) const {
+  const std::optional<CountedFor> counted = countedWhile(files_[file], loop);
+  if (!counted || counted->counter != name || depth >= kMaxDepth)
+    return std::nullopt;
+  if (auto set = countersSet_.find({file, loop.at}); set != countersSet_.end())
+    return Number{false, set->second, 0}; // one iteration's value (CounterScope)
+  auto whole = [&](const std::string &text) {
+    const std::optional<Number> value = number(file, loop.at, text, depth + 1);
+    return value && !value->real ? std::optional<std::int64_t>(value->whole) : std::nullopt;
+  };
+  const std::optional<CountedRange> range = countedRange(*counted, whole);
+  if (!range || range->count == 0)
+    return std::nullopt;
+  const Number value{false, range->middle, 0};
+  ++middles_;
+  note({"`" + name + "` = " + shownNumber(value) +
+        (range->scaled ? ", the mean of the " + std::to_string(range->count) + " values of " : ", the middle of ") +
+        quotedCode(loop.text(files_[file].text())) + " at " + files_[file].where(loop.at)});
+  return value;
+}
+
 Lookup ConstantFolder::Impl::qualified(std::size_t file, std::size_t offset, const std::string &name, int depth,
                                        Definition &found) const {
   const std::size_t last = name.rfind("::");
@@ -358,11 +380,18 @@ Lookup ConstantFolder::Impl::define(std::size_t file, std::size_t offset, const 
     const std::optional<LoopHeader> loop = lookup == Lookup::Found && found.file == file
                                                ? changedByLoopAround(files_[file], offset, name, found.offset)
                                                : std::nullopt;
-    if (loop && openNotes_)
+    if (!loop)
+      return lookup;
+    if (std::optional<Number> counter = whileCounter(file, *loop, name, depth)) {
+      found = Definition("", file, loop->at, false);
+      found.number = counter;
+      return Lookup::Found;
+    }
+    if (openNotes_)
       openNotes_->push_back("`" + name + "` changes in the body of " +
                             quotedCode(loop->text(files_[file].text())) + " at " + files_[file].where(loop->at) +
                             ", so each iteration reads what the one before left");
-    return loop ? Lookup::Unknown : lookup;
+    return Lookup::Unknown;
   }
   for (std::size_t other = 0; other < files_.size(); ++other)
     if (other != file && seen_[file][other])

@@ -103,8 +103,6 @@ TEST(HostLoopStepsTest, AValueTheLoopChangesAfterItsUseIsOpen) {
   EXPECT_EQ(doubled.gridOpen, "the launch at t.cu:5 passes `n`, which the source does not fix: `n` changes in the "
                               "body of `for (int t = 0; t < 4; ++t)` at t.cu:4, so each iteration reads what the one "
                               "before left");
-  EXPECT_EQ(gridAfter("int level = 0;\nwhile (level < 5) {\n  k<<<1 << level, 256>>>(x);\n  ++level;\n}", "1"),
-            "none");
   // Set in the body before the use, or not changed in it: what it is.
   EXPECT_EQ(shown(launchOfK(inMain("for (int t = 0; t < 4; ++t) {\n  int n = 64;\n  k<<<n, 256>>>(x);\n  n *= 2;\n}"))
                       .grid),
@@ -116,6 +114,12 @@ TEST(HostLoopStepsTest, AValueTheLoopChangesAfterItsUseIsOpen) {
 TEST(HostLoopStepsTest, AWhileThatStepsItsCounterCountsAsAFor) {
   EXPECT_EQ(launchesIn("int iter = 0;\nwhile (iter < 100) {\n  k<<<1, 32>>>(x);\n  ++iter;\n}"), 100u);
   EXPECT_EQ(launchesIn("int left = 64;\nwhile (left > 0) {\n  left -= 8;\n  k<<<1, 32>>>(x);\n}"), 8u);
+  // Its counter read in the body: the middle of its values, and each value for a branch on it.
+  const ptx::analysis::SourceLaunch levels =
+      launchOfK(inMain("int level = 0;\nwhile (level < 5) {\n  k<<<1 << level, 256>>>(x);\n  ++level;\n}"));
+  EXPECT_EQ(shown(levels.grid), "4,1,1");
+  EXPECT_EQ(levels.gridHow, "`level` = 2, the middle of `while (level < 5)` at t.cu:4");
+  EXPECT_EQ(launchesIn("int i = 0;\nwhile (i < 100) {\n  if (i % 10 == 0) k<<<1, 32>>>(x);\n  i++;\n}"), 10u);
   // In a loop of its own: 3 x 100.
   EXPECT_EQ(launchesIn("for (int p = 0; p < 3; ++p) {\n  int i = 0;\n  while (i < 100) {\n    k<<<1, 32>>>(x);\n"
                        "    i += 1;\n  }\n}"),
