@@ -48,10 +48,11 @@ bool endsCaseLabel(const std::string &code, std::size_t past) {
 std::optional<CallArgument> argumentStartingAt(const std::string &code, std::size_t start, std::size_t at,
                                                   std::size_t length) {
   const std::size_t argumentStart = codeEndBefore(code, start);
+  if (argumentStart == 0 || (code[argumentStart - 1] != '(' && code[argumentStart - 1] != ','))
+    return std::nullopt; // `f(a & n)`, `f(x, y + &n)`; checked first, as finding the `(` may read back far
   const std::size_t open = parenthesisAround(code, at);
-  if (open == std::string::npos || argumentStart == 0 ||
-      (code[argumentStart - 1] != '(' && code[argumentStart - 1] != ','))
-    return std::nullopt; // `f(a & n)`, `f(x, y + &n)`
+  if (open == std::string::npos)
+    return std::nullopt;
   const std::size_t next = code.find_first_not_of(" \t\r\n", at + length);
   std::size_t nameAt = open;
   std::string callee = wordBefore(code, nameAt);
