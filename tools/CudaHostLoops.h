@@ -35,7 +35,8 @@ struct HostLoop {
 /// given a start, compared with `<`, `<=`, `>`, `>=` or `!=`, and stepped
 /// by `++`, `--`, `+=` or `-=` (or `i = i + step`), with the start, the
 /// bound and the step folded at the loop (ConstantFolder::value, whole
-/// numbers), gets its count; any other loop (`while`, `do`, a range `for`,
+/// numbers), gets its count, and so does a `while` that counts as such a
+/// `for` (countedWhile()); any other loop (`while`, `do`, a range `for`,
 /// a bound read at run time, a step that never reaches the bound) gets
 /// none. Loops around the calls of the function holding `statement` are
 /// not among them (HostRunCounter reads those).
@@ -75,8 +76,9 @@ struct HostStatement {
 /// counter (`if (t % 10 == 0)`, also in a function the loop calls with
 /// its counter, `advance(t)` with `if (step % 10 == 0)` around the
 /// launch: each value folded, CounterScope, up to
-/// kMostIterationsRead and kMostNamesOneByOne; a branch the first
-/// iteration does not decide counts at every iteration), times, in a function
+/// kMostIterationsRead and kMostNamesOneByOne; the `continue`s before
+/// the statement and the `break`s of the loop read so too; a branch the
+/// first iteration does not decide counts at every iteration), times, in a function
 /// other than `main`, the runs of its calls (`step(x)` in main's loop,
 /// ConstantFolder::callsOf), each call counted the
 /// same way, at most kCallerDepth callers up and never round a cycle. A
