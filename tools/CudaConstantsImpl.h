@@ -17,6 +17,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -315,6 +316,13 @@ private:
   /// with it to weigh as its launches do on average. nullopt for anything else.
   std::optional<Number> counterMiddle(std::size_t file, std::size_t at, std::size_t before, const std::string &name,
                                       int depth) const;
+  /// What the counter of the counted loop whose keyword is at `loop` of
+  /// file `file` (`header` its text, for reasons) stands for where its
+  /// body reads it: one iteration's value (CounterScope), else the middle
+  /// of its values (the mean of a scaling one's). nullopt where its range
+  /// does not fold, or it runs no iteration.
+  std::optional<Number> counterValue(std::size_t file, std::size_t loop, std::string_view header,
+                                     const CountedFor &counted, int depth) const;
   /// The counter `name` of the counted `while` `loop` (countedWhile()),
   /// read in its body: the middle of its values, as counterMiddle()'s,
   /// or one iteration's (CounterScope). nullopt for anything else.

@@ -269,21 +269,26 @@ std::optional<Number> ConstantFolder::Impl::counterMiddle(std::size_t file, std:
     return std::nullopt; // not read in the loop's body, or not its counter
   if (changedWithin(code, name, close, bodyEnd))
     return std::nullopt; // the body changes it too
-  if (auto set = countersSet_.find({file, keyword}); set != countersSet_.end())
+  return counterValue(file, keyword, std::string_view(files_[file].text()).substr(keyword, close + 1 - keyword),
+                      *counted, depth);
+}
+
+std::optional<Number> ConstantFolder::Impl::counterValue(std::size_t file, std::size_t loop, std::string_view header,
+                                                         const CountedFor &counted, int depth) const {
+  if (auto set = countersSet_.find({file, loop}); set != countersSet_.end())
     return Number{false, set->second, 0}; // one iteration's value, not one that stands for all
   auto whole = [&](const std::string &text) {
-    const std::optional<Number> value = number(file, keyword, text, depth + 1);
+    const std::optional<Number> value = number(file, loop, text, depth + 1);
     return value && !value->real ? std::optional<std::int64_t>(value->whole) : std::nullopt;
   };
-  const std::optional<CountedRange> range = countedRange(*counted, whole);
+  const std::optional<CountedRange> range = countedRange(counted, whole);
   if (!range || range->count == 0)
     return std::nullopt;
   const Number value{false, range->middle, 0};
   ++middles_;
-  note({"`" + name + "` = " + shownNumber(value) +
+  note({"`" + counted.counter + "` = " + shownNumber(value) +
         (range->scaled ? ", the mean of the " + std::to_string(range->count) + " values of " : ", the middle of ") +
-        quotedCode(std::string_view(files_[file].text()).substr(keyword, close + 1 - keyword)) + " at " +
-        files_[file].where(keyword)});
+        quotedCode(header) + " at " + files_[file].where(loop)});
   return value;
 }
 
@@ -304,21 +309,7 @@ std::optional<Number> ConstantFolder::Impl::whileCounter(std::size_t file, const
   const std::optional<CountedFor> counted = countedWhile(files_[file], loop);
   if (!counted || counted->counter != name || depth >= kMaxDepth)
     return std::nullopt;
-  if (auto set = countersSet_.find({file, loop.at}); set != countersSet_.end())
-    return Number{false, set->second, 0}; // one iteration's value (CounterScope)
-  auto whole = [&](const std::string &text) {
-    const std::optional<Number> value = number(file, loop.at, text, depth + 1);
-    return value && !value->real ? std::optional<std::int64_t>(value->whole) : std::nullopt;
-  };
-  const std::optional<CountedRange> range = countedRange(*counted, whole);
-  if (!range || range->count == 0)
-    return std::nullopt;
-  const Number value{false, range->middle, 0};
-  ++middles_;
-  note({"`" + name + "` = " + shownNumber(value) +
-        (range->scaled ? ", the mean of the " + std::to_string(range->count) + " values of " : ", the middle of ") +
-        quotedCode(loop.text(files_[file].text())) + " at " + files_[file].where(loop.at)});
-  return value;
+  return counterValue(file, loop.at, loop.text(files_[file].text()), *counted, depth);
 }
 
 Lookup ConstantFolder::Impl::qualified(std::size_t file, std::size_t offset, const std::string &name, int depth,
