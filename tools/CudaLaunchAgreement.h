@@ -24,7 +24,7 @@ constexpr std::size_t kMostLaunchesAveraged = 1024;
 
 /// One value every launch of a kernel gives: open once a launch leaves it
 /// open, and then no longer folded; where launches differ, an argument is
-/// open too (`differ`), and a size is the mean of theirs (meanDims()), up
+/// open too (`openIfDifferent`), and a size is the mean of theirs (meanDims()), up
 /// to kMostLaunchesAveraged launches.
 template <typename T> struct Agreement {
   struct Launch {
@@ -38,11 +38,11 @@ template <typename T> struct Agreement {
   bool differs = false; ///< whether two launches give different values
 
   /// `written` is the expression at the launch at `at`, which `fold(&how)`
-  /// folds; `shown` writes a value. Where `differ` is set, a launch whose
-  /// value is not the first's leaves it open.
+  /// folds; `shown` writes a value. Where `openIfDifferent` is set, a
+  /// launch whose value is not the first's leaves it open.
   template <typename Fold, typename Same, typename Show>
   void add(Fold fold, Same same, Show shown, std::string_view written, const std::string &at, std::uint64_t runs,
-           bool differ) {
+           bool openIfDifferent) {
     if (!open.empty())
       return;
     std::string nextHow;
@@ -50,7 +50,7 @@ template <typename T> struct Agreement {
     if (!next)
       open = "the launch at " + at + " passes " + quotedCode(written) + ", which the source does not fix" +
              (nextHow.empty() ? "" : ": " + nextHow);
-    else if ((differs = differs || (!launches.empty() && !same(launches.front().value, *next))) && differ)
+    else if ((differs = differs || (!launches.empty() && !same(launches.front().value, *next))) && openIfDifferent)
       open = "its launches differ: " + shown(launches.front().value) + " at " + launches.front().at + ", " +
              shown(*next) + " at " + at;
     else if (differs && launches.size() >= kMostLaunchesAveraged)
@@ -75,9 +75,7 @@ template <typename T> struct Agreement {
 /// `block` can be.
 inline std::optional<ptx::analysis::Dim3> meanDims(Agreement<ptx::analysis::Dim3> &sizes, bool block, bool &isMean) {
   const auto &launches = sizes.launches;
-  if (launches.empty() || std::all_of(launches.begin(), launches.end(), [&](const auto &launch) {
-        return sameDims(launch.value, launches.front().value);
-      }))
+  if (!sizes.differs || launches.empty())
     return sizes.first();
   constexpr std::size_t kLaunchesNamed = 4;
   double runs = 0, x = 0, y = 0, z = 0;
