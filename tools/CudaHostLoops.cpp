@@ -52,21 +52,19 @@ struct LoopExit {
   bool beforeStatement = true; ///< written before the statement counted, so that it skips it too
 };
 
-/// The exits of the loop whose keyword is at `loop` that may keep the
-/// statement at `statement` of `code` from running: each `continue`
+/// The exits of the loop `header` that may keep the statement at
+/// `statement` of `code`, in its body, from running: each `continue`
 /// before it, each `break` anywhere in the loop's body (one after it ends
 /// the iterations after its own), under one branch or more. Not those of
 /// a loop inside it, nor a `break` of a `switch`.
-std::vector<LoopExit> exitsOf(const CudaCode &code, std::size_t loop, std::size_t statement) {
+std::vector<LoopExit> exitsOf(const CudaCode &code, const LoopHeader &header, std::size_t statement) {
   std::vector<LoopExit> exits;
   const std::string &text = code.code();
-  const std::vector<LoopHeader> around = headersAround(code, statement);
-  const auto header = std::find_if(around.begin(), around.end(), [&](const LoopHeader &h) { return h.at == loop; });
-  const std::size_t bodyEnd = header == around.end() ? std::string::npos : bodyEndAfter(code, header->headEnd);
+  const std::size_t loop = header.at, bodyEnd = bodyEndAfter(code, header.headEnd);
   if (bodyEnd == std::string::npos)
     return exits;
   for (const std::string_view keyword : {std::string_view("continue"), std::string_view("break")})
-    for (std::size_t at = text.find(keyword, header->headEnd);
+    for (std::size_t at = text.find(keyword, header.headEnd);
          at < (keyword == "break" ? bodyEnd : statement); at = text.find(keyword, at + 1)) {
       if (!isWholeWord(text, at, keyword.size()))
         continue;
@@ -88,22 +86,26 @@ std::vector<LoopExit> exitsOf(const CudaCode &code, std::size_t loop, std::size_
 
 HostRuns HostRunCounter::runsOf(std::size_t file, std::size_t statement) {
   HostRuns runs;
-  std::vector<Branch> around = pending_; // a pending branch that this call decides against runs nothing either
-  for (const LoopHeader &header : headersAround(folder_.files()[file], statement))
-    around.emplace_back(file, header);
-  for (const auto &[branchFile, header] : around) {
+  const CudaCode &code = folder_.files()[file];
+  const std::vector<LoopHeader> headers = headersAround(code, statement);
+  std::vector<LoopHeader> undecided; // its own branches that the source does not decide alike for every run
+  // A pending branch that this call decides against runs nothing either.
+  for (std::size_t i = 0; i < pending_.size() + headers.size(); ++i) {
+    const auto &[branchFile, header] = i < pending_.size() ? pending_[i] : Branch{file, headers[i - pending_.size()]};
     std::string how;
-    if (folder_.branchTaken(branchFile, header, &how) == false) {
+    const std::optional<bool> taken = folder_.branchTaken(branchFile, header, &how);
+    if (taken == false) {
       runs.times = 0;
       runs.why = ", never: " + how;
       return runs;
     }
+    if (!taken && i >= pending_.size() && isBranch(header))
+      undecided.push_back(header);
   }
-  const CudaCode &code = folder_.files()[file];
   const std::vector<HostLoop> loops = hostLoopsAround(folder_, file, statement);
   for (const HostLoop &loop : loops) {
     Branch decider;
-    const std::optional<std::uint64_t> running = iterationsRunning(file, statement, loop, decider);
+    const std::optional<std::uint64_t> running = iterationsRunning(file, statement, headers, undecided, loop, decider);
     runs.times = saturatingProduct(runs.times, running.value_or(loop.count.value_or(kDefaultHostLoopCount)));
     runs.defaulted = runs.defaulted || !loop.count;
     runs.why += ", in " + quotedCode(loop.header) + " at " + code.where(loop.at) + " (" +
@@ -118,8 +120,8 @@ HostRuns HostRunCounter::runsOf(std::size_t file, std::size_t statement) {
   }
   // Branches outside this function's loops, on what its callers pass, may rest on their loops' counters.
   const std::size_t pendingBefore = pending_.size();
-  for (const LoopHeader &header : headersAround(code, statement))
-    if (isBranch(header) && (loops.empty() || header.at < loops.back().at) && !folder_.branchTaken(file, header))
+  for (const LoopHeader &header : undecided)
+    if (loops.empty() || header.at < loops.back().at)
       pending_.emplace_back(file, header);
   const HostRuns calls = callsOf(code.functionNameAt(statement), file);
   pending_.resize(pendingBefore);
@@ -130,16 +132,19 @@ HostRuns HostRunCounter::runsOf(std::size_t file, std::size_t statement) {
 }
 
 std::optional<std::uint64_t> HostRunCounter::iterationsRunning(std::size_t file, std::size_t statement,
+                                                               const std::vector<LoopHeader> &headers,
+                                                               const std::vector<LoopHeader> &undecided,
                                                                const HostLoop &loop, Branch &decider) {
-  if (!loop.range || loop.range->count == 0 || loop.range->count > kMostIterationsRead)
+  const auto header =
+      std::find_if(headers.begin(), headers.end(), [&](const LoopHeader &around) { return around.at == loop.at; });
+  if (!loop.range || loop.range->count == 0 || loop.range->count > kMostIterationsRead || header == headers.end())
     return std::nullopt;
-  const CudaCode &code = folder_.files()[file];
   std::vector<Branch> branches = pending_;
-  for (const LoopHeader &header : headersAround(code, statement))
-    if (isBranch(header) && header.at > loop.at && !folder_.branchTaken(file, header))
-      branches.emplace_back(file, header); // inside the loop, and not decided for every iteration alike
+  for (const LoopHeader &branch : undecided)
+    if (branch.at > loop.at)
+      branches.emplace_back(file, branch); // inside the loop
   std::vector<LoopExit> exits; // `if (t % 2) continue;` before it, `if (t == 10) break;`
-  for (LoopExit &exit : exitsOf(code, loop.at, statement))
+  for (LoopExit &exit : exitsOf(folder_.files()[file], *header, statement))
     if (!folder_.branchTaken(file, exit.branches.front()))
       exits.push_back(std::move(exit));
   std::uint64_t running = 0;

@@ -119,17 +119,22 @@ private:
   /// A branch of host code: its file, and its header.
   using Branch = std::pair<std::size_t, LoopHeader>;
   /// How many iterations of `loop` run the statement at `statement` of
-  /// file `file`, where branches between them, or the pending ones,
-  /// decide some iterations against it; `decider` gets the first branch
-  /// that did. nullopt where none does, or the loop is not read value by value.
-  std::optional<std::uint64_t> iterationsRunning(std::size_t file, std::size_t statement, const HostLoop &loop,
+  /// file `file`, where branches between them (of `undecided`, those
+  /// around the statement that the source does not decide alike for
+  /// every run; `headers` all around it), or the pending ones, decide
+  /// some iterations against it; `decider` gets the first branch that
+  /// did. nullopt where none does, or the loop is not read value by value.
+  std::optional<std::uint64_t> iterationsRunning(std::size_t file, std::size_t statement,
+                                                 const std::vector<LoopHeader> &headers,
+                                                 const std::vector<LoopHeader> &undecided, const HostLoop &loop,
                                                  Branch &decider);
 
   const ConstantFolder &folder_;
   std::map<std::pair<std::string, std::size_t>, HostRuns> calls_; ///< by function and the file defining it
   std::size_t callsChanged_ = 0; ///< the folder's callsChanged() that calls_ was counted at
   std::vector<std::string> callers_; ///< the functions whose calls are being counted, outermost first
-  std::size_t namesOneByOne_ = 0; ///< the names spent reading iterations and calls one by one, against kMostNamesOneByOne
+  /// The names spent reading iterations and calls one by one, against kMostNamesOneByOne.
+  std::size_t namesOneByOne_ = 0;
   /// Branches around the statements of the functions whose calls are being
   /// counted, that no loop of theirs holds and the program's run does not
   /// decide alike every time (`if (step % 10 == 0)` on a parameter): a
