@@ -131,11 +131,9 @@ public:
   std::optional<TemplateCalls> templateCallsAround(std::size_t file, std::size_t offset) const;
   /// The calls of templates read now (ConstantFolder::InstanceScope), and
   /// replacing them; what was folded from other calls is forgotten.
-  /// Whether a call of `function` in `callFile` is another program's, of
-  /// its own function of that name: its files do not include `definedIn`,
-  /// and one of them defines such a function. One that only declares it
-  /// may call this one, compiled apart.
-  bool callsItsOwn(std::size_t callFile, const std::string &function, std::size_t definedIn) const;
+  /// Those of callsOf(`name`) that call the function defined in
+  /// `definedIn`, not another program's own of that name (callsItsOwn()).
+  std::vector<std::pair<std::size_t, std::size_t>> callsOf(const std::string &name, std::size_t definedIn) const;
   std::size_t namesExamined() const { return examined_; }
   const TemplateCalls &callsRead() const { return callsRead_; }
   /// The counters standing for one value (CounterScope), by file and the
@@ -357,6 +355,11 @@ private:
   /// of another program (callsItsOwn()).
   std::vector<std::pair<std::size_t, std::size_t>> takenCalls(const std::string &function, std::size_t definedIn,
                                                               int depth) const;
+  /// Whether a call of `function` in `callFile` is another program's, of
+  /// its own function of that name: its files do not include `definedIn`,
+  /// and one of them defines such a function. One that only declares it
+  /// may call this one, compiled apart.
+  bool callsItsOwn(std::size_t callFile, const std::string &function, std::size_t definedIn) const;
   /// What the folds of a parameter of `function`, defined in `definedIn`,
   /// are cached by: its name and its program.
   std::string programKey(const std::string &function, std::size_t definedIn) const;

@@ -82,9 +82,14 @@ std::optional<std::vector<std::string>> ConstantFolder::Impl::callArguments(std:
 
 std::vector<std::pair<std::size_t, std::size_t>> ConstantFolder::callsOf(const std::string &name,
                                                                          std::size_t definedIn) const {
+  return definedIn < impl_->files().size() ? impl_->callsOf(name, definedIn) : impl_->callsOf(name);
+}
+
+std::vector<std::pair<std::size_t, std::size_t>> ConstantFolder::Impl::callsOf(const std::string &name,
+                                                                                std::size_t definedIn) const {
   std::vector<std::pair<std::size_t, std::size_t>> ofThis;
-  for (const auto &[callFile, call] : impl_->callsOf(name))
-    if (definedIn >= impl_->files().size() || !impl_->callsItsOwn(callFile, name, definedIn))
+  for (const auto &[callFile, call] : callsOf(name))
+    if (!callsItsOwn(callFile, name, definedIn))
       ofThis.emplace_back(callFile, call);
   return ofThis;
 }
@@ -108,10 +113,7 @@ std::vector<std::pair<std::size_t, std::size_t>> ConstantFolder::Impl::takenCall
                                                                                    std::size_t definedIn,
                                                                                    int depth) const {
   // Another program's calls of its own function of that name pass nothing to this one.
-  std::vector<std::pair<std::size_t, std::size_t>> ofThis;
-  for (const auto &[callFile, call] : callsOf(function))
-    if (!callsItsOwn(callFile, function, definedIn))
-      ofThis.emplace_back(callFile, call);
+  const std::vector<std::pair<std::size_t, std::size_t>> ofThis = callsOf(function, definedIn);
   // A call under a branch the program does not take passes nothing (unless no call is taken).
   std::vector<std::pair<std::size_t, std::size_t>> calls;
   for (const auto &[callFile, call] : ofThis)
