@@ -68,16 +68,10 @@ std::vector<LoopExit> exitsOf(const CudaCode &code, const LoopHeader &header, st
          at < (keyword == "break" ? bodyEnd : statement); at = text.find(keyword, at + 1)) {
       if (!isWholeWord(text, at, keyword.size()))
         continue;
-      LoopExit exit{{}, keyword == "break", at < statement};
-      if (!leavesLoop(code, at, loop, exit.breaks))
-        continue;
-      for (const LoopHeader &branch : headersAround(code, statementStartAround(text, at))) {
-        if (branch.at == loop)
-          break;
-        exit.branches.push_back(branch);
-      }
-      if (!exit.branches.empty())
-        exits.push_back(std::move(exit));
+      const bool breaks = keyword == "break";
+      std::optional<std::vector<LoopHeader>> branches = branchesLeaving(code, at, loop, breaks);
+      if (branches && !branches->empty())
+        exits.push_back({std::move(*branches), breaks, at < statement});
     }
   return exits;
 }

@@ -407,14 +407,17 @@ std::size_t bodyEndAfter(const CudaCode &code, std::size_t close) {
                                                                  : bodyEndAfter(code.code(), close);
 }
 
-bool leavesLoop(const CudaCode &code, std::size_t at, std::size_t loop, bool breaks) {
+std::optional<std::vector<LoopHeader>> branchesLeaving(const CudaCode &code, std::size_t at, std::size_t loop,
+                                                       bool breaks) {
+  std::vector<LoopHeader> branches;
   for (const LoopHeader &header : headersAround(code, statementStartAround(code.code(), at))) {
     if (header.at == loop)
-      return true;
+      return branches;
     if (!isBranch(header) || (breaks && header.keyword == "case"))
-      return false;
+      return std::nullopt;
+    branches.push_back(header);
   }
-  return false;
+  return std::nullopt;
 }
 
 std::optional<CountedFor> countedWhile(const CudaCode &source, const LoopHeader &header) {
@@ -424,7 +427,7 @@ std::optional<CountedFor> countedWhile(const CudaCode &source, const LoopHeader 
   if (header.keyword != "while" || end == std::string::npos || code[open] != '{')
     return std::nullopt;
   for (std::size_t at = code.find("continue", open); at < end; at = code.find("continue", at + 1))
-    if (isWholeWord(code, at, 8) && leavesLoop(source, at, header.at, false))
+    if (isWholeWord(code, at, 8) && branchesLeaving(source, at, header.at, false))
       return std::nullopt; // it may skip the step
   const std::string condition(header.inside(code));
   for (const std::string &name : wordsIn(condition)) {

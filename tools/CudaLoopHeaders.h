@@ -104,9 +104,11 @@ struct CountedFor {
   enum class Scaling { None, Multiply, Divide } scaling = Scaling::None;
 };
 
-/// Whether the `continue` or `break` at `at` of `code` leaves the loop
-/// headed at `loop`, not one inside it (nor, for a `break`, a `switch`).
-bool leavesLoop(const CudaCode &code, std::size_t at, std::size_t loop, bool breaks);
+/// The branches, innermost first, under which the `continue` or `break`
+/// (`breaks`) at `at` of `code` leaves the loop headed at `loop`; nullopt
+/// where it leaves another: a loop inside it (or, for a `break`, a `switch`).
+std::optional<std::vector<LoopHeader>> branchesLeaving(const CudaCode &code, std::size_t at, std::size_t loop,
+                                                       bool breaks);
 
 /// A `while` that counts as a `for` does: its condition compares a name
 /// with a bound (`iter < kMaxIterations`), and its braced body steps that
