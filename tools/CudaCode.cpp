@@ -149,17 +149,33 @@ std::string CudaCode::classNameOf(int block) const {
   return keyword == words.end() || keyword + 1 == words.end() ? "" : *(keyword + 1);
 }
 
+int CudaCode::bodyAfterHead(std::size_t offset) const {
+  constexpr int kMostInitializerBlocks = 64;
+  auto after = blocks_.begin();
+  for (int skipped = 0; skipped <= kMostInitializerBlocks; ++skipped) {
+    after = std::upper_bound(after, blocks_.end(), offset,
+                             [](std::size_t at, const Block &block) { return at < block.open; });
+    if (after == blocks_.end() || after->functionBody)
+      break;
+    // Past `v_{0}` to the body after it: a name's braces followed by another initializer or the body.
+    const std::size_t before = codeEndBefore(code_, after->open);
+    const std::size_t next = code_.find_first_not_of(" \t\r\n", after->close + 1);
+    if (before == 0 || !isIdentifierChar(code_[before - 1]) || next == std::string::npos ||
+        (code_[next] != ',' && code_[next] != '{'))
+      break;
+    offset = after->close;
+  }
+  return after == blocks_.end() || !after->functionBody ? -1 : static_cast<int>(after - blocks_.begin());
+}
+
 std::optional<CudaCode::ParameterList> CudaCode::parameterListAround(std::size_t offset) const {
-  // The first block opened after `offset`, if `offset` is in the parameters before its `{`.
-  auto after = std::upper_bound(blocks_.begin(), blocks_.end(), offset,
-                                [](std::size_t at, const Block &block) { return at < block.open; });
-  if (after == blocks_.end() || !after->functionBody)
-    return std::nullopt;
-  const std::size_t open = parameterListOf(after->open);
+  // The function whose body opens after `offset`, if `offset` is in the parameters before its `{`.
+  const int body = bodyAfterHead(offset);
+  const std::size_t open = body < 0 ? std::string::npos : parameterListOf(openBraceOf(body));
   const std::size_t end = open == std::string::npos || open >= offset ? std::string::npos : pastClosing(code_, open);
   if (end == std::string::npos || end - 1 <= offset)
     return std::nullopt;
-  return ParameterList{static_cast<int>(after - blocks_.begin()), open, end - 1};
+  return ParameterList{body, open, end - 1};
 }
 
 std::vector<std::string> CudaCode::parametersOf(int block) const {
@@ -222,7 +238,9 @@ std::optional<CudaCode::TemplateParameterList> CudaCode::templateParametersOf(in
 
 /// `f(...) {`, `f(...) const {` and `auto f = [&](...) {`, not `if (...) {`, `[](...) {` or `struct S {`.
 std::size_t CudaCode::parameterListOf(std::size_t brace) const {
-  std::size_t at = codeEndBefore(code_, functionSpecifiersBefore(code_, brace).start);
+  const std::size_t initializers = memberInitializersBefore(code_, brace); // a constructor's `: n_(n) {`
+  std::size_t at = codeEndBefore(
+      code_, functionSpecifiersBefore(code_, initializers == std::string::npos ? brace : initializers).start);
   if (at == 0 || code_[at - 1] != ')')
     return std::string::npos;
   at = openingOf(code_, at - 1);

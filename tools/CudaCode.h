@@ -133,11 +133,44 @@ public:
   /// that is no function's body, and for `f()`.
   std::vector<std::string> parametersOf(int block) const;
 
-private:
+  /// The class whose member function has the body `block`: the class
+  /// around it (`class Solver { void step() {...} };`), or the one its
+  /// name is qualified with (`void Solver::step() {`); empty for a free
+  /// function, a lambda, or a block that is no function's body.
+  std::string classOfFunction(int block) const;
+
+  /// Whether the function whose body is `block` is a constructor of its
+  /// class (classOfFunction()): named as the class, not `~` it.
+  bool isConstructor(int block) const;
+
+  /// One member initializer of a constructor, `n_(n)` or `v_{0}`: the
+  /// member's name, and the offsets of the bracket that opens its value
+  /// and of the one that closes it.
+  struct MemberInitializer {
+    std::string member;
+    std::size_t open = 0, close = 0;
+  };
+
+  /// The member initializers written between the parameters of the
+  /// constructor whose body is `block` and that body, in order; empty
+  /// where it has none.
+  std::vector<MemberInitializer> memberInitializersOf(int block) const;
+
   /// The offset of the `(` that opens the parameter list of the function
-  /// whose body `brace` opens (its name is the word before it); npos for
-  /// another block.
+  /// whose body `brace` opens (its name is the word before it, its member
+  /// initializers between); npos for another block.
   std::size_t parameterListOf(std::size_t brace) const;
+
+  /// The body of the function whose head, from its parameter list's `(`
+  /// to its body's `{`, holds `offset` (a parameter's declaration, a
+  /// constructor's member initializers); -1 where none does.
+  int functionHeadAt(std::size_t offset) const;
+
+private:
+  /// The first block opened after `offset`, past those of braced member
+  /// initializers (`v_{0}`): where `offset` is in a function's head, its
+  /// body; -1 where that block is no function's body.
+  int bodyAfterHead(std::size_t offset) const;
 
   /// A lambda given a name, `auto name = [captures](parameters) mutable {`
   /// or `auto name = [captures] {`: read as a function of that name.
@@ -188,6 +221,25 @@ struct FunctionSpecifiers {
   bool isConst = false;
 };
 FunctionSpecifiers functionSpecifiersBefore(const std::string &code, std::size_t brace);
+
+/// The `:` that starts a constructor's member initializers, where the
+/// `{` at `brace` opens its body (`Solver(int n) : n_(n), v_{0} {`); npos
+/// where no such list comes before it.
+std::size_t memberInitializersBefore(const std::string &code, std::size_t brace);
+
+/// Where `file`, in a function's body, builds an object of the class
+/// `name` in a way callsIn() does not find: `name s(...)`, `name s{...}`,
+/// `name s = {...}`, `name s;`, `name{...}` and
+/// `std::make_unique<name>(...)`; the offsets
+/// of `name`. Its constructor's calls, with `name(...)` and `new
+/// name(...)`, which callsIn() finds.
+std::vector<std::size_t> constructionsIn(const CudaCode &file, const std::string &name);
+
+/// The arguments a construction that constructionsIn() found at `at`
+/// passes, split at top-level commas (none for `name s;`); nullopt where
+/// there is none at `at`, or its brackets do not close.
+std::optional<std::vector<std::string>> constructionArguments(const std::string &code, std::size_t at,
+                                                              std::size_t length);
 
 /// Whether the line that ends at `newline` is a preprocessor directive.
 bool preprocessorLineEndsAt(const std::string &code, std::size_t newline);

@@ -55,6 +55,10 @@ struct ReturnFunction {
   std::size_t file = 0, offset = 0; ///< its body, where the names in it are looked up
 };
 
+/// The struct a declaration's type words name (`Params` of `static const
+/// struct Params`); empty where they name none (`auto`).
+std::string structNamedBy(const std::vector<std::string> &words);
+
 /// `p.grid.x` for the tokens of a member path written so; empty for any other tokens.
 std::string memberPathOf(const std::vector<expression::Token> &tokens);
 
@@ -427,7 +431,44 @@ private:
     const std::vector<StructMember> *members = nullptr;
     std::size_t file = 0;
   };
-  StructFound structMembers(std::size_t file, const std::string &type) const;
+  /// The structs and classes `file` defines, read on first use.
+  const CudaStructs &structsOf(std::size_t file) const;
+  /// With `byName`, its data members as CudaStructs::dataMembers() tells them, a class's too.
+  StructFound structMembers(std::size_t file, const std::string &type, bool byName = false) const;
+  /// The member function whose body holds `before` of `file`, where its
+  /// class declares a data member `name` (a function's own names hide it):
+  /// where its parameter list opens (a name found before it is not the
+  /// function's own), where its member initializers start (its body's `{`
+  /// where it has none) and its body's `{`.
+  struct MethodScope {
+    std::string className;
+    int block = -1; ///< its body
+    std::size_t parameters = 0, initializers = 0, body = 0;
+    bool constructor = false;
+  };
+  std::optional<MethodScope> methodAround(std::size_t file, std::size_t before, const std::string &name) const;
+  /// The data member `name` of `method`'s class, named bare in it: in a
+  /// constructor, what its member initializer (`n_(n)`, folded in its
+  /// body) or else the default member initializer (`int n_ = 4;`) gives
+  /// it; in another member function, what the class's one constructor
+  /// leaves at the end of its body. Unknown where the class has several
+  /// constructors, or code other than a constructor may change the member
+  /// (memberChangedOutsideConstructors()). CudaClassMembers.cpp.
+  Lookup classMember(std::size_t file, const MethodScope &method, const std::string &name, int depth,
+                     Definition &found) const;
+  /// The member `fields` (`nx`) of the struct-typed data member `base`
+  /// (`grid_`) of `method`'s class, named bare in it: read in the value
+  /// classMember() gives `base`, or, where nothing gives it one, in the
+  /// default member initializers of its struct.
+  Lookup classMemberField(std::size_t file, const MethodScope &method, const std::string &base,
+                          const std::string &fields, int depth, Definition &found) const;
+  /// Where a change of the data member `name` of `className`, outside
+  /// the bare names of its constructors' bodies, is written (`n_ = 8;` in
+  /// another member function, `s.n_ = 8;` or `this->n_ = 8;` anywhere):
+  /// the first, by file and offset; nullopt where none is. Read once per
+  /// class and member.
+  std::optional<std::pair<std::size_t, std::size_t>> memberChangedOutsideConstructors(const std::string &className,
+                                                                                      const std::string &name) const;
 
   /// Adds `notes` (what a value rests on) to those of the fold under way, once each.
   void note(std::vector<std::string> notes) const;
@@ -470,7 +511,11 @@ private:
   mutable std::map<std::string, std::vector<ReferenceParameters>, std::less<>> referenceParameters_;
   /// Each file's structs (structMembers()), read when first asked, and the members found, by file and type.
   mutable std::map<std::size_t, std::unique_ptr<CudaStructs>> structs_;
-  mutable std::map<std::pair<std::size_t, std::string>, std::optional<std::vector<StructMember>>> structMembers_;
+  mutable std::map<std::tuple<std::size_t, std::string, bool>, std::optional<std::vector<StructMember>>>
+      structMembers_;
+  /// memberChangedOutsideConstructors()'s answers so far, by class and member.
+  mutable std::map<std::pair<std::string, std::string>, std::optional<std::pair<std::size_t, std::size_t>>>
+      membersChanged_;
   /// The calls of each function looked up so far, by name.
   mutable std::map<std::string, std::vector<std::pair<std::size_t, std::size_t>>, std::less<>> calls_;
   /// The parameters (function, index) whose calls are being folded, so

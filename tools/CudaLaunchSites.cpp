@@ -198,7 +198,9 @@ bool addKernelsPassed(const ConstantFolder &folder, std::size_t file, const std:
       continue; // another program's function of the same name
     const CudaCode &caller = folder.files()[call.first];
     const std::string &code = caller.code();
-    const std::size_t arguments = callArgumentsAt(code, call.second, function.size());
+    const std::size_t arguments = code.compare(call.second, function.size(), function) == 0
+                                      ? callArgumentsAt(code, call.second, function.size())
+                                      : std::string::npos; // `b` of `Solver a(4), b(8);`
     const std::size_t end = arguments == std::string::npos ? arguments : pastClosing(code, arguments);
     if (end == std::string::npos)
       return false;

@@ -52,13 +52,15 @@ const std::vector<StructMember> *runtimeStruct(const std::string &type) {
   return type == "cudaLaunchConfig_t" || type == "cudaLaunchConfig_st" ? &kLaunchConfig : nullptr;
 }
 
-/// The struct a declaration's type words name (`Params` of `static const
-/// struct Params`); empty where they name none (`auto`).
-std::string structNamedBy(const std::vector<std::string> &words) {
+} // namespace
+
+std::string constants::structNamedBy(const std::vector<std::string> &words) {
   static const std::set<std::string, std::less<>> kQualifiers{"const",  "constexpr", "static", "struct", "class",
                                                               "volatile", "register", "extern", "inline", "auto"};
   return !words.empty() && !kQualifiers.count(words.back()) ? words.back() : std::string();
 }
+
+namespace {
 
 /// The members written after a name, `.grid.x` as `grid.x`, from `from`;
 /// `end` moves past them, and `deeper` tells whether `->`, `[` or a call
@@ -140,16 +142,24 @@ std::optional<Number> ConstantFolder::Impl::memberNumber(std::size_t file, std::
   return number(definition.file, definition.offset, definition.text, depth + 1);
 }
 
-ConstantFolder::Impl::StructFound ConstantFolder::Impl::structMembers(std::size_t file, const std::string &type) const {
+const CudaStructs &ConstantFolder::Impl::structsOf(std::size_t file) const {
+  auto cached = structs_.find(file);
+  if (cached == structs_.end())
+    cached = structs_.emplace(file, std::make_unique<CudaStructs>(files_[file].code())).first;
+  return *cached->second;
+}
+
+ConstantFolder::Impl::StructFound ConstantFolder::Impl::structMembers(std::size_t file, const std::string &type,
+                                                                      bool byName) const {
   for (std::size_t other = 0; other < files_.size(); ++other) {
     if (other != file && !seen_[file][other])
       continue;
-    auto cached = structs_.find(other);
-    if (cached == structs_.end())
-      cached = structs_.emplace(other, std::make_unique<CudaStructs>(files_[other].code())).first;
-    auto known = structMembers_.find({other, type});
+    auto known = structMembers_.find({other, type, byName});
     if (known == structMembers_.end())
-      known = structMembers_.emplace(std::pair{other, type}, cached->second->members(type)).first;
+      known = structMembers_
+                  .emplace(std::tuple{other, type, byName},
+                           byName ? structsOf(other).dataMembers(type) : structsOf(other).members(type))
+                  .first;
     if (known->second)
       return {&*known->second, other};
   }
@@ -263,12 +273,18 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
   const CudaCode &source = files_[file];
   const std::string &code = source.code();
   const int useBlock = source.blockAt(before);
+  // A data member of the class of the function around, named bare: past the function's own names, the class's.
+  const std::optional<MethodScope> method = methodAround(file, before, base);
   for (std::size_t at = before == 0 ? std::string::npos : code.rfind(base, before - 1); at != std::string::npos;
        at = at == 0 ? std::string::npos : code.rfind(base, at - 1)) {
     if (++examined_ > kMaxNamesExamined)
       return Lookup::Unknown;
     if (!isWholeWord(code, at, base.size()) || afterMemberAccess(code, at) || afterScopeOperator(code, at))
       continue; // another name, or a member or qualified name of that name
+    if (method && at < method->parameters)
+      return classMemberField(file, *method, base, fields, depth, found);
+    if (method && method->initializers <= at && at < method->body)
+      continue; // a constructor's member initializers, which classMember() reads
     std::size_t end = 0;
     bool deeper = false;
     const std::string chain = memberChainAt(code, at + base.size(), end, deeper);
@@ -293,8 +309,8 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
       return Lookup::Found;
     }
     if (const std::optional<CudaCode::ParameterList> list = source.parameterListAround(at)) { // a lambda's too
-      if (!source.encloses(list->body, useBlock))
-        continue; // another function's parameter
+      if (!source.encloses(list->body, useBlock) && source.functionHeadAt(before) != list->body)
+        continue; // another function's parameter (a constructor's member initializers see its own)
       return structParameter(file, *list, at, base, fields, depth, found);
     }
     std::vector<std::string> type = declaredTypeBefore(code, at);
@@ -340,7 +356,7 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
     const bool zeroed = !local || std::count(type.begin(), type.end(), "static");
     return memberOfValue(file, at, structNamedBy(type), value, zeroed, fields, depth, found);
   }
-  return Lookup::Absent;
+  return method ? classMemberField(file, *method, base, fields, depth, found) : Lookup::Absent;
 }
 
 Lookup ConstantFolder::Impl::structParameter(std::size_t file, const CudaCode::ParameterList &list, std::size_t at,

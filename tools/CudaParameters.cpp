@@ -20,9 +20,21 @@ const std::vector<std::pair<std::size_t, std::size_t>> &ConstantFolder::Impl::ca
     std::vector<std::pair<std::size_t, std::size_t>> calls;
     const bool method = std::any_of(files_.begin(), files_.end(),
                                     [&](const CudaCode &file) { return file.definesMethod(name); });
-    for (std::size_t file = 0; file < files_.size(); ++file)
-      for (std::size_t at : callsIn(files_[file], name, method)) // `solver.step(x)` too, where `step` is a method
+    // A class's constructor is called where an object is built: `Solver s(4096);`.
+    const bool constructed = std::any_of(files_.begin(), files_.end(), [&](const CudaCode &file) {
+      const std::vector<int> bodies = file.functionBodiesNamed(name);
+      return std::any_of(bodies.begin(), bodies.end(), [&](int body) { return file.isConstructor(body); });
+    });
+    for (std::size_t file = 0; file < files_.size(); ++file) {
+      std::vector<std::size_t> offsets = callsIn(files_[file], name, method); // `solver.step(x)`, for a method
+      if (constructed) {
+        const std::vector<std::size_t> built = constructionsIn(files_[file], name);
+        offsets.insert(offsets.end(), built.begin(), built.end());
+        std::sort(offsets.begin(), offsets.end());
+      }
+      for (std::size_t at : offsets)
         calls.emplace_back(file, at);
+    }
     examined_ += calls.size();
     cached = calls_.emplace(name, std::move(calls)).first;
   }
@@ -77,7 +89,10 @@ Lookup ConstantFolder::Impl::parameter(std::size_t file, const CudaCode::Paramet
 std::optional<std::vector<std::string>> ConstantFolder::Impl::callArguments(std::size_t callFile, std::size_t call,
                                                                            const std::string &function) const {
   const std::string &caller = files_[callFile].code();
-  return partsInParentheses(caller, callArgumentsAt(caller, call, function.size()));
+  const bool named = caller.compare(call, function.size(), function) == 0; // not `b` of `Solver a(4), b(8);`
+  const std::size_t open = named ? callArgumentsAt(caller, call, function.size()) : std::string::npos;
+  return open == std::string::npos ? constructionArguments(caller, call, function.size())
+                                   : partsInParentheses(caller, open);
 }
 
 std::vector<std::pair<std::size_t, std::size_t>> ConstantFolder::callsOf(const std::string &name,
@@ -100,9 +115,11 @@ bool ConstantFolder::Impl::callsItsOwn(std::size_t callFile, const std::string &
   for (std::size_t file = 0; file < files_.size(); ++file)
     if (seen_[callFile][file]) {
       auto defines = definesFunction_.find({file, function});
-      if (defines == definesFunction_.end())
-        defines = definesFunction_.emplace(std::pair{file, function},
-                                           !files_[file].functionBodiesNamed(function).empty()).first;
+      if (defines == definesFunction_.end()) // a constructor's calls build objects of a class of that name
+        defines = definesFunction_
+                      .emplace(std::pair{file, function}, !files_[file].functionBodiesNamed(function).empty() ||
+                                                              structsOf(file).dataMembers(function).has_value())
+                      .first;
       if (defines->second)
         return true;
     }

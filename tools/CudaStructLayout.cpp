@@ -91,7 +91,9 @@ std::string withoutFunctionBodies(std::string_view body) {
     const std::size_t end = pastClosing(text, at);
     if (end == std::string::npos)
       break;
-    const std::size_t head = codeEndBefore(text, functionSpecifiersBefore(text, at).start);
+    const std::size_t initializers = memberInitializersBefore(text, at); // a constructor's `: n_(n) {`
+    const std::size_t head =
+        codeEndBefore(text, functionSpecifiersBefore(text, initializers == std::string::npos ? at : initializers).start);
     if (head > 0 && text[head - 1] == ')') {
       text[at] = ';';
       std::fill(text.begin() + static_cast<std::ptrdiff_t>(at) + 1, text.begin() + static_cast<std::ptrdiff_t>(end),
@@ -195,13 +197,15 @@ public:
     return found.renamed.empty() ? std::nullopt : layoutOf(found.renamed, depth + 1);
   }
 
-  /// The data members of the struct `name` names, in order (CudaStructs::members()).
-  std::optional<std::vector<StructMember>> membersOf(const std::string &name, int depth) const {
+  /// The data members of the struct `name` names, in order
+  /// (CudaStructs::members()), or with `byName` those it declares plainly
+  /// enough to be found by name (CudaStructs::dataMembers()).
+  std::optional<std::vector<StructMember>> membersOf(const std::string &name, int depth, bool byName) const {
     const StructDefinition found = definitionOf(name);
     if (found.body)
-      return memberList(*found.body, name);
+      return memberList(*found.body, name, byName);
     const std::vector<std::string> words = typeWords(found.renamed);
-    return words.size() == 1 && depth < kMaxDepth ? membersOf(words[0], depth + 1) : std::nullopt;
+    return words.size() == 1 && depth < kMaxDepth ? membersOf(words[0], depth + 1, byName) : std::nullopt;
   }
 
 private:
@@ -252,8 +256,10 @@ private:
   /// make them other than an aggregate's members in order (a constructor,
   /// a virtual function, a nested type, an array or a bit field). Member
   /// functions store nothing (since 2026-11-28; before, they made the
-  /// struct unreadable).
-  std::optional<std::vector<StructMember>> memberList(std::size_t open, const std::string &name) const {
+  /// struct unreadable). With `byName`, what would make the body
+  /// unreadable is left out instead, and so are constructors and every
+  /// declaration with parentheses.
+  std::optional<std::vector<StructMember>> memberList(std::size_t open, const std::string &name, bool byName) const {
     const std::size_t close = pastClosing(source_, open);
     if (close == std::string::npos)
       return std::nullopt;
@@ -269,16 +275,21 @@ private:
       if (words.empty() || storesNothing(words))
         continue;
       const std::size_t firstInitializer = declaration.find_first_of("={");
-      if (declaration.find('(') < firstInitializer && isMemberFunction(declaration, name))
+      if (declaration.find('(') < firstInitializer && (byName || isMemberFunction(declaration, name)))
         continue; // `int cells() const`, its body blanked
       if (declaration.find_first_of("([:") < firstInitializer || words[0] == "enum" || words[0] == "struct" ||
-          words[0] == "class" || words[0] == "union" || words[0] == "friend" || words[0] == "virtual")
+          words[0] == "class" || words[0] == "union" || words[0] == "friend" || words[0] == "virtual") {
+        if (byName)
+          continue;
         return std::nullopt;
+      }
       std::size_t declaratorAt = partAt + skipped;
       std::string type;
       for (const std::string &declarator : topLevelParts(declaration)) {
         const std::size_t initializer = declarator.find_first_of("={");
         const std::optional<CudaDeclaration> split = splitDeclaration(declarator.substr(0, initializer));
+        if (!split && byName)
+          break;
         if (!split)
           return std::nullopt;
         type = type.empty() ? trimmed(split->type) : type; // `int a, b`: the first declarator's type serves both
@@ -436,7 +447,12 @@ CudaStructs::~CudaStructs() = default;
 
 std::optional<std::vector<StructMember>> CudaStructs::members(const std::string &type) const {
   const std::vector<std::string> words = typeWords(type);
-  return words.size() == 1 ? reader_->membersOf(words[0], 0) : std::nullopt;
+  return words.size() == 1 ? reader_->membersOf(words[0], 0, false) : std::nullopt;
+}
+
+std::optional<std::vector<StructMember>> CudaStructs::dataMembers(const std::string &type) const {
+  const std::vector<std::string> words = typeWords(type);
+  return words.size() == 1 ? reader_->membersOf(words[0], 0, true) : std::nullopt;
 }
 
 std::map<std::int64_t, std::string> CudaStructs::fieldNames(const std::string &type,

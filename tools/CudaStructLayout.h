@@ -52,6 +52,13 @@ public:
   /// type, a base class, an array or a bit field.
   std::optional<std::vector<StructMember>> members(const std::string &type) const;
 
+  /// The data members of the class or struct `type` names that can be
+  /// told by name, constructors and member functions or not: what a
+  /// member function names bare (`n_` in `void step() { k<<<n_, 256>>>(); }`).
+  /// Arrays, bit fields, nested types and members declared with
+  /// parentheses are left out; nullopt where the source defines no such type.
+  std::optional<std::vector<StructMember>> dataMembers(const std::string &type) const;
+
 private:
   class Reader;
   std::unique_ptr<Reader> reader_;

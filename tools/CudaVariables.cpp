@@ -128,6 +128,8 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
     found.dim3 = true;
     return Lookup::Found;
   };
+  // A data member of the class of the function around, named bare: past the function's own names, the class's.
+  const std::optional<MethodScope> method = fileScopeOnly ? std::nullopt : methodAround(file, before, name);
   for (std::size_t at = before == 0 ? std::string::npos : code.rfind(name, before - 1); at != std::string::npos;
        at = at == 0 ? std::string::npos : code.rfind(name, at - 1)) {
     if (++examined_ > kMaxNamesExamined)
@@ -137,6 +139,10 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
       continue;
     if (afterMemberAccess(code, at) || afterScopeOperator(code, at))
       continue; // a member or a qualified name, not this variable (`case 0: n = 2;` is)
+    if (method && at < method->parameters)
+      return classMember(file, *method, name, depth, found);
+    if (method && method->initializers <= at && at < method->body)
+      continue; // a constructor's member initializers, which classMember() reads
     const std::size_t previous = codeEndBefore(code, at);
     if (const std::size_t list = source.blockAt(at) < 0 ? templateListAround(code, at) : std::string::npos;
         list != std::string::npos) {
@@ -159,8 +165,8 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
       return enumerator(file, block, at, depth, found);
     }
     if (const std::optional<CudaCode::ParameterList> list = source.parameterListAround(at)) { // a lambda's too
-      if (fileScopeOnly || !source.encloses(list->body, useBlock))
-        continue; // another function's parameter
+      if (fileScopeOnly || (!source.encloses(list->body, useBlock) && source.functionHeadAt(before) != list->body))
+        continue; // another function's parameter (a constructor's member initializers see its own)
       return withMembers(parameter(file, *list, at, name, depth, found));
     }
     std::size_t next = end;
@@ -252,7 +258,7 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
     }
     return withMembers(Lookup::Found);
   }
-  return Lookup::Absent;
+  return method ? classMember(file, *method, name, depth, found) : Lookup::Absent;
 }
 
 std::optional<Number> ConstantFolder::Impl::counterMiddle(std::size_t file, std::size_t at, std::size_t before,

@@ -1,0 +1,137 @@
+// ClassMembersTest.cpp - a class's data member named bare in its member
+// functions (`k<<<blocks_, 256>>>` in `Solver::step`) is what its
+// constructor leaves there: the member initializers and body read with
+// the constructor's parameters as every object built passes them, else the
+// default member initializer; open where other code may change it.
+#include "CudaCode.h"
+#include "SourceLaunchHelpers.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace ptxdvfs::tools {
+namespace {
+
+const std::string kStep = "  void step(float *x) { k<<<blocks_, 256>>>(x); }\n";
+
+TEST(ClassMembersTest, AMemberInitializerIsReadWithWhatTheObjectIsBuiltWith) {
+  const std::string solver = "class Solver {\n public:\n  Solver(int n) : n_(n), blocks_((n + 255) / 256) {}\n" +
+                             kStep + " private:\n  int n_;\n  int blocks_ = 4;\n};\n";
+  const ptx::analysis::SourceLaunch launch =
+      launchOfK(solver + inMain("Solver s(1 << 20);\nfor (int t = 0; t < 10; ++t)\n  s.step(x);"));
+  EXPECT_EQ(shown(launch.grid), "4096,1,1"); // not the default member initializer's 4
+  EXPECT_EQ(launch.launches, 10u);
+  EXPECT_EQ(launch.gridHow, "`Solver::blocks_` = `(n + 255) / 256`, as its constructor at t.cu:3 sets it; `n` = "
+                            "1048576, as `Solver`'s call at t.cu:11 passes it");
+  // Declared with a default before the member function: the constructor's value still wins over it.
+  EXPECT_EQ(launchedWith("struct Solver {\n  int blocks_ = 4;\n  Solver(int n) : blocks_(n / 256) {}\n" + kStep +
+                         "};\n" + inMain("Solver s(4096);\ns.step(x);")),
+            "16,1,1 x 256,1,1");
+  // Built as `Solver s{...}`, `Solver s = {...}`, `new Solver(...)` or `std::make_unique<Solver>(...)`.
+  for (const std::string built : {"Solver s{1 << 12};\ns.step(x);", "Solver s = {1 << 12};\ns.step(x);",
+                                  "Solver *s = new Solver(1 << 12);\ns->step(x);",
+                                  "auto s = std::make_unique<Solver>(1 << 12);\ns->step(x);"})
+    EXPECT_EQ(shown(launchOfK(solver + inMain(built)).grid), "16,1,1") << built;
+}
+
+TEST(ClassMembersTest, TheConstructorsBodyAndAnOutOfClassDefinitionAreReadInOrder) {
+  // Assigned in the body, one member from another.
+  EXPECT_EQ(launchedWith("class Solver {\n public:\n  Solver(int n) { n_ = n; blocks_ = (n_ + 127) / 128; }\n" +
+                         kStep + " private:\n  int n_, blocks_;\n};\n" + inMain("Solver s(4096);\ns.step(x);")),
+            "32,1,1 x 256,1,1");
+  // Constructor and method defined after the class; a default member initializer for the block.
+  EXPECT_EQ(launchedWith("class Solver {\n public:\n  Solver(int n);\n  void step(float *x);\n private:\n"
+                         "  int n_;\n  int threads_ = 128;\n};\nSolver::Solver(int n) : n_(n) {}\n"
+                         "void Solver::step(float *x) { k<<<n_ / threads_, threads_>>>(x); }\n" +
+                         inMain("Solver s(8192);\ns.step(x);")),
+            "64,1,1 x 128,1,1");
+  // dim3 members, braced initializers, a parameter named as the member it sets.
+  EXPECT_EQ(launchedWith("class Solver {\n  dim3 grid, block;\n public:\n  explicit Solver(int grid) : "
+                         "grid{(grid + 1) / 2, 2}, block(128) {}\n  void step(float *x) const { k<<<grid, "
+                         "block>>>(x); }\n};\n" +
+                         inMain("Solver s(64);\ns.step(x);")),
+            "32,2,1 x 128,1,1");
+}
+
+TEST(ClassMembersTest, AStructMembersFieldsAreReadInWhatTheConstructorGivesIt) {
+  const std::string grid = "struct Grid {\n  int nx = 512, ny = 256;\n};\n";
+  const std::string step = "  void step(float *x) { k<<<dim3(grid_.nx / 32, grid_.ny / 8), dim3(32, 8)>>>(x); }\n";
+  // Copied from the constructor's parameter, which the object is built with.
+  EXPECT_EQ(launchedWith(grid + "class Solver {\n public:\n  explicit Solver(const Grid &g) : grid_(g) {}\n" + step +
+                         " private:\n  Grid grid_;\n};\n" + inMain("Grid g;\ng.nx = 1024;\nSolver s(g);\ns.step(x);")),
+            "32,32,1 x 32,8,1");
+  // Default-initialized: the struct's own defaults.
+  EXPECT_EQ(launchedWith(grid + "class Solver {\n public:\n  Solver() {}\n" + step + "  Grid grid_;\n};\n" +
+                         inMain("Solver s;\ns.step(x);")),
+            "16,32,1 x 32,8,1");
+  // Another program beside it builds its own `Solver`: its objects pass nothing to this one's constructor.
+  const std::string solver = grid + "class Solver {\n public:\n  explicit Solver(Grid g) : grid_(g) {}\n" + step +
+                             "  Grid grid_;\n};\n" + inMain("Grid g;\nSolver s(g);\ns.step(x);");
+  const auto launches = launchesOf({"k"}, {{"t.cu", "t.cu", solver},
+                                           {"m.cu", "m.cu", "struct Solver { int n; };\n" + inMain("Solver s;")}});
+  ASSERT_EQ(launches.count("k"), 1u);
+  EXPECT_EQ(shown(launches.at("k").grid), "16,32,1");
+}
+
+TEST(ClassMembersTest, AMemberThatOtherCodeMayChangeOrObjectsThatDifferLeaveItOpen) {
+  const std::string solver = "struct Solver {\n  Solver(int n) : blocks_(n / 256) {}\n" + kStep + "  int blocks_;\n";
+  const ptx::analysis::SourceLaunch grown =
+      launchOfK(solver + "  void grow() { blocks_ *= 2; }\n};\n" + inMain("Solver s(4096);\ns.step(x);"));
+  EXPECT_EQ(shown(grown.grid), "none");
+  EXPECT_NE(grown.gridOpen.find("`Solver::blocks_` changes at t.cu:5, outside its constructor"), std::string::npos)
+      << grown.gridOpen;
+  // Through the object, or `this->`, which the constructor's own reading in order does not follow.
+  EXPECT_EQ(launchedWith(solver + "};\n" + inMain("Solver s(4096);\ns.blocks_ = 2;\ns.step(x);")), "none x 256,1,1");
+  EXPECT_EQ(launchedWith("struct Solver {\n  Solver(int n) { this->blocks_ = n / 256; }\n" + kStep +
+                         "  int blocks_ = 4;\n};\n" + inMain("Solver s(4096);\ns.step(x);")),
+            "none x 256,1,1");
+  // Two objects built with different sizes: which one a call is on is not read.
+  const ptx::analysis::SourceLaunch two =
+      launchOfK(solver + "};\n" + inMain("Solver a(4096), b(8192);\na.step(x);\nb.step(x);"));
+  EXPECT_EQ(shown(two.grid), "none");
+  EXPECT_NE(two.gridOpen.find("`Solver`'s calls pass `n` = 4096 at t.cu:8, 8192 at t.cu:8"), std::string::npos)
+      << two.gridOpen;
+  // Two constructors.
+  EXPECT_EQ(launchedWith(solver + "  Solver() : blocks_(8) {}\n};\n" + inMain("Solver s(4096);\ns.step(x);")),
+            "none x 256,1,1");
+}
+
+TEST(ClassMembersTest, AClassWithoutConstructorsKeepsItsDefaultsUnlessBuiltWithValues) {
+  const std::string config = "struct Config {\n  int n = 4096;\n  void run(float *x) { k<<<n / 256, 256>>>(x); }\n};\n";
+  EXPECT_EQ(launchedWith(config + inMain("Config c;\nc.run(x);")), "16,1,1 x 256,1,1");
+  EXPECT_EQ(launchedWith(config + inMain("Config c{8192};\nc.run(x);")), "none x 256,1,1");
+  // Declared after the member function that reads it, as C++ allows.
+  EXPECT_EQ(launchedWith("struct Config {\n  void run(float *x) { k<<<n / 256, 256>>>(x); }\n  int n = 2048;\n};\n" +
+                         inMain("Config c;\nc.run(x);")),
+            "8,1,1 x 256,1,1");
+}
+
+TEST(ClassMembersTest, ALaunchInAConstructorRunsOncePerObjectBuilt) {
+  const ptx::analysis::SourceLaunch launch =
+      launchOfK("struct Buffer {\n  int n;\n  Buffer(int size) : n(size) { k<<<n / 256, 256>>>(0); }\n};\n" +
+                inMain("for (int i = 0; i < 3; ++i) {\n  Buffer b(2048);\n}"));
+  EXPECT_EQ(launch.launches, 3u);
+  EXPECT_EQ(shown(launch.grid), "8,1,1");
+}
+
+TEST(ClassMembersTest, AConstructorsMemberInitializersAreNotItsName) {
+  const std::string source = "struct S {\n  S(int n, int m) noexcept : a_(n), b_{m, 2} { }\n  int a_, b_[2];\n};\n"
+                             "S::S(int n) : a_(n) {}\nvoid f() { if (g(1)) { } }\n";
+  const CudaCode code({"t.cu", "t.cu", source}, codeOf(source), {});
+  ASSERT_EQ(code.functionBodiesNamed("S").size(), 2u);
+  const int inClass = code.functionBodiesNamed("S")[0];
+  EXPECT_EQ(code.parametersOf(inClass), (std::vector<std::string>{"int n", " int m"}));
+  EXPECT_TRUE(code.isConstructor(inClass));
+  EXPECT_EQ(code.classOfFunction(code.functionBodiesNamed("S")[1]), "S");
+  const std::vector<CudaCode::MemberInitializer> initializers = code.memberInitializersOf(inClass);
+  ASSERT_EQ(initializers.size(), 2u);
+  EXPECT_EQ(initializers[1].member, "b_");
+  EXPECT_EQ(code.code().substr(initializers[1].open, initializers[1].close + 1 - initializers[1].open), "{m, 2}");
+  EXPECT_TRUE(code.functionBodiesNamed("a_").empty() && code.functionBodiesNamed("b_").empty());
+  // An `if`'s block after a call is no initializer list.
+  EXPECT_TRUE(code.memberInitializersOf(code.functionBodiesNamed("f")[0]).empty());
+}
+
+} // namespace
+} // namespace ptxdvfs::tools

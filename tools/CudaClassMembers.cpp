@@ -1,0 +1,159 @@
+// CudaClassMembers.cpp - a class's data member named bare in its member
+// functions, as C++ classes keep a solver's sizes:
+// `Solver(int n) : n_(n), blocks_((n + 255) / 256) {}` then
+// `void step(float *u) { k<<<blocks_, 256>>>(u, n_); }`. Its value is what
+// the constructor leaves, its parameters read as every object built passes them.
+#include "CudaConstantsImpl.h"
+#include "CudaStatements.h"
+
+#include <algorithm>
+
+namespace ptxdvfs::tools {
+
+using namespace expression;
+using namespace constants;
+
+namespace {
+
+const StructMember *memberNamed(const std::vector<StructMember> *members, const std::string &name) {
+  if (members == nullptr)
+    return nullptr;
+  const auto found = std::find_if(members->begin(), members->end(),
+                                  [&](const StructMember &member) { return member.name == name; });
+  return found == members->end() ? nullptr : &*found;
+}
+
+} // namespace
+
+std::optional<ConstantFolder::Impl::MethodScope>
+ConstantFolder::Impl::methodAround(std::size_t file, std::size_t before, const std::string &name) const {
+  const CudaCode &source = files_[file];
+  int body = source.outermostFunctionBodyAt(before);
+  if (body < 0)
+    body = source.functionHeadAt(before); // a constructor's member initializer
+  const std::string className = body < 0 ? std::string() : source.classOfFunction(body);
+  if (className.empty() || !memberNamed(structMembers(file, className, true).members, name))
+    return std::nullopt;
+  const std::size_t brace = source.openBraceOf(body);
+  const std::size_t colon = memberInitializersBefore(source.code(), brace);
+  return MethodScope{className, body, source.parameterListOf(brace), colon == std::string::npos ? brace : colon,
+                     brace, source.isConstructor(body)};
+}
+
+Lookup ConstantFolder::Impl::classMemberField(std::size_t file, const MethodScope &method, const std::string &base,
+                                              const std::string &fields, int depth, Definition &found) const {
+  const StructMember *member = memberNamed(structMembers(file, method.className, true).members, base);
+  Definition value;
+  if (member == nullptr || classMember(file, method, base, depth, value) != Lookup::Found)
+    return Lookup::Unknown;
+  return memberOfValue(value.file, value.offset, structNamedBy(wordsIn(member->type)), value.text, false, fields,
+                       depth + 1, found);
+}
+
+std::optional<std::pair<std::size_t, std::size_t>>
+ConstantFolder::Impl::memberChangedOutsideConstructors(const std::string &className, const std::string &name) const {
+  if (auto known = membersChanged_.find({className, name}); known != membersChanged_.end())
+    return known->second;
+  std::optional<std::pair<std::size_t, std::size_t>> changed;
+  for (std::size_t file = 0; file < files_.size() && !changed; ++file) {
+    const CudaCode &source = files_[file];
+    const std::string &code = source.code();
+    for (std::size_t at = code.find(name); at != std::string::npos && !changed; at = code.find(name, at + 1)) {
+      if (++examined_ > kMaxNamesExamined) {
+        changed = std::pair{file, at}; // not read to the end: not known to be unchanged
+        break;
+      }
+      if (!isWholeWord(code, at, name.size()))
+        continue;
+      if (!afterMemberAccess(code, at)) { // bare, it is this member only in the class's own functions
+        const int body = source.outermostFunctionBodyAt(at);
+        if (body < 0 || source.classOfFunction(body) != className || source.isConstructor(body) ||
+            declaresName(declaredTypeBefore(code, at)))
+          continue; // another function's name, a constructor's (read in order there), a local's declaration
+      }
+      if ((changesAt(code, at, name.size()) && !onlyRead(file, at, name.size())) ||
+          outArgument(file, at, name.size()))
+        changed = std::pair{file, at}; // `x.n_ = 8` counts for any `x`: which class it is of is not read
+    }
+  }
+  return membersChanged_.emplace(std::pair{className, name}, changed).first->second;
+}
+
+Lookup ConstantFolder::Impl::classMember(std::size_t file, const MethodScope &method, const std::string &name,
+                                         int depth, Definition &found) const {
+  const StructFound members = structMembers(file, method.className, true);
+  const StructMember *member = memberNamed(members.members, name);
+  if (member == nullptr || depth >= kMaxDepth)
+    return Lookup::Unknown;
+  auto open = [&](const std::string &why) {
+    if (openNotes_ && std::find(openNotes_->begin(), openNotes_->end(), why) == openNotes_->end())
+      openNotes_->push_back(why);
+    return Lookup::Unknown;
+  };
+  const std::string shown = "`" + method.className + "::" + name + "`";
+  if (const auto changed = memberChangedOutsideConstructors(method.className, name))
+    return open(shown + " changes at " + files_[changed->first].where(changed->second) +
+                ", outside its constructor");
+  const bool dim3 = wordsIn(member->type) == std::vector<std::string>{"dim3"};
+  // The class's constructors, in the files `file` sees.
+  std::vector<std::pair<std::size_t, int>> constructors;
+  for (std::size_t other = 0; other < files_.size(); ++other)
+    if (other == file || seen_[file][other])
+      for (const int body : files_[other].functionBodiesNamed(method.className))
+        if (files_[other].isConstructor(body) && files_[other].classOfFunction(body) == method.className)
+          constructors.emplace_back(other, body);
+  std::size_t initializedIn = file;
+  int constructor = -1;
+  if (method.constructor) {
+    constructor = method.block;
+  } else if (constructors.size() > 1) {
+    return open("`" + method.className + "` has " + std::to_string(constructors.size()) +
+                " constructors, and which one built the object is not read");
+  } else if (constructors.size() == 1) {
+    // What the constructor leaves at the end of its body, its statements read in order there.
+    const CudaCode &source = files_[constructors[0].first];
+    const std::size_t brace = source.openBraceOf(constructors[0].second);
+    const std::size_t close = source.pastBlockOpenedAt(brace);
+    if (close == std::string::npos)
+      return Lookup::Unknown;
+    if (const std::size_t end = codeEndBefore(source.code(), close - 1); end > brace + 1) {
+      found = Definition(name, constructors[0].first, end, dim3);
+      return Lookup::Found;
+    }
+    std::tie(initializedIn, constructor) = constructors[0]; // an empty body: its member initializers
+  } else {
+    // An aggregate: built with values, its members are those values, for each object.
+    for (std::size_t other = 0; other < files_.size(); ++other)
+      for (const std::size_t at : constructionsIn(files_[other], method.className))
+        if (const auto arguments = constructionArguments(files_[other].code(), at, method.className.size());
+            arguments && !arguments->empty())
+          return open("`" + method.className + "` is built with values at " + files_[other].where(at));
+  }
+  if (constructor >= 0)
+    for (const CudaCode::MemberInitializer &initializer : files_[initializedIn].memberInitializersOf(constructor))
+      if (initializer.member == name) {
+        const std::string text =
+            files_[initializedIn].code().substr(initializer.open + 1, initializer.close - initializer.open - 1);
+        found = Definition(dim3 ? "dim3(" + text + ")" : text, initializedIn, initializer.open + 1, dim3);
+        note({shown + " = " + quotedCode(text) + ", as its constructor at " +
+              files_[initializedIn].where(initializer.open) + " sets it"});
+        return Lookup::Found;
+      }
+  if (member->initializer.empty()) {
+    // Default-initialized: a dim3 is 1 x 1 x 1, a struct has its own members' defaults (memberOfValue()).
+    const std::string type = structNamedBy(wordsIn(member->type));
+    if (!dim3 && structMembers(file, type).members == nullptr)
+      return open(shown + " is given no value where the object is built");
+    found = Definition("", members.file, members.file == file ? method.body : 0, dim3);
+    if (dim3)
+      found.dims = ptx::analysis::Dim3{};
+    return Lookup::Found;
+  }
+  found = Definition(dim3 ? "dim3(" + member->initializer + ")" : member->initializer, members.file,
+                     member->initializerAt, dim3);
+  note({shown + " = " + quotedCode(member->initializer) + ", its default member initializer at " +
+        files_[members.file].where(member->initializerAt)});
+  return Lookup::Found;
+}
+
+} // namespace ptxdvfs::tools
