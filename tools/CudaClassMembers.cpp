@@ -116,11 +116,17 @@ Lookup ConstantFolder::Impl::classMember(std::size_t file, const MethodScope &me
     const std::size_t close = source.pastBlockOpenedAt(brace);
     if (close == std::string::npos)
       return Lookup::Unknown;
-    if (const std::size_t end = codeEndBefore(source.code(), close - 1); end > brace + 1) {
+    // A parameter of the member's name hides it there: the body's `name` is the parameter.
+    const std::vector<std::string> parameters = source.parametersOf(constructors[0].second);
+    const bool hidden = std::any_of(parameters.begin(), parameters.end(), [&](const std::string &parameter) {
+      const std::vector<std::string> words = wordsIn(parameter.substr(0, parameter.find('=')));
+      return !words.empty() && words.back() == name;
+    });
+    if (const std::size_t end = codeEndBefore(source.code(), close - 1); end > brace + 1 && !hidden) {
       found = Definition(name, constructors[0].first, end, dim3);
       return Lookup::Found;
     }
-    std::tie(initializedIn, constructor) = constructors[0]; // an empty body: its member initializers
+    std::tie(initializedIn, constructor) = constructors[0]; // its member initializers
   } else {
     // An aggregate: built with values, its members are those values, for each object.
     for (std::size_t other = 0; other < files_.size(); ++other)

@@ -56,7 +56,7 @@ std::vector<Token> tokensOf(std::string_view text) {
         end += text.substr(end, 2) == "::" ? 2 : 1;
       tokens.push_back({Token::Name, std::string(text.substr(at, end - at))});
     } else {
-      static constexpr std::string_view kPairs[] = {"<<", ">>", "<=", ">=", "==", "!=", "&&", "||"};
+      static constexpr std::string_view kPairs[] = {"<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "->"};
       if (std::find(std::begin(kPairs), std::end(kPairs), text.substr(at, 2)) != std::end(kPairs))
         end = at + 2;
       tokens.push_back({Token::Punct, std::string(text.substr(at, end - at))});
@@ -395,9 +395,10 @@ private:
     const bool cast = token.text == "static_cast";
     if (at_ < tokens_.size() && (tokens_[at_].text == "(" || (cast && tokens_[at_].text == "<")))
       return call(token.text); // `n < 4` is a comparison, `static_cast<int>(x)` a call
-    if (at_ < tokens_.size() && tokens_[at_].text == ".") {
-      std::string path = token.text;
-      while (accept(".")) {
+    const bool self = token.text == "this" && at_ < tokens_.size() && tokens_[at_].text == "->";
+    if (at_ < tokens_.size() && (tokens_[at_].text == "." || self)) {
+      std::string path = token.text; // `this->n_` reads as the path `this.n_`
+      while (accept(".") || (path == "this" && accept("->"))) {
         if (at_ >= tokens_.size() || tokens_[at_].kind != Token::Name)
           return std::nullopt;
         path += "." + tokens_[at_++].text;

@@ -24,8 +24,13 @@ std::string constants::memberPathOf(const std::vector<Token> &tokens) {
     return "";
   std::string path;
   for (std::size_t i = 0; i < tokens.size(); ++i) {
-    if (i % 2 == 0 ? tokens[i].kind != Token::Name : tokens[i].text != ".")
+    const bool self = i == 1 && tokens[0].text == "this" && tokens[1].text == "->"; // `this->grid_.x`
+    if (i % 2 == 0 ? tokens[i].kind != Token::Name : tokens[i].text != "." && !self)
       return "";
+    if (self) {
+      path += ".";
+      continue;
+    }
     path += tokens[i].text;
   }
   return path;
@@ -270,6 +275,15 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
   if (dot == std::string::npos || depth >= kMaxDepth)
     return Lookup::Unknown;
   const std::string base = path.substr(0, dot), fields = path.substr(dot + 1);
+  if (base == "this") { // `this->n_`: the member, whatever the function's own names hide
+    const std::size_t next = fields.find('.');
+    const std::string field = fields.substr(0, next);
+    const std::optional<MethodScope> method = methodAround(file, before, field);
+    if (!method)
+      return Lookup::Unknown;
+    return next == std::string::npos ? classMember(file, *method, field, depth, found)
+                                     : classMemberField(file, *method, field, fields.substr(next + 1), depth, found);
+  }
   const CudaCode &source = files_[file];
   const std::string &code = source.code();
   const int useBlock = source.blockAt(before);

@@ -54,6 +54,20 @@ TEST(ClassMembersTest, TheConstructorsBodyAndAnOutOfClassDefinitionAreReadInOrde
             "32,2,1 x 128,1,1");
 }
 
+TEST(ClassMembersTest, ThisNamesTheMemberAndAParameterOfItsNameHidesItInTheConstructor) {
+  // The body's `n` is the parameter: the member is what its initializer gives it, half of it.
+  const std::string solver = "struct Solver {\n  Solver(int n) : n(n / 2), grid((n / 2 + 127) / 128) {\n"
+                             "    cudaMalloc(&buf, n * sizeof(float));\n  }\n";
+  EXPECT_EQ(launchedWith(solver + "  void step() { k<<<this->n / 128, 128>>>(buf); }\n  int n;\n  float *buf;\n};\n" +
+                         inMain("Solver s(4096);\ns.step();")),
+            "16,1,1 x 128,1,1");
+  // `this->` reaches past a local of the member's name; a dim3 member too.
+  EXPECT_EQ(launchedWith(solver + "  void step() {\n    int n = 7;\n    k<<<this->grid, this->n / 16>>>(buf);\n  }\n"
+                                  "  int n;\n  dim3 grid;\n  float *buf;\n};\n" +
+                         inMain("Solver s(4096);\ns.step();")),
+            "16,1,1 x 128,1,1");
+}
+
 TEST(ClassMembersTest, AStructMembersFieldsAreReadInWhatTheConstructorGivesIt) {
   const std::string grid = "struct Grid {\n  int nx = 512, ny = 256;\n};\n";
   const std::string step = "  void step(float *x) { k<<<dim3(grid_.nx / 32, grid_.ny / 8), dim3(32, 8)>>>(x); }\n";
