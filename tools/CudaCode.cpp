@@ -392,10 +392,6 @@ std::string quotedCode(std::string_view text) {
   return "`" + line + "`";
 }
 
-namespace {
-
-/// Just past the template arguments (`<T, 256>`) that open at `at`; `at`
-/// itself where none do (`<<<`, `<=`, or no `>` before the statement ends).
 std::size_t pastTemplateArguments(const std::string &code, std::size_t at) {
   if (at >= code.size() || code[at] != '<' || code.compare(at, 2, "<<") == 0 || code.compare(at, 2, "<=") == 0)
     return at;
@@ -413,7 +409,6 @@ std::size_t pastTemplateArguments(const std::string &code, std::size_t at) {
   return at;
 }
 
-} // namespace
 
 std::size_t callArgumentsAt(const std::string &code, std::size_t at, std::size_t length) {
   std::size_t open = code.find_first_not_of(" \t\r\n", at + length);

@@ -264,6 +264,10 @@ std::size_t openingOf(const std::string &code, std::size_t close);
 /// backquotes: how a reason quotes host code (`` `for (int t = 0; t < n; t++)` ``).
 std::string quotedCode(std::string_view text);
 
+/// Just past the template arguments (`<T, 256>`) that open at `at`; `at`
+/// itself where none do (`<<<`, `<=`, or no `>` before the statement ends).
+std::size_t pastTemplateArguments(const std::string &code, std::size_t at);
+
 /// The `(` that opens the arguments of a call of the name of `length`
 /// characters at `at`, past any template arguments (`run<float, 256>(`);
 /// npos where the name is not called there.

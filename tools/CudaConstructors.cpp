@@ -115,6 +115,8 @@ struct Declarator {
 };
 
 std::optional<Declarator> declaratorAt(const std::string &code, std::size_t at) {
+  if (at >= code.size())
+    return std::nullopt;
   std::size_t nameEnd = at;
   while (nameEnd < code.size() && isIdentifierChar(code[nameEnd]))
     ++nameEnd;
@@ -147,8 +149,9 @@ std::vector<std::size_t> constructionsIn(const CudaCode &file, const std::string
       continue;
     found.push_back(at);
     // The other objects the same declaration builds: `Solver a(4096), b(8192);`.
-    const std::size_t first = code.find_first_not_of(" \t\r\n", at + name.size());
-    std::optional<Declarator> declarator = declaratorAt(code, first);
+    const std::size_t arguments = code.find_first_not_of(" \t\r\n", at + name.size()); // `<float>`, if any
+    std::optional<Declarator> declarator =
+        declaratorAt(code, code.find_first_not_of(" \t\r\n", pastTemplateArguments(code, arguments)));
     for (std::size_t next = declarator ? code.find_first_not_of(" \t\r\n", declarator->end) : std::string::npos;
          next != std::string::npos && code[next] == ',';
          next = declarator ? code.find_first_not_of(" \t\r\n", declarator->end) : std::string::npos) {
@@ -168,6 +171,8 @@ std::optional<std::vector<std::string>> constructionArguments(const std::string 
     return later ? std::optional<std::vector<std::string>>(std::move(later->arguments)) : std::nullopt;
   }
   std::size_t next = code.find_first_not_of(" \t\r\n", at + length);
+  if (next != std::string::npos && code[next] == '<') // a class template's: `Solver<float> s(...)`
+    next = code.find_first_not_of(" \t\r\n", pastTemplateArguments(code, next));
   if (next == std::string::npos)
     return std::nullopt;
   if (code[next] == '>') { // `std::make_unique<Solver>(...)`

@@ -33,6 +33,10 @@ TEST(ClassMembersTest, AMemberInitializerIsReadWithWhatTheObjectIsBuiltWith) {
                                   "Solver *s = new Solver(1 << 12);\ns->step(x);",
                                   "auto s = std::make_unique<Solver>(1 << 12);\ns->step(x);"})
     EXPECT_EQ(shown(launchOfK(solver + inMain(built)).grid), "16,1,1") << built;
+  // A class template's objects, `Solver<float> s(...)`.
+  EXPECT_EQ(launchedWith("template <typename T>\nstruct Solver {\n  Solver(int n) : blocks_(n / 256) {}\n" + kStep +
+                         "  int blocks_;\n};\n" + inMain("Solver<float> a(4096), b(4096);\na.step(x);")),
+            "16,1,1 x 256,1,1");
 }
 
 TEST(ClassMembersTest, TheConstructorsBodyAndAnOutOfClassDefinitionAreReadInOrder) {
