@@ -28,6 +28,45 @@ bool sizesFold(const ConstantFolder &folder, const LaunchSite &site, const Templ
   return block && fitsOneBlock(*block) && folder.dimension(site.file, site.offset, site.grid);
 }
 
+/// The object a member function of `className` is called on at `call`,
+/// where its function built it before the call (`a` of `a.step(x)` after
+/// `Solver a(4096);`): that construction, among the constructor's calls;
+/// nullopt for a call on no such object (through a pointer, on a member).
+std::optional<std::pair<std::size_t, std::size_t>>
+constructionCalledOn(const ConstantFolder &folder, std::pair<std::size_t, std::size_t> call,
+                     const std::string &className) {
+  const CudaCode &caller = folder.files()[call.first];
+  const std::string &code = caller.code();
+  if (className.empty() || !afterMemberAccess(code, call.second))
+    return std::nullopt;
+  std::size_t objectAt = codeEndBefore(code, call.second);
+  objectAt -= code[objectAt - 1] == '.' ? 1 : 2;
+  const std::string object = wordBefore(code, objectAt);
+  if (object.empty() || afterMemberAccess(code, objectAt))
+    return std::nullopt;
+  const int used = caller.blockAt(call.second);
+  std::optional<std::pair<std::size_t, std::size_t>> built;
+  for (const auto &construction : folder.callsOf(className, call.first)) {
+    if (construction.first != call.first || construction.second >= call.second ||
+        !caller.insideFunction(caller.blockAt(construction.second)) ||
+        !caller.encloses(caller.blockAt(construction.second), used))
+      continue; // another function's object, or one of a block closed before the call
+    // `Solver a(...)` is found at the class's name, `b` of `Solver a(...), b(...)` at its own.
+    std::size_t variable = construction.second;
+    if (code.compare(variable, className.size(), className) == 0) {
+      variable = code.find_first_not_of(" \t\r\n", variable + className.size());
+      variable = code.find_first_not_of(" \t\r\n", pastTemplateArguments(code, variable));
+    }
+    std::size_t end = variable;
+    while (end < code.size() && isIdentifierChar(code[end]))
+      ++end;
+    if (variable != std::string::npos && code.compare(variable, end - variable, object) == 0 &&
+        end - variable == object.size())
+      built = construction; // the latest before the call
+  }
+  return built;
+}
+
 /// Binds `site` to each call of the function around `offset` of `file`,
 /// and outwards where that call still leaves its sizes open; `chain` the
 /// calls bound so far, `shown` how reasons name them. False where some
@@ -49,6 +88,10 @@ bool bindCalls(const ConstantFolder &folder, const LaunchSite &site, const Templ
       return false;
     TemplateCalls longer = chain;
     longer[function] = {call};
+    // A member function called on an object: its members are what that object was built with.
+    const std::string className = code.classOfFunction(code.functionBodyAt(offset));
+    if (const auto built = constructionCalledOn(folder, call, className); built && !chain.count(className))
+      longer[className] = {*built};
     const std::string named = shown + (shown.empty() ? "" : ", ") + "`" + function + "`'s call at " +
                               folder.files()[call.first].where(call.second);
     if (sizesFold(folder, site, longer)) {

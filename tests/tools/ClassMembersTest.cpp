@@ -104,15 +104,34 @@ TEST(ClassMembersTest, AMemberThatOtherCodeMayChangeOrObjectsThatDifferLeaveItOp
   EXPECT_EQ(launchedWith("struct Solver {\n  Solver(int n) { this->blocks_ = n / 256; }\n" + kStep +
                          "  int blocks_ = 4;\n};\n" + inMain("Solver s(4096);\ns.step(x);")),
             "none x 256,1,1");
-  // Two objects built with different sizes: which one a call is on is not read.
-  const ptx::analysis::SourceLaunch two =
-      launchOfK(solver + "};\n" + inMain("Solver a(4096), b(8192);\na.step(x);\nb.step(x);"));
+  // Two objects built with different sizes, called through a reference that may be either.
+  const ptx::analysis::SourceLaunch two = launchOfK(
+      solver + "};\n" + inMain("Solver a(4096), b(8192);\nSolver &r = argc > 1 ? a : b;\nr.step(x);"));
   EXPECT_EQ(shown(two.grid), "none");
   EXPECT_NE(two.gridOpen.find("`Solver`'s calls pass `n` = 4096 at t.cu:8, 8192 at t.cu:8"), std::string::npos)
       << two.gridOpen;
   // Two constructors.
   EXPECT_EQ(launchedWith(solver + "  Solver() : blocks_(8) {}\n};\n" + inMain("Solver s(4096);\ns.step(x);")),
             "none x 256,1,1");
+}
+
+TEST(ClassMembersTest, EachObjectLaunchesWithWhatItWasBuiltWith) {
+  const std::string solver = "struct Solver {\n  Solver(int n) : blocks_(n / 256) {}\n" + kStep + "  int blocks_;\n};\n";
+  // 16 and 32 blocks, one launch each, and `c`, not the one of a block closed before its call: their mean.
+  const ptx::analysis::SourceLaunch two = launchOfK(
+      solver + inMain("Solver a(4096), b(8192);\na.step(x);\nb.step(x);\nSolver c(8192);\n{\n  Solver c(2048);\n}\n"
+                      "for (int t = 0; t < 2; ++t)\n  c.step(x);"));
+  EXPECT_EQ(two.launches, 4u);
+  EXPECT_EQ(shown(two.grid), "28,1,1"); // (16 + 32 + 2 x 32) / 4
+  EXPECT_EQ(two.gridHow, "the mean of its launches, by how often each runs: 16 at t.cu:3 (`step`'s call at t.cu:9) "
+                         "(1 time), 32 at t.cu:3 (`step`'s call at t.cu:10) (1 time), 32 at t.cu:3 (`step`'s call at "
+                         "t.cu:16) (2 times)");
+  // Through another member function, called on the object.
+  EXPECT_EQ(shown(launchOfK("struct Solver {\n  Solver(int n) : blocks_(n / 256) {}\n" + kStep +
+                            "  void run(float *x) { step(x); }\n  int blocks_;\n};\n" +
+                            inMain("Solver a(4096), b(8192);\na.run(x);\nb.run(x);"))
+                      .grid),
+            "24,1,1");
 }
 
 TEST(ClassMembersTest, AClassWithoutConstructorsKeepsItsDefaultsUnlessBuiltWithValues) {
