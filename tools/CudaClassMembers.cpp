@@ -25,6 +25,36 @@ const StructMember *memberNamed(const std::vector<StructMember> *members, const 
 
 } // namespace
 
+Lookup ConstantFolder::Impl::constructorAssignment(std::size_t file, const MethodScope &method,
+                                                   const std::string &name, std::size_t before, int depth,
+                                                   Definition &found) const {
+  const std::string &code = files_[file].code();
+  for (std::size_t at = code.rfind(name, before - 1); at != std::string::npos && at > method.body;
+       at = code.rfind(name, at - 1)) {
+    if (++examined_ > kMaxNamesExamined)
+      return Lookup::Unknown;
+    const std::size_t self = thisBefore(code, at);
+    if (!isWholeWord(code, at, name.size()) || afterScopeOperator(code, at) ||
+        (self == std::string::npos && (method.hidden || afterMemberAccess(code, at))))
+      continue; // another name, another object's member, or the parameter
+    if (self == std::string::npos && declaresName(declaredTypeBefore(code, at)))
+      return Lookup::Unknown; // a local of its name: which uses are whose is not read
+    const bool passed = outArgument(file, at, name.size()).has_value();
+    if ((!passed && !changesAt(code, at, name.size())) || onlyRead(file, at, name.size()) ||
+        untaken(file, at, before, depth))
+      continue;
+    const std::size_t start = self == std::string::npos ? at : self;
+    const std::optional<std::string> assigned =
+        passed ? std::nullopt : assignedText(code, start, code.substr(start, at + name.size() - start));
+    if (!assigned || !runsBeforeEachUse(file, start, before, readsName(*assigned, name), depth))
+      return Lookup::Unknown;
+    found = Definition(*assigned, file, start, wordsIn(memberNamed(structMembers(file, method.className, true).members,
+                                                                  name)->type) == std::vector<std::string>{"dim3"});
+    return Lookup::Found;
+  }
+  return classMember(file, method, name, depth, found);
+}
+
 std::optional<ConstantFolder::Impl::MethodScope>
 ConstantFolder::Impl::methodAround(std::size_t file, std::size_t before, const std::string &name) const {
   const CudaCode &source = files_[file];
@@ -36,8 +66,14 @@ ConstantFolder::Impl::methodAround(std::size_t file, std::size_t before, const s
     return std::nullopt;
   const std::size_t brace = source.openBraceOf(body);
   const std::size_t colon = memberInitializersBefore(source.code(), brace);
+  // A parameter of the member's name hides it: there only `this->name` is the member.
+  const std::vector<std::string> parameters = source.parametersOf(body);
+  const bool hidden = std::any_of(parameters.begin(), parameters.end(), [&](const std::string &parameter) {
+    const std::vector<std::string> words = wordsIn(parameter.substr(0, parameter.find('=')));
+    return !words.empty() && words.back() == name;
+  });
   return MethodScope{className, body, source.parameterListOf(brace), colon == std::string::npos ? brace : colon,
-                     brace, source.isConstructor(body)};
+                     brace, source.isConstructor(body), hidden};
 }
 
 Lookup ConstantFolder::Impl::classMemberField(std::size_t file, const MethodScope &method, const std::string &base,
@@ -65,7 +101,8 @@ ConstantFolder::Impl::memberChangedOutsideConstructors(const std::string &classN
       }
       if (!isWholeWord(code, at, name.size()))
         continue;
-      if (!afterMemberAccess(code, at)) { // bare, it is this member only in the class's own functions
+      if (!afterMemberAccess(code, at) || thisBefore(code, at) != std::string::npos) {
+        // Bare or after `this->`, it is this member only in the class's own functions.
         const int body = source.outermostFunctionBodyAt(at);
         if (body < 0 || source.classOfFunction(body) != className || source.isConstructor(body) ||
             declaresName(declaredTypeBefore(code, at)))
@@ -116,17 +153,11 @@ Lookup ConstantFolder::Impl::classMember(std::size_t file, const MethodScope &me
     const std::size_t close = source.pastBlockOpenedAt(brace);
     if (close == std::string::npos)
       return Lookup::Unknown;
-    // A parameter of the member's name hides it there: the body's `name` is the parameter.
-    const std::vector<std::string> parameters = source.parametersOf(constructors[0].second);
-    const bool hidden = std::any_of(parameters.begin(), parameters.end(), [&](const std::string &parameter) {
-      const std::vector<std::string> words = wordsIn(parameter.substr(0, parameter.find('=')));
-      return !words.empty() && words.back() == name;
-    });
-    if (const std::size_t end = codeEndBefore(source.code(), close - 1); end > brace + 1 && !hidden) {
-      found = Definition(name, constructors[0].first, end, dim3);
+    if (const std::size_t end = codeEndBefore(source.code(), close - 1); end > brace + 1) {
+      found = Definition("this->" + name, constructors[0].first, end, dim3); // the member, whatever hides its name
       return Lookup::Found;
     }
-    std::tie(initializedIn, constructor) = constructors[0]; // its member initializers
+    std::tie(initializedIn, constructor) = constructors[0]; // an empty body: its member initializers
   } else {
     // An aggregate: built with values, its members are those values, for each object.
     for (std::size_t other = 0; other < files_.size(); ++other)

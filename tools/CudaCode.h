@@ -204,6 +204,9 @@ std::size_t codeEndBefore(const std::string &code, std::size_t at);
 /// `.` or `->` (`cfg.n`, `p->n`), spaces between allowed.
 bool afterMemberAccess(const std::string &code, std::size_t at);
 
+/// Where `this` starts, for the name at `at` written `this->name`; npos otherwise.
+std::size_t thisBefore(const std::string &code, std::size_t at);
+
 /// Whether the name at `at` is written after `::` (`cfg::n`, `::n`).
 bool afterScopeOperator(const std::string &code, std::size_t at);
 

@@ -445,6 +445,7 @@ private:
     int block = -1; ///< its body
     std::size_t parameters = 0, initializers = 0, body = 0;
     bool constructor = false;
+    bool hidden = false; ///< a parameter has the member's name: in the body, only `this->name` is the member
   };
   std::optional<MethodScope> methodAround(std::size_t file, std::size_t before, const std::string &name) const;
   /// The data member `name` of `method`'s class, named bare in it: in a
@@ -456,6 +457,13 @@ private:
   /// (memberChangedOutsideConstructors()). CudaClassMembers.cpp.
   Lookup classMember(std::size_t file, const MethodScope &method, const std::string &name, int depth,
                      Definition &found) const;
+  /// What the body of `method`, a constructor, last assigns to the data
+  /// member `name` before `before`, as `this->name = ...;` or, where no
+  /// parameter of its name hides it, `name = ...;`; what classMember()
+  /// gives where it assigns none. Unknown where the assignment may not run
+  /// once before it, or a local of the member's name is declared.
+  Lookup constructorAssignment(std::size_t file, const MethodScope &method, const std::string &name,
+                               std::size_t before, int depth, Definition &found) const;
   /// The member `fields` (`nx`) of the struct-typed data member `base`
   /// (`grid_`) of `method`'s class, named bare in it: read in the value
   /// classMember() gives `base`, or, where nothing gives it one, in the

@@ -71,6 +71,14 @@ std::string CudaCode::classOfFunction(int block) const {
   return around < 0 || insideFunction(around) ? "" : classNameOf(around);
 }
 
+std::size_t thisBefore(const std::string &code, std::size_t at) {
+  const std::size_t arrow = codeEndBefore(code, at);
+  if (arrow < 2 || code.compare(arrow - 2, 2, "->") != 0)
+    return std::string::npos;
+  std::size_t self = arrow - 2;
+  return wordBefore(code, self) == "this" ? self : std::string::npos;
+}
+
 int CudaCode::functionHeadAt(std::size_t offset) const {
   const int body = bodyAfterHead(offset);
   const std::size_t open = body < 0 ? std::string::npos : parameterListOf(openBraceOf(body));

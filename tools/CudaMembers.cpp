@@ -281,8 +281,11 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
     const std::optional<MethodScope> method = methodAround(file, before, field);
     if (!method)
       return Lookup::Unknown;
-    return next == std::string::npos ? classMember(file, *method, field, depth, found)
-                                     : classMemberField(file, *method, field, fields.substr(next + 1), depth, found);
+    if (next != std::string::npos)
+      return classMemberField(file, *method, field, fields.substr(next + 1), depth, found);
+    return method->constructor && before > method->body
+               ? constructorAssignment(file, *method, field, before, depth, found) // read in order there
+               : classMember(file, *method, field, depth, found);
   }
   const CudaCode &source = files_[file];
   const std::string &code = source.code();

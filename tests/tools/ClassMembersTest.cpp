@@ -72,6 +72,28 @@ TEST(ClassMembersTest, ThisNamesTheMemberAndAParameterOfItsNameHidesItInTheConst
             "16,1,1 x 128,1,1");
 }
 
+TEST(ClassMembersTest, TheConstructorsAssignmentsThroughThisAreReadInOrder) {
+  // `this->n = n;`, the parameters named as the members they set.
+  const std::string solver = "struct Solver {\n  Solver(int n, int threads) {\n    this->n = n;\n"
+                             "    this->threads = threads;\n    this->n *= 2;\n  }\n"
+                             "  void step(float *x) { k<<<(n + threads - 1) / threads, threads>>>(x); }\n"
+                             "  int n, threads = 32;\n};\n";
+  EXPECT_EQ(launchedWith(solver + inMain("Solver s(4096, 128);\ns.step(x);")), "64,1,1 x 128,1,1");
+  // Read in the constructor's own body, bare or through `this->`, after the assignment.
+  EXPECT_EQ(launchedWith("struct Solver {\n  int blocks_ = 4;\n  Solver(int n) {\n    this->blocks_ = n / 256;\n"
+                         "    k<<<blocks_, 256>>>(0);\n  }\n};\n" + inMain("Solver s(4096);")),
+            "16,1,1 x 256,1,1");
+  // Under a branch the program run without arguments does not take (n is 4096): the default stays.
+  const auto branchy = [](const std::string &condition) {
+    return "struct Solver {\n  int blocks_ = 4;\n  Solver(int n) {\n    if (" + condition +
+           ")\n      this->blocks_ = n / 256;\n  }\n" + kStep + "};\n" +
+           inMain("Solver s(argc > 1 ? 1 << 20 : 4096);\ns.step(x);");
+  };
+  EXPECT_EQ(launchedWith(branchy("n > 100000")), "4,1,1 x 256,1,1");
+  // Under one whose condition the source does not fix: open.
+  EXPECT_EQ(launchedWith(branchy("getenv(\"BIG\")")), "none x 256,1,1");
+}
+
 TEST(ClassMembersTest, AStructMembersFieldsAreReadInWhatTheConstructorGivesIt) {
   const std::string grid = "struct Grid {\n  int nx = 512, ny = 256;\n};\n";
   const std::string step = "  void step(float *x) { k<<<dim3(grid_.nx / 32, grid_.ny / 8), dim3(32, 8)>>>(x); }\n";
@@ -99,10 +121,9 @@ TEST(ClassMembersTest, AMemberThatOtherCodeMayChangeOrObjectsThatDifferLeaveItOp
   EXPECT_EQ(shown(grown.grid), "none");
   EXPECT_NE(grown.gridOpen.find("`Solver::blocks_` changes at t.cu:5, outside its constructor"), std::string::npos)
       << grown.gridOpen;
-  // Through the object, or `this->`, which the constructor's own reading in order does not follow.
+  // Through the object, or through `this->` in another member function.
   EXPECT_EQ(launchedWith(solver + "};\n" + inMain("Solver s(4096);\ns.blocks_ = 2;\ns.step(x);")), "none x 256,1,1");
-  EXPECT_EQ(launchedWith("struct Solver {\n  Solver(int n) { this->blocks_ = n / 256; }\n" + kStep +
-                         "  int blocks_ = 4;\n};\n" + inMain("Solver s(4096);\ns.step(x);")),
+  EXPECT_EQ(launchedWith(solver + "  void grow() { this->blocks_ = 8; }\n};\n" + inMain("Solver s(4096);\ns.step(x);")),
             "none x 256,1,1");
   // Two objects built with different sizes, called through a reference that may be either.
   const ptx::analysis::SourceLaunch two = launchOfK(
