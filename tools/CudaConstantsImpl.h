@@ -268,11 +268,22 @@ private:
   struct DeviceQuery {
     std::string callee;
     std::optional<std::int64_t> value;
+    std::string assumed; ///< what the value takes for granted, for reasons (`, for a kernel of ...`)
   };
   /// The query that passes the name of `length` characters at `at` by
-  /// address; nullopt where it is passed to no device query.
+  /// address; nullopt where it is passed to no device query. Its other
+  /// arguments are folded `depth` deep (an occupancy query's block size).
   std::optional<DeviceQuery> deviceQueryAt(std::size_t file, std::size_t at, std::size_t length,
-                                           const std::string &member) const;
+                                           const std::string &member, int depth) const;
+  /// What an occupancy query (`cudaOccupancyMaxPotentialBlockSize`,
+  /// `cudaOccupancyMaxActiveBlocksPerMultiprocessor`) leaves in its
+  /// argument `index`, its arguments `arguments` folded at `at`: what the
+  /// runtime computes for device_ for a kernel that registers do not limit
+  /// (at most 32 per thread, which the PTX does not tell: ptxas
+  /// allocates them). nullopt for another argument, or one that does not fold.
+  std::optional<std::int64_t> occupancy(std::size_t file, std::size_t at, const std::string &callee,
+                                        std::size_t index, const std::vector<std::string> &arguments,
+                                        int depth) const;
   /// Whether the name at `at` is passed to a device query in another
   /// function than `before`'s: a global's, which queriedGlobal() reads,
   /// or another function's local, neither of which a local lookup reads.

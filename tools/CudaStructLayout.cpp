@@ -92,8 +92,8 @@ std::string withoutFunctionBodies(std::string_view body) {
     if (end == std::string::npos)
       break;
     const std::size_t initializers = memberInitializersBefore(text, at); // a constructor's `: n_(n) {`
-    const std::size_t head =
-        codeEndBefore(text, functionSpecifiersBefore(text, initializers == std::string::npos ? at : initializers).start);
+    const std::size_t head = codeEndBefore(
+        text, functionSpecifiersBefore(text, initializers == std::string::npos ? at : initializers).start);
     if (head > 0 && text[head - 1] == ')') {
       text[at] = ';';
       std::fill(text.begin() + static_cast<std::ptrdiff_t>(at) + 1, text.begin() + static_cast<std::ptrdiff_t>(end),

@@ -137,7 +137,8 @@ TEST(ClassMembersTest, AMemberThatOtherCodeMayChangeOrObjectsThatDifferLeaveItOp
 }
 
 TEST(ClassMembersTest, EachObjectLaunchesWithWhatItWasBuiltWith) {
-  const std::string solver = "struct Solver {\n  Solver(int n) : blocks_(n / 256) {}\n" + kStep + "  int blocks_;\n};\n";
+  const std::string solver =
+      "struct Solver {\n  Solver(int n) : blocks_(n / 256) {}\n" + kStep + "  int blocks_;\n};\n";
   // 16 and 32 blocks, one launch each, and `c`, not the one of a block closed before its call: their mean.
   const ptx::analysis::SourceLaunch two = launchOfK(
       solver + inMain("Solver a(4096), b(8192);\na.step(x);\nb.step(x);\nSolver c(8192);\n{\n  Solver c(2048);\n}\n"

@@ -1,7 +1,7 @@
 // DeviceQueriesTest.cpp - launches sized by what the CUDA runtime says of
 // the GPU (`2 * prop.multiProcessorCount` blocks, `cudaDeviceGetAttribute(
-// &sms, cudaDevAttrMultiProcessorCount, 0)`), read for the GPU the model
-// predicts and left open without one.
+// &sms, cudaDevAttrMultiProcessorCount, 0)`, the occupancy queries), read
+// for the GPU the model predicts and left open without one.
 #include "CudaDevice.h"
 #include "CudaLaunches.h"
 #include "SourceLaunchHelpers.h"
@@ -138,6 +138,31 @@ TEST(DeviceQueriesTest, AQueryThatMayNotRunOrIsChangedAfterIsOpen) {
       {"a member the table does not hold (a clock)",
        "cudaDeviceProp prop;\ncudaGetDeviceProperties(&prop, 0);\nk<<<prop.clockRate, 64>>>(x);", "none x 64,1,1"},
   });
+}
+
+TEST(DeviceQueriesTest, OccupancyQueriesGiveWhatTheRuntimeComputesForTheDevice) {
+  const std::string potential = "int minGrid, block;\ncudaOccupancyMaxPotentialBlockSize(&minGrid, &block, k";
+  std::string how;
+  // The largest block: 2 of them fill each of the 24 multiprocessors' 2,048 threads.
+  EXPECT_EQ(launchedOn(titanX(), potential + ", 0, 0);\nk<<<minGrid, block>>>(x);", &how), "48,1,1 x 1024,1,1");
+  EXPECT_NE(how.find("`block` = 1024, as `cudaOccupancyMaxPotentialBlockSize` at t.cu:4 gives it for the GTX Titan "
+                     "X, for a kernel that its registers do not limit"),
+            std::string::npos)
+      << how;
+  // Under a limit, the first block down from it, a warp at a time, that fills a multiprocessor best: 100 threads
+  // (4 warps) fit 16 blocks, 96 fit 21, 64 fill it with 32; shared memory per block that leaves room for fewer.
+  EXPECT_EQ(launchedOn(titanX(), potential + ", 0, 100);\nk<<<minGrid, block>>>(x);"), "768,1,1 x 64,1,1");
+  EXPECT_EQ(launchedOn(titanX(), potential + ", 40000);\nk<<<minGrid, block>>>(x);"), "48,1,1 x 1024,1,1");
+  EXPECT_EQ(launchedOn(titanX(), potential + ", 32768, 256);\nk<<<minGrid, block>>>(x);"), "72,1,1 x 256,1,1");
+  // Blocks per multiprocessor for a block size, read as folded: 2,048 / 256 threads.
+  EXPECT_EQ(launchedOn(titanX(), "int blocks, threads = 256;\n"
+                                 "cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, threads, 0);\n"
+                                 "k<<<blocks * 24, threads>>>(x);"),
+            "192,1,1 x 256,1,1");
+  // Open without a device, with more shared memory than a block may have, or a size that does not fold.
+  EXPECT_EQ(launchedOn(nullptr, potential + ");\nk<<<minGrid, block>>>(x);"), "none x none");
+  EXPECT_EQ(launchedOn(titanX(), potential + ", 65536);\nk<<<minGrid, block>>>(x);"), "none x none");
+  EXPECT_EQ(launchedOn(titanX(), potential + ", 0, atoi(argv[1]));\nk<<<minGrid, block>>>(x);"), "none x none");
 }
 
 } // namespace
