@@ -393,7 +393,11 @@ Lookup ConstantFolder::Impl::structParameter(std::size_t file, const CudaCode::P
   // The member's type, for the value as C converts it to that type, and whether it is a dim3.
   std::string type = structNamedBy(wordsIn(declaredBefore.back()));
   std::vector<std::string> memberType;
-  for (std::size_t from = 0; from <= fields.size();) {
+  // The runtime's `cudaDeviceProp`, which the files do not define: a size member (`prop.multiProcessorCount`).
+  const bool properties = type == "cudaDeviceProp" && targetDeviceNamed(kDefaultTargetGpu)->property(fields);
+  if (properties)
+    memberType = {"int"};
+  for (std::size_t from = 0; !properties && from <= fields.size();) {
     const std::size_t dot = std::min(fields.find('.', from), fields.size());
     const StructFound definition = type.empty() ? StructFound{} : structMembers(file, type);
     const std::string field = fields.substr(from, dot - from);

@@ -140,6 +140,19 @@ TEST(DeviceQueriesTest, AQueryThatMayNotRunOrIsChangedAfterIsOpen) {
   });
 }
 
+TEST(DeviceQueriesTest, PropertiesPassedToAHelperGiveTheirMembersThere) {
+  const std::string run = "void run(float *x, const cudaDeviceProp &prop) { k<<<prop.multiProcessorCount * 4, "
+                          "prop.maxThreadsPerBlock / 4>>>(x); }\n";
+  EXPECT_EQ(launchedOn(titanX(), "cudaDeviceProp prop;\ncudaGetDeviceProperties(&prop, 0);\nrun(x, prop);", nullptr,
+                       run),
+            "96,1,1 x 256,1,1");
+  // A member the table does not hold, or properties the call does not query, stay open.
+  EXPECT_EQ(launchedOn(titanX(), "cudaDeviceProp prop;\nrun(x, prop);", nullptr, run), "none x none");
+  EXPECT_EQ(launchedOn(titanX(), "cudaDeviceProp prop;\ncudaGetDeviceProperties(&prop, 0);\nrun(x, prop);", nullptr,
+                       "void run(float *x, cudaDeviceProp prop) { k<<<prop.clockRate, 64>>>(x); }\n"),
+            "none x 64,1,1");
+}
+
 TEST(DeviceQueriesTest, OccupancyQueriesGiveWhatTheRuntimeComputesForTheDevice) {
   const std::string potential = "int minGrid, block;\ncudaOccupancyMaxPotentialBlockSize(&minGrid, &block, k";
   std::string how;
