@@ -25,7 +25,7 @@ const StructMember *memberNamed(const std::vector<StructMember> *members, const 
 
 } // namespace
 
-Lookup ConstantFolder::Impl::constructorAssignment(std::size_t file, const MethodScope &method,
+Lookup ConstantFolder::Impl::bodyAssignment(std::size_t file, const MethodScope &method,
                                                    const std::string &name, std::size_t before, int depth,
                                                    Definition &found) const {
   const std::string &code = files_[file].code();
@@ -37,8 +37,6 @@ Lookup ConstantFolder::Impl::constructorAssignment(std::size_t file, const Metho
     if (!isWholeWord(code, at, name.size()) || afterScopeOperator(code, at) ||
         (self == std::string::npos && (method.hidden || afterMemberAccess(code, at))))
       continue; // another name, another object's member, or the parameter
-    if (self == std::string::npos && declaresName(declaredTypeBefore(code, at)))
-      return Lookup::Unknown; // a local of its name: which uses are whose is not read
     const bool passed = outArgument(file, at, name.size()).has_value();
     if ((!passed && !changesAt(code, at, name.size())) || onlyRead(file, at, name.size()) ||
         untaken(file, at, before, depth))
@@ -66,12 +64,17 @@ ConstantFolder::Impl::methodAround(std::size_t file, std::size_t before, const s
     return std::nullopt;
   const std::size_t brace = source.openBraceOf(body);
   const std::size_t colon = memberInitializersBefore(source.code(), brace);
-  // A parameter of the member's name hides it: there only `this->name` is the member.
+  // A parameter or a local of the member's name hides it: there only `this->name` surely is the member.
   const std::vector<std::string> parameters = source.parametersOf(body);
-  const bool hidden = std::any_of(parameters.begin(), parameters.end(), [&](const std::string &parameter) {
+  bool hidden = std::any_of(parameters.begin(), parameters.end(), [&](const std::string &parameter) {
     const std::vector<std::string> words = wordsIn(parameter.substr(0, parameter.find('=')));
     return !words.empty() && words.back() == name;
   });
+  const std::string &code = source.code();
+  const std::size_t close = source.pastBlockOpenedAt(brace);
+  for (std::size_t at = code.find(name, brace); !hidden && at < close; at = code.find(name, at + 1))
+    hidden = isWholeWord(code, at, name.size()) && !afterMemberAccess(code, at) &&
+             declaresName(declaredTypeBefore(code, at));
   return MethodScope{className, body, source.parameterListOf(brace), colon == std::string::npos ? brace : colon,
                      brace, source.isConstructor(body), hidden};
 }
@@ -86,34 +89,46 @@ Lookup ConstantFolder::Impl::classMemberField(std::size_t file, const MethodScop
                        depth + 1, found);
 }
 
-std::optional<std::pair<std::size_t, std::size_t>>
-ConstantFolder::Impl::memberChangedOutsideConstructors(const std::string &className, const std::string &name) const {
+const ConstantFolder::Impl::MemberChanges &ConstantFolder::Impl::memberChanges(const std::string &className,
+                                                                              const std::string &name) const {
   if (auto known = membersChanged_.find({className, name}); known != membersChanged_.end())
     return known->second;
-  std::optional<std::pair<std::size_t, std::size_t>> changed;
-  for (std::size_t file = 0; file < files_.size() && !changed; ++file) {
+  MemberChanges changes;
+  for (std::size_t file = 0; file < files_.size() && !changes.other; ++file) {
     const CudaCode &source = files_[file];
     const std::string &code = source.code();
-    for (std::size_t at = code.find(name); at != std::string::npos && !changed; at = code.find(name, at + 1)) {
+    for (std::size_t at = code.find(name); at != std::string::npos && !changes.other; at = code.find(name, at + 1)) {
       if (++examined_ > kMaxNamesExamined) {
-        changed = std::pair{file, at}; // not read to the end: not known to be unchanged
+        changes.other = std::pair{file, at}; // not read to the end: not known to be unchanged
         break;
       }
       if (!isWholeWord(code, at, name.size()))
         continue;
+      int body = -1;
       if (!afterMemberAccess(code, at) || thisBefore(code, at) != std::string::npos) {
         // Bare or after `this->`, it is this member only in the class's own functions.
-        const int body = source.outermostFunctionBodyAt(at);
+        body = source.outermostFunctionBodyAt(at);
         if (body < 0 || source.classOfFunction(body) != className || source.isConstructor(body) ||
             declaresName(declaredTypeBefore(code, at)))
           continue; // another function's name, a constructor's (read in order there), a local's declaration
       }
-      if ((changesAt(code, at, name.size()) && !onlyRead(file, at, name.size())) ||
-          outArgument(file, at, name.size()))
-        changed = std::pair{file, at}; // `x.n_ = 8` counts for any `x`: which class it is of is not read
+      if ((!changesAt(code, at, name.size()) || onlyRead(file, at, name.size())) &&
+          !outArgument(file, at, name.size()))
+        continue;
+      // A setter assigns it outright, once: not `n_ *= 2` or `++n_`, which each call would change again.
+      const std::size_t start = thisBefore(code, at) == std::string::npos ? at : thisBefore(code, at);
+      const std::optional<std::string> assigned =
+          body < 0 ? std::nullopt : assignedText(code, start, code.substr(start, at + name.size() - start));
+      if (assigned && !readsName(*assigned, name) &&
+          (!changes.setter || *changes.setter == std::pair{file, body})) {
+        changes.setter = std::pair{file, body}; // so far the one member function that sets it
+        changes.setterAt = changes.setterAt == std::string::npos ? at : changes.setterAt;
+      } else {
+        changes.other = std::pair{file, at}; // `x.n_ = 8` counts for any `x`: which class it is of is not read
+      }
     }
   }
-  return membersChanged_.emplace(std::pair{className, name}, changed).first->second;
+  return membersChanged_.emplace(std::pair{className, name}, changes).first->second;
 }
 
 Lookup ConstantFolder::Impl::classMember(std::size_t file, const MethodScope &method, const std::string &name,
@@ -128,10 +143,26 @@ Lookup ConstantFolder::Impl::classMember(std::size_t file, const MethodScope &me
     return Lookup::Unknown;
   };
   const std::string shown = "`" + method.className + "::" + name + "`";
-  if (const auto changed = memberChangedOutsideConstructors(method.className, name))
-    return open(shown + " changes at " + files_[changed->first].where(changed->second) +
-                ", outside its constructor");
+  const MemberChanges &changes = memberChanges(method.className, name);
+  if (changes.other)
+    return open(shown + " changes at " + files_[changes.other->first].where(changes.other->second) +
+                ", outside its constructor and any one member function that sets it");
   const bool dim3 = wordsIn(member->type) == std::vector<std::string>{"dim3"};
+  const std::string setter =
+      changes.setter ? files_[changes.setter->first].functionNameOf(changes.setter->second) : std::string();
+  if (changes.setter && *changes.setter != std::pair{file, method.block} &&
+      !callsOf(setter, changes.setter->first).empty()) {
+    // What the one member function that sets it leaves, taken to run before those that read it (`s.init(n)`).
+    const CudaCode &source = files_[changes.setter->first];
+    const std::size_t brace = source.openBraceOf(changes.setter->second);
+    const std::size_t close = source.pastBlockOpenedAt(brace);
+    if (close == std::string::npos)
+      return Lookup::Unknown;
+    note({shown + " is what `" + setter + "` leaves in it (set at " + source.where(changes.setterAt) +
+          "), taken to run before the member functions that read it"});
+    found = Definition("this->" + name, changes.setter->first, codeEndBefore(source.code(), close - 1), dim3);
+    return Lookup::Found;
+  }
   // The class's constructors, in the files `file` sees.
   std::vector<std::pair<std::size_t, int>> constructors;
   for (std::size_t other = 0; other < files_.size(); ++other)

@@ -465,15 +465,18 @@ private:
   /// it; in another member function, what the class's one constructor
   /// leaves at the end of its body. Unknown where the class has several
   /// constructors, or code other than a constructor may change the member
-  /// (memberChangedOutsideConstructors()). CudaClassMembers.cpp.
+  /// (memberChanges()); in a member function other than the one that
+  /// sets it (`init`), what that one leaves, taken to run first.
+  /// CudaClassMembers.cpp.
   Lookup classMember(std::size_t file, const MethodScope &method, const std::string &name, int depth,
                      Definition &found) const;
-  /// What the body of `method`, a constructor, last assigns to the data
-  /// member `name` before `before`, as `this->name = ...;` or, where no
+  /// What the body of `method` (a constructor, the member function that
+  /// sets the member, or any other) last assigns to the data member
+  /// `name` before `before`, as `this->name = ...;` or, where no
   /// parameter of its name hides it, `name = ...;`; what classMember()
   /// gives where it assigns none. Unknown where the assignment may not run
   /// once before it, or a local of the member's name is declared.
-  Lookup constructorAssignment(std::size_t file, const MethodScope &method, const std::string &name,
+  Lookup bodyAssignment(std::size_t file, const MethodScope &method, const std::string &name,
                                std::size_t before, int depth, Definition &found) const;
   /// The member `fields` (`nx`) of the struct-typed data member `base`
   /// (`grid_`) of `method`'s class, named bare in it: read in the value
@@ -481,13 +484,18 @@ private:
   /// default member initializers of its struct.
   Lookup classMemberField(std::size_t file, const MethodScope &method, const std::string &base,
                           const std::string &fields, int depth, Definition &found) const;
-  /// Where a change of the data member `name` of `className`, outside
-  /// the bare names of its constructors' bodies, is written (`n_ = 8;` in
-  /// another member function, `s.n_ = 8;` or `this->n_ = 8;` anywhere):
-  /// the first, by file and offset; nullopt where none is. Read once per
-  /// class and member.
-  std::optional<std::pair<std::size_t, std::size_t>> memberChangedOutsideConstructors(const std::string &className,
-                                                                                      const std::string &name) const;
+  /// Where the data member `name` of `className` is changed outside the
+  /// bare names of its constructors' bodies: the one member function
+  /// that sets it bare or through `this->` (`void init(int n) { n_ = n; }`,
+  /// by file and body, and where it first does), and the first change of
+  /// any other kind (in a second member function, `s.n_ = 8` anywhere).
+  /// Read once per class and member.
+  struct MemberChanges {
+    std::optional<std::pair<std::size_t, std::size_t>> other;
+    std::optional<std::pair<std::size_t, int>> setter;
+    std::size_t setterAt = std::string::npos;
+  };
+  const MemberChanges &memberChanges(const std::string &className, const std::string &name) const;
 
   /// Adds `notes` (what a value rests on) to those of the fold under way, once each.
   void note(std::vector<std::string> notes) const;
@@ -532,9 +540,8 @@ private:
   mutable std::map<std::size_t, std::unique_ptr<CudaStructs>> structs_;
   mutable std::map<std::tuple<std::size_t, std::string, bool>, std::optional<std::vector<StructMember>>>
       structMembers_;
-  /// memberChangedOutsideConstructors()'s answers so far, by class and member.
-  mutable std::map<std::pair<std::string, std::string>, std::optional<std::pair<std::size_t, std::size_t>>>
-      membersChanged_;
+  /// memberChanges()'s answers so far, by class and member.
+  mutable std::map<std::pair<std::string, std::string>, MemberChanges> membersChanged_;
   /// The calls of each function looked up so far, by name.
   mutable std::map<std::string, std::vector<std::pair<std::size_t, std::size_t>>, std::less<>> calls_;
   /// The parameters (function, index) whose calls are being folded, so

@@ -283,9 +283,8 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
       return Lookup::Unknown;
     if (next != std::string::npos)
       return classMemberField(file, *method, field, fields.substr(next + 1), depth, found);
-    return method->constructor && before > method->body
-               ? constructorAssignment(file, *method, field, before, depth, found) // read in order there
-               : classMember(file, *method, field, depth, found);
+    return before > method->body ? bodyAssignment(file, *method, field, before, depth, found) // in order there
+                                 : classMember(file, *method, field, depth, found);
   }
   const CudaCode &source = files_[file];
   const std::string &code = source.code();

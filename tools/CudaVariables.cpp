@@ -137,9 +137,8 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
     const std::size_t end = at + name.size();
     if (!isWholeWord(code, at, name.size()))
       continue;
-    if (method && method->constructor && !method->hidden && thisBefore(code, at) != std::string::npos &&
-        changesAt(code, at, name.size()))
-      return constructorAssignment(file, *method, name, before, depth, found); // after `this->n_ = ...;`
+    if (method && !method->hidden && thisBefore(code, at) != std::string::npos && changesAt(code, at, name.size()))
+      return bodyAssignment(file, *method, name, before, depth, found); // after `this->n_ = ...;`
     if (afterMemberAccess(code, at) || afterScopeOperator(code, at))
       continue; // a member or a qualified name, not this variable (`case 0: n = 2;` is)
     if (method && at < method->parameters)

@@ -94,6 +94,21 @@ TEST(ClassMembersTest, TheConstructorsAssignmentsThroughThisAreReadInOrder) {
   EXPECT_EQ(launchedWith(branchy("getenv(\"BIG\")")), "none x 256,1,1");
 }
 
+TEST(ClassMembersTest, TheOneMemberFunctionThatSetsItIsTakenToRunFirst) {
+  // Two-phase set-up: `s.init(n)`, then the launches.
+  const std::string solver = "class Solver {\n public:\n  void init(int n) {\n    n_ = n;\n    this->blocks_ = (n + 255) / 256;\n"
+                             "  }\n" + kStep + " private:\n  int n_ = 0, blocks_ = 1;\n};\n";
+  const ptx::analysis::SourceLaunch launch =
+      launchOfK(solver + inMain("Solver s;\ns.init(1 << 20);\nfor (int t = 0; t < 10; ++t)\n  s.step(x);"));
+  EXPECT_EQ(shown(launch.grid), "4096,1,1");
+  EXPECT_EQ(launch.gridHow, "`Solver::blocks_` is what `init` leaves in it (set at t.cu:5), taken to run before the "
+                            "member functions that read it; `n` = 1048576, as `init`'s call at t.cu:14 passes it");
+  // Never called, it sets nothing: the default member initializer stays.
+  EXPECT_EQ(launchedWith(solver + inMain("Solver s;\ns.step(x);")), "1,1,1 x 256,1,1");
+  // Called with sizes that differ: open.
+  EXPECT_EQ(launchedWith(solver + inMain("Solver s;\ns.init(4096);\ns.init(8192);\ns.step(x);")), "none x 256,1,1");
+}
+
 TEST(ClassMembersTest, AStructMembersFieldsAreReadInWhatTheConstructorGivesIt) {
   const std::string grid = "struct Grid {\n  int nx = 512, ny = 256;\n};\n";
   const std::string step = "  void step(float *x) { k<<<dim3(grid_.nx / 32, grid_.ny / 8), dim3(32, 8)>>>(x); }\n";
@@ -119,11 +134,14 @@ TEST(ClassMembersTest, AMemberThatOtherCodeMayChangeOrObjectsThatDifferLeaveItOp
   const ptx::analysis::SourceLaunch grown =
       launchOfK(solver + "  void grow() { blocks_ *= 2; }\n};\n" + inMain("Solver s(4096);\ns.step(x);"));
   EXPECT_EQ(shown(grown.grid), "none");
-  EXPECT_NE(grown.gridOpen.find("`Solver::blocks_` changes at t.cu:5, outside its constructor"), std::string::npos)
+  EXPECT_NE(grown.gridOpen.find("`Solver::blocks_` changes at t.cu:5, outside its constructor and any one member "
+                                "function that sets it"),
+            std::string::npos)
       << grown.gridOpen;
-  // Through the object, or through `this->` in another member function.
+  // Through the object, or in two member functions.
   EXPECT_EQ(launchedWith(solver + "};\n" + inMain("Solver s(4096);\ns.blocks_ = 2;\ns.step(x);")), "none x 256,1,1");
-  EXPECT_EQ(launchedWith(solver + "  void grow() { this->blocks_ = 8; }\n};\n" + inMain("Solver s(4096);\ns.step(x);")),
+  EXPECT_EQ(launchedWith(solver + "  void a() { blocks_ = 8; }\n  void b() { this->blocks_ = 2; }\n};\n" +
+                         inMain("Solver s(4096);\ns.a();\ns.b();\ns.step(x);")),
             "none x 256,1,1");
   // Two objects built with different sizes, called through a reference that may be either.
   const ptx::analysis::SourceLaunch two = launchOfK(
