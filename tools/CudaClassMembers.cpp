@@ -53,6 +53,46 @@ Lookup ConstantFolder::Impl::bodyAssignment(std::size_t file, const MethodScope 
   return classMember(file, method, name, depth, found);
 }
 
+bool ConstantFolder::Impl::definesConstructor(const std::string &className) const {
+  return !className.empty() && std::any_of(files_.begin(), files_.end(), [&](const CudaCode &file) {
+    const std::vector<int> bodies = file.functionBodiesNamed(className);
+    return std::any_of(bodies.begin(), bodies.end(), [&](int body) { return file.isConstructor(body); });
+  });
+}
+
+Lookup ConstantFolder::Impl::objectMember(std::size_t file, std::size_t at, const std::string &className,
+                                          const std::string &fields, int depth, Definition &found) const {
+  const MethodScope outside{className, -1, 0, 0, 0, false, false}; // read from no member function of it
+  const std::size_t dot = fields.find('.');
+  if (dot != std::string::npos)
+    return classMemberField(file, outside, fields.substr(0, dot), fields.substr(dot + 1), depth, found);
+  const std::vector<std::pair<std::size_t, std::size_t>> built = callsOf(className, file);
+  const auto construction = std::find_if(built.begin(), built.end(), [&](const auto &call) {
+    return call.first == file && constructedVariable(files_[file].code(), call.second, className) == at;
+  });
+  if (construction == built.end())
+    return Lookup::Unknown;
+  // Folded here, while the constructor's parameters are what this object's construction passes.
+  const TemplateCalls outer = callsRead_;
+  TemplateCalls calls = outer;
+  calls[className] = {*construction};
+  readCalls(std::move(calls));
+  Definition value;
+  Lookup lookup = classMember(file, outside, fields, depth, value);
+  if (lookup == Lookup::Found && !value.number && !value.dims) {
+    found = Definition("", value.file, value.offset, value.dim3);
+    if (value.dim3)
+      found.dims = dimension(value.file, value.offset, value.text, depth + 1);
+    else
+      found.number = number(value.file, value.offset, value.text, depth + 1);
+    lookup = found.dims || found.number ? Lookup::Found : Lookup::Unknown;
+  } else if (lookup == Lookup::Found) {
+    found = value;
+  }
+  readCalls(outer);
+  return lookup;
+}
+
 std::optional<ConstantFolder::Impl::MethodScope>
 ConstantFolder::Impl::methodAround(std::size_t file, std::size_t before, const std::string &name) const {
   const CudaCode &source = files_[file];

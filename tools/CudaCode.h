@@ -238,6 +238,12 @@ std::size_t memberInitializersBefore(const std::string &code, std::size_t brace)
 /// name(...)`, which callsIn() finds.
 std::vector<std::size_t> constructionsIn(const CudaCode &file, const std::string &name);
 
+/// Where the variable that the construction of the class `className`
+/// found at `at` (constructionsIn()) declares is named: `a` of `Solver
+/// a(...)`, found at `Solver`, or `b` of `Solver a(...), b(...)`, found at
+/// `b`; npos for a temporary (`Solver{...}`, `std::make_unique<Solver>(...)`).
+std::size_t constructedVariable(const std::string &code, std::size_t at, const std::string &className);
+
 /// The arguments a construction that constructionsIn() found at `at`
 /// passes, split at top-level commas (none for `name s;`); nullopt where
 /// there is none at `at`, or its brackets do not close.

@@ -478,6 +478,15 @@ private:
   /// once before it, or a local of the member's name is declared.
   Lookup bodyAssignment(std::size_t file, const MethodScope &method, const std::string &name,
                                std::size_t before, int depth, Definition &found) const;
+  /// Whether the files define a constructor of the class `className`.
+  bool definesConstructor(const std::string &className) const;
+  /// The member `fields` (`n_`, `grid_.nx`) of the local object declared
+  /// at `at` of `file`, of the class `className`, which has a constructor:
+  /// what classMember() gives it with that object's construction as the
+  /// constructor's one call (for a member of a member, as all objects
+  /// built agree on it).
+  Lookup objectMember(std::size_t file, std::size_t at, const std::string &className, const std::string &fields,
+                      int depth, Definition &found) const;
   /// The member `fields` (`nx`) of the struct-typed data member `base`
   /// (`grid_`) of `method`'s class, named bare in it: read in the value
   /// classMember() gives `base`, or, where nothing gives it one, in the

@@ -172,6 +172,18 @@ std::vector<std::size_t> constructionsIn(const CudaCode &file, const std::string
   return found;
 }
 
+std::size_t constructedVariable(const std::string &code, std::size_t at, const std::string &className) {
+  std::size_t variable = at;
+  if (code.compare(at, className.size(), className) == 0 && isWholeWord(code, at, className.size())) {
+    variable = code.find_first_not_of(" \t\r\n", at + className.size());
+    variable = code.find_first_not_of(" \t\r\n", pastTemplateArguments(code, variable));
+  }
+  return variable < code.size() && isIdentifierChar(code[variable]) &&
+                 !std::isdigit(static_cast<unsigned char>(code[variable]))
+             ? variable
+             : std::string::npos;
+}
+
 std::optional<std::vector<std::string>> constructionArguments(const std::string &code, std::size_t at,
                                                               std::size_t length) {
   if (const std::size_t before = codeEndBefore(code, at); before > 0 && code[before - 1] == ',') {

@@ -51,17 +51,9 @@ constructionCalledOn(const ConstantFolder &folder, std::pair<std::size_t, std::s
         !caller.insideFunction(caller.blockAt(construction.second)) ||
         !caller.encloses(caller.blockAt(construction.second), used))
       continue; // another function's object, or one of a block closed before the call
-    // `Solver a(...)` is found at the class's name, `b` of `Solver a(...), b(...)` at its own.
-    std::size_t variable = construction.second;
-    if (code.compare(variable, className.size(), className) == 0) {
-      variable = code.find_first_not_of(" \t\r\n", variable + className.size());
-      variable = code.find_first_not_of(" \t\r\n", pastTemplateArguments(code, variable));
-    }
-    std::size_t end = variable;
-    while (end < code.size() && isIdentifierChar(code[end]))
-      ++end;
-    if (variable != std::string::npos && code.compare(variable, end - variable, object) == 0 &&
-        end - variable == object.size())
+    const std::size_t variable = constructedVariable(code, construction.second, className);
+    if (variable != std::string::npos && isWholeWord(code, variable, object.size()) &&
+        code.compare(variable, object.size(), object) == 0)
       built = construction; // the latest before the call
   }
   return built;

@@ -354,6 +354,8 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
     const bool local = source.insideFunction(declaredIn);
     if (!local && !constant && changedAnywhere(base, depth))
       return queriedGlobal(base, fields, depth, found); // a global the program may change, unless only queries do
+    if (const std::string className = structNamedBy(type); local && definesConstructor(className))
+      return objectMember(file, at, className, fields, depth, found); // `Grid g(512, 256);`
     const std::size_t next = code.find_first_not_of(" \t\r\n", at + base.size());
     std::string value;
     if (next != std::string::npos && code[next] == '=' && code.compare(next, 2, "==") != 0) {
@@ -398,7 +400,7 @@ Lookup ConstantFolder::Impl::structParameter(std::size_t file, const CudaCode::P
     memberType = {"int"};
   for (std::size_t from = 0; !properties && from <= fields.size();) {
     const std::size_t dot = std::min(fields.find('.', from), fields.size());
-    const StructFound definition = type.empty() ? StructFound{} : structMembers(file, type);
+    const StructFound definition = type.empty() ? StructFound{} : structMembers(file, type, true);
     const std::string field = fields.substr(from, dot - from);
     const auto member = definition.members == nullptr
                             ? std::vector<StructMember>::const_iterator()

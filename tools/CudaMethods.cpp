@@ -21,7 +21,7 @@ std::optional<Number> ConstantFolder::Impl::method(std::size_t file, std::size_t
   const std::string className = classBody < 0 ? std::string() : source.classNameOf(classBody);
   if (className.empty())
     return std::nullopt; // a free function of that name: `rng.cells()` is another class's
-  const StructFound members = structMembers(definition.file, className);
+  const StructFound members = structMembers(definition.file, className, true);
   const auto isMember = [&](const std::string &name) {
     return members.members && std::any_of(members.members->begin(), members.members->end(),
                                           [&](const StructMember &member) { return member.name == name; });

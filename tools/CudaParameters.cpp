@@ -20,11 +20,7 @@ const std::vector<std::pair<std::size_t, std::size_t>> &ConstantFolder::Impl::ca
     std::vector<std::pair<std::size_t, std::size_t>> calls;
     const bool method = std::any_of(files_.begin(), files_.end(),
                                     [&](const CudaCode &file) { return file.definesMethod(name); });
-    // A class's constructor is called where an object is built: `Solver s(4096);`.
-    const bool constructed = std::any_of(files_.begin(), files_.end(), [&](const CudaCode &file) {
-      const std::vector<int> bodies = file.functionBodiesNamed(name);
-      return std::any_of(bodies.begin(), bodies.end(), [&](int body) { return file.isConstructor(body); });
-    });
+    const bool constructed = definesConstructor(name); // called where an object is built: `Solver s(4096);`
     for (std::size_t file = 0; file < files_.size(); ++file) {
       std::vector<std::size_t> offsets = callsIn(files_[file], name, method); // `solver.step(x)`, for a method
       if (constructed) {

@@ -174,6 +174,20 @@ TEST(ClassMembersTest, EachObjectLaunchesWithWhatItWasBuiltWith) {
             "24,1,1");
 }
 
+TEST(ClassMembersTest, AnObjectsMembersAndMethodsAreWhatItsOwnConstructionGivesThem) {
+  const std::string grid = "class Grid {\n public:\n  Grid(int nx, int ny) : nx_(nx), ny_(ny) {}\n"
+                           "  int cells() const { return nx_ * ny_; }\n  int nx_, ny_;\n};\n";
+  // Each object its own: 512 x 256 and 64 x 64 cells.
+  EXPECT_EQ(launchesText({"k"}, grid + inMain("Grid a(512, 256), b(64, 64);\nk<<<a.cells() / 128, 128>>>(x);")),
+            "1024,1,1 x 128,1,1, 1");
+  EXPECT_EQ(launchesText({"k"}, grid + inMain("Grid a(512, 256), b(64, 64);\nk<<<b.cells() / 128, b.nx_>>>(x);")),
+            "32,1,1 x 64,1,1, 1");
+  // A member of a member, through a constructor that copies it from its parameter.
+  EXPECT_EQ(launchedWith(grid + "struct Solver {\n  Solver(Grid g) : grid_(g) {}\n  Grid grid_;\n};\n" +
+                         inMain("Grid g(512, 256);\nSolver s(g);\nk<<<s.grid_.nx_, 128>>>(x);")),
+            "512,1,1 x 128,1,1");
+}
+
 TEST(ClassMembersTest, AClassWithoutConstructorsKeepsItsDefaultsUnlessBuiltWithValues) {
   const std::string config = "struct Config {\n  int n = 4096;\n  void run(float *x) { k<<<n / 256, 256>>>(x); }\n};\n";
   EXPECT_EQ(launchedWith(config + inMain("Config c;\nc.run(x);")), "16,1,1 x 256,1,1");
