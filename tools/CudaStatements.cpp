@@ -129,9 +129,11 @@ std::string withoutAssignments(std::string condition) {
 }
 
 std::size_t parenthesisAround(const std::string &code, std::size_t at) {
-  int depth = 0;
+  int depth = 0, statements = 0;
   for (std::size_t offset = at; offset-- > 0;) {
     const char c = code[offset];
+    if (c == ';' && depth == 0 && ++statements > 2)
+      return std::string::npos; // past a `for`'s two: statements before, not a parenthesis's insides
     if (c == ')' || c == ']' || c == '}')
       ++depth;
     else if (c == '(' || c == '[' || c == '{') {
