@@ -53,6 +53,21 @@ Lookup ConstantFolder::Impl::bodyAssignment(std::size_t file, const MethodScope 
   return classMember(file, method, name, depth, found);
 }
 
+bool ConstantFolder::Impl::methodsLeave(const std::string &method, const std::string &member) const {
+  bool any = false;
+  for (std::size_t file = 0; file < files_.size(); ++file)
+    for (const int body : files_[file].functionBodiesNamed(method)) {
+      const std::string className = files_[file].classOfFunction(body);
+      if (className.empty() || !memberNamed(structMembers(file, className, true).members, member))
+        return false; // a free function's name, or a class without that member: not read
+      const MemberChanges &changes = memberChanges(className, member);
+      if (changes.other || changes.setter)
+        return false;
+      any = true;
+    }
+  return any;
+}
+
 bool ConstantFolder::Impl::definesConstructor(const std::string &className) const {
   return !className.empty() && std::any_of(files_.begin(), files_.end(), [&](const CudaCode &file) {
     const std::vector<int> bodies = file.functionBodiesNamed(className);

@@ -478,6 +478,11 @@ private:
   /// once before it, or a local of the member's name is declared.
   Lookup bodyAssignment(std::size_t file, const MethodScope &method, const std::string &name,
                                std::size_t before, int depth, Definition &found) const;
+  /// Whether every function named `method` in the files is a member
+  /// function of a class whose data member `member` nothing but its
+  /// constructors changes (memberChanges()): calling it leaves that member
+  /// of its object as it was.
+  bool methodsLeave(const std::string &method, const std::string &member) const;
   /// Whether the files define a constructor of the class `className`.
   bool definesConstructor(const std::string &className) const;
   /// The member `fields` (`n_`, `grid_.nx`) of the local object declared

@@ -306,10 +306,12 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
     const std::string chain = memberChainAt(code, at + base.size(), end, deeper);
     if (!chain.empty()) {
       if (const std::size_t dot = chain.rfind('.'); deeper && code[code.find_first_not_of(" \t\r\n", end)] == '(') {
-        // A method called on it, `p.setLarge()`, may change what it is called on, unless it is `const`.
+        // A method called on it, `p.setLarge()`, may change what it is called on, unless it is `const` or
+        // its class's member functions leave the member alone.
         const std::string object = dot == std::string::npos ? "" : chain.substr(0, dot);
         const std::string method = dot == std::string::npos ? chain : chain.substr(dot + 1);
         if ((object.empty() || overlaps(object, fields)) && !onlyConstMethods(method) &&
+            !(object.empty() && methodsLeave(method, fields.substr(0, fields.find('.')))) &&
             !untaken(file, at, before, depth))
           return Lookup::Unknown;
         continue;

@@ -176,12 +176,16 @@ TEST(ClassMembersTest, EachObjectLaunchesWithWhatItWasBuiltWith) {
 
 TEST(ClassMembersTest, AnObjectsMembersAndMethodsAreWhatItsOwnConstructionGivesThem) {
   const std::string grid = "class Grid {\n public:\n  Grid(int nx, int ny) : nx_(nx), ny_(ny) {}\n"
-                           "  int cells() const { return nx_ * ny_; }\n  int nx_, ny_;\n};\n";
+                           "  int cells() const { return nx_ * ny_; }\n  void print() {}\n  int nx_, ny_;\n};\n";
   // Each object its own: 512 x 256 and 64 x 64 cells.
   EXPECT_EQ(launchesText({"k"}, grid + inMain("Grid a(512, 256), b(64, 64);\nk<<<a.cells() / 128, 128>>>(x);")),
             "1024,1,1 x 128,1,1, 1");
   EXPECT_EQ(launchesText({"k"}, grid + inMain("Grid a(512, 256), b(64, 64);\nk<<<b.cells() / 128, b.nx_>>>(x);")),
             "32,1,1 x 64,1,1, 1");
+  // A member function called on it before (not `const`, but no member function sets a member) leaves them.
+  EXPECT_EQ(launchesText({"k"}, grid + "void run(float *x, Grid g) { k<<<g.nx_, 32>>>(x); }\n" +
+                                    inMain("Grid g(512, 256);\ng.print();\nrun(x, g);")),
+            "512,1,1 x 32,1,1, 1");
   // A member of a member, through a constructor that copies it from its parameter.
   EXPECT_EQ(launchedWith(grid + "struct Solver {\n  Solver(Grid g) : grid_(g) {}\n  Grid grid_;\n};\n" +
                          inMain("Grid g(512, 256);\nSolver s(g);\nk<<<s.grid_.nx_, 128>>>(x);")),
