@@ -70,8 +70,7 @@ bool ConstantFolder::Impl::methodsLeave(const std::string &method, const std::st
 
 bool ConstantFolder::Impl::definesConstructor(const std::string &className) const {
   return !className.empty() && std::any_of(files_.begin(), files_.end(), [&](const CudaCode &file) {
-    const std::vector<int> bodies = file.functionBodiesNamed(className);
-    return std::any_of(bodies.begin(), bodies.end(), [&](int body) { return file.isConstructor(body); });
+    return file.definesConstructor(className);
   });
 }
 

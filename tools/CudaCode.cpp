@@ -193,7 +193,17 @@ std::optional<CudaCode::TemplateParameterList> CudaCode::templateParametersOf(in
   if (at == std::string::npos)
     return std::nullopt; // a lambda without parameters
   wordBefore(code_, at); // the function's name
-  // Back over its return type and qualifiers (`static`, `std::vector<int>`, `T *`) to `template <...>`.
+  return templateListBefore(at);
+}
+
+std::optional<CudaCode::TemplateParameterList> CudaCode::templateParametersOfClass(int block) const {
+  if (block < 0 || classNameOf(block).empty())
+    return std::nullopt;
+  return templateListBefore(openBraceOf(block)); // back over `struct Solver : public Base<T>`
+}
+
+std::optional<CudaCode::TemplateParameterList> CudaCode::templateListBefore(std::size_t at) const {
+  // Back over a return type and qualifiers (`static`, `std::vector<int>`, `T *`) to `template <...>`.
   constexpr int kMostTokens = 32;
   for (int token = 0; token < kMostTokens; ++token) {
     at = codeEndBefore(code_, at);

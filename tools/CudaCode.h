@@ -128,6 +128,11 @@ public:
   /// no function template.
   std::optional<TemplateParameterList> templateParametersOf(int block) const;
 
+  /// The template parameters of the class whose body is `block`
+  /// (`template <int BLOCK> struct Solver {`); nullopt where it is no
+  /// class template.
+  std::optional<TemplateParameterList> templateParametersOfClass(int block) const;
+
   /// The parameters the function whose body is `block` declares, each as
   /// written (`float *x`, `int &threads`, `int n = 4`); empty for a block
   /// that is no function's body, and for `f()`.
@@ -142,6 +147,13 @@ public:
   /// Whether the function whose body is `block` is a constructor of its
   /// class (classOfFunction()): named as the class, not `~` it.
   bool isConstructor(int block) const;
+
+  /// Whether this file defines a constructor of the class `name`, or a
+  /// class template of that name (whose objects' types write its
+  /// arguments): where objects built of it pass something. Read in one
+  /// pass over the blocks, on first use.
+  bool definesConstructor(const std::string &name) const;
+  bool definesClassTemplate(const std::string &name) const;
 
   /// One member initializer of a constructor, `n_(n)` or `v_{0}`: the
   /// member's name, and the offsets of the bracket that opens its value
@@ -167,6 +179,11 @@ public:
   int functionHeadAt(std::size_t offset) const;
 
 private:
+  /// The `template <...>` list that the words and brackets before `at`
+  /// (a name, a return type, `struct Solver`) start with; nullopt where
+  /// another token comes first.
+  std::optional<TemplateParameterList> templateListBefore(std::size_t at) const;
+
   /// The first block opened after `offset`, past those of braced member
   /// initializers (`v_{0}`): where `offset` is in a function's head, its
   /// body; -1 where that block is no function's body.
@@ -193,6 +210,10 @@ private:
   std::vector<UndefinedKnob> knobs_; ///< readConditionals()
   std::vector<Block> blocks_; ///< in order of their `{`
   mutable std::vector<std::size_t> newlines_; ///< where each line ends, found on first use
+  /// The classes whose constructors, and the class templates, the file
+  /// defines (definesConstructor()), found on first use.
+  mutable std::optional<std::pair<std::set<std::string>, std::set<std::string>>> classes_;
+  void readClasses() const;
 };
 
 bool isSpace(char c);

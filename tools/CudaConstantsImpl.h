@@ -306,6 +306,12 @@ private:
   /// whose body is `body` in `file`): what every call passes for it.
   Lookup templateParameter(std::size_t file, int body, const CudaCode::TemplateParameterList &list,
                            std::size_t index, int depth, Definition &found) const;
+  /// The value template parameter `index` of `list`, the list of the
+  /// class template `className`, named in one of its member functions:
+  /// what every object built writes for it (`Solver<256> s(n)`), or its default.
+  Lookup classTemplateParameter(std::size_t file, const std::string &className,
+                                const CudaCode::TemplateParameterList &list, std::size_t index, int depth,
+                                Definition &found) const;
   /// `name` as seen from `offset` of `file`: a macro, a variable of that
   /// file, or a file-scope one of another; a qualified name
   /// (`cfg::kThreads`, `Config::kBlock`, `::kN`) through qualified().

@@ -85,6 +85,28 @@ int CudaCode::functionHeadAt(std::size_t offset) const {
   return open != std::string::npos && open < offset ? body : -1;
 }
 
+void CudaCode::readClasses() const {
+  if (classes_)
+    return;
+  classes_.emplace();
+  for (int block = 0; block < static_cast<int>(blocks_.size()); ++block) {
+    if (isFunctionBody(block) && isConstructor(block))
+      classes_->first.insert(classOfFunction(block));
+    else if (!isFunctionBody(block) && templateParametersOfClass(block))
+      classes_->second.insert(classNameOf(block));
+  }
+}
+
+bool CudaCode::definesConstructor(const std::string &name) const {
+  readClasses();
+  return classes_->first.count(name) > 0;
+}
+
+bool CudaCode::definesClassTemplate(const std::string &name) const {
+  readClasses();
+  return classes_->second.count(name) > 0;
+}
+
 bool CudaCode::isConstructor(int block) const {
   const std::string className = classOfFunction(block);
   std::size_t nameAt = className.empty() ? std::string::npos : parameterListOf(openBraceOf(block));

@@ -20,7 +20,10 @@ const std::vector<std::pair<std::size_t, std::size_t>> &ConstantFolder::Impl::ca
     std::vector<std::pair<std::size_t, std::size_t>> calls;
     const bool method = std::any_of(files_.begin(), files_.end(),
                                     [&](const CudaCode &file) { return file.definesMethod(name); });
-    const bool constructed = definesConstructor(name); // called where an object is built: `Solver s(4096);`
+    // A constructor is called where an object is built, `Solver s(4096);`, as is a class template's type.
+    const bool constructed =
+        definesConstructor(name) ||
+        std::any_of(files_.begin(), files_.end(), [&](const CudaCode &file) { return file.definesClassTemplate(name); });
     for (std::size_t file = 0; file < files_.size(); ++file) {
       std::vector<std::size_t> offsets = callsIn(files_[file], name, method); // `solver.step(x)`, for a method
       if (constructed) {

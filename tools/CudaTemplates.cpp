@@ -52,6 +52,27 @@ Lookup ConstantFolder::Impl::templateParameter(std::size_t file, int body, const
                         "does not write its template arguments (deduced from its arguments?)", depth, found);
 }
 
+Lookup ConstantFolder::Impl::classTemplateParameter(std::size_t file, const std::string &className,
+                                                    const CudaCode::TemplateParameterList &list, std::size_t index,
+                                                    int depth, Definition &found) const {
+  const CudaCode::TemplateParameter &parameter = list.parameters[index];
+  if (parameter.type || className.empty())
+    return Lookup::Unknown; // a type is no number
+  const PassedAt passed = [&](std::size_t callFile, std::size_t call) -> std::optional<PassedArgument> {
+    const std::string &code = files_[callFile].code();
+    std::size_t typeAt = call; // `b` of `Solver<128> a(1), b(2);` has the type written before `a`
+    if (code.compare(call, className.size(), className) != 0) {
+      typeAt = code.rfind(className, call);
+      if (typeAt == std::string::npos || code.find(';', typeAt) < call)
+        return std::nullopt;
+    }
+    return passedFor(code, callFile, typeAt, className, list, index, file);
+  };
+  found = Definition("", file, list.open, false);
+  return agreedArgument({programKey(className, file) + "<>", index}, className, parameter.name, parameter.declaredAs,
+                        passed, "does not write its template arguments", depth, found);
+}
+
 std::optional<std::string> ConstantFolder::Impl::templateArgument(std::size_t file, std::size_t offset,
                                                                   const std::string &name, int depth) const {
   const CudaCode &source = files_[file];

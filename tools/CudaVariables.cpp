@@ -148,15 +148,22 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
     const std::size_t previous = codeEndBefore(code, at);
     if (const std::size_t list = source.blockAt(at) < 0 ? templateListAround(code, at) : std::string::npos;
         list != std::string::npos) {
-      // A template parameter: the one of the function template around the use is what its calls pass.
+      // A template parameter: the one of the function template around the use is what its calls pass,
+      // that of the class template whose member function it is, what its objects' types write.
       const int body = source.outermostFunctionBodyAt(before);
+      const int method = body >= 0 ? body : source.functionHeadAt(before); // a constructor's member initializer
       const std::optional<CudaCode::TemplateParameterList> own =
           fileScopeOnly ? std::nullopt : source.templateParametersOf(body);
-      if (!own || own->open != list)
+      const int classBody = method < 0 || fileScopeOnly ? -1 : source.parentOf(method);
+      const std::optional<CudaCode::TemplateParameterList> ofClass =
+          own || classBody < 0 ? std::nullopt : source.templateParametersOfClass(classBody);
+      const CudaCode::TemplateParameterList *read = own ? &*own : ofClass ? &*ofClass : nullptr;
+      if (!read || read->open != list)
         continue; // another template's
-      for (std::size_t index = 0; index < own->parameters.size(); ++index)
-        if (own->parameters[index].name == name)
-          return templateParameter(file, body, *own, index, depth, found);
+      for (std::size_t index = 0; index < read->parameters.size(); ++index)
+        if (read->parameters[index].name == name)
+          return own ? templateParameter(file, body, *own, index, depth, found)
+                     : classTemplateParameter(file, source.classNameOf(classBody), *ofClass, index, depth, found);
       continue;
     }
     if (const int block = source.blockAt(at); block >= 0 && opensUnscopedEnum(code, source.openBraceOf(block))) {

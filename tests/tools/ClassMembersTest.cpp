@@ -109,6 +109,26 @@ TEST(ClassMembersTest, TheOneMemberFunctionThatSetsItIsTakenToRunFirst) {
   EXPECT_EQ(launchedWith(solver + inMain("Solver s;\ns.init(4096);\ns.init(8192);\ns.step(x);")), "none x 256,1,1");
 }
 
+TEST(ClassMembersTest, AClassTemplatesValueParametersAreWhatItsObjectsTypesWrite) {
+  const std::string solver = "template <typename T, int BLOCK = 256>\nclass Solver {\n public:\n"
+                             "  Solver(int n) : grid_((n + BLOCK - 1) / BLOCK) {}\n"
+                             "  void step(T *x) { k<<<grid_, BLOCK>>>(x); }\n private:\n  int grid_;\n};\n";
+  // Read in the member function and in the constructor's member initializer; the default where none is written.
+  EXPECT_EQ(launchedWith(solver + inMain("Solver<float, 128> s(1 << 20);\ns.step(x);")), "8192,1,1 x 128,1,1");
+  EXPECT_EQ(launchedWith(solver + inMain("Solver<float> a(1 << 20), b(1 << 20);\nb.step(x);")), "4096,1,1 x 256,1,1");
+  // Each object its own type: `a`'s; through a reference that may be either, open.
+  EXPECT_EQ(launchedWith(solver + inMain("Solver<float, 128> a(4096);\nSolver<float, 64> b(4096);\na.step(x);")),
+            "32,1,1 x 128,1,1");
+  EXPECT_EQ(launchedWith(solver + "void run(Solver<float, 128> &s, float *x) { s.step(x); }\n" +
+                         inMain("Solver<float, 128> a(4096);\nSolver<float, 64> b(4096);\nrun(a, x);")),
+            "none x none");
+  // Without a constructor.
+  EXPECT_EQ(launchedWith("template <int B>\nstruct Config {\n  int n = 4096;\n  void run(float *x) { k<<<n / B, B>>>(x); }\n"
+                         "};\n" +
+                         inMain("Config<64> c;\nc.run(x);")),
+            "64,1,1 x 64,1,1");
+}
+
 TEST(ClassMembersTest, AStructMembersFieldsAreReadInWhatTheConstructorGivesIt) {
   const std::string grid = "struct Grid {\n  int nx = 512, ny = 256;\n};\n";
   const std::string step = "  void step(float *x) { k<<<dim3(grid_.nx / 32, grid_.ny / 8), dim3(32, 8)>>>(x); }\n";
