@@ -97,6 +97,9 @@ public:
   /// without reading the block again).
   std::size_t pastBlockOpenedAt(std::size_t open) const;
 
+  /// How many blocks the file has: they are numbered from 0 in the order of their `{`.
+  int blocks() const { return static_cast<int>(blocks_.size()); }
+
   /// The block around `block`; -1 at file scope.
   int parentOf(int block) const { return blocks_[static_cast<std::size_t>(block)].parent; }
 
@@ -140,7 +143,8 @@ public:
 
   /// The class whose member function has the body `block`: the class
   /// around it (`class Solver { void step() {...} };`), or the one its
-  /// name is qualified with (`void Solver::step() {`); empty for a free
+  /// name is qualified with (`void Solver::step() {`, `void
+  /// Solver<B>::step() {`); empty for a free
   /// function, a lambda, or a block that is no function's body.
   std::string classOfFunction(int block) const;
 

@@ -306,6 +306,10 @@ private:
   /// whose body is `body` in `file`): what every call passes for it.
   Lookup templateParameter(std::size_t file, int body, const CudaCode::TemplateParameterList &list,
                            std::size_t index, int depth, Definition &found) const;
+  /// The template parameter list of the class template `className` as
+  /// `file` sees it, with the file that declares it; nullopt where none is.
+  std::optional<std::pair<std::size_t, CudaCode::TemplateParameterList>> classTemplateList(
+      std::size_t file, const std::string &className) const;
   /// The value template parameter `index` of `list`, the list of the
   /// class template `className`, named in one of its member functions:
   /// what every object built writes for it (`Solver<256> s(n)`), or its default.

@@ -63,8 +63,10 @@ std::string CudaCode::classOfFunction(int block) const {
   if (nameAt == std::string::npos)
     return ""; // a lambda's
   wordBefore(code_, nameAt);
-  if (afterScopeOperator(code_, nameAt)) { // `void Solver::step(...) {`
-    std::size_t scope = codeEndBefore(code_, nameAt) - 2;
+  if (afterScopeOperator(code_, nameAt)) { // `void Solver::step(...) {`, `void Solver<B>::step(...) {`
+    std::size_t scope = codeEndBefore(code_, codeEndBefore(code_, nameAt) - 2);
+    if (scope > 0 && code_[scope - 1] == '>')
+      scope = openingOf(code_, scope - 1);
     return wordBefore(code_, scope);
   }
   const int around = parentOf(block);

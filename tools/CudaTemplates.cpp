@@ -52,6 +52,20 @@ Lookup ConstantFolder::Impl::templateParameter(std::size_t file, int body, const
                         "does not write its template arguments (deduced from its arguments?)", depth, found);
 }
 
+std::optional<std::pair<std::size_t, CudaCode::TemplateParameterList>>
+ConstantFolder::Impl::classTemplateList(std::size_t file, const std::string &className) const {
+  for (std::size_t other = 0; other < files_.size(); ++other) {
+    const CudaCode &source = files_[other];
+    if ((other != file && !seen_[file][other]) || !source.definesClassTemplate(className))
+      continue;
+    for (int block = 0; block < source.blocks(); ++block)
+      if (!source.isFunctionBody(block) && source.classNameOf(block) == className)
+        if (std::optional<CudaCode::TemplateParameterList> list = source.templateParametersOfClass(block))
+          return std::pair{other, std::move(*list)};
+  }
+  return std::nullopt;
+}
+
 Lookup ConstantFolder::Impl::classTemplateParameter(std::size_t file, const std::string &className,
                                                     const CudaCode::TemplateParameterList &list, std::size_t index,
                                                     int depth, Definition &found) const {

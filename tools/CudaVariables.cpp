@@ -160,10 +160,20 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
       const CudaCode::TemplateParameterList *read = own ? &*own : ofClass ? &*ofClass : nullptr;
       if (!read || read->open != list)
         continue; // another template's
+      // `template <int B> void Solver<B>::step()`: its list repeats the class's, whose objects write them.
+      const std::string outOfClass = own ? source.classOfFunction(body) : std::string();
       for (std::size_t index = 0; index < read->parameters.size(); ++index)
-        if (read->parameters[index].name == name)
-          return own ? templateParameter(file, body, *own, index, depth, found)
-                     : classTemplateParameter(file, source.classNameOf(classBody), *ofClass, index, depth, found);
+        if (read->parameters[index].name == name) {
+          if (!own)
+            return classTemplateParameter(file, source.classNameOf(classBody), *ofClass, index, depth, found);
+          if (outOfClass.empty())
+            return templateParameter(file, body, *own, index, depth, found);
+          const std::optional<std::pair<std::size_t, CudaCode::TemplateParameterList>> declared =
+              classTemplateList(file, outOfClass);
+          return declared && index < declared->second.parameters.size()
+                     ? classTemplateParameter(declared->first, outOfClass, declared->second, index, depth, found)
+                     : Lookup::Unknown;
+        }
       continue;
     }
     if (const int block = source.blockAt(at); block >= 0 && opensUnscopedEnum(code, source.openBraceOf(block))) {
@@ -267,7 +277,19 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
     }
     return withMembers(Lookup::Found);
   }
-  return method ? classMember(file, *method, name, depth, found) : Lookup::Absent;
+  if (method)
+    return classMember(file, *method, name, depth, found);
+  // A constant of the class of the member function around, declared in its body after the function
+  // (`static constexpr int kThreads = 128;`), as C++ lets a member function see it: read at the body's end.
+  const int body = fileScopeOnly ? -1 : source.outermostFunctionBodyAt(before);
+  const std::string className = source.classOfFunction(body);
+  if (className.empty() || depth >= kMaxDepth)
+    return Lookup::Absent;
+  const int around = source.parentOf(body);
+  if (around < 0 || source.insideFunction(around) || source.classNameOf(around) != className)
+    return qualified(file, before, className + "::" + name, depth + 1, found); // defined after its class
+  const std::size_t end = source.pastBlockOpenedAt(source.openBraceOf(around));
+  return end == std::string::npos ? Lookup::Absent : variable(file, end - 2, name, false, depth + 1, found);
 }
 
 std::optional<Number> ConstantFolder::Impl::counterMiddle(std::size_t file, std::size_t at, std::size_t before,

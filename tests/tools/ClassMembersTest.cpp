@@ -122,6 +122,12 @@ TEST(ClassMembersTest, AClassTemplatesValueParametersAreWhatItsObjectsTypesWrite
   EXPECT_EQ(launchedWith(solver + "void run(Solver<float, 128> &s, float *x) { s.step(x); }\n" +
                          inMain("Solver<float, 128> a(4096);\nSolver<float, 64> b(4096);\nrun(a, x);")),
             "none x none");
+  // Its member functions defined after it, `template <int B> void Solver<B>::step(...)`.
+  EXPECT_EQ(launchedWith("template <int B>\nstruct Solver {\n  Solver(int n);\n  void step(float *x);\n  int n_;\n};\n"
+                         "template <int B>\nSolver<B>::Solver(int n) : n_(n) {}\n"
+                         "template <int B>\nvoid Solver<B>::step(float *x) { k<<<n_ / B, B>>>(x); }\n" +
+                         inMain("Solver<256> s(4096);\ns.step(x);")),
+            "16,1,1 x 256,1,1");
   // Without a constructor.
   EXPECT_EQ(launchedWith("template <int B>\nstruct Config {\n  int n = 4096;\n  void run(float *x) { k<<<n / B, B>>>(x); }\n"
                          "};\n" +
@@ -220,6 +226,17 @@ TEST(ClassMembersTest, AClassWithoutConstructorsKeepsItsDefaultsUnlessBuiltWithV
   EXPECT_EQ(launchedWith("struct Config {\n  void run(float *x) { k<<<n / 256, 256>>>(x); }\n  int n = 2048;\n};\n" +
                          inMain("Config c;\nc.run(x);")),
             "8,1,1 x 256,1,1");
+}
+
+TEST(ClassMembersTest, AClassConstantDeclaredAfterTheMemberFunctionIsSeenThere) {
+  EXPECT_EQ(launchedWith("struct Plain {\n  void run(float *x) { k<<<kBlocks, kThreads>>>(x); }\n"
+                         "  static constexpr int kThreads = 128;\n  static const int kBlocks = 64;\n};\n" +
+                         inMain("Plain p;\np.run(x);")),
+            "64,1,1 x 128,1,1");
+  // From a member function defined after the class.
+  EXPECT_EQ(launchedWith("struct Plain {\n  void run(float *x);\n  static constexpr int kThreads = 128;\n};\n"
+                         "void Plain::run(float *x) { k<<<8, kThreads>>>(x); }\n" + inMain("Plain p;\np.run(x);")),
+            "8,1,1 x 128,1,1");
 }
 
 TEST(ClassMembersTest, ALaunchInAConstructorRunsOncePerObjectBuilt) {
