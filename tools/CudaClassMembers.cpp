@@ -23,7 +23,68 @@ const StructMember *memberNamed(const std::vector<StructMember> *members, const 
   return found == members->end() ? nullptr : &*found;
 }
 
+/// The declarations of objects found so far in one file, by name and the
+/// block of the use: where one was declared in that very block, every
+/// later use there names it (a block declares a name once).
+using DeclarationsSeen = std::map<std::pair<std::string, int>, std::pair<std::size_t, std::vector<std::string>>>;
+
+/// The type words of the variable whose member is written at `member`
+/// (`p` of `p.n = 8;`), as its declaration in a block around gives them;
+/// empty where the object is no plain variable or no declaration is found
+/// among the 256 uses of its name before it (each change of the member
+/// asks: an unbounded walk grew with the square of the uses).
+std::vector<std::string> objectTypeAt(const CudaCode &source, std::size_t member, DeclarationsSeen &seen) {
+  constexpr int kMostUses = 256;
+  const std::string &code = source.code();
+  std::size_t objectAt = codeEndBefore(code, member);
+  objectAt -= objectAt > 0 && code[objectAt - 1] == '.' ? 1 : 2;
+  const std::string object = wordBefore(code, objectAt);
+  if (object.empty() || object == "this" || afterMemberAccess(code, objectAt) || afterScopeOperator(code, objectAt))
+    return {};
+  const int used = source.blockAt(member);
+  if (auto known = seen.find({object, used}); known != seen.end() && known->second.first < objectAt)
+    return known->second.second;
+  int uses = 0;
+  for (std::size_t at = code.rfind(object, objectAt == 0 ? 0 : objectAt - 1); at != std::string::npos && at > 0;
+       at = code.rfind(object, at - 1)) {
+    if (!isWholeWord(code, at, object.size()) || afterMemberAccess(code, at))
+      continue;
+    if (++uses > kMostUses)
+      return {};
+    if (const std::optional<CudaCode::ParameterList> parameter = source.parameterListAround(at)) {
+      if (!source.encloses(parameter->body, used))
+        return {}; // the nearest is another function's parameter
+      const std::size_t start = code.find_last_of("(,", at); // `Params &q`: its words before the name
+      return wordsIn(std::string_view(code).substr(start + 1, at - start - 1));
+    }
+    const std::vector<std::string> type = declaredTypeBefore(code, at);
+    if (!declaresName(type))
+      continue;
+    if (!source.encloses(source.blockAt(at), used))
+      return {}; // the nearest is not seen here
+    if (source.blockAt(at) == used)
+      seen[{object, used}] = {at, type};
+    return type;
+  }
+  return {};
+}
+
 } // namespace
+
+bool ConstantFolder::Impl::anotherClass(const std::vector<std::string> &type, const std::string &className) const {
+  const std::string named = structNamedBy(type);
+  if (named.empty() || named == className)
+    return false;
+  auto known = classesNamed_.find(named);
+  if (known == classesNamed_.end()) {
+    bool defined = false; // by a body of its own, not a typedef that may rename the class
+    for (const CudaCode &source : files_)
+      for (int block = 0; !defined && block < source.blocks(); ++block)
+        defined = !source.isFunctionBody(block) && source.classNameOf(block) == named;
+    known = classesNamed_.emplace(named, defined).first;
+  }
+  return known->second;
+}
 
 Lookup ConstantFolder::Impl::bodyAssignment(std::size_t file, const MethodScope &method,
                                                    const std::string &name, std::size_t before, int depth,
@@ -151,6 +212,7 @@ const ConstantFolder::Impl::MemberChanges &ConstantFolder::Impl::memberChanges(c
   for (std::size_t file = 0; file < files_.size() && !changes.other; ++file) {
     const CudaCode &source = files_[file];
     const std::string &code = source.code();
+    DeclarationsSeen declarations;
     for (std::size_t at = code.find(name); at != std::string::npos && !changes.other; at = code.find(name, at + 1)) {
       if (++examined_ > kMaxNamesExamined) {
         changes.other = std::pair{file, at}; // not read to the end: not known to be unchanged
@@ -159,16 +221,19 @@ const ConstantFolder::Impl::MemberChanges &ConstantFolder::Impl::memberChanges(c
       if (!isWholeWord(code, at, name.size()))
         continue;
       int body = -1;
-      if (!afterMemberAccess(code, at) || thisBefore(code, at) != std::string::npos) {
+      if ((!changesAt(code, at, name.size()) || onlyRead(file, at, name.size())) &&
+          !outArgument(file, at, name.size()))
+        continue; // a read, the most of them: checked first
+      const bool member = afterMemberAccess(code, at) && thisBefore(code, at) == std::string::npos;
+      if (member && anotherClass(objectTypeAt(source, at, declarations), className))
+        continue; // `p.n = 8` where `p` is declared of another struct: its own member
+      if (!member) {
         // Bare or after `this->`, it is this member only in the class's own functions.
         body = source.outermostFunctionBodyAt(at);
         if (body < 0 || source.classOfFunction(body) != className || source.isConstructor(body) ||
             declaresName(declaredTypeBefore(code, at)))
           continue; // another function's name, a constructor's (read in order there), a local's declaration
       }
-      if ((!changesAt(code, at, name.size()) || onlyRead(file, at, name.size())) &&
-          !outArgument(file, at, name.size()))
-        continue;
       // A setter assigns it outright, once: not `n_ *= 2` or `++n_`, which each call would change again.
       const std::size_t start = thisBefore(code, at) == std::string::npos ? at : thisBefore(code, at);
       const std::optional<std::string> assigned =
@@ -178,7 +243,7 @@ const ConstantFolder::Impl::MemberChanges &ConstantFolder::Impl::memberChanges(c
         changes.setter = std::pair{file, body}; // so far the one member function that sets it
         changes.setterAt = changes.setterAt == std::string::npos ? at : changes.setterAt;
       } else {
-        changes.other = std::pair{file, at}; // `x.n_ = 8` counts for any `x`: which class it is of is not read
+        changes.other = std::pair{file, at}; // `x.n_ = 8` counts where `x`'s class is not read
       }
     }
   }

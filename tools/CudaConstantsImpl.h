@@ -441,6 +441,10 @@ private:
     std::size_t setterAt = std::string::npos;
   };
   const MemberChanges &memberChanges(const std::string &className, const std::string &name) const;
+  /// Whether the type words `type` name a class or struct other than
+  /// `className` that the files define with a body of its own (a
+  /// typedef may rename `className`); cached by name.
+  bool anotherClass(const std::vector<std::string> &type, const std::string &className) const;
 
   /// Adds `notes` (what a value rests on) to those of the fold under way, once each.
   void note(std::vector<std::string> notes) const;
@@ -487,6 +491,8 @@ private:
       structMembers_;
   /// memberChanges()'s answers so far, by class and member.
   mutable std::map<std::pair<std::string, std::string>, MemberChanges> membersChanged_;
+  /// anotherClass()'s answers so far: whether a class of that name has a body of its own.
+  mutable std::map<std::string, bool, std::less<>> classesNamed_;
   /// The calls of each function looked up so far, by name.
   mutable std::map<std::string, std::vector<std::pair<std::size_t, std::size_t>>, std::less<>> calls_;
   /// The parameters (function, index) whose calls are being folded, so

@@ -164,6 +164,10 @@ TEST(ClassMembersTest, AMemberThatOtherCodeMayChangeOrObjectsThatDifferLeaveItOp
                                 "function that sets it"),
             std::string::npos)
       << grown.gridOpen;
+  // A struct of another type with a member of the same name, set in `main` or a helper, is its own.
+  EXPECT_EQ(launchedWith("struct Params {\n  int blocks_;\n};\nvoid fill(Params &q) { q.blocks_ = 2; }\n" + solver +
+                         "};\n" + inMain("Params p;\np.blocks_ = 8;\nfill(p);\nSolver s(4096);\ns.step(x);")),
+            "16,1,1 x 256,1,1");
   // Through the object, or in two member functions.
   EXPECT_EQ(launchedWith(solver + "};\n" + inMain("Solver s(4096);\ns.blocks_ = 2;\ns.step(x);")), "none x 256,1,1");
   EXPECT_EQ(launchedWith(solver + "  void a() { blocks_ = 8; }\n  void b() { this->blocks_ = 2; }\n};\n" +
