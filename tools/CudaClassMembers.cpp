@@ -36,10 +36,9 @@ using DeclarationsSeen = std::map<std::pair<std::string, int>, std::pair<std::si
 std::vector<std::string> objectTypeAt(const CudaCode &source, std::size_t member, DeclarationsSeen &seen) {
   constexpr int kMostUses = 256;
   const std::string &code = source.code();
-  std::size_t objectAt = codeEndBefore(code, member);
-  objectAt -= objectAt > 0 && code[objectAt - 1] == '.' ? 1 : 2;
-  const std::string object = wordBefore(code, objectAt);
-  if (object.empty() || object == "this" || afterMemberAccess(code, objectAt) || afterScopeOperator(code, objectAt))
+  std::size_t objectAt = member;
+  const std::string object = objectBefore(code, member, objectAt);
+  if (object.empty() || object == "this" || afterScopeOperator(code, objectAt))
     return {};
   const int used = source.blockAt(member);
   if (auto known = seen.find({object, used}); known != seen.end() && known->second.first < objectAt)

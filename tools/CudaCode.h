@@ -229,6 +229,12 @@ std::size_t codeEndBefore(const std::string &code, std::size_t at);
 /// `.` or `->` (`cfg.n`, `p->n`), spaces between allowed.
 bool afterMemberAccess(const std::string &code, std::size_t at);
 
+/// The name that the member written at `member` is reached through (`p`
+/// of `p.n`, `s` of `s->step(`), `objectAt` moved to where it starts;
+/// empty where `member` follows no `.` or `->`, or that name is itself a
+/// member (`a.b.n`).
+std::string objectBefore(const std::string &code, std::size_t member, std::size_t &objectAt);
+
 /// Where `this` starts, for the name at `at` written `this->name`; npos otherwise.
 std::size_t thisBefore(const std::string &code, std::size_t at);
 

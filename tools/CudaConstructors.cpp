@@ -73,12 +73,18 @@ std::string CudaCode::classOfFunction(int block) const {
   return around < 0 || insideFunction(around) ? "" : classNameOf(around);
 }
 
+std::string objectBefore(const std::string &code, std::size_t member, std::size_t &objectAt) {
+  if (!afterMemberAccess(code, member))
+    return "";
+  objectAt = codeEndBefore(code, member);
+  objectAt -= code[objectAt - 1] == '.' ? 1 : 2;
+  std::string object = wordBefore(code, objectAt);
+  return afterMemberAccess(code, objectAt) ? "" : object;
+}
+
 std::size_t thisBefore(const std::string &code, std::size_t at) {
-  const std::size_t arrow = codeEndBefore(code, at);
-  if (arrow < 2 || code.compare(arrow - 2, 2, "->") != 0)
-    return std::string::npos;
-  std::size_t self = arrow - 2;
-  return wordBefore(code, self) == "this" ? self : std::string::npos;
+  std::size_t self = at;
+  return objectBefore(code, at, self) == "this" ? self : std::string::npos;
 }
 
 int CudaCode::functionHeadAt(std::size_t offset) const {

@@ -37,12 +37,9 @@ constructionCalledOn(const ConstantFolder &folder, std::pair<std::size_t, std::s
                      const std::string &className) {
   const CudaCode &caller = folder.files()[call.first];
   const std::string &code = caller.code();
-  if (className.empty() || !afterMemberAccess(code, call.second))
-    return std::nullopt;
-  std::size_t objectAt = codeEndBefore(code, call.second);
-  objectAt -= code[objectAt - 1] == '.' ? 1 : 2;
-  const std::string object = wordBefore(code, objectAt);
-  if (object.empty() || afterMemberAccess(code, objectAt))
+  std::size_t objectAt = call.second;
+  const std::string object = objectBefore(code, call.second, objectAt);
+  if (className.empty() || object.empty())
     return std::nullopt;
   const int used = caller.blockAt(call.second);
   std::optional<std::pair<std::size_t, std::size_t>> built;
