@@ -68,6 +68,13 @@ std::vector<std::string> objectTypeAt(const CudaCode &source, std::size_t member
   return {};
 }
 
+/// Just past the last code of the body `block` of `source`, where names
+/// are read as its statements leave them; npos where it is not closed.
+std::size_t endOfBody(const CudaCode &source, int block) {
+  const std::size_t close = source.pastBlockOpenedAt(source.openBraceOf(block));
+  return close == std::string::npos ? close : codeEndBefore(source.code(), close - 1);
+}
+
 } // namespace
 
 bool ConstantFolder::Impl::anotherClass(const std::vector<std::string> &type, const std::string &className) const {
@@ -255,15 +262,10 @@ Lookup ConstantFolder::Impl::classMember(std::size_t file, const MethodScope &me
   const StructMember *member = memberNamed(members.members, name);
   if (member == nullptr || depth >= kMaxDepth)
     return Lookup::Unknown;
-  auto open = [&](const std::string &why) {
-    if (openNotes_ && std::find(openNotes_->begin(), openNotes_->end(), why) == openNotes_->end())
-      openNotes_->push_back(why);
-    return Lookup::Unknown;
-  };
   const std::string shown = "`" + method.className + "::" + name + "`";
   const MemberChanges &changes = memberChanges(method.className, name);
   if (changes.other)
-    return open(shown + " changes at " + files_[changes.other->first].where(changes.other->second) +
+    return leftOpen(shown + " changes at " + files_[changes.other->first].where(changes.other->second) +
                 ", outside its constructor and any one member function that sets it");
   const bool dim3 = wordsIn(member->type) == std::vector<std::string>{"dim3"};
   const std::string setter =
@@ -271,14 +273,13 @@ Lookup ConstantFolder::Impl::classMember(std::size_t file, const MethodScope &me
   if (changes.setter && *changes.setter != std::pair{file, method.block} &&
       !callsOf(setter, changes.setter->first).empty()) {
     // What the one member function that sets it leaves, taken to run before those that read it (`s.init(n)`).
-    const CudaCode &source = files_[changes.setter->first];
-    const std::size_t brace = source.openBraceOf(changes.setter->second);
-    const std::size_t close = source.pastBlockOpenedAt(brace);
-    if (close == std::string::npos)
+    const std::size_t end = endOfBody(files_[changes.setter->first], changes.setter->second);
+    if (end == std::string::npos)
       return Lookup::Unknown;
-    note({shown + " is what `" + setter + "` leaves in it (set at " + source.where(changes.setterAt) +
+    note({shown + " is what `" + setter + "` leaves in it (set at " +
+          files_[changes.setter->first].where(changes.setterAt) +
           "), taken to run before the member functions that read it"});
-    found = Definition("this->" + name, changes.setter->first, codeEndBefore(source.code(), close - 1), dim3);
+    found = Definition("this->" + name, changes.setter->first, end, dim3);
     return Lookup::Found;
   }
   // The class's constructors, in the files `file` sees.
@@ -293,16 +294,15 @@ Lookup ConstantFolder::Impl::classMember(std::size_t file, const MethodScope &me
   if (method.constructor) {
     constructor = method.block;
   } else if (constructors.size() > 1) {
-    return open("`" + method.className + "` has " + std::to_string(constructors.size()) +
+    return leftOpen("`" + method.className + "` has " + std::to_string(constructors.size()) +
                 " constructors, and which one built the object is not read");
   } else if (constructors.size() == 1) {
     // What the constructor leaves at the end of its body, its statements read in order there.
     const CudaCode &source = files_[constructors[0].first];
-    const std::size_t brace = source.openBraceOf(constructors[0].second);
-    const std::size_t close = source.pastBlockOpenedAt(brace);
-    if (close == std::string::npos)
+    const std::size_t end = endOfBody(source, constructors[0].second);
+    if (end == std::string::npos)
       return Lookup::Unknown;
-    if (const std::size_t end = codeEndBefore(source.code(), close - 1); end > brace + 1) {
+    if (end > source.openBraceOf(constructors[0].second) + 1) {
       found = Definition("this->" + name, constructors[0].first, end, dim3); // the member, whatever hides its name
       return Lookup::Found;
     }
@@ -313,7 +313,7 @@ Lookup ConstantFolder::Impl::classMember(std::size_t file, const MethodScope &me
       for (const std::size_t at : constructionsIn(files_[other], method.className))
         if (const auto arguments = constructionArguments(files_[other].code(), at, method.className.size());
             arguments && !arguments->empty())
-          return open("`" + method.className + "` is built with values at " + files_[other].where(at));
+          return leftOpen("`" + method.className + "` is built with values at " + files_[other].where(at));
   }
   if (constructor >= 0)
     for (const CudaCode::MemberInitializer &initializer : files_[initializedIn].memberInitializersOf(constructor))
@@ -329,7 +329,7 @@ Lookup ConstantFolder::Impl::classMember(std::size_t file, const MethodScope &me
     // Default-initialized: a dim3 is 1 x 1 x 1, a struct has its own members' defaults (memberOfValue()).
     const std::string type = structNamedBy(wordsIn(member->type));
     if (!dim3 && structMembers(file, type).members == nullptr)
-      return open(shown + " is given no value where the object is built");
+      return leftOpen(shown + " is given no value where the object is built");
     found = Definition("", members.file, members.file == file ? method.body : 0, dim3);
     if (dim3)
       found.dims = ptx::analysis::Dim3{};

@@ -445,6 +445,12 @@ void ConstantFolder::Impl::note(std::vector<std::string> notes) const {
       notes_->push_back(std::move(note));
 }
 
+Lookup ConstantFolder::Impl::leftOpen(std::string why) const {
+  if (openNotes_ && std::find(openNotes_->begin(), openNotes_->end(), why) == openNotes_->end())
+    openNotes_->push_back(std::move(why));
+  return Lookup::Unknown;
+}
+
 std::optional<Dim3> ConstantFolder::dimension(std::size_t file, std::size_t offset, const std::string &expression,
                                               std::string *how) const {
   if (file >= impl_->files().size())

@@ -448,6 +448,8 @@ private:
 
   /// Adds `notes` (what a value rests on) to those of the fold under way, once each.
   void note(std::vector<std::string> notes) const;
+  /// Adds `why` (why a value is open) to the open notes of the fold under way, once; Unknown.
+  Lookup leftOpen(std::string why) const;
 
   /// Adds the `#define`s of `file` to objectLike_ and functionLike_.
   void indexMacros(std::size_t file);

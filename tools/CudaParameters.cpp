@@ -208,11 +208,8 @@ Lookup ConstantFolder::Impl::agreedArgument(const std::pair<std::string, std::si
     open = "`" + function + "` is called nowhere by its name";
   parametersOpen_.erase(key);
   notes_ = outer;
-  if (!open.empty()) {
-    if (openNotes_ && std::find(openNotes_->begin(), openNotes_->end(), open) == openNotes_->end())
-      openNotes_->push_back(open);
-    return Lookup::Unknown;
-  }
+  if (!open.empty())
+    return leftOpen(std::move(open));
   notes.push_back("`" + name + "` = " + firstShown + ", as " + calledBy +
                   (calls.size() == 1 ? "call at " + firstAt + " passes it"
                                      : std::to_string(calls.size()) + " calls pass it, the first at " + firstAt));
