@@ -291,6 +291,7 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
   const int useBlock = source.blockAt(before);
   // A data member of the class of the function around, named bare: past the function's own names, the class's.
   const std::optional<MethodScope> method = methodAround(file, before, base);
+  const int head = source.functionHeadAt(before); // where `before` is a constructor's member initializer
   for (std::size_t at = before == 0 ? std::string::npos : code.rfind(base, before - 1); at != std::string::npos;
        at = at == 0 ? std::string::npos : code.rfind(base, at - 1)) {
     if (++examined_ > kMaxNamesExamined)
@@ -327,7 +328,7 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
       return Lookup::Found;
     }
     if (const std::optional<CudaCode::ParameterList> list = source.parameterListAround(at)) { // a lambda's too
-      if (!source.encloses(list->body, useBlock) && source.functionHeadAt(before) != list->body)
+      if (!source.encloses(list->body, useBlock) && head != list->body)
         continue; // another function's parameter (a constructor's member initializers see its own)
       return structParameter(file, *list, at, base, fields, depth, found);
     }

@@ -130,6 +130,7 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
   };
   // A data member of the class of the function around, named bare: past the function's own names, the class's.
   const std::optional<MethodScope> method = fileScopeOnly ? std::nullopt : methodAround(file, before, name);
+  const int head = source.functionHeadAt(before); // where `before` is a constructor's member initializer
   for (std::size_t at = before == 0 ? std::string::npos : code.rfind(name, before - 1); at != std::string::npos;
        at = at == 0 ? std::string::npos : code.rfind(name, at - 1)) {
     if (++examined_ > kMaxNamesExamined)
@@ -151,10 +152,10 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
       // A template parameter: the one of the function template around the use is what its calls pass,
       // that of the class template whose member function it is, what its objects' types write.
       const int body = source.outermostFunctionBodyAt(before);
-      const int method = body >= 0 ? body : source.functionHeadAt(before); // a constructor's member initializer
+      const int function = body >= 0 ? body : head;
       const std::optional<CudaCode::TemplateParameterList> own =
           fileScopeOnly ? std::nullopt : source.templateParametersOf(body);
-      const int classBody = method < 0 || fileScopeOnly ? -1 : source.parentOf(method);
+      const int classBody = function < 0 || fileScopeOnly ? -1 : source.parentOf(function);
       const std::optional<CudaCode::TemplateParameterList> ofClass =
           own || classBody < 0 ? std::nullopt : source.templateParametersOfClass(classBody);
       const CudaCode::TemplateParameterList *read = own ? &*own : ofClass ? &*ofClass : nullptr;
@@ -184,7 +185,7 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
       return enumerator(file, block, at, depth, found);
     }
     if (const std::optional<CudaCode::ParameterList> list = source.parameterListAround(at)) { // a lambda's too
-      if (fileScopeOnly || (!source.encloses(list->body, useBlock) && source.functionHeadAt(before) != list->body))
+      if (fileScopeOnly || (!source.encloses(list->body, useBlock) && head != list->body))
         continue; // another function's parameter (a constructor's member initializers see its own)
       return withMembers(parameter(file, *list, at, name, depth, found));
     }
