@@ -349,6 +349,20 @@ private:
   /// it may be resized (`v.push_back(x)`, `f(v)`, `v = w`) or no such
   /// declaration is found. CudaContainers.cpp.
   std::optional<Number> containerSize(std::size_t file, std::size_t before, const std::string &name, int depth) const;
+  /// The one-dimension array `name` declared with a braced list, as seen
+  /// just `before` an offset of `file`; nullopt for anything else.
+  std::optional<constants::ArrayDeclaration> arrayDeclaration(std::size_t file, std::size_t before,
+                                                              const std::string &name, int depth) const;
+  /// Whether anything may write `array` (named `name`): in its block, a
+  /// local; in any file, a global not `const`. CudaContainers.cpp.
+  bool arrayWritten(const constants::ArrayDeclaration &array, const std::string &name) const;
+  /// Element `index` of the array `name` (arrayDeclaration()): what its list
+  /// gives it (0 past the list, within its length), where nothing writes it.
+  std::optional<Number> arrayElement(std::size_t file, std::size_t before, const std::string &name,
+                                     std::int64_t index, int depth) const;
+  /// The length of the array `name` and the bytes of an element, a built-in type's.
+  std::optional<std::pair<std::int64_t, std::int64_t>> arrayShape(std::size_t file, std::size_t before,
+                                                                  const std::string &name, int depth) const;
   /// Whether the files define functions named `name` and every one is a
   /// `const` member function, which leaves its object as it was; read
   /// once per name (constMethods_).

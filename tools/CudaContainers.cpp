@@ -1,8 +1,11 @@
 // CudaContainers.cpp - the size of a host container the code sizes where it
 // declares it and never resizes: `std::vector<float> host(n, 1.0f)` then
 // `k<<<(host.size() + 255) / 256, 256>>>(d, host.size())`, Thrust's host
-// and device vectors, `std::array<float, N>`.
+// and device vectors, `std::array<float, N>`; and an element of a plain
+// array that its declaration lists and nothing writes (`int sizes[] = {1,
+// 8, 32, 64}; n = sizes[size - 1];`, the problem sizes of benchmarks).
 #include "CudaConstantsImpl.h"
+#include "CudaStatements.h"
 
 #include <set>
 #include <string_view>
@@ -65,6 +68,20 @@ std::optional<ContainerDeclaration> containerDeclaredAt(const std::string &code,
   return std::nullopt; // a copy, a call's result
 }
 
+/// Whether the name of `length` characters at `at`, an array's, only reads
+/// an element there (`sizes[i]` read, `sizeof(sizes)`): not written
+/// (`sizes[0] = 2`, `&sizes[1]`, `cin >> sizes[0]`), nor passed whole
+/// (`fill(sizes)`), which may write it.
+bool readsElementOnly(const std::string &code, std::size_t at, std::size_t length) {
+  const std::size_t next = code.find_first_not_of(" \t\r\n", at + length);
+  if (next != std::string::npos && code[next] == '[')
+    return !changesMembersAt(code, at, at + length, true);
+  std::size_t previous = codeEndBefore(code, at);
+  if (previous > 0 && code[previous - 1] == '(')
+    previous = codeEndBefore(code, previous - 1);
+  return wordBefore(code, previous) == "sizeof";
+}
+
 /// Whether the use of a container whose name ends at `end` only reads it,
 /// leaving its size as it was: an element (`v[i]`), a member call that
 /// changes no size (`v.data()`, `v.size()`, `v.begin()`), or the range of
@@ -124,6 +141,92 @@ std::optional<Number> ConstantFolder::Impl::containerSize(std::size_t file, std:
     return size;
   }
   return std::nullopt;
+}
+
+std::optional<ArrayDeclaration> ConstantFolder::Impl::arrayDeclaration(std::size_t file, std::size_t before,
+                                                                        const std::string &name, int depth) const {
+  Definition found;
+  if (depth >= kMaxDepth || define(file, before, name, depth, found) != Lookup::Found || found.number || found.dims)
+    return std::nullopt;
+  const std::string &code = files_[found.file].code();
+  // The declarator `name[length]` (one dimension) and its braced list, which variable() keeps whole.
+  const std::size_t open = code.find_first_not_of(" \t\r\n", found.offset + name.size());
+  const std::string list = trimmed(found.text);
+  if (code.compare(found.offset, name.size(), name) != 0 || open == std::string::npos || code[open] != '[' ||
+      list.size() < 2 || list.front() != '{' || list.back() != '}')
+    return std::nullopt;
+  const std::size_t close = pastClosing(code, open);
+  const std::size_t after = close == std::string::npos ? close : code.find_first_not_of(" \t\r\n", close);
+  if (after == std::string::npos || code[after] == '[')
+    return std::nullopt;
+  ArrayDeclaration declared{found.file, found.offset, declaredTypeBefore(code, found.offset),
+                            topLevelParts(std::string_view(list).substr(1, list.size() - 2)), std::nullopt};
+  if (!declared.listed.empty() && trimmed(declared.listed.back()).empty())
+    declared.listed.pop_back(); // `{1, 8, 32, 64,}`, or `{}`
+  const std::string length = trimmed(std::string_view(code).substr(open + 1, close - open - 2));
+  const std::optional<Number> count = length.empty() ? std::nullopt : number(found.file, open, length, depth + 1);
+  declared.length = length.empty() ? std::optional<std::int64_t>(declared.listed.size())
+                    : count && !count->real && count->whole >= 0 ? std::optional<std::int64_t>(count->whole)
+                                                                 : std::nullopt;
+  return declared;
+}
+
+bool ConstantFolder::Impl::arrayWritten(const ArrayDeclaration &array, const std::string &name) const {
+  if (std::count(array.type.begin(), array.type.end(), "const") ||
+      std::count(array.type.begin(), array.type.end(), "constexpr"))
+    return false;
+  // In the block that declares a local; anywhere for a global.
+  const CudaCode &declaring = files_[array.file];
+  const int block = declaring.blockAt(array.at);
+  const bool local = declaring.insideFunction(block);
+  for (std::size_t other = 0; other < files_.size(); ++other) {
+    if (local && other != array.file)
+      continue;
+    const std::string &text = files_[other].code();
+    const std::size_t from = local ? array.at + name.size() : 0;
+    const std::size_t to = local ? declaring.pastBlockOpenedAt(declaring.openBraceOf(block)) : text.size();
+    for (std::size_t at = text.find(name, from); at != std::string::npos && at < to;
+         at = text.find(name, at + name.size())) {
+      if (++examined_ > kMaxNamesExamined)
+        return true;
+      if (isWholeWord(text, at, name.size()) && !afterMemberAccess(text, at) && !afterScopeOperator(text, at) &&
+          !(other == array.file && at == array.at) && !readsElementOnly(text, at, name.size()))
+        return true;
+    }
+  }
+  return false;
+}
+
+std::optional<Number> ConstantFolder::Impl::arrayElement(std::size_t file, std::size_t before, const std::string &name,
+                                                         std::int64_t index, int depth) const {
+  const std::optional<ArrayDeclaration> array = index < 0 ? std::nullopt : arrayDeclaration(file, before, name, depth);
+  if (!array || arrayWritten(*array, name))
+    return std::nullopt;
+  const std::size_t position = static_cast<std::size_t>(index);
+  std::optional<Number> value;
+  if (position < array->listed.size())
+    value = number(array->file, array->at, array->listed[position], depth + 1);
+  else if (array->length && index < *array->length)
+    value = Number{}; // past the list, within the array: value-initialized
+  if (value)
+    note({"`" + name + "[" + std::to_string(index) + "]` = " + shownNumber(*value) + ", as `" + name +
+          "` is declared at " + files_[array->file].where(array->at)});
+  return value;
+}
+
+std::optional<std::pair<std::int64_t, std::int64_t>> ConstantFolder::Impl::arrayShape(std::size_t file,
+                                                                                      std::size_t before,
+                                                                                      const std::string &name,
+                                                                                      int depth) const {
+  const std::optional<ArrayDeclaration> array = arrayDeclaration(file, before, name, depth);
+  if (!array || !array->length)
+    return std::nullopt;
+  std::string element;
+  for (const std::string &word : array->type)
+    if (word != "static" && word != "constexpr" && word != "extern")
+      element += word + " ";
+  const std::optional<std::int64_t> bytes = builtinTypeSize(element);
+  return bytes ? std::optional(std::make_pair(*array->length, *bytes)) : std::nullopt;
 }
 
 } // namespace ptxdvfs::tools

@@ -87,6 +87,16 @@ struct Switch {
   std::size_t fallback = 0;                   ///< the `default:` label; labels.size() without one
 };
 
+/// A one-dimension array declared with a braced list (`const int sizes[4]
+/// = {1, 8, 32, 64};`): where its name is, its type words, the list's
+/// elements as written, and its length (the list's where `[]` leaves it
+/// out; nullopt where it does not fold).
+struct ArrayDeclaration {
+  std::size_t file = 0, at = 0;
+  std::vector<std::string> type, listed;
+  std::optional<std::int64_t> length;
+};
+
 /// `value` as reasons write it: `4096`, `0.5`.
 inline std::string shownNumber(const expression::Number &value) {
   return value.real ? ptx::analysis::AssumedValue::real(value.value).text() : std::to_string(value.whole);

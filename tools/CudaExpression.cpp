@@ -342,14 +342,24 @@ private:
       name = name.substr(5);
     if (name == "sizeof") { // of a type the host's layout fixes: `sizeof(float)`, `sizeof(float4)`
       std::string type;
+      std::vector<Token> inside;
       for (int depth = 0; ++at_ < tokens_.size();) {
         const std::string &text = tokens_[at_].text;
         depth += text == "(" ? 1 : text == ")" ? -1 : 0;
         if (depth < 0)
           break;
         type += text + " ";
+        inside.push_back(tokens_[at_]);
       }
-      const std::optional<std::int64_t> size = accept(")") ? builtinTypeSize(type) : std::nullopt;
+      std::optional<std::int64_t> size = accept(")") ? builtinTypeSize(type) : std::nullopt;
+      if (inside.size() > 2 && inside[0].text == "(" && inside[2].text == ")")
+        inside.erase(inside.begin() + 2), inside.erase(inside.begin()); // `(a)[0]` of a macro's `(x)[0]`
+      if (!size && !inside.empty() && inside[0].kind == Token::Name && !isTypeWord(inside[0].text) &&
+          (inside.size() == 1 || (inside[1].text == "[" && inside.back().text == "]"))) {
+        // An array's, or one element's: `sizeof(sizes) / sizeof(sizes[0])` counts its elements.
+        if (const auto shape = names_.arrayShape(inside[0].text, depth_ + 1))
+          size = inside.size() == 1 ? shape->first * shape->second : shape->second;
+      }
       return size ? std::optional<Number>(Number{false, *size, 0}) : std::nullopt;
     }
     if (name == "static_cast") {
@@ -419,6 +429,12 @@ private:
         at_ += 3;
       }
       return names_.member(path, depth_ + 1);
+    }
+    if (accept("[")) { // an element of an array, `sizes[size - 1]`; one index only
+      const std::optional<Number> index = conditional();
+      if (!index || index->real || !accept("]") || (at_ < tokens_.size() && tokens_[at_].text == "["))
+        return std::nullopt;
+      return names_.element(token.text, index->whole, depth_ + 1);
     }
     return names_.number(token.text, depth_ + 1);
   }

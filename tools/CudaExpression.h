@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ptxdvfs::tools::expression {
@@ -71,6 +72,12 @@ public:
   virtual std::optional<Number> member(const std::string &path, int depth) const = 0;
   /// What the pointer `name` points at (`*threads`); nullopt where it is not fixed.
   virtual std::optional<Number> pointee(const std::string &name, int depth) const = 0;
+  /// Element `index` (from 0) of the array `name` (`sizes[1]`); nullopt where it is not fixed.
+  virtual std::optional<Number> element(const std::string &name, std::int64_t index, int depth) const = 0;
+  /// The length of the array `name` and the bytes of one element, for
+  /// `sizeof(sizes) / sizeof(sizes[0])`; nullopt where they are not fixed.
+  virtual std::optional<std::pair<std::int64_t, std::int64_t>> arrayShape(const std::string &name,
+                                                                           int depth) const = 0;
   /// The size of the container `name`, `name.size()` (`std::vector<float>
   /// v(n)`); nullopt where it is not fixed.
   virtual std::optional<Number> containerSize(const std::string &name, int depth) const = 0;

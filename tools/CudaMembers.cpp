@@ -105,23 +105,6 @@ bool overlaps(const std::string &a, const std::string &b) {
          (longer.size() == shorter.size() || longer[shorter.size()] == '.' || longer[shorter.size()] == '[');
 }
 
-/// Whether the member chain of a name at `at`, which ends at `end`, is
-/// changed there; where `deeper`, an element (`p.v[0] = 1`, `&p.v[1]`)
-/// counts, and so does anything reached through `->` or a call.
-bool changesMembersAt(const std::string &code, std::size_t at, std::size_t end, bool deeper) {
-  if (!deeper)
-    return changesAt(code, at, end - at);
-  for (std::size_t next = code.find_first_not_of(" \t\r\n", end); next != std::string::npos && code[next] == '[';
-       next = code.find_first_not_of(" \t\r\n", end)) {
-    end = pastClosing(code, next);
-    if (end == std::string::npos)
-      return true;
-  }
-  const std::size_t next = code.find_first_not_of(" \t\r\n", end);
-  const bool further = next != std::string::npos && (code[next] == '(' || code.compare(next, 2, "->") == 0);
-  return further || changesAt(code, at, end - at);
-}
-
 /// `{a, b}` -> `a, b`; nullopt for text that is no braced list.
 std::optional<std::string> bracedInside(const std::string &text) {
   const std::string written = trimmed(text);

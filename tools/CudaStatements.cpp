@@ -276,6 +276,20 @@ std::optional<CallArgument> addressArgumentAt(const std::string &code, std::size
   return argumentStartingAt(code, previous - 1, at, length);
 }
 
+bool changesMembersAt(const std::string &code, std::size_t at, std::size_t end, bool deeper) {
+  if (!deeper)
+    return changesAt(code, at, end - at);
+  for (std::size_t next = code.find_first_not_of(" \t\r\n", end); next != std::string::npos && code[next] == '[';
+       next = code.find_first_not_of(" \t\r\n", end)) {
+    end = pastClosing(code, next);
+    if (end == std::string::npos)
+      return true;
+  }
+  const std::size_t next = code.find_first_not_of(" \t\r\n", end);
+  const bool further = next != std::string::npos && (code[next] == '(' || code.compare(next, 2, "->") == 0);
+  return further || changesAt(code, at, end - at);
+}
+
 bool changedWithin(const std::string &code, const std::string &name, std::size_t from, std::size_t to) {
   for (std::size_t at = code.find(name, from); at != std::string::npos && at < to;
        at = code.find(name, at + name.size()))

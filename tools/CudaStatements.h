@@ -87,6 +87,11 @@ struct CallArgument {
 /// where `at` is in no such argument.
 std::optional<CallArgument> addressArgumentAt(const std::string &code, std::size_t at, std::size_t length);
 
+/// Whether the member chain of a name at `at`, which ends at `end`, is
+/// changed there; where `deeper`, an element (`p.v[0] = 1`, `&p.v[1]`)
+/// counts, and so does anything reached through `->` or a call.
+bool changesMembersAt(const std::string &code, std::size_t at, std::size_t end, bool deeper);
+
 /// Whether `name` is changed (changesAt()) anywhere in [`from`, `to`) of `code`.
 bool changedWithin(const std::string &code, const std::string &name, std::size_t from, std::size_t to);
 

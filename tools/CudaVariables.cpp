@@ -261,8 +261,17 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
       return Lookup::Unknown; // a local of another file
     if (!local && !constant && changedAnywhere(name, depth))
       return queriedGlobal(name, "", depth, found); // a global the program may change, unless only queries do
-    found = Definition("", file, at, std::count(type.begin(), type.end(), "dim3") > 0);
-    if (next < code.size() && code[next] == '=' && code.compare(next, 2, "==") != 0) {
+    const bool array = next < code.size() && code[next] == '['; // `int sizes[4] = {...}`: arrayElement() reads it
+    found = Definition("", file, at, !array && std::count(type.begin(), type.end(), "dim3") > 0);
+    for (; next < code.size() && code[next] == '['; next = code.find_first_not_of(" \t\r\n", next))
+      if ((next = pastClosing(code, next)) == std::string::npos)
+        return Lookup::Unknown;
+    if (array && next < code.size() && code[next] == '{') {
+      const std::size_t close = pastClosing(code, next);
+      if (close == std::string::npos)
+        return Lookup::Unknown;
+      found.text = code.substr(next, close - next); // braces kept: a list, no number
+    } else if (next < code.size() && code[next] == '=' && code.compare(next, 2, "==") != 0) {
       std::string rest = code.substr(next + 1, code.find(';', next) - next - 1);
       found.text = topLevelParts(rest).front();
     } else if (next < code.size() && (code[next] == '(' || code[next] == '{')) {

@@ -1,0 +1,76 @@
+// ArrayElementsTest.cpp - an element of a host array that its declaration
+// lists and nothing writes: `int probSizes[4] = {1, 8, 32, 64};` then
+// `n = probSizes[size - 1]`, the problem-size tables of benchmarks.
+#include "SourceLaunchHelpers.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace ptxdvfs::tools {
+namespace {
+
+TEST(ArrayElementsTest, AnElementIsWhatTheListGivesIt) {
+  EXPECT_EQ(gridAfter("int sizes[4] = {1, 8, 32, 64};\nint n = sizes[1] * 1024;"), "32,1,1");
+  EXPECT_EQ(gridAfter("const int sizes[] = {1 << 10, 1 << 12,};\nint n = sizes[1];"), "16,1,1");
+  EXPECT_EQ(gridAfter("static const long sizes[3]{256, 512, 1024};\nint n = sizes[2] * 4;"), "16,1,1");
+  // The index folds as any size does: SHOC's `probSizes[sizeClass - 1]`, the program run without arguments.
+  EXPECT_EQ(gridAfter("int probSizes[4] = {1, 8, 32, 64};\nint sizeClass = 1;\n"
+                      "if (argc > 1) sizeClass = atoi(argv[1]);\nint n = probSizes[sizeClass - 1] * 1024 * 1024 / "
+                      "sizeof(float);"),
+            "1024,1,1");
+  // Past the list but inside the array, value-initialized; past the array, nothing.
+  EXPECT_EQ(gridAfter("int sizes[4] = {512};\nint n = 256 + sizes[3];"), "1,1,1");
+  EXPECT_EQ(gridAfter("int sizes[] = {512};\nint n = 256 + sizes[1];"), "none");
+  EXPECT_EQ(gridAfter("int sizes[2] = {512, 1024};\nint n = sizes[-1];"), "none");
+  // Reading it, or its size, leaves it as it was.
+  EXPECT_EQ(gridAfter("int sizes[] = {4096, 8192};\nint count = sizeof(sizes) / sizeof(sizes[0]);\n"
+                      "printf(\"%d %d\\n\", sizes[0], count);\nint n = sizes[count - 1];"),
+            "32,1,1");
+  // Its length, as the idiom counts it, in a macro too.
+  EXPECT_EQ(launchesIn("const int sizes[] = {4096, 8192, 16384};\n"
+                       "for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); ++i) k<<<1, 256>>>(x);"),
+            3u);
+  EXPECT_EQ(launchesIn("double scales[5] = {0.5};\n#define COUNT(a) (sizeof(a) / sizeof((a)[0]))\n"
+                       "for (int i = 0; i < COUNT(scales); ++i) k<<<1, 256>>>(x);"),
+            5u);
+  // A global, from a function that reads it.
+  EXPECT_EQ(shown(launchOfK("int kSizes[] = {1024, 2048};\n"
+                            "int main() { float *x; int n = kSizes[1]; k<<<n / 256, 256>>>(x); }\n")
+                      .grid),
+            "8,1,1");
+}
+
+TEST(ArrayElementsTest, AnArrayThatMayBeWrittenIsOpen) {
+  for (const char *body : {"int sizes[2] = {512, 1024};\nsizes[1] = 4096;",
+                           "int sizes[2] = {512, 1024};\nsizes[1] *= 2;",
+                           "int sizes[2] = {512, 1024};\nsizes[1]++;",
+                           "int sizes[2] = {512, 1024};\n--sizes[1];",
+                           "int sizes[2] = {512, 1024};\nstd::cin >> sizes[1];",
+                           "int sizes[2] = {512, 1024};\nscanf(\"%d\", &sizes[1]);",
+                           "int sizes[2] = {512, 1024};\nfill(sizes);",
+                           "int sizes[2] = {512, 1024};\nint *p = sizes;",
+                           "int sizes[2];\nsizes[0] = 512;\nsizes[1] = 1024;",
+                           "int sizes[2][2] = {{512, 1024}, {2048, 4096}};"})
+    EXPECT_EQ(gridAfter(std::string(body) + "\nint n = sizes[1];"), "none") << body;
+  // Written after the launch, in a loop around it: the next pass reads it.
+  EXPECT_EQ(shown(launchOfK(inMain("int sizes[2] = {512, 1024};\nfor (int t = 0; t < 4; ++t) {\n"
+                                   "k<<<sizes[1] / 256, 256>>>(x);\nsizes[1] *= 2;\n}"))
+                      .grid),
+            "none");
+  // A global that another function writes.
+  EXPECT_EQ(shown(launchOfK("int kSizes[] = {1024, 2048};\nvoid grow() { kSizes[1] = 4096; }\n"
+                            "int main() { float *x; grow(); k<<<kSizes[1] / 256, 256>>>(x); }\n")
+                      .grid),
+            "none");
+}
+
+TEST(ArrayElementsTest, TheReasonNamesTheArray) {
+  const ptx::analysis::SourceLaunch launch =
+      launchOfK(inMain("const int sizes[] = {1024, 4096};\nk<<<sizes[1] / 256, 256>>>(x);"));
+  EXPECT_EQ(shown(launch.grid), "16,1,1");
+  EXPECT_EQ(launch.gridHow, "`sizes[1]` = 4096, as `sizes` is declared at t.cu:3");
+}
+
+} // namespace
+} // namespace ptxdvfs::tools
