@@ -148,8 +148,8 @@ public:
       return std::nullopt;
     return folder_.number(found.file, found.offset, found.text, depth + 1);
   }
-  std::optional<Number> element(const std::string &name, std::int64_t index, int depth) const override {
-    return folder_.arrayElement(file_, offset_, name, index, depth);
+  std::optional<Number> element(const std::string &name, std::vector<Token> index, int depth) const override {
+    return folder_.arrayElement(file_, offset_, name, [&] { return fold(*this, index, depth); }, depth);
   }
   std::optional<std::pair<std::int64_t, std::int64_t>> arrayShape(const std::string &name, int depth) const override {
     return folder_.arrayShape(file_, offset_, name, depth);

@@ -356,10 +356,13 @@ private:
   /// Whether anything may write `array` (named `name`): in its block, a
   /// local; in any file, a global not `const`. CudaContainers.cpp.
   bool arrayWritten(const constants::ArrayDeclaration &array, const std::string &name) const;
-  /// Element `index` of the array `name` (arrayDeclaration()): what its list
-  /// gives it (0 past the list, within its length), where nothing writes it.
+  /// The element of the array `name` (arrayDeclaration()) at what `index`
+  /// folds to: what its list gives it (0 past the list, within its
+  /// length), where nothing writes it. Where the index reads the counter
+  /// of one host loop around (counterValue()), the mean of the elements
+  /// over the counter's values, as the launches read them in turn.
   std::optional<Number> arrayElement(std::size_t file, std::size_t before, const std::string &name,
-                                     std::int64_t index, int depth) const;
+                                     const std::function<std::optional<Number>()> &index, int depth) const;
   /// The length of the array `name` and the bytes of an element, a built-in type's.
   std::optional<std::pair<std::int64_t, std::int64_t>> arrayShape(std::size_t file, std::size_t before,
                                                                   const std::string &name, int depth) const;
@@ -521,8 +524,9 @@ private:
   /// The calls read for the templates they name (readCalls()), and how many times they changed.
   mutable TemplateCalls callsRead_;
   mutable std::size_t callsChanged_ = 0;
-  /// How many times a loop counter stood for its middle value, so far.
+  /// How many times a loop counter stood for its middle value, so far, and the last one's loop and range.
   mutable std::size_t middles_ = 0;
+  mutable std::optional<constants::CounterRead> lastMiddle_;
   mutable std::map<std::pair<std::size_t, std::size_t>, std::int64_t> countersSet_;
   /// Where the fold under way collects its notes (Notes): what its value
   /// rests on, and why parameters it reads are open; null where nobody asks.

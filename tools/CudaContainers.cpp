@@ -7,6 +7,9 @@
 #include "CudaConstantsImpl.h"
 #include "CudaStatements.h"
 
+#include <algorithm>
+#include <cmath>
+#include <functional>
 #include <set>
 #include <string_view>
 
@@ -198,18 +201,69 @@ bool ConstantFolder::Impl::arrayWritten(const ArrayDeclaration &array, const std
 }
 
 std::optional<Number> ConstantFolder::Impl::arrayElement(std::size_t file, std::size_t before, const std::string &name,
-                                                         std::int64_t index, int depth) const {
-  const std::optional<ArrayDeclaration> array = index < 0 ? std::nullopt : arrayDeclaration(file, before, name, depth);
+                                                         const std::function<std::optional<Number>()> &index,
+                                                         int depth) const {
+  const std::optional<ArrayDeclaration> array = arrayDeclaration(file, before, name, depth);
   if (!array || arrayWritten(*array, name))
     return std::nullopt;
-  const std::size_t position = static_cast<std::size_t>(index);
-  std::optional<Number> value;
-  if (position < array->listed.size())
-    value = number(array->file, array->at, array->listed[position], depth + 1);
-  else if (array->length && index < *array->length)
-    value = Number{}; // past the list, within the array: value-initialized
+  auto elementAt = [&](const std::optional<Number> &position) -> std::optional<Number> {
+    if (!position || position->real || position->whole < 0)
+      return std::nullopt;
+    if (static_cast<std::size_t>(position->whole) < array->listed.size())
+      return number(array->file, array->at, array->listed[position->whole], depth + 1);
+    return array->length && position->whole < *array->length ? std::optional(Number{}) // value-initialized
+                                                              : std::nullopt;
+  };
+  // The notes of the index and the element are set aside: a mean over a counter tells its own.
+  std::vector<std::string> aside, *const outer = notes_;
+  notes_ = outer ? &aside : nullptr;
+  const std::size_t middlesBefore = middles_;
+  lastMiddle_.reset();
+  const std::optional<Number> position = index();
+  const std::optional<Number> value = elementAt(position);
+  const std::optional<CounterRead> counter = value && middles_ == middlesBefore + 1 ? lastMiddle_ : std::nullopt;
+  // `for (s = 0; s < 4; ++s) n = sizes[s];`: each launch reads its own element, so their mean stands for them.
+  std::optional<Number> mean;
+  constexpr std::uint64_t kMostElementsMeaned = 64;
+  if (counter && counter->range.count <= kMostElementsMeaned) {
+    const CountedRange &range = counter->range;
+    const std::pair<std::size_t, std::size_t> loop{counter->file, counter->loop};
+    notes_ = nullptr;
+    double sum = 0;
+    bool real = false;
+    std::int64_t counted = range.start;
+    for (std::uint64_t step = 0; step < range.count; ++step, counted = step < range.count ? range.next(counted) : 0) {
+      countersSet_[loop] = counted;
+      forgetParametersFound(); // found with the counter's middle
+      const std::optional<Number> element = elementAt(index());
+      if (!element) {
+        sum = std::nan(""); // past the list at some value: no mean, and no element stands for them
+        break;
+      }
+      sum += element->asReal();
+      real = real || element->real;
+    }
+    countersSet_.erase(loop);
+    forgetParametersFound();
+    const double average = sum / static_cast<double>(range.count);
+    if (real && std::isfinite(average))
+      mean = Number{true, 0, average};
+    else if (const std::optional<std::int64_t> whole = std::isfinite(average) ? truncated(std::round(average))
+                                                                               : std::nullopt)
+      mean = Number{false, *whole, 0};
+  }
+  notes_ = outer;
+  if (counter && counter->range.count <= kMostElementsMeaned && !mean)
+    return std::nullopt;
+  if (mean) {
+    note({"`" + name + "[...]` = " + shownNumber(*mean) + ", the mean over the " +
+          std::to_string(counter->range.count) + " values of `" + counter->counter + "` in " + counter->header +
+          " at " + files_[counter->file].where(counter->loop)});
+    return mean;
+  }
+  note(std::move(aside));
   if (value)
-    note({"`" + name + "[" + std::to_string(index) + "]` = " + shownNumber(*value) + ", as `" + name +
+    note({"`" + name + "[" + std::to_string(position->whole) + "]` = " + shownNumber(*value) + ", as `" + name +
           "` is declared at " + files_[array->file].where(array->at)});
   return value;
 }

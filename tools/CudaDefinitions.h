@@ -87,6 +87,15 @@ struct Switch {
   std::size_t fallback = 0;                   ///< the `default:` label; labels.size() without one
 };
 
+/// A host loop's counter that stood for all its values (its middle, or
+/// their mean): its loop, by file and offset, its head as reasons quote
+/// it, and its values.
+struct CounterRead {
+  std::size_t file = 0, loop = 0;
+  std::string counter, header;
+  CountedRange range;
+};
+
 /// A one-dimension array declared with a braced list (`const int sizes[4]
 /// = {1, 8, 32, 64};`): where its name is, its type words, the list's
 /// elements as written, and its length (the list's where `[]` leaves it

@@ -91,7 +91,7 @@ std::optional<ConstantFolder::Impl::DeviceQuery> ConstantFolder::Impl::deviceQue
   const bool attribute = passed && passed->callee == "cudaDeviceGetAttribute";
   if ((!properties && !attribute) || passed->index != 0 || !passed->whole)
     return std::nullopt;
-  DeviceQuery query{passed->callee, std::nullopt};
+  DeviceQuery query{passed->callee, std::nullopt, {}};
   std::string property = member;
   if (attribute) { // `cudaDeviceGetAttribute(&value, attribute, device)`: its attribute names the property
     const std::optional<std::vector<std::string>> arguments = partsInParentheses(code, passed->open);

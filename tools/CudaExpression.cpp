@@ -431,10 +431,16 @@ private:
       return names_.member(path, depth_ + 1);
     }
     if (accept("[")) { // an element of an array, `sizes[size - 1]`; one index only
-      const std::optional<Number> index = conditional();
-      if (!index || index->real || !accept("]") || (at_ < tokens_.size() && tokens_[at_].text == "["))
+      std::vector<Token> index;
+      for (int nested = 0; at_ < tokens_.size(); index.push_back(tokens_[at_++])) {
+        const std::string &text = tokens_[at_].text;
+        if (text == "]" && nested-- == 0)
+          break;
+        nested += text == "[";
+      }
+      if (index.empty() || !accept("]") || (at_ < tokens_.size() && tokens_[at_].text == "["))
         return std::nullopt;
-      return names_.element(token.text, index->whole, depth_ + 1);
+      return names_.element(token.text, std::move(index), depth_ + 1);
     }
     return names_.number(token.text, depth_ + 1);
   }

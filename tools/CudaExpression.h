@@ -72,8 +72,9 @@ public:
   virtual std::optional<Number> member(const std::string &path, int depth) const = 0;
   /// What the pointer `name` points at (`*threads`); nullopt where it is not fixed.
   virtual std::optional<Number> pointee(const std::string &name, int depth) const = 0;
-  /// Element `index` (from 0) of the array `name` (`sizes[1]`); nullopt where it is not fixed.
-  virtual std::optional<Number> element(const std::string &name, std::int64_t index, int depth) const = 0;
+  /// The element of the array `name` at the index `index` folds to, from
+  /// 0 (`sizes[size - 1]`); nullopt where it is not fixed.
+  virtual std::optional<Number> element(const std::string &name, std::vector<Token> index, int depth) const = 0;
   /// The length of the array `name` and the bytes of one element, for
   /// `sizeof(sizes) / sizeof(sizes[0])`; nullopt where they are not fixed.
   virtual std::optional<std::pair<std::int64_t, std::int64_t>> arrayShape(const std::string &name,

@@ -333,6 +333,7 @@ std::optional<Number> ConstantFolder::Impl::counterValue(std::size_t file, std::
     return std::nullopt;
   const Number value{false, range->middle, 0};
   ++middles_;
+  lastMiddle_ = CounterRead{file, loop, counted.counter, quotedCode(header), *range};
   note({"`" + counted.counter + "` = " + shownNumber(value) +
         (range->scaled ? ", the mean of the " + std::to_string(range->count) + " values of " : ", the middle of ") +
         quotedCode(header) + " at " + files_[file].where(loop)});

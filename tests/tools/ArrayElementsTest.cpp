@@ -65,6 +65,26 @@ TEST(ArrayElementsTest, AnArrayThatMayBeWrittenIsOpen) {
             "none");
 }
 
+TEST(ArrayElementsTest, AnIndexThatALoopCountsReadsTheMeanOfTheElements) {
+  // Each of the 4 launches reads its own size: their mean, (2^16 + 2^18 + 2^20 + 2^22) / 4 = 1392640, stands for
+  // them (the counter's middle, 1, would read 2^18).
+  const std::string sizes = "const int sizes[] = {1 << 16, 1 << 18, 1 << 20, 1 << 22};\n";
+  const ptx::analysis::SourceLaunch launch =
+      launchOfK(inMain(sizes + "for (int s = 0; s < 4; s++) {\nint n = sizes[s];\nk<<<n / 256, 256>>>(x);\n}"));
+  EXPECT_EQ(shown(launch.grid), "5440,1,1");
+  EXPECT_EQ(launch.launches, 4u);
+  EXPECT_EQ(launch.gridHow,
+            "`sizes[...]` = 1392640, the mean over the 4 values of `s` in `for (int s = 0; s < 4; s++)` at t.cu:4");
+  EXPECT_EQ(shown(launchOfK(inMain(sizes + "for (int s = 0; s < 4; s++)\nk<<<sizes[3 - s] / 256, 256>>>(x);")).grid),
+            "5440,1,1");
+  // A counter that runs past the list: the program reads past the array, so no element stands for the launches.
+  EXPECT_EQ(shown(launchOfK(inMain(sizes + "for (int s = 0; s < 5; s++)\nk<<<sizes[s] / 256, 256>>>(x);")).grid),
+            "none");
+  // Where the index does not read the counter, the element itself.
+  EXPECT_EQ(shown(launchOfK(inMain(sizes + "for (int s = 0; s < 4; s++)\nk<<<sizes[2] / 256, 256>>>(x);")).grid),
+            "4096,1,1");
+}
+
 TEST(ArrayElementsTest, TheReasonNamesTheArray) {
   const ptx::analysis::SourceLaunch launch =
       launchOfK(inMain("const int sizes[] = {1024, 4096};\nk<<<sizes[1] / 256, 256>>>(x);"));
