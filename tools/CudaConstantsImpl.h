@@ -34,6 +34,10 @@ class ConstantFolder::Impl {
   using Number = expression::Number;
   using FunctionMacro = expression::FunctionMacro;
   using Dim3 = ptx::analysis::Dim3;
+  using ReferenceParameters = constants::ReferenceParameters;
+  using DeviceQuery = constants::DeviceQuery;
+  using MethodScope = constants::MethodScope;
+  using MemberChanges = constants::MemberChanges;
 
 public:
   class Notes;
@@ -149,20 +153,6 @@ private:
   /// the files whose every declaration that fits the call takes a pointer
   /// to const there (`void show(const Params *p)` called as `show(&p)`).
   bool onlyRead(std::size_t file, std::size_t at, std::size_t length) const;
-  /// One definition of a function (or, body -1, a declaration of one the
-  /// files do not define), read once for outArgument(): per
-  /// parameter, its name where it is a non-const reference or a pointer
-  /// to non-const (else empty) and which of the two, whether it is a
-  /// pointer to const (`const Params *p`), and how many parameters have
-  /// no default.
-  struct ReferenceParameters {
-    std::size_t definedIn = 0;
-    int body = -1;
-    std::size_t required = 0;
-    std::vector<std::string> references;
-    std::vector<bool> pointers;
-    std::vector<bool> pointersToConst;
-  };
   /// The definitions of `callee` in the files, else its declarations, cached; empty where none
   /// takes anything by reference or pointer.
   const std::vector<ReferenceParameters> &referenceParametersOf(const std::string &callee) const;
@@ -183,14 +173,6 @@ private:
   /// before `before` (runsBeforeEachUse()).
   Lookup deviceQuery(std::size_t file, std::size_t at, std::size_t length, const std::string &member,
                      std::size_t before, int depth, Definition &found) const;
-  /// A device query at `at`: its call, and the value it leaves in
-  /// `member` (empty: the variable itself), nullopt where the device,
-  /// the attribute or the member is not known.
-  struct DeviceQuery {
-    std::string callee;
-    std::optional<std::int64_t> value;
-    std::string assumed; ///< what the value takes for granted, for reasons (`, for a kernel of ...`)
-  };
   /// The query that passes the name of `length` characters at `at` by
   /// address; nullopt where it is passed to no device query. Its other
   /// arguments are folded `depth` deep (an occupancy query's block size).
@@ -395,17 +377,7 @@ private:
   /// With `byName`, its data members as CudaStructs::dataMembers() tells them, a class's too.
   StructFound structMembers(std::size_t file, const std::string &type, bool byName = false) const;
   /// The member function whose body holds `before` of `file`, where its
-  /// class declares a data member `name` (a function's own names hide it):
-  /// where its parameter list opens (a name found before it is not the
-  /// function's own), where its member initializers start (its body's `{`
-  /// where it has none) and its body's `{`.
-  struct MethodScope {
-    std::string className;
-    int block = -1; ///< its body
-    std::size_t parameters = 0, initializers = 0, body = 0;
-    bool constructor = false;
-    bool hidden = false; ///< a parameter has the member's name: in the body, only `this->name` is the member
-  };
+  /// class declares a data member `name` (a function's own names hide it).
   std::optional<MethodScope> methodAround(std::size_t file, std::size_t before, const std::string &name) const;
   /// The data member `name` of `method`'s class, named bare in it: in a
   /// constructor, what its member initializer (`n_(n)`, folded in its
@@ -447,16 +419,7 @@ private:
   Lookup classMemberField(std::size_t file, const MethodScope &method, const std::string &base,
                           const std::string &fields, int depth, Definition &found) const;
   /// Where the data member `name` of `className` is changed outside the
-  /// bare names of its constructors' bodies: the one member function
-  /// that sets it bare or through `this->` (`void init(int n) { n_ = n; }`,
-  /// by file and body, and where it first does), and the first change of
-  /// any other kind (in a second member function, `s.n_ = 8` anywhere).
-  /// Read once per class and member.
-  struct MemberChanges {
-    std::optional<std::pair<std::size_t, std::size_t>> other;
-    std::optional<std::pair<std::size_t, int>> setter;
-    std::size_t setterAt = std::string::npos;
-  };
+  /// bare names of its constructors' bodies; read once per class and member.
   const MemberChanges &memberChanges(const std::string &className, const std::string &name) const;
   /// Whether the type words `type` name a class or struct other than
   /// `className` that the files define with a body of its own (a

@@ -1,6 +1,8 @@
 // CudaDefinitions.h - what the constant folder's lookups give and pass
 // around: a name's definition (the text to fold, and where), a one-return
-// function, what a call passes, a switch read once. Private to the folder.
+// function, what a call passes, a switch read once, what a function takes
+// by reference, a device query, a member function's scope, a host loop's
+// counter, an array's declaration. Private to the folder.
 #pragma once
 
 #include "CudaExpression.h"
@@ -85,6 +87,53 @@ struct Switch {
   bool folds = true;                          ///< whether every `case` folds to a whole number
   std::map<std::int64_t, std::size_t> jumps;  ///< each `case` value, to the first label of it
   std::size_t fallback = 0;                   ///< the `default:` label; labels.size() without one
+};
+
+/// One definition of a function (or, body -1, a declaration of one the
+/// files do not define), read once for outArgument(): per
+/// parameter, its name where it is a non-const reference or a pointer
+/// to non-const (else empty) and which of the two, whether it is a
+/// pointer to const (`const Params *p`), and how many parameters have
+/// no default.
+struct ReferenceParameters {
+  std::size_t definedIn = 0;
+  int body = -1;
+  std::size_t required = 0;
+  std::vector<std::string> references;
+  std::vector<bool> pointers;
+  std::vector<bool> pointersToConst;
+};
+
+/// A device query: its call, and the value it leaves in
+/// `member` (empty: the variable itself), nullopt where the device,
+/// the attribute or the member is not known.
+struct DeviceQuery {
+  std::string callee;
+  std::optional<std::int64_t> value;
+  std::string assumed; ///< what the value takes for granted, for reasons (`, for a kernel of ...`)
+};
+
+/// A member function, seen from a use in it of its class's data member
+/// `name`: its class, its body, where its parameter list opens (a name
+/// found before it is not the function's own), where its member
+/// initializers start (its body's `{` where it has none) and its body's `{`.
+struct MethodScope {
+  std::string className;
+  int block = -1; ///< its body
+  std::size_t parameters = 0, initializers = 0, body = 0;
+  bool constructor = false;
+  bool hidden = false; ///< a parameter has the member's name: in the body, only `this->name` is the member
+};
+
+/// Where a class's data member is changed outside the bare names of its
+/// constructors' bodies: the one member function that sets it bare or
+/// through `this->` (`void init(int n) { n_ = n; }`, by file and body, and
+/// where it first does), and the first change of any other kind (in a
+/// second member function, `s.n_ = 8` anywhere).
+struct MemberChanges {
+  std::optional<std::pair<std::size_t, std::size_t>> other;
+  std::optional<std::pair<std::size_t, int>> setter;
+  std::size_t setterAt = std::string::npos;
 };
 
 /// A host loop's counter that stood for all its values (its middle, or
