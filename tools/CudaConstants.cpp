@@ -476,6 +476,11 @@ std::optional<bool> ConstantFolder::branchTaken(std::size_t file, const LoopHead
   return notes.told(impl_->branchTaken(file, header));
 }
 
+std::optional<std::uint64_t> ConstantFolder::elementsOf(std::size_t file, std::size_t offset,
+                                                        const std::string &range) const {
+  return file < impl_->files().size() ? impl_->elementsOf(file, offset, range, 0) : std::nullopt;
+}
+
 std::optional<ptx::analysis::AssumedValue> ConstantFolder::value(std::size_t file, std::size_t offset,
                                                                  const std::string &expression,
                                                                  std::string *how) const {

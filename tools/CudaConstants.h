@@ -99,6 +99,12 @@ public:
   std::optional<ptx::analysis::AssumedValue> value(std::size_t file, std::size_t offset, const std::string &expression,
                                                    std::string *how = nullptr) const;
 
+  /// How many elements the range of a range `for` written at `offset`
+  /// holds: a braced list's (`{1 << 16, 1 << 20}`), an array's that its
+  /// declaration sizes (`sizes`), or a container's (`v`, containerSize());
+  /// nullopt where the source does not fix it.
+  std::optional<std::uint64_t> elementsOf(std::size_t file, std::size_t offset, const std::string &range) const;
+
   /// Where the files call the function `name` (CudaCode's callsIn()), by
   /// file and the offset of the name, its calls of itself included; found
   /// once per name.

@@ -50,6 +50,9 @@ public:
   std::optional<Dim3> dimension(std::size_t file, std::size_t offset, const std::string &text, int depth = 0) const;
   std::optional<Number> number(std::size_t file, std::size_t offset, const std::string &text, int depth = 0) const;
   std::optional<bool> branchTaken(std::size_t file, const LoopHeader &header) const { return taken(file, header, 0); }
+  /// ConstantFolder::elementsOf(); CudaContainers.cpp.
+  std::optional<std::uint64_t> elementsOf(std::size_t file, std::size_t offset, const std::string &range,
+                                          int depth) const;
   /// Where the function `name` is called, by file and offset; its calls of
   /// itself too, whose arguments are folded as others are. Only the calls
   /// of the instance read (readCalls()) for a template it names.
@@ -345,6 +348,10 @@ private:
   /// over the counter's values, as the launches read them in turn.
   std::optional<Number> arrayElement(std::size_t file, std::size_t before, const std::string &name,
                                      const std::function<std::optional<Number>()> &index, int depth) const;
+  /// The name declared at `at` by the head of a range `for` (`for (int n :
+  /// sizes)`), read in its body: the mean of the elements of a braced list
+  /// or of an array (arrayElement()), which its iterations read in turn.
+  Lookup rangeForValue(std::size_t file, std::size_t at, int depth, Definition &found) const;
   /// The length of the array `name` and the bytes of an element, a built-in type's.
   std::optional<std::pair<std::int64_t, std::int64_t>> arrayShape(std::size_t file, std::size_t before,
                                                                   const std::string &name, int depth) const;

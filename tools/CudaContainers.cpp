@@ -110,6 +110,29 @@ bool keepsSize(const std::string &code, std::size_t start, std::size_t end) {
          (previous < 2 || code[previous - 2] != ':'); // `: v)`, not `ns::v)`
 }
 
+/// How many elements a mean stands for at most: past it, the element it stands in the middle of.
+constexpr std::int64_t kMostElementsMeaned = 64;
+
+/// The mean of `values`, a whole number (rounded) where they all are;
+/// nullopt where one is missing, or there are none.
+std::optional<Number> meanOf(const std::vector<std::optional<Number>> &values) {
+  double sum = 0;
+  bool real = false;
+  for (const std::optional<Number> &value : values) {
+    if (!value)
+      return std::nullopt;
+    sum += value->asReal();
+    real = real || value->real;
+  }
+  const double average = sum / static_cast<double>(values.size());
+  if (values.empty() || !std::isfinite(average))
+    return std::nullopt;
+  if (real)
+    return Number{true, 0, average};
+  const std::optional<std::int64_t> whole = truncated(std::round(average));
+  return whole ? std::optional<Number>(Number{false, *whole, 0}) : std::nullopt;
+}
+
 } // namespace
 
 std::optional<Number> ConstantFolder::Impl::containerSize(std::size_t file, std::size_t before,
@@ -224,36 +247,23 @@ std::optional<Number> ConstantFolder::Impl::arrayElement(std::size_t file, std::
   const std::optional<CounterRead> counter = value && middles_ == middlesBefore + 1 ? lastMiddle_ : std::nullopt;
   // `for (s = 0; s < 4; ++s) n = sizes[s];`: each launch reads its own element, so their mean stands for them.
   std::optional<Number> mean;
-  constexpr std::uint64_t kMostElementsMeaned = 64;
-  if (counter && counter->range.count <= kMostElementsMeaned) {
+  if (counter && counter->range.count <= static_cast<std::uint64_t>(kMostElementsMeaned)) {
     const CountedRange &range = counter->range;
     const std::pair<std::size_t, std::size_t> loop{counter->file, counter->loop};
     notes_ = nullptr;
-    double sum = 0;
-    bool real = false;
+    std::vector<std::optional<Number>> elements;
     std::int64_t counted = range.start;
     for (std::uint64_t step = 0; step < range.count; ++step, counted = step < range.count ? range.next(counted) : 0) {
       countersSet_[loop] = counted;
       forgetParametersFound(); // found with the counter's middle
-      const std::optional<Number> element = elementAt(index());
-      if (!element) {
-        sum = std::nan(""); // past the list at some value: no mean, and no element stands for them
-        break;
-      }
-      sum += element->asReal();
-      real = real || element->real;
+      elements.push_back(elementAt(index())); // none past the list: no mean, and no element stands for them
     }
     countersSet_.erase(loop);
     forgetParametersFound();
-    const double average = sum / static_cast<double>(range.count);
-    if (real && std::isfinite(average))
-      mean = Number{true, 0, average};
-    else if (const std::optional<std::int64_t> whole = std::isfinite(average) ? truncated(std::round(average))
-                                                                               : std::nullopt)
-      mean = Number{false, *whole, 0};
+    mean = meanOf(elements);
   }
   notes_ = outer;
-  if (counter && counter->range.count <= kMostElementsMeaned && !mean)
+  if (counter && counter->range.count <= static_cast<std::uint64_t>(kMostElementsMeaned) && !mean)
     return std::nullopt;
   if (mean) {
     note({"`" + name + "[...]` = " + shownNumber(*mean) + ", the mean over the " +
@@ -266,6 +276,60 @@ std::optional<Number> ConstantFolder::Impl::arrayElement(std::size_t file, std::
     note({"`" + name + "[" + std::to_string(position->whole) + "]` = " + shownNumber(*value) + ", as `" + name +
           "` is declared at " + files_[array->file].where(array->at)});
   return value;
+}
+
+std::optional<std::uint64_t> ConstantFolder::Impl::elementsOf(std::size_t file, std::size_t offset,
+                                                              const std::string &range, int depth) const {
+  const std::string written = trimmed(range);
+  if (written.size() >= 2 && written.front() == '{' && written.back() == '}') {
+    std::vector<std::string> listed = topLevelParts(std::string_view(written).substr(1, written.size() - 2));
+    if (!listed.empty() && trimmed(listed.back()).empty())
+      listed.pop_back();
+    return listed.size();
+  }
+  if (written.empty() || !std::all_of(written.begin(), written.end(), isIdentifierChar))
+    return std::nullopt;
+  if (const std::optional<ArrayDeclaration> array = arrayDeclaration(file, offset, written, depth))
+    return array->length && *array->length >= 0 ? std::optional<std::uint64_t>(*array->length) : std::nullopt;
+  const std::optional<Number> size = containerSize(file, offset, written, depth + 1);
+  return size && !size->real && size->whole >= 0 ? std::optional<std::uint64_t>(size->whole) : std::nullopt;
+}
+
+Lookup ConstantFolder::Impl::rangeForValue(std::size_t file, std::size_t at, int depth, Definition &found) const {
+  const std::string &code = files_[file].code();
+  const std::size_t open = parenthesisAround(code, at);
+  std::size_t keyword = open;
+  if (open == std::string::npos || wordBefore(code, keyword) != "for" || depth >= kMaxDepth)
+    return Lookup::Unknown;
+  const std::size_t close = pastClosing(code, open);
+  const std::optional<RangeFor> ranged =
+      close == std::string::npos ? std::nullopt : rangeFor(std::string_view(code).substr(open + 1, close - open - 2));
+  const std::size_t rangeAt = open + 1 + (ranged ? ranged->rangeAt : 0);
+  if (!ranged || at >= rangeAt || code.compare(at, ranged->name.size(), ranged->name) != 0)
+    return Lookup::Unknown;
+  // Each iteration reads its own element: their mean stands for them, as a counter's does.
+  std::vector<std::optional<Number>> elements;
+  const std::string &range = ranged->range;
+  if (range.size() >= 2 && range.front() == '{' && range.back() == '}') {
+    for (const std::string &element : topLevelParts(std::string_view(range).substr(1, range.size() - 2)))
+      if (!trimmed(element).empty())
+        elements.push_back(number(file, rangeAt, element, depth + 1));
+  } else if (const std::optional<ArrayDeclaration> array = arrayDeclaration(file, rangeAt, range, depth);
+             array && array->length && !arrayWritten(*array, range)) {
+    for (std::int64_t index = 0; index < *array->length && index <= kMostElementsMeaned; ++index)
+      elements.push_back(static_cast<std::size_t>(index) < array->listed.size()
+                             ? number(array->file, array->at, array->listed[index], depth + 1)
+                             : std::optional(Number{}));
+  }
+  const std::optional<Number> mean =
+      static_cast<std::int64_t>(elements.size()) <= kMostElementsMeaned ? meanOf(elements) : std::optional<Number>();
+  if (!mean)
+    return Lookup::Unknown;
+  found = Definition("", file, at, false);
+  found.number = mean;
+  note({"`" + ranged->name + "` = " + shownNumber(*mean) + ", the mean of the " + std::to_string(elements.size()) +
+        " elements of " + quotedCode(range) + " that `for` at " + files_[file].where(keyword) + " reads"});
+  return Lookup::Found;
 }
 
 std::optional<std::pair<std::int64_t, std::int64_t>> ConstantFolder::Impl::arrayShape(std::size_t file,

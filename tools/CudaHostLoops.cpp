@@ -22,6 +22,13 @@ HostLoop loopOf(const ConstantFolder &folder, std::size_t file, const std::strin
   loop.header = header.text(code);
   const std::optional<CountedFor> counted = header.keyword == "for" ? countedFor(header.inside(code))
                                                                     : countedWhile(folder.files()[file], header);
+  if (const std::optional<RangeFor> ranged = counted || header.keyword != "for" ? std::nullopt
+                                                                                : rangeFor(header.inside(code))) {
+    loop.count = folder.elementsOf(file, header.open + 1 + ranged->rangeAt, ranged->range);
+    if (loop.count)
+      loop.how = quotedCode(ranged->range) + " holds " + std::to_string(*loop.count) + " elements";
+    return loop;
+  }
   if (!counted)
     return loop;
   auto whole = [&](const std::string &expression) -> std::optional<std::int64_t> {

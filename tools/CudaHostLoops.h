@@ -36,9 +36,10 @@ struct HostLoop {
 /// by `++`, `--`, `+=` or `-=` (or `i = i + step`), with the start, the
 /// bound and the step folded at the loop (ConstantFolder::value, whole
 /// numbers), gets its count, and so does a `while` that counts as such a
-/// `for` (countedWhile()); any other loop (`while`, `do`, a range `for`,
-/// a bound read at run time, a step that never reaches the bound) gets
-/// none. Loops around the calls of the function holding `statement` are
+/// `for` (countedWhile()), and a range `for` over what the source sizes
+/// (ConstantFolder::elementsOf()); any other loop (`while`, `do`, a range
+/// `for` over anything else, a bound read at run time, a step that never
+/// reaches the bound) gets none. Loops around the calls of the function holding `statement` are
 /// not among them (HostRunCounter reads those).
 std::vector<HostLoop> hostLoopsAround(const ConstantFolder &folder, std::size_t file, std::size_t statement);
 

@@ -153,6 +153,29 @@ bool isName(const std::string &text) {
 
 } // namespace
 
+std::optional<RangeFor> rangeFor(std::string_view header) {
+  int depth = 0;
+  for (std::size_t at = 0; at < header.size(); ++at) {
+    const char c = header[at];
+    const bool opens = c == '(' || c == '[' || c == '{' || c == '<', closes = c == ')' || c == ']' || c == '}' || c == '>';
+    depth += opens ? 1 : closes ? -1 : 0; // `std::pair<int, int> p : pairs`
+    if (c == ';')
+      return std::nullopt;
+    if (c != ':' || depth != 0)
+      continue;
+    if (at + 1 < header.size() && header[at + 1] == ':') {
+      ++at; // `std::vector<int>`'s `::`
+      continue;
+    }
+    const std::vector<std::string> words = wordsIn(header.substr(0, at));
+    const std::string range = trimmed(header.substr(at + 1));
+    if (words.size() < 2 || !isName(words.back()) || range.empty())
+      return std::nullopt; // `for (n : sizes)` declares nothing
+    return RangeFor{words.back(), range, header.find_first_not_of(" \t\r\n", at + 1)};
+  }
+  return std::nullopt;
+}
+
 std::optional<CountedFor> countedFor(std::string_view header) {
   const std::vector<std::string> parts = topLevelParts(header, ';');
   if (parts.size() != 3)

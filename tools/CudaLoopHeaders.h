@@ -127,6 +127,17 @@ std::optional<CountedFor> countedWhile(const CudaCode &source, const LoopHeader 
 /// `&&`, a counter stepped twice).
 std::optional<CountedFor> countedFor(std::string_view header);
 
+/// The head of a range `for`: the name it declares (`n` of `const int &n
+/// : sizes`) and the range, with where the range starts in the head.
+struct RangeFor {
+  std::string name, range;
+  std::size_t rangeAt = 0;
+};
+
+/// `header`, the inside of a `for`'s parentheses, as a range `for`'s head;
+/// nullopt for a counted `for`'s (with `;`) or anything else.
+std::optional<RangeFor> rangeFor(std::string_view header);
+
 /// The iterations of `for (i = start; i OP bound; i += step)` (0 where it
 /// runs none, saturating at 2^64 - 1); nullopt where counting never ends it.
 std::optional<std::uint64_t> iterations(std::int64_t start, const std::string &comparison, std::int64_t bound,

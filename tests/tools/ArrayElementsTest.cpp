@@ -85,6 +85,32 @@ TEST(ArrayElementsTest, AnIndexThatALoopCountsReadsTheMeanOfTheElements) {
             "4096,1,1");
 }
 
+TEST(ArrayElementsTest, ARangeForRunsOncePerElementAndReadsTheirMean) {
+  // Over a braced list: 3 launches, each with its own size; (2^16 + 2^18 + 2^20) / 3 = 458752.
+  ptx::analysis::SourceLaunch launch =
+      launchOfK(inMain("for (int n : {1 << 16, 1 << 18, 1 << 20})\nk<<<n / 256, 256>>>(x);"));
+  EXPECT_EQ(launch.launches, 3u);
+  EXPECT_EQ(shown(launch.grid), "1792,1,1");
+  EXPECT_EQ(launch.gridHow,
+            "`n` = 458752, the mean of the 3 elements of `{1 << 16, 1 << 18, 1 << 20}` that `for` at t.cu:3 reads");
+  // Over an array, by reference: its declared length counts, elements past the list are 0.
+  launch = launchOfK(inMain("const int sizes[4] = {4096, 8192, 12288};\n"
+                            "for (const int &n : sizes) {\nk<<<n / 256, 256>>>(x);\n}"));
+  EXPECT_EQ(launch.launches, 4u);
+  EXPECT_EQ(shown(launch.grid), "24,1,1");
+  // A container's size counts its iterations; its elements are not read.
+  launch = launchOfK(inMain("std::vector<int> v(6);\nfor (int e : v) k<<<64, 256>>>(x);"));
+  EXPECT_EQ(launch.launches, 6u);
+  EXPECT_EQ(shown(launchOfK(inMain("std::vector<int> v(6);\nfor (int e : v) k<<<e, 256>>>(x);")).grid), "none");
+  // An array something writes: its count still holds, its elements do not.
+  launch = launchOfK(inMain("int sizes[2] = {512, 1024};\nsizes[0] = atoi(argv[1]);\n"
+                            "for (int n : sizes) k<<<n / 256, 256>>>(x);"));
+  EXPECT_EQ(launch.launches, 2u);
+  EXPECT_EQ(shown(launch.grid), "none");
+  // A range the source does not size: the default count.
+  EXPECT_EQ(launchesIn("for (auto &item : load(argv[1])) k<<<1, 256>>>(x);"), 16u);
+}
+
 TEST(ArrayElementsTest, TheReasonNamesTheArray) {
   const ptx::analysis::SourceLaunch launch =
       launchOfK(inMain("const int sizes[] = {1024, 4096};\nk<<<sizes[1] / 256, 256>>>(x);"));
