@@ -149,7 +149,10 @@ public:
     return folder_.number(found.file, found.offset, found.text, depth + 1);
   }
   std::optional<Number> element(const std::string &name, std::vector<Token> index, int depth) const override {
-    return folder_.arrayElement(file_, offset_, name, [&] { return fold(*this, index, depth); }, depth);
+    std::string written;
+    for (const Token &token : index)
+      written += token.text + " ";
+    return folder_.arrayElement(file_, offset_, name, written, [&] { return fold(*this, index, depth); }, depth);
   }
   std::optional<std::pair<std::int64_t, std::int64_t>> arrayShape(const std::string &name, int depth) const override {
     return folder_.arrayShape(file_, offset_, name, depth);

@@ -72,7 +72,10 @@ public:
   /// offset of their `for`.
   std::map<std::pair<std::size_t, std::size_t>, std::int64_t> &countersSet() const { return countersSet_; }
   /// Forgets the parameters found, for those that rest on a counter set.
-  void forgetParametersFound() const { parametersFound_.clear(); }
+  void forgetParametersFound() const {
+    parametersFound_.clear();
+    meansFound_.clear();
+  }
   void readCalls(TemplateCalls calls) const;
   std::size_t callsChanged() const { return callsChanged_; }
 
@@ -341,12 +344,17 @@ private:
   /// Whether anything may write `array` (named `name`): in its block, a
   /// local; in any file, a global not `const`. CudaContainers.cpp.
   bool arrayWritten(const constants::ArrayDeclaration &array, const std::string &name) const;
+  /// arrayWritten() for an array not `const`, read once per array (arraysWritten_).
+  bool writesArray(const constants::ArrayDeclaration &array, const std::string &name) const;
   /// The element of the array `name` (arrayDeclaration()) at what `index`
   /// folds to: what its list gives it (0 past the list, within its
   /// length), where nothing writes it. Where the index reads the counter
   /// of one host loop around (counterValue()), the mean of the elements
-  /// over the counter's values, as the launches read them in turn.
+  /// over the counter's values, as the launches read them in turn (cached
+  /// by the array, the loop, `indexText` and the middle's index, until a
+  /// counter is set: each launch in such a loop would fold it again).
   std::optional<Number> arrayElement(std::size_t file, std::size_t before, const std::string &name,
+                                     const std::string &indexText,
                                      const std::function<std::optional<Number>()> &index, int depth) const;
   /// The name declared at `at` by the head of a range `for` (`for (int n :
   /// sizes)`), read in its body: the mean of the elements of a braced list
@@ -497,6 +505,10 @@ private:
   /// How many times a loop counter stood for its middle value, so far, and the last one's loop and range.
   mutable std::size_t middles_ = 0;
   mutable std::optional<constants::CounterRead> lastMiddle_;
+  /// arrayWritten()'s answers so far, by the file and offset of the array's name.
+  mutable std::map<std::pair<std::size_t, std::size_t>, bool> arraysWritten_;
+  /// arrayElement()'s means over a counter, by array, loop, index and the middle's index.
+  mutable std::map<std::string, std::optional<Number>, std::less<>> meansFound_;
   mutable std::map<std::pair<std::size_t, std::size_t>, std::int64_t> countersSet_;
   /// Where the fold under way collects its notes (Notes): what its value
   /// rests on, and why parameters it reads are open; null where nobody asks.

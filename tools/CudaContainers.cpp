@@ -201,6 +201,13 @@ bool ConstantFolder::Impl::arrayWritten(const ArrayDeclaration &array, const std
   if (std::count(array.type.begin(), array.type.end(), "const") ||
       std::count(array.type.begin(), array.type.end(), "constexpr"))
     return false;
+  const auto known = arraysWritten_.find({array.file, array.at});
+  if (known != arraysWritten_.end())
+    return known->second;
+  return arraysWritten_[{array.file, array.at}] = writesArray(array, name);
+}
+
+bool ConstantFolder::Impl::writesArray(const ArrayDeclaration &array, const std::string &name) const {
   // In the block that declares a local; anywhere for a global.
   const CudaCode &declaring = files_[array.file];
   const int block = declaring.blockAt(array.at);
@@ -224,6 +231,7 @@ bool ConstantFolder::Impl::arrayWritten(const ArrayDeclaration &array, const std
 }
 
 std::optional<Number> ConstantFolder::Impl::arrayElement(std::size_t file, std::size_t before, const std::string &name,
+                                                         const std::string &indexText,
                                                          const std::function<std::optional<Number>()> &index,
                                                          int depth) const {
   const std::optional<ArrayDeclaration> array = arrayDeclaration(file, before, name, depth);
@@ -247,7 +255,14 @@ std::optional<Number> ConstantFolder::Impl::arrayElement(std::size_t file, std::
   const std::optional<CounterRead> counter = value && middles_ == middlesBefore + 1 ? lastMiddle_ : std::nullopt;
   // `for (s = 0; s < 4; ++s) n = sizes[s];`: each launch reads its own element, so their mean stands for them.
   std::optional<Number> mean;
-  if (counter && counter->range.count <= static_cast<std::uint64_t>(kMostElementsMeaned)) {
+  const std::string key = counter ? std::to_string(array->file) + ":" + std::to_string(array->at) + ":" +
+                                        std::to_string(counter->file) + ":" + std::to_string(counter->loop) + ":" +
+                                        std::to_string(position->whole) + ":" + indexText
+                                  : std::string();
+  const auto cached = meansFound_.find(key);
+  if (cached != meansFound_.end()) {
+    mean = cached->second;
+  } else if (counter && counter->range.count <= static_cast<std::uint64_t>(kMostElementsMeaned)) {
     const CountedRange &range = counter->range;
     const std::pair<std::size_t, std::size_t> loop{counter->file, counter->loop};
     notes_ = nullptr;
@@ -261,6 +276,7 @@ std::optional<Number> ConstantFolder::Impl::arrayElement(std::size_t file, std::
     countersSet_.erase(loop);
     forgetParametersFound();
     mean = meanOf(elements);
+    meansFound_.emplace(key, mean);
   }
   notes_ = outer;
   if (counter && counter->range.count <= static_cast<std::uint64_t>(kMostElementsMeaned) && !mean)

@@ -143,7 +143,7 @@ void ConstantFolder::Impl::readCalls(TemplateCalls calls) const {
     return;
   callsRead_ = std::move(calls);
   ++callsChanged_;
-  parametersFound_.clear(); // agreed on by other calls
+  forgetParametersFound(); // agreed on by other calls
   switches_.clear();        // whose labels may name a template parameter
 }
 

@@ -80,6 +80,11 @@ TEST(ArrayElementsTest, AnIndexThatALoopCountsReadsTheMeanOfTheElements) {
   // A counter that runs past the list: the program reads past the array, so no element stands for the launches.
   EXPECT_EQ(shown(launchOfK(inMain(sizes + "for (int s = 0; s < 5; s++)\nk<<<sizes[s] / 256, 256>>>(x);")).grid),
             "none");
+  // Each loop and index reads its own mean, though one is remembered for the launches of the next.
+  EXPECT_EQ(launchesText({"k", "k2"}, inMain(sizes + "for (int s = 0; s < 2; s++) {\nk<<<sizes[s] / 256, 256>>>(x);\n"
+                                                     "k2<<<sizes[s + 2] / 256, 256>>>(x);\n}\n"
+                                                     "for (int s = 2; s < 4; s++)\nk<<<sizes[s] / 256, 256>>>(x);")),
+            "5440,1,1 x 256,1,1, 4; 10240,1,1 x 256,1,1, 2"); // k: 640 twice, 10240 twice
   // Where the index does not read the counter, the element itself.
   EXPECT_EQ(shown(launchOfK(inMain(sizes + "for (int s = 0; s < 4; s++)\nk<<<sizes[2] / 256, 256>>>(x);")).grid),
             "4096,1,1");
