@@ -338,9 +338,15 @@ private:
   /// declaration is found. CudaContainers.cpp.
   std::optional<Number> containerSize(std::size_t file, std::size_t before, const std::string &name, int depth) const;
   /// The one-dimension array `name` declared with a braced list, as seen
-  /// just `before` an offset of `file`; nullopt for anything else.
+  /// just `before` an offset of `file`, or a container given its elements
+  /// so (containerList()); nullopt for anything else.
   std::optional<constants::ArrayDeclaration> arrayDeclaration(std::size_t file, std::size_t before,
                                                               const std::string &name, int depth) const;
+  /// A `std::vector`, Thrust vector or `std::array` declared in `file`
+  /// with a braced list (`std::vector<int> sizes = {1024, 4096};`) in a
+  /// block around `before`, as an array.
+  std::optional<constants::ArrayDeclaration> containerList(std::size_t file, std::size_t before,
+                                                           const std::string &name, int depth) const;
   /// Whether anything may write `array` (named `name`): in its block, a
   /// local; in any file, a global not `const`. CudaContainers.cpp.
   bool arrayWritten(const constants::ArrayDeclaration &array, const std::string &name) const;

@@ -25,7 +25,19 @@ namespace {
 struct ContainerDeclaration {
   std::string count;     ///< an expression; empty where `elements` gives the size
   std::size_t elements = 0;
+  std::vector<std::string> listed; ///< the braced list's elements as written, where one gives them
 };
+
+/// The elements of the braced list that opens at `open`; nullopt where it does not close.
+std::optional<std::vector<std::string>> listAt(const std::string &code, std::size_t open) {
+  const std::size_t end = pastClosing(code, open);
+  if (end == std::string::npos)
+    return std::nullopt;
+  std::vector<std::string> listed = topLevelParts(std::string_view(code).substr(open + 1, end - open - 2));
+  if (!listed.empty() && trimmed(listed.back()).empty())
+    listed.pop_back(); // `{1, 2,}`, or `{}`
+  return listed;
+}
 
 /// The declaration of a sized container whose name starts at `at`:
 /// `std::vector<T> v(n)`, `v(n, value)`, `v = {a, b}`, `v{a, b}`, `v;`,
@@ -46,27 +58,28 @@ std::optional<ContainerDeclaration> containerDeclaredAt(const std::string &code,
   std::size_t next = code.find_first_not_of(" \t\r\n", at + length);
   if (next == std::string::npos)
     return std::nullopt;
-  if (type == "array") // fixed by its type, whatever initializes it
-    return arguments.size() == 2 ? std::optional(ContainerDeclaration{arguments[1], 0}) : std::nullopt;
-  if (!kVectors.count(type))
+  if (type != "array" && !kVectors.count(type))
     return std::nullopt;
-  if (code[next] == ';' || code[next] == ',')
-    return ContainerDeclaration{"", 0};
   if (code[next] == '=')
     next = code.find_first_not_of(" \t\r\n", next + 1);
   if (next == std::string::npos)
     return std::nullopt;
+  if (type == "array") { // fixed by its type, whatever initializes it
+    std::optional<std::vector<std::string>> listed = code[next] == '{' ? listAt(code, next) : std::nullopt;
+    return arguments.size() == 2 ? std::optional(ContainerDeclaration{arguments[1], 0, listed.value_or(std::vector<std::string>())})
+                                 : std::nullopt;
+  }
+  if (code[next] == ';' || code[next] == ',')
+    return ContainerDeclaration{"", 0, {}};
   if (code[next] == '(') { // `v(n)` or `v(n, value)`
     const std::optional<std::vector<std::string>> parts = partsInParentheses(code, next);
-    return parts && (parts->size() == 1 || parts->size() == 2) ? std::optional(ContainerDeclaration{parts->front(), 0})
-                                                               : std::nullopt;
+    return parts && (parts->size() == 1 || parts->size() == 2)
+               ? std::optional(ContainerDeclaration{parts->front(), 0, {}})
+               : std::nullopt;
   }
   if (code[next] == '{') { // the elements it lists
-    const std::size_t end = pastClosing(code, next);
-    if (end == std::string::npos)
-      return std::nullopt;
-    const std::string inside = trimmed(std::string_view(code).substr(next + 1, end - next - 2));
-    return ContainerDeclaration{"", inside.empty() ? 0 : topLevelParts(inside).size()};
+    std::optional<std::vector<std::string>> listed = listAt(code, next);
+    return listed ? std::optional(ContainerDeclaration{"", listed->size(), std::move(*listed)}) : std::nullopt;
   }
   return std::nullopt; // a copy, a call's result
 }
@@ -76,10 +89,25 @@ std::optional<ContainerDeclaration> containerDeclaredAt(const std::string &code,
 /// (`sizes[0] = 2`, `&sizes[1]`, `cin >> sizes[0]`), nor passed whole
 /// (`fill(sizes)`), which may write it.
 bool readsElementOnly(const std::string &code, std::size_t at, std::size_t length) {
+  static const std::set<std::string, std::less<>> kReads{"size", "empty", "cbegin", "cend"};
   const std::size_t next = code.find_first_not_of(" \t\r\n", at + length);
-  if (next != std::string::npos && code[next] == '[')
+  if (next == std::string::npos)
+    return false;
+  if (code[next] == '[')
     return !changesMembersAt(code, at, at + length, true);
+  if (code[next] == '.') // a container's `sizes.size()`
+    return kReads.count(firstWordOf(std::string_view(code).substr(next + 1))) > 0;
   std::size_t previous = codeEndBefore(code, at);
+  if (code[next] == ')' && previous > 0 && code[previous - 1] == ':' && (previous < 2 || code[previous - 2] != ':')) {
+    // The range of a range `for`: read where it takes elements by value or by const reference.
+    const std::size_t open = parenthesisAround(code, at);
+    const std::string_view declared = open == std::string::npos
+                                          ? std::string_view()
+                                          : std::string_view(code).substr(open + 1, previous - 1 - open - 1);
+    const std::vector<std::string> words = wordsIn(declared);
+    return open != std::string::npos &&
+           (declared.find('&') == std::string_view::npos || std::count(words.begin(), words.end(), "const"));
+  }
   if (previous > 0 && code[previous - 1] == '(')
     previous = codeEndBefore(code, previous - 1);
   return wordBefore(code, previous) == "sizeof";
@@ -169,11 +197,43 @@ std::optional<Number> ConstantFolder::Impl::containerSize(std::size_t file, std:
   return std::nullopt;
 }
 
+std::optional<ArrayDeclaration> ConstantFolder::Impl::containerList(std::size_t file, std::size_t before,
+                                                                     const std::string &name, int depth) const {
+  const CudaCode &source = files_[file];
+  const std::string &code = source.code();
+  for (std::size_t at = before == 0 ? std::string::npos : code.rfind(name, before - 1); at != std::string::npos;
+       at = at == 0 ? std::string::npos : code.rfind(name, at - 1)) {
+    if (++examined_ > kMaxNamesExamined)
+      return std::nullopt;
+    if (!isWholeWord(code, at, name.size()) || afterMemberAccess(code, at) || afterScopeOperator(code, at))
+      continue;
+    const std::optional<ContainerDeclaration> declared = containerDeclaredAt(code, at, name.size());
+    if (!declared)
+      continue; // a use: arrayWritten() reads whether it writes
+    if (!source.encloses(source.blockAt(at), source.blockAt(before)) || source.parameterListAround(at) ||
+        declared->listed.empty())
+      return std::nullopt; // another scope's, a parameter, or not given its elements
+    const std::size_t start = statementStartAround(code, at);
+    ArrayDeclaration array{file, at, wordsIn(std::string_view(code).substr(start, at - start)), declared->listed,
+                           static_cast<std::int64_t>(declared->listed.size())};
+    if (!declared->count.empty()) { // `std::array<int, 4>`: its length
+      const std::optional<Number> count = number(file, at, declared->count, depth + 1);
+      array.length = count && !count->real && count->whole >= *array.length ? std::optional(count->whole)
+                                                                            : std::nullopt;
+    }
+    array.container = true;
+    return array;
+  }
+  return std::nullopt;
+}
+
 std::optional<ArrayDeclaration> ConstantFolder::Impl::arrayDeclaration(std::size_t file, std::size_t before,
                                                                         const std::string &name, int depth) const {
   Definition found;
-  if (depth >= kMaxDepth || define(file, before, name, depth, found) != Lookup::Found || found.number || found.dims)
+  if (depth >= kMaxDepth)
     return std::nullopt;
+  if (define(file, before, name, depth, found) != Lookup::Found || found.number || found.dims)
+    return containerList(file, before, name, depth);
   const std::string &code = files_[found.file].code();
   // The declarator `name[length]` (one dimension) and its braced list, which variable() keeps whole.
   const std::size_t open = code.find_first_not_of(" \t\r\n", found.offset + name.size());
@@ -353,8 +413,8 @@ std::optional<std::pair<std::int64_t, std::int64_t>> ConstantFolder::Impl::array
                                                                                       const std::string &name,
                                                                                       int depth) const {
   const std::optional<ArrayDeclaration> array = arrayDeclaration(file, before, name, depth);
-  if (!array || !array->length)
-    return std::nullopt;
+  if (!array || !array->length || array->container)
+    return std::nullopt; // `sizeof` of a vector is not its elements'
   std::string element;
   for (const std::string &word : array->type)
     if (word != "static" && word != "constexpr" && word != "extern")

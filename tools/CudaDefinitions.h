@@ -153,6 +153,7 @@ struct ArrayDeclaration {
   std::size_t file = 0, at = 0;
   std::vector<std::string> type, listed;
   std::optional<std::int64_t> length;
+  bool container = false; ///< a `std::vector` or `std::array` given its elements by a braced list
 };
 
 /// `value` as reasons write it: `4096`, `0.5`.

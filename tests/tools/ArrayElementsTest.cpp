@@ -107,6 +107,9 @@ TEST(ArrayElementsTest, ARangeForRunsOncePerElementAndReadsTheirMean) {
   launch = launchOfK(inMain("std::vector<int> v(6);\nfor (int e : v) k<<<64, 256>>>(x);"));
   EXPECT_EQ(launch.launches, 6u);
   EXPECT_EQ(shown(launchOfK(inMain("std::vector<int> v(6);\nfor (int e : v) k<<<e, 256>>>(x);")).grid), "none");
+  // An array iterated by value is only read.
+  EXPECT_EQ(shown(launchOfK(inMain("int sizes[2] = {512, 1024};\nfor (int n : sizes) k<<<n / 256, 256>>>(x);")).grid),
+            "3,1,1");
   // An array something writes: its count still holds, its elements do not.
   launch = launchOfK(inMain("int sizes[2] = {512, 1024};\nsizes[0] = atoi(argv[1]);\n"
                             "for (int n : sizes) k<<<n / 256, 256>>>(x);"));
@@ -114,6 +117,23 @@ TEST(ArrayElementsTest, ARangeForRunsOncePerElementAndReadsTheirMean) {
   EXPECT_EQ(shown(launch.grid), "none");
   // A range the source does not size: the default count.
   EXPECT_EQ(launchesIn("for (auto &item : load(argv[1])) k<<<1, 256>>>(x);"), 16u);
+}
+
+TEST(ArrayElementsTest, AContainerGivenItsElementsReadsAsAnArray) {
+  EXPECT_EQ(gridAfter("std::vector<int> sizes = {1024, 4096};\nint n = sizes[1];"), "16,1,1");
+  EXPECT_EQ(gridAfter("const std::array<int, 3> sizes{1024, 2048};\nint n = 256 + sizes[2];"), "1,1,1");
+  EXPECT_EQ(gridAfter("std::vector<int> sizes{1024, 4096};\nint n = sizes[sizes.size() - 1];"), "16,1,1");
+  // Over it, by value: once per element, their mean.
+  const ptx::analysis::SourceLaunch launch =
+      launchOfK(inMain("std::vector<int> sizes = {1024, 4096};\nfor (int n : sizes) k<<<n / 256, 256>>>(x);"));
+  EXPECT_EQ(launch.launches, 2u);
+  EXPECT_EQ(shown(launch.grid), "10,1,1");
+  // Written, resized, or iterated by reference to change it: open.
+  for (const char *body : {"std::vector<int> sizes = {1024, 4096};\nsizes[1] = 8192;",
+                           "std::vector<int> sizes = {1024, 4096};\nsizes.push_back(8192);",
+                           "std::vector<int> sizes = {1024, 4096};\nfor (int &s : sizes) s *= 2;",
+                           "std::vector<int> sizes(2);"})
+    EXPECT_EQ(gridAfter(std::string(body) + "\nint n = sizes[1];"), "none") << body;
 }
 
 TEST(ArrayElementsTest, TheReasonNamesTheArray) {
