@@ -66,8 +66,9 @@ std::optional<ContainerDeclaration> containerDeclaredAt(const std::string &code,
     return std::nullopt;
   if (type == "array") { // fixed by its type, whatever initializes it
     std::optional<std::vector<std::string>> listed = code[next] == '{' ? listAt(code, next) : std::nullopt;
-    return arguments.size() == 2 ? std::optional(ContainerDeclaration{arguments[1], 0, listed.value_or(std::vector<std::string>())})
-                                 : std::nullopt;
+    if (arguments.size() != 2)
+      return std::nullopt;
+    return ContainerDeclaration{arguments[1], 0, listed.value_or(std::vector<std::string>())};
   }
   if (code[next] == ';' || code[next] == ',')
     return ContainerDeclaration{"", 0, {}};
