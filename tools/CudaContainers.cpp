@@ -284,7 +284,8 @@ bool ConstantFolder::Impl::writesArray(const ArrayDeclaration &array, const std:
       if (++examined_ > kMaxNamesExamined)
         return true;
       if (isWholeWord(text, at, name.size()) && !afterMemberAccess(text, at) && !afterScopeOperator(text, at) &&
-          !(other == array.file && at == array.at) && !readsElementOnly(text, at, name.size()))
+          !(other == array.file && at == array.at) && !readsElementOnly(text, at, name.size()) &&
+          !passedToBeRead(text, at, name.size()))
         return true;
     }
   }

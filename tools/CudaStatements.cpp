@@ -302,7 +302,10 @@ bool passedToBeRead(const std::string &code, std::size_t at, std::size_t length)
   static const std::pair<std::string_view, std::size_t> kReadArguments[] = {
       {"cudaLaunchKernelEx", 0}, {"cudaMemcpyToSymbol", 1}, {"cudaMemcpyToSymbolAsync", 1},
       {"cudaMemcpy", 1},         {"cudaMemcpyAsync", 1},    {"memcpy", 1}};
-  const std::optional<CallArgument> passed = addressArgumentAt(code, at, length);
+  std::optional<CallArgument> passed = addressArgumentAt(code, at, length);
+  if (!passed) // an array, which decays to its address: `cudaMemcpyToSymbol(c_dims, dims, sizeof(dims))`
+    if ((passed = argumentStartingAt(code, at, at, length)) && !passed->whole)
+      passed.reset();
   return passed && std::any_of(std::begin(kReadArguments), std::end(kReadArguments), [&](const auto &read) {
            return read.first == passed->callee && read.second == passed->index;
          });

@@ -98,8 +98,9 @@ bool changedWithin(const std::string &code, const std::string &name, std::size_t
 /// Whether the name of `length` characters at `at` is passed by address
 /// to a CUDA runtime call that only reads it (`cudaMemcpyToSymbol(c_n,
 /// &n, ...)`, `cudaMemcpy(d, &n, ...)`'s source,
-/// `cudaLaunchKernelEx(&config, ...)`): no change of it, though
-/// changesAt() sees one.
+/// `cudaLaunchKernelEx(&config, ...)`), or, an array's, by its name
+/// (`cudaMemcpy(d, h_sizes, ...)`): no change of it, though changesAt()
+/// may see one.
 bool passedToBeRead(const std::string &code, std::size_t at, std::size_t length);
 
 /// Where the statement that holds `at` starts, `at` being in its

@@ -5,6 +5,7 @@
 #include "CudaLaunches.h"
 #include "CudaSource.h"
 #include "CudaStructLayout.h"
+#include "CudaSymbolCopies.h"
 #include "LaunchFile.h"
 
 #include <CLI/CLI.hpp>
@@ -300,7 +301,12 @@ void addSourceKnowledge(const ptx::Module &module, const std::vector<CudaSourceF
     text += file.text + "\n";
   addSourceNames(text, module, assumptions);
   // --grid and --block, when given, still win: LaunchAssumptions ranks them first.
-  assumptions.sourceLaunches = sourceLaunches(module, launchingSources(sources), sources.size(), device);
+  const std::vector<CudaSourceFile> launching = launchingSources(sources);
+  assumptions.sourceLaunches = sourceLaunches(module, launching, sources.size(), device);
+  for (auto &[name, write] : sourceSymbolWrites(module, launching, device)) {
+    assumptions.sourceConstants.insert_or_assign(name, write.value);
+    assumptions.sourceConstantsHow.insert_or_assign(name, std::move(write.how));
+  }
 }
 
 ptx::analysis::ExpansionOptions toExpansionOptions(const LaunchFlags &flags) {

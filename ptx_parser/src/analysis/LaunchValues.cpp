@@ -261,6 +261,12 @@ Value ValueEvaluator::constantVariable(const VariableDecl &variable, std::option
     if (auto given = assumptions_.launchConstants.find(candidate); given != assumptions_.launchConstants.end())
       return assumedLoad("constant-memory variable " + candidate, given->second, part ? &variable : nullptr, type,
                          offset, "the launch at " + assumptions_.launchConstantsAt);
+  for (const std::string &candidate : names)
+    if (auto given = assumptions_.sourceConstants.find(candidate); given != assumptions_.sourceConstants.end()) {
+      const auto how = assumptions_.sourceConstantsHow.find(candidate);
+      return assumedLoad("constant-memory variable " + names.back(), given->second, part ? &variable : nullptr, type,
+                         offset, how != assumptions_.sourceConstantsHow.end() ? how->second : "the host code");
+    }
   const std::string &name = names.back();
   const std::string label = "constant-memory variable " + name;
   const unsigned width = type ? sizeInBytes(*type) : 0;

@@ -157,6 +157,12 @@ struct LaunchAssumptions {
   AssumedParameters launchConstants;
   /// The launch file they come from, which reasons name; empty without one.
   std::string launchConstantsAt;
+  /// `__constant__` values the host code writes before the launches
+  /// (`cudaMemcpyToSymbol(c_n, &n, sizeof(int))` where the source fixes
+  /// `n`), by the names `parameters` takes, with what each rests on for
+  /// reasons; `parameters` and `launchConstants` win.
+  AssumedParameters sourceConstants;
+  std::map<std::string, std::string, std::less<>> sourceConstantsHow;
 };
 
 /// NAME+BYTES (`d_dim+36`, a field of a struct or an element) split into
