@@ -11,6 +11,7 @@
 #include "CudaLaunches.h"
 #include "CudaSource.h"
 #include "CudaStructLayout.h"
+#include "CudaSymbolCopies.h"
 
 #include <cstddef>
 #include <algorithm>
@@ -106,6 +107,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         (launch.launches == 1 && !launch.launchesWhy.empty() && !onceExplained) ||
         (launch.launchesOrigin != ptx::analysis::ValueOrigin::Assumed &&
          launch.launchesOrigin != ptx::analysis::ValueOrigin::Defaulted))
+      __builtin_trap();
+  }
+  // The copies into constant memory of three `__constant__` variables: each part named NAME or NAME+BYTES.
+  static const ptx::Module constants = [] {
+    ptx::Module module;
+    for (const char *name : {"c_n", "c_dims", "c_p"}) {
+      ptx::VariableDecl variable;
+      variable.space = ptx::StateSpace::Const;
+      variable.name = name;
+      module.globals.push_back(variable);
+    }
+    return module;
+  }();
+  for (const auto &[name, write] : sourceSymbolWrites(constants, files)) {
+    const std::size_t plus = name.find('+');
+    const std::string symbol = name.substr(0, plus);
+    if ((symbol != "c_n" && symbol != "c_dims" && symbol != "c_p") || write.how.empty() ||
+        (plus != std::string::npos && (plus + 1 == name.size() || name[plus + 1] == '0')))
       __builtin_trap();
   }
   // Every `<<<...>>>` as a launch: its sizes and arguments folded where they are written.
