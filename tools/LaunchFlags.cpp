@@ -178,7 +178,8 @@ void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags) {
                      "is NAME.FIELD as the CUDA source names it (d_dim.number_boxes), else "
                      "NAME+BYTES (param_3+24, d_common+8), as 'loops' names it; VALUE: an "
                      "integer, or a decimal for a float parameter (dt=0.01). Unset, a parameter "
-                     "takes the constant its launches in the CUDA source pass, if any")
+                     "takes the constant its launches in the CUDA source pass, if any, and a "
+                     "__constant__ variable what the source's cudaMemcpyToSymbol writes into it")
       ->allow_extra_args(false) // one value per flag: `--assume n=1 app.ptx --json` keeps app.ptx a file
       ->group(group);
   command.add_option("--grid", flags.grid,
