@@ -344,7 +344,8 @@ private:
                                                               const std::string &name, int depth) const;
   /// A `std::vector`, Thrust vector or `std::array` declared in `file`
   /// with a braced list (`std::vector<int> sizes = {1024, 4096};`) in a
-  /// block around `before`, as an array.
+  /// block around `before`, as an array; or an array of structs (`Case
+  /// cases[] = {{1 << 20, 256}}`), which variable() does not read.
   std::optional<constants::ArrayDeclaration> containerList(std::size_t file, std::size_t before,
                                                            const std::string &name, int depth) const;
   /// Whether anything may write `array` (named `name`): in its block, a
@@ -366,6 +367,11 @@ private:
   /// sizes)`), read in its body: the mean of the elements of a braced list
   /// or of an array (arrayElement()), which its iterations read in turn.
   Lookup rangeForValue(std::size_t file, std::size_t at, int depth, Definition &found) const;
+  /// The member `fields` of the name declared at `at` by a range `for`
+  /// over an array of structs nothing writes (`for (const Case &c :
+  /// cases)`): the mean of that member over the elements.
+  Lookup rangeForMember(std::size_t file, std::size_t at, const std::string &fields, int depth,
+                        Definition &found) const;
   /// The length of the array `name` and the bytes of an element, a built-in type's.
   std::optional<std::pair<std::int64_t, std::int64_t>> arrayShape(std::size_t file, std::size_t before,
                                                                   const std::string &name, int depth) const;

@@ -208,7 +208,20 @@ std::optional<ArrayDeclaration> ConstantFolder::Impl::containerList(std::size_t 
       return std::nullopt;
     if (!isWholeWord(code, at, name.size()) || afterMemberAccess(code, at) || afterScopeOperator(code, at))
       continue;
-    const std::optional<ContainerDeclaration> declared = containerDeclaredAt(code, at, name.size());
+    std::optional<ContainerDeclaration> declared = containerDeclaredAt(code, at, name.size());
+    bool container = declared.has_value();
+    if (const std::vector<std::string> type = declaredTypeBefore(code, at); !declared && declaresName(type)) {
+      // An array of a type the folder does not take for a number: `Case cases[] = {{1 << 20, 256}, ...};`
+      const std::size_t open = code.find_first_not_of(" \t\r\n", at + name.size());
+      const std::size_t close = open == std::string::npos || code[open] != '[' ? open : pastClosing(code, open);
+      std::size_t list = close == std::string::npos ? close : code.find_first_not_of(" \t\r\n", close);
+      if (list != std::string::npos && code[list] == '=')
+        list = code.find_first_not_of(" \t\r\n", list + 1);
+      if (list == std::string::npos || code[open] != '[' || code[list] != '{')
+        return std::nullopt; // declared otherwise
+      const std::string length = trimmed(std::string_view(code).substr(open + 1, close - open - 2));
+      declared = ContainerDeclaration{length, 0, listAt(code, list).value_or(std::vector<std::string>())};
+    }
     if (!declared)
       continue; // a use: arrayWritten() reads whether it writes
     if (!source.encloses(source.blockAt(at), source.blockAt(before)) || source.parameterListAround(at) ||
@@ -222,7 +235,7 @@ std::optional<ArrayDeclaration> ConstantFolder::Impl::containerList(std::size_t 
       array.length = count && !count->real && count->whole >= *array.length ? std::optional(count->whole)
                                                                             : std::nullopt;
     }
-    array.container = true;
+    array.container = container;
     return array;
   }
   return std::nullopt;
@@ -407,6 +420,44 @@ Lookup ConstantFolder::Impl::rangeForValue(std::size_t file, std::size_t at, int
   found.number = mean;
   note({"`" + ranged->name + "` = " + shownNumber(*mean) + ", the mean of the " + std::to_string(elements.size()) +
         " elements of " + quotedCode(range) + " that `for` at " + files_[file].where(keyword) + " reads"});
+  return Lookup::Found;
+}
+
+Lookup ConstantFolder::Impl::rangeForMember(std::size_t file, std::size_t at, const std::string &fields, int depth,
+                                            Definition &found) const {
+  const std::string &code = files_[file].code();
+  const std::size_t open = parenthesisAround(code, at);
+  std::size_t keyword = open;
+  if (open == std::string::npos || wordBefore(code, keyword) != "for" || depth >= kMaxDepth)
+    return Lookup::Unknown;
+  const std::size_t close = pastClosing(code, open);
+  const std::optional<RangeFor> ranged =
+      close == std::string::npos ? std::nullopt : rangeFor(std::string_view(code).substr(open + 1, close - open - 2));
+  const std::size_t rangeAt = open + 1 + (ranged ? ranged->rangeAt : 0);
+  if (!ranged || at >= rangeAt || code.compare(at, ranged->name.size(), ranged->name) != 0)
+    return Lookup::Unknown;
+  const std::optional<ArrayDeclaration> array = arrayDeclaration(file, rangeAt, ranged->range, depth);
+  const std::string type = array ? structNamedBy(array->type) : std::string();
+  if (!array || type.empty() || array->listed.empty() ||
+      static_cast<std::int64_t>(array->listed.size()) > kMostElementsMeaned || arrayWritten(*array, ranged->range))
+    return Lookup::Unknown;
+  // Each iteration reads its own element's member: their mean stands for them.
+  std::vector<std::optional<Number>> members;
+  for (const std::string &element : array->listed) {
+    Definition member;
+    const Lookup read = memberOfValue(array->file, array->at, type, trimmed(element), true, fields, depth + 1, member);
+    if (read != Lookup::Found || member.dims)
+      return Lookup::Unknown;
+    members.push_back(member.number ? member.number : number(member.file, member.offset, member.text, depth + 1));
+  }
+  const std::optional<Number> mean = meanOf(members);
+  if (!mean)
+    return Lookup::Unknown;
+  found = Definition("", file, at, false);
+  found.number = mean;
+  note({"`" + ranged->name + "." + fields + "` = " + shownNumber(*mean) + ", the mean over the " +
+        std::to_string(members.size()) + " elements of `" + ranged->range + "` that `for` at " +
+        files_[file].where(keyword) + " reads"});
   return Lookup::Found;
 }
 

@@ -318,6 +318,11 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
     std::vector<std::string> type = declaredTypeBefore(code, at);
     if (type.empty())
       type = listedDeclarationType(code, at, true).value_or(type); // `Params a = {64, 1}, b = {64, 2};`
+    const std::size_t after = code.find_first_not_of(" \t\r\n", at + base.size());
+    const std::size_t previous = codeEndBefore(code, at);
+    if (after != std::string::npos && code[after] == ':' && code.compare(after, 2, "::") != 0 &&
+        (declaresName(type) || (previous > 0 && code[previous - 1] == '&')))
+      return rangeForMember(file, at, fields, depth, found); // `for (const Case &c : cases)`
     if (!declaresName(type)) {
       const bool passed = outArgument(file, at, base.size()).has_value(); // to a function that may set it
       if (!(passed || changesAt(code, at, base.size())) || onlyRead(file, at, base.size()) ||

@@ -136,6 +136,31 @@ TEST(ArrayElementsTest, AContainerGivenItsElementsReadsAsAnArray) {
     EXPECT_EQ(gridAfter(std::string(body) + "\nint n = sizes[1];"), "none") << body;
 }
 
+TEST(ArrayElementsTest, ARangeForOverATableOfStructsReadsTheMeanOfEachMember) {
+  const std::string table = "struct Case { int n; int block; };\n";
+  // (2^20 + 2^22) / 2 = 2621440 elements, in blocks of (256 + 128) / 2 = 192: 2 launches.
+  ptx::analysis::SourceLaunch launch =
+      launchOfK(table + inMain("const Case cases[] = {{1 << 20, 256}, {1 << 22, 128}};\n"
+                               "for (const Case &c : cases)\nk<<<c.n / c.block, c.block>>>(x);"));
+  EXPECT_EQ(launch.launches, 2u);
+  EXPECT_EQ(shown(launch.grid), "13653,1,1");
+  EXPECT_EQ(shown(launch.block), "192,1,1");
+  EXPECT_EQ(launch.blockHow, "`c.block` = 192, the mean over the 2 elements of `cases` that `for` at t.cu:5 reads");
+  // By value, a member left out is value-initialized: (4096 + 0) / 2.
+  launch = launchOfK(table + inMain("Case cases[2] = {{4096, 256}, {0}};\nfor (auto c : cases) k<<<1, c.n / 8>>>(x);"));
+  EXPECT_EQ(launch.launches, 2u);
+  EXPECT_EQ(shown(launch.block), "256,1,1");
+  // A table something writes, or whose element changes in the loop: open.
+  EXPECT_EQ(shown(launchOfK(table + inMain("Case cases[] = {{4096, 256}};\ncases[0].n = atoi(argv[1]);\n"
+                                           "for (auto c : cases) k<<<c.n / 256, 256>>>(x);"))
+                      .grid),
+            "none");
+  EXPECT_EQ(shown(launchOfK(table + inMain("Case cases[] = {{4096, 256}};\n"
+                                           "for (auto &c : cases) { c.n *= 2; k<<<c.n / 256, 256>>>(x); }"))
+                      .grid),
+            "none");
+}
+
 TEST(ArrayElementsTest, TheReasonNamesTheArray) {
   const ptx::analysis::SourceLaunch launch =
       launchOfK(inMain("const int sizes[] = {1024, 4096};\nk<<<sizes[1] / 256, 256>>>(x);"));
