@@ -146,6 +146,11 @@ TEST(ArrayElementsTest, ARangeForOverATableOfStructsReadsTheMeanOfEachMember) {
   EXPECT_EQ(shown(launch.grid), "13653,1,1");
   EXPECT_EQ(shown(launch.block), "192,1,1");
   EXPECT_EQ(launch.blockHow, "`c.block` = 192, the mean over the 2 elements of `cases` that `for` at t.cu:5 reads");
+  // A second loop over it finds it past the first.
+  EXPECT_EQ(launchesText({"k"}, table + inMain("const Case cases[] = {{1 << 20, 256}, {1 << 22, 128}};\n"
+                                               "for (const Case &c : cases) k<<<c.n / c.block, c.block>>>(x);\n"
+                                               "for (const Case &c : cases) k<<<c.n / c.block, c.block>>>(x);")),
+            "13653,1,1 x 192,1,1, 4");
   // By value, a member left out is value-initialized: (4096 + 0) / 2.
   launch = launchOfK(table + inMain("Case cases[2] = {{4096, 256}, {0}};\nfor (auto c : cases) k<<<1, c.n / 8>>>(x);"));
   EXPECT_EQ(launch.launches, 2u);
