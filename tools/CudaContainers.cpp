@@ -212,7 +212,8 @@ std::optional<ArrayDeclaration> ConstantFolder::Impl::containerList(std::size_t 
     bool container = declared.has_value();
     const std::size_t previous = codeEndBefore(code, at);
     const bool ranged = previous > 0 && code[previous - 1] == ':'; // `for (const Case &c : cases)` uses it
-    if (const std::vector<std::string> type = declaredTypeBefore(code, at); !declared && !ranged && declaresName(type)) {
+    if (const std::vector<std::string> type = declaredTypeBefore(code, at);
+        !declared && !ranged && declaresName(type)) {
       // An array of a type the folder does not take for a number: `Case cases[] = {{1 << 20, 256}, ...};`
       const std::size_t open = code.find_first_not_of(" \t\r\n", at + name.size());
       const std::size_t close = open == std::string::npos || code[open] != '[' ? open : pastClosing(code, open);
