@@ -148,11 +148,13 @@ public:
       return std::nullopt;
     return folder_.number(found.file, found.offset, found.text, depth + 1);
   }
-  std::optional<Number> element(const std::string &name, std::vector<Token> index, int depth) const override {
+  std::optional<Number> element(const std::string &name, std::vector<Token> index, const std::string &fields,
+                                int depth) const override {
     std::string written;
     for (const Token &token : index)
       written += token.text + " ";
-    return folder_.arrayElement(file_, offset_, name, written, [&] { return fold(*this, index, depth); }, depth);
+    return folder_.arrayElement(file_, offset_, name, fields, written, [&] { return fold(*this, index, depth); },
+                                depth);
   }
   std::optional<std::pair<std::int64_t, std::int64_t>> arrayShape(const std::string &name, int depth) const override {
     return folder_.arrayShape(file_, offset_, name, depth);

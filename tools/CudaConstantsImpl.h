@@ -354,14 +354,15 @@ private:
   /// arrayWritten() for an array not `const`, read once per array (arraysWritten_).
   bool writesArray(const constants::ArrayDeclaration &array, const std::string &name) const;
   /// The element of the array `name` (arrayDeclaration()) at what `index`
-  /// folds to: what its list gives it (0 past the list, within its
+  /// folds to, or its member `fields` where not empty (a struct's, as
+  /// memberOfValue() reads it in the element's braces): what its list gives it (0 past the list, within its
   /// length), where nothing writes it. Where the index reads the counter
   /// of one host loop around (counterValue()), the mean of the elements
   /// over the counter's values, as the launches read them in turn (cached
   /// by the array, the loop, `indexText` and the middle's index, until a
   /// counter is set: each launch in such a loop would fold it again).
   std::optional<Number> arrayElement(std::size_t file, std::size_t before, const std::string &name,
-                                     const std::string &indexText,
+                                     const std::string &fields, const std::string &indexText,
                                      const std::function<std::optional<Number>()> &index, int depth) const;
   /// The name declared at `at` by the head of a range `for` (`for (int n :
   /// sizes)`), read in its body: the mean of the elements of a braced list

@@ -309,19 +309,31 @@ bool ConstantFolder::Impl::writesArray(const ArrayDeclaration &array, const std:
 }
 
 std::optional<Number> ConstantFolder::Impl::arrayElement(std::size_t file, std::size_t before, const std::string &name,
-                                                         const std::string &indexText,
+                                                         const std::string &fields, const std::string &indexText,
                                                          const std::function<std::optional<Number>()> &index,
                                                          int depth) const {
   const std::optional<ArrayDeclaration> array = arrayDeclaration(file, before, name, depth);
   if (!array || arrayWritten(*array, name))
     return std::nullopt;
+  const std::string type = structNamedBy(array->type);
+  if (!fields.empty() && type.empty())
+    return std::nullopt;
   auto elementAt = [&](const std::optional<Number> &position) -> std::optional<Number> {
     if (!position || position->real || position->whole < 0)
       return std::nullopt;
-    if (static_cast<std::size_t>(position->whole) < array->listed.size())
-      return number(array->file, array->at, array->listed[position->whole], depth + 1);
-    return array->length && position->whole < *array->length ? std::optional(Number{}) // value-initialized
-                                                              : std::nullopt;
+    const bool listed = static_cast<std::size_t>(position->whole) < array->listed.size();
+    if (!listed)
+      return array->length && position->whole < *array->length ? std::optional(Number{}) // value-initialized
+                                                                : std::nullopt;
+    const std::string &element = array->listed[position->whole];
+    if (fields.empty())
+      return number(array->file, array->at, element, depth + 1);
+    Definition member;
+    if (memberOfValue(array->file, array->at, type, trimmed(element), true, fields, depth + 1, member) !=
+            Lookup::Found ||
+        member.dims)
+      return std::nullopt;
+    return member.number ? member.number : number(member.file, member.offset, member.text, depth + 1);
   };
   // The notes of the index and the element are set aside: a mean over a counter tells its own.
   std::vector<std::string> aside, *const outer = notes_;
@@ -335,7 +347,7 @@ std::optional<Number> ConstantFolder::Impl::arrayElement(std::size_t file, std::
   std::optional<Number> mean;
   const std::string key = counter ? std::to_string(array->file) + ":" + std::to_string(array->at) + ":" +
                                         std::to_string(counter->file) + ":" + std::to_string(counter->loop) + ":" +
-                                        std::to_string(position->whole) + ":" + indexText
+                                        std::to_string(position->whole) + ":" + indexText + "." + fields
                                   : std::string();
   const auto cached = meansFound_.find(key);
   if (cached != meansFound_.end()) {
@@ -360,15 +372,15 @@ std::optional<Number> ConstantFolder::Impl::arrayElement(std::size_t file, std::
   if (counter && counter->range.count <= static_cast<std::uint64_t>(kMostElementsMeaned) && !mean)
     return std::nullopt;
   if (mean) {
-    note({"`" + name + "[...]` = " + shownNumber(*mean) + ", the mean over the " +
-          std::to_string(counter->range.count) + " values of `" + counter->counter + "` in " + counter->header +
-          " at " + files_[counter->file].where(counter->loop)});
+    note({"`" + name + "[...]" + (fields.empty() ? "" : "." + fields) + "` = " + shownNumber(*mean) +
+          ", the mean over the " + std::to_string(counter->range.count) + " values of `" + counter->counter +
+          "` in " + counter->header + " at " + files_[counter->file].where(counter->loop)});
     return mean;
   }
   note(std::move(aside));
   if (value)
-    note({"`" + name + "[" + std::to_string(position->whole) + "]` = " + shownNumber(*value) + ", as `" + name +
-          "` is declared at " + files_[array->file].where(array->at)});
+    note({"`" + name + "[" + std::to_string(position->whole) + "]" + (fields.empty() ? "" : "." + fields) + "` = " +
+          shownNumber(*value) + ", as `" + name + "` is declared at " + files_[array->file].where(array->at)});
   return value;
 }
 

@@ -440,7 +440,15 @@ private:
       }
       if (index.empty() || !accept("]") || (at_ < tokens_.size() && tokens_[at_].text == "["))
         return std::nullopt;
-      return names_.element(token.text, std::move(index), depth_ + 1);
+      std::string fields; // a member of a struct element, `cases[i].n`
+      while (accept(".")) {
+        if (at_ >= tokens_.size() || tokens_[at_].kind != Token::Name)
+          return std::nullopt;
+        fields += (fields.empty() ? "" : ".") + tokens_[at_++].text;
+      }
+      if (at_ < tokens_.size() && (tokens_[at_].text == "(" || tokens_[at_].text == "["))
+        return std::nullopt; // a method called on it, or an array member's element
+      return names_.element(token.text, std::move(index), fields, depth_ + 1);
     }
     return names_.number(token.text, depth_ + 1);
   }

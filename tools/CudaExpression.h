@@ -73,8 +73,10 @@ public:
   /// What the pointer `name` points at (`*threads`); nullopt where it is not fixed.
   virtual std::optional<Number> pointee(const std::string &name, int depth) const = 0;
   /// The element of the array `name` at the index `index` folds to, from
-  /// 0 (`sizes[size - 1]`); nullopt where it is not fixed.
-  virtual std::optional<Number> element(const std::string &name, std::vector<Token> index, int depth) const = 0;
+  /// 0 (`sizes[size - 1]`), or its member `fields` where not empty
+  /// (`cases[i].n`); nullopt where it is not fixed.
+  virtual std::optional<Number> element(const std::string &name, std::vector<Token> index, const std::string &fields,
+                                        int depth) const = 0;
   /// The length of the array `name` and the bytes of one element, for
   /// `sizeof(sizes) / sizeof(sizes[0])`; nullopt where they are not fixed.
   virtual std::optional<std::pair<std::int64_t, std::int64_t>> arrayShape(const std::string &name,

@@ -144,7 +144,9 @@ public:
   }
   std::optional<Number> member(const std::string &, int) const override { return std::nullopt; }
   std::optional<Number> pointee(const std::string &, int) const override { return std::nullopt; }
-  std::optional<Number> element(const std::string &, std::vector<Token>, int) const override { return std::nullopt; }
+  std::optional<Number> element(const std::string &, std::vector<Token>, const std::string &, int) const override {
+    return std::nullopt;
+  }
   std::optional<std::pair<std::int64_t, std::int64_t>> arrayShape(const std::string &, int) const override {
     return std::nullopt;
   }

@@ -166,6 +166,26 @@ TEST(ArrayElementsTest, ARangeForOverATableOfStructsReadsTheMeanOfEachMember) {
             "none");
 }
 
+TEST(ArrayElementsTest, AMemberOfAnIndexedStructReadsAsAnElement) {
+  const std::string table =
+      "struct Case { int n; int block; };\nconst Case cases[] = {{1 << 20, 256}, {1 << 22, 128}};\n";
+  ptx::analysis::SourceLaunch launch = launchOfK(table + inMain("k<<<cases[1].n / 256, cases[1].block>>>(x);"));
+  EXPECT_EQ(shown(launch.grid), "16384,1,1");
+  EXPECT_EQ(shown(launch.block), "128,1,1");
+  EXPECT_EQ(launch.blockHow, "`cases[1].block` = 128, as `cases` is declared at t.cu:2");
+  // Swept by a counter: each member's mean over its values.
+  launch = launchOfK(table + inMain("for (int i = 0; i < 2; ++i)\nk<<<cases[i].n / 256, cases[i].block>>>(x);"));
+  EXPECT_EQ(launch.launches, 2u);
+  EXPECT_EQ(shown(launch.grid), "10240,1,1");
+  EXPECT_EQ(shown(launch.block), "192,1,1");
+  // Written: open.
+  EXPECT_EQ(shown(launchOfK("struct Case { int n; int block; };\n" +
+                            inMain("Case cases[] = {{4096, 256}};\ncases[0].n = atoi(argv[1]);\n"
+                                   "k<<<cases[0].n / 256, 256>>>(x);"))
+                      .grid),
+            "none");
+}
+
 TEST(ArrayElementsTest, TheReasonNamesTheArray) {
   const ptx::analysis::SourceLaunch launch =
       launchOfK(inMain("const int sizes[] = {1024, 4096};\nk<<<sizes[1] / 256, 256>>>(x);"));
