@@ -139,6 +139,27 @@ bool keepsSize(const std::string &code, std::size_t start, std::size_t end) {
          (previous < 2 || code[previous - 2] != ':'); // `: v)`, not `ns::v)`
 }
 
+/// A range `for`'s head that declares the name at `at`: the head, where
+/// its `for` is, and where its range starts.
+struct RangeForHead {
+  RangeFor ranged;
+  std::size_t keyword = 0, rangeAt = 0;
+};
+
+std::optional<RangeForHead> rangeForDeclaring(const std::string &code, std::size_t at) {
+  const std::size_t open = parenthesisAround(code, at);
+  std::size_t keyword = open;
+  if (open == std::string::npos || wordBefore(code, keyword) != "for")
+    return std::nullopt;
+  const std::size_t close = pastClosing(code, open);
+  std::optional<RangeFor> ranged =
+      close == std::string::npos ? std::nullopt : rangeFor(std::string_view(code).substr(open + 1, close - open - 2));
+  const std::size_t rangeAt = open + 1 + (ranged ? ranged->rangeAt : 0);
+  if (!ranged || at >= rangeAt || code.compare(at, ranged->name.size(), ranged->name) != 0)
+    return std::nullopt;
+  return RangeForHead{std::move(*ranged), keyword, rangeAt};
+}
+
 /// How many elements a mean stands for at most: past it, the element it stands in the middle of.
 constexpr std::int64_t kMostElementsMeaned = 64;
 
@@ -402,20 +423,15 @@ std::optional<std::uint64_t> ConstantFolder::Impl::elementsOf(std::size_t file, 
 }
 
 Lookup ConstantFolder::Impl::rangeForValue(std::size_t file, std::size_t at, int depth, Definition &found) const {
-  const std::string &code = files_[file].code();
-  const std::size_t open = parenthesisAround(code, at);
-  std::size_t keyword = open;
-  if (open == std::string::npos || wordBefore(code, keyword) != "for" || depth >= kMaxDepth)
+  const std::optional<RangeForHead> head =
+      depth < kMaxDepth ? rangeForDeclaring(files_[file].code(), at) : std::nullopt;
+  if (!head)
     return Lookup::Unknown;
-  const std::size_t close = pastClosing(code, open);
-  const std::optional<RangeFor> ranged =
-      close == std::string::npos ? std::nullopt : rangeFor(std::string_view(code).substr(open + 1, close - open - 2));
-  const std::size_t rangeAt = open + 1 + (ranged ? ranged->rangeAt : 0);
-  if (!ranged || at >= rangeAt || code.compare(at, ranged->name.size(), ranged->name) != 0)
-    return Lookup::Unknown;
+  const RangeFor &ranged = head->ranged;
+  const std::size_t keyword = head->keyword, rangeAt = head->rangeAt;
   // Each iteration reads its own element: their mean stands for them, as a counter's does.
   std::vector<std::optional<Number>> elements;
-  const std::string &range = ranged->range;
+  const std::string &range = ranged.range;
   if (range.size() >= 2 && range.front() == '{' && range.back() == '}') {
     for (const std::string &element : topLevelParts(std::string_view(range).substr(1, range.size() - 2)))
       if (!trimmed(element).empty())
@@ -433,28 +449,23 @@ Lookup ConstantFolder::Impl::rangeForValue(std::size_t file, std::size_t at, int
     return Lookup::Unknown;
   found = Definition("", file, at, false);
   found.number = mean;
-  note({"`" + ranged->name + "` = " + shownNumber(*mean) + ", the mean of the " + std::to_string(elements.size()) +
+  note({"`" + ranged.name + "` = " + shownNumber(*mean) + ", the mean of the " + std::to_string(elements.size()) +
         " elements of " + quotedCode(range) + " that `for` at " + files_[file].where(keyword) + " reads"});
   return Lookup::Found;
 }
 
 Lookup ConstantFolder::Impl::rangeForMember(std::size_t file, std::size_t at, const std::string &fields, int depth,
                                             Definition &found) const {
-  const std::string &code = files_[file].code();
-  const std::size_t open = parenthesisAround(code, at);
-  std::size_t keyword = open;
-  if (open == std::string::npos || wordBefore(code, keyword) != "for" || depth >= kMaxDepth)
+  const std::optional<RangeForHead> head =
+      depth < kMaxDepth ? rangeForDeclaring(files_[file].code(), at) : std::nullopt;
+  if (!head)
     return Lookup::Unknown;
-  const std::size_t close = pastClosing(code, open);
-  const std::optional<RangeFor> ranged =
-      close == std::string::npos ? std::nullopt : rangeFor(std::string_view(code).substr(open + 1, close - open - 2));
-  const std::size_t rangeAt = open + 1 + (ranged ? ranged->rangeAt : 0);
-  if (!ranged || at >= rangeAt || code.compare(at, ranged->name.size(), ranged->name) != 0)
-    return Lookup::Unknown;
-  const std::optional<ArrayDeclaration> array = arrayDeclaration(file, rangeAt, ranged->range, depth);
+  const RangeFor &ranged = head->ranged;
+  const std::size_t keyword = head->keyword, rangeAt = head->rangeAt;
+  const std::optional<ArrayDeclaration> array = arrayDeclaration(file, rangeAt, ranged.range, depth);
   const std::string type = array ? structNamedBy(array->type) : std::string();
   if (!array || type.empty() || array->listed.empty() ||
-      static_cast<std::int64_t>(array->listed.size()) > kMostElementsMeaned || arrayWritten(*array, ranged->range))
+      static_cast<std::int64_t>(array->listed.size()) > kMostElementsMeaned || arrayWritten(*array, ranged.range))
     return Lookup::Unknown;
   // Each iteration reads its own element's member: their mean stands for them.
   std::vector<std::optional<Number>> members;
@@ -470,8 +481,8 @@ Lookup ConstantFolder::Impl::rangeForMember(std::size_t file, std::size_t at, co
     return Lookup::Unknown;
   found = Definition("", file, at, false);
   found.number = mean;
-  note({"`" + ranged->name + "." + fields + "` = " + shownNumber(*mean) + ", the mean over the " +
-        std::to_string(members.size()) + " elements of `" + ranged->range + "` that `for` at " +
+  note({"`" + ranged.name + "." + fields + "` = " + shownNumber(*mean) + ", the mean over the " +
+        std::to_string(members.size()) + " elements of `" + ranged.range + "` that `for` at " +
         files_[file].where(keyword) + " reads"});
   return Lookup::Found;
 }
