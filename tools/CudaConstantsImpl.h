@@ -364,15 +364,17 @@ private:
   std::optional<Number> arrayElement(std::size_t file, std::size_t before, const std::string &name,
                                      const std::string &fields, const std::string &indexText,
                                      const std::function<std::optional<Number>()> &index, int depth) const;
+  /// Element `index` of `array`, or its member `fields` where not empty
+  /// (read in the element's braces, memberOfValue()): what the list gives
+  /// it, 0 past the list within the array's length; nullopt otherwise.
+  std::optional<Number> listedElement(const constants::ArrayDeclaration &array, std::int64_t index,
+                                      const std::string &fields, int depth) const;
   /// The name declared at `at` by the head of a range `for` (`for (int n :
-  /// sizes)`), read in its body: the mean of the elements of a braced list
-  /// or of an array (arrayElement()), which its iterations read in turn.
-  Lookup rangeForValue(std::size_t file, std::size_t at, int depth, Definition &found) const;
-  /// The member `fields` of the name declared at `at` by a range `for`
-  /// over an array of structs nothing writes (`for (const Case &c :
-  /// cases)`): the mean of that member over the elements.
-  Lookup rangeForMember(std::size_t file, std::size_t at, const std::string &fields, int depth,
-                        Definition &found) const;
+  /// sizes)`), or its member `fields` where not empty (`for (const Case &c
+  /// : cases)`), read in its body: the mean over the elements of a braced
+  /// list or of an array nothing writes, which its iterations read in turn.
+  Lookup rangeForValue(std::size_t file, std::size_t at, const std::string &fields, int depth,
+                       Definition &found) const;
   /// The length of the array `name` and the bytes of an element, a built-in type's.
   std::optional<std::pair<std::int64_t, std::int64_t>> arrayShape(std::size_t file, std::size_t before,
                                                                   const std::string &name, int depth) const;

@@ -336,25 +336,10 @@ std::optional<Number> ConstantFolder::Impl::arrayElement(std::size_t file, std::
   const std::optional<ArrayDeclaration> array = arrayDeclaration(file, before, name, depth);
   if (!array || arrayWritten(*array, name))
     return std::nullopt;
-  const std::string type = structNamedBy(array->type);
-  if (!fields.empty() && type.empty())
+  if (!fields.empty() && structNamedBy(array->type).empty())
     return std::nullopt;
   auto elementAt = [&](const std::optional<Number> &position) -> std::optional<Number> {
-    if (!position || position->real || position->whole < 0)
-      return std::nullopt;
-    const bool listed = static_cast<std::size_t>(position->whole) < array->listed.size();
-    if (!listed)
-      return array->length && position->whole < *array->length ? std::optional(Number{}) // value-initialized
-                                                                : std::nullopt;
-    const std::string &element = array->listed[position->whole];
-    if (fields.empty())
-      return number(array->file, array->at, element, depth + 1);
-    Definition member;
-    if (memberOfValue(array->file, array->at, type, trimmed(element), true, fields, depth + 1, member) !=
-            Lookup::Found ||
-        member.dims)
-      return std::nullopt;
-    return member.number ? member.number : number(member.file, member.offset, member.text, depth + 1);
+    return position && !position->real ? listedElement(*array, position->whole, fields, depth) : std::nullopt;
   };
   // The notes of the index and the element are set aside: a mean over a counter tells its own.
   std::vector<std::string> aside, *const outer = notes_;
@@ -422,26 +407,43 @@ std::optional<std::uint64_t> ConstantFolder::Impl::elementsOf(std::size_t file, 
   return size && !size->real && size->whole >= 0 ? std::optional<std::uint64_t>(size->whole) : std::nullopt;
 }
 
-Lookup ConstantFolder::Impl::rangeForValue(std::size_t file, std::size_t at, int depth, Definition &found) const {
+std::optional<Number> ConstantFolder::Impl::listedElement(const ArrayDeclaration &array, std::int64_t index,
+                                                          const std::string &fields, int depth) const {
+  const std::string type = fields.empty() ? std::string() : structNamedBy(array.type);
+  if (index < 0 || (!fields.empty() && type.empty()))
+    return std::nullopt;
+  if (static_cast<std::size_t>(index) >= array.listed.size()) // past the list, within the array: value-initialized
+    return array.length && index < *array.length ? std::optional(Number{}) : std::nullopt;
+  const std::string &element = array.listed[index];
+  if (fields.empty())
+    return number(array.file, array.at, element, depth + 1);
+  Definition member;
+  if (memberOfValue(array.file, array.at, type, trimmed(element), true, fields, depth + 1, member) != Lookup::Found ||
+      member.dims)
+    return std::nullopt;
+  return member.number ? member.number : number(member.file, member.offset, member.text, depth + 1);
+}
+
+Lookup ConstantFolder::Impl::rangeForValue(std::size_t file, std::size_t at, const std::string &fields, int depth,
+                                           Definition &found) const {
   const std::optional<RangeForHead> head =
       depth < kMaxDepth ? rangeForDeclaring(files_[file].code(), at) : std::nullopt;
   if (!head)
     return Lookup::Unknown;
   const RangeFor &ranged = head->ranged;
-  const std::size_t keyword = head->keyword, rangeAt = head->rangeAt;
-  // Each iteration reads its own element: their mean stands for them, as a counter's does.
+  // Each iteration reads its own element (or its element's member): their mean stands for them, as a counter's does.
   std::vector<std::optional<Number>> elements;
   const std::string &range = ranged.range;
-  if (range.size() >= 2 && range.front() == '{' && range.back() == '}') {
+  if (fields.empty() && range.size() >= 2 && range.front() == '{' && range.back() == '}') {
     for (const std::string &element : topLevelParts(std::string_view(range).substr(1, range.size() - 2)))
       if (!trimmed(element).empty())
-        elements.push_back(number(file, rangeAt, element, depth + 1));
-  } else if (const std::optional<ArrayDeclaration> array = arrayDeclaration(file, rangeAt, range, depth);
-             array && array->length && !arrayWritten(*array, range)) {
-    for (std::int64_t index = 0; index < *array->length && index <= kMostElementsMeaned; ++index)
-      elements.push_back(static_cast<std::size_t>(index) < array->listed.size()
-                             ? number(array->file, array->at, array->listed[index], depth + 1)
-                             : std::optional(Number{}));
+        elements.push_back(number(file, head->rangeAt, element, depth + 1));
+  } else if (const std::optional<ArrayDeclaration> array = arrayDeclaration(file, head->rangeAt, range, depth);
+             array && (!fields.empty() || array->length) && !arrayWritten(*array, range)) {
+    // A number is read over the array's length; a member over the elements its list gives.
+    const std::int64_t count = fields.empty() ? *array->length : static_cast<std::int64_t>(array->listed.size());
+    for (std::int64_t index = 0; index < count && index <= kMostElementsMeaned; ++index)
+      elements.push_back(listedElement(*array, index, fields, depth));
   }
   const std::optional<Number> mean =
       static_cast<std::int64_t>(elements.size()) <= kMostElementsMeaned ? meanOf(elements) : std::optional<Number>();
@@ -449,41 +451,9 @@ Lookup ConstantFolder::Impl::rangeForValue(std::size_t file, std::size_t at, int
     return Lookup::Unknown;
   found = Definition("", file, at, false);
   found.number = mean;
-  note({"`" + ranged.name + "` = " + shownNumber(*mean) + ", the mean of the " + std::to_string(elements.size()) +
-        " elements of " + quotedCode(range) + " that `for` at " + files_[file].where(keyword) + " reads"});
-  return Lookup::Found;
-}
-
-Lookup ConstantFolder::Impl::rangeForMember(std::size_t file, std::size_t at, const std::string &fields, int depth,
-                                            Definition &found) const {
-  const std::optional<RangeForHead> head =
-      depth < kMaxDepth ? rangeForDeclaring(files_[file].code(), at) : std::nullopt;
-  if (!head)
-    return Lookup::Unknown;
-  const RangeFor &ranged = head->ranged;
-  const std::size_t keyword = head->keyword, rangeAt = head->rangeAt;
-  const std::optional<ArrayDeclaration> array = arrayDeclaration(file, rangeAt, ranged.range, depth);
-  const std::string type = array ? structNamedBy(array->type) : std::string();
-  if (!array || type.empty() || array->listed.empty() ||
-      static_cast<std::int64_t>(array->listed.size()) > kMostElementsMeaned || arrayWritten(*array, ranged.range))
-    return Lookup::Unknown;
-  // Each iteration reads its own element's member: their mean stands for them.
-  std::vector<std::optional<Number>> members;
-  for (const std::string &element : array->listed) {
-    Definition member;
-    const Lookup read = memberOfValue(array->file, array->at, type, trimmed(element), true, fields, depth + 1, member);
-    if (read != Lookup::Found || member.dims)
-      return Lookup::Unknown;
-    members.push_back(member.number ? member.number : number(member.file, member.offset, member.text, depth + 1));
-  }
-  const std::optional<Number> mean = meanOf(members);
-  if (!mean)
-    return Lookup::Unknown;
-  found = Definition("", file, at, false);
-  found.number = mean;
-  note({"`" + ranged.name + "." + fields + "` = " + shownNumber(*mean) + ", the mean over the " +
-        std::to_string(members.size()) + " elements of `" + ranged.range + "` that `for` at " +
-        files_[file].where(keyword) + " reads"});
+  note({"`" + ranged.name + (fields.empty() ? "" : "." + fields) + "` = " + shownNumber(*mean) +
+        (fields.empty() ? ", the mean of the " : ", the mean over the ") + std::to_string(elements.size()) +
+        " elements of " + quotedCode(range) + " that `for` at " + files_[file].where(head->keyword) + " reads"});
   return Lookup::Found;
 }
 

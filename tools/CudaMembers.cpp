@@ -322,7 +322,7 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
     const std::size_t previous = codeEndBefore(code, at);
     if (after != std::string::npos && code[after] == ':' && code.compare(after, 2, "::") != 0 &&
         (declaresName(type) || (previous > 0 && code[previous - 1] == '&')))
-      return rangeForMember(file, at, fields, depth, found); // `for (const Case &c : cases)`
+      return rangeForValue(file, at, fields, depth, found); // `for (const Case &c : cases)`
     if (!declaresName(type)) {
       const bool passed = outArgument(file, at, base.size()).has_value(); // to a function that may set it
       if (!(passed || changesAt(code, at, base.size())) || onlyRead(file, at, base.size()) ||

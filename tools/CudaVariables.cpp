@@ -198,7 +198,7 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
     const bool declares = !type.empty() && std::all_of(type.begin(), type.end(), isTypeWord);
     if (!declares && previous > 0 && code[previous - 1] == '&' && next < code.size() && code[next] == ':' &&
         code.compare(next, 2, "::") != 0)
-      return rangeForValue(file, at, depth, found); // `for (const int &n : sizes)`
+      return rangeForValue(file, at, "", depth, found); // `for (const int &n : sizes)`
     if (!declares && !fileScopeOnly)
       if (const std::optional<OutArgument> out = outArgument(file, at, name.size())) {
         // Passed by reference to a function that sets it: what the call leaves there.
@@ -284,7 +284,7 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
       const std::string inside = code.substr(next + 1, close - next - 2);
       found.text = found.dim3 ? "dim3(" + inside + ")" : inside;
     } else if (next < code.size() && code[next] == ':' && code.compare(next, 2, "::") != 0) {
-      return rangeForValue(file, at, depth, found); // `for (int n : sizes)`
+      return rangeForValue(file, at, "", depth, found); // `for (int n : sizes)`
     } else if (found.dim3) {
       found.dims = Dim3{}; // `dim3 threads;` is 1 x 1 x 1
     } else {
