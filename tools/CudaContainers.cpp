@@ -28,15 +28,22 @@ struct ContainerDeclaration {
   std::vector<std::string> listed; ///< the braced list's elements as written, where one gives them
 };
 
-/// The elements of the braced list that opens at `open`; nullopt where it does not close.
-std::optional<std::vector<std::string>> listAt(const std::string &code, std::size_t open) {
-  const std::size_t end = pastClosing(code, open);
-  if (end == std::string::npos)
+/// The elements of the braced list `text` (`{1, 8, 32}`, spaces around
+/// allowed) as written; nullopt where `text` is no braced list.
+std::optional<std::vector<std::string>> bracedElements(std::string_view text) {
+  const std::string list = trimmed(text);
+  if (list.size() < 2 || list.front() != '{' || list.back() != '}')
     return std::nullopt;
-  std::vector<std::string> listed = topLevelParts(std::string_view(code).substr(open + 1, end - open - 2));
+  std::vector<std::string> listed = topLevelParts(std::string_view(list).substr(1, list.size() - 2));
   if (!listed.empty() && trimmed(listed.back()).empty())
     listed.pop_back(); // `{1, 2,}`, or `{}`
   return listed;
+}
+
+/// The elements of the braced list that opens at `open`; nullopt where it does not close.
+std::optional<std::vector<std::string>> listAt(const std::string &code, std::size_t open) {
+  const std::size_t end = pastClosing(code, open);
+  return end == std::string::npos ? std::nullopt : bracedElements(std::string_view(code).substr(open, end - open));
 }
 
 /// The declaration of a sized container whose name starts at `at`:
@@ -275,18 +282,15 @@ std::optional<ArrayDeclaration> ConstantFolder::Impl::arrayDeclaration(std::size
   const std::string &code = files_[found.file].code();
   // The declarator `name[length]` (one dimension) and its braced list, which variable() keeps whole.
   const std::size_t open = code.find_first_not_of(" \t\r\n", found.offset + name.size());
-  const std::string list = trimmed(found.text);
-  if (code.compare(found.offset, name.size(), name) != 0 || open == std::string::npos || code[open] != '[' ||
-      list.size() < 2 || list.front() != '{' || list.back() != '}')
+  std::optional<std::vector<std::string>> listed = bracedElements(found.text);
+  if (code.compare(found.offset, name.size(), name) != 0 || open == std::string::npos || code[open] != '[' || !listed)
     return std::nullopt;
   const std::size_t close = pastClosing(code, open);
   const std::size_t after = close == std::string::npos ? close : code.find_first_not_of(" \t\r\n", close);
   if (after == std::string::npos || code[after] == '[')
     return std::nullopt;
-  ArrayDeclaration declared{found.file, found.offset, declaredTypeBefore(code, found.offset),
-                            topLevelParts(std::string_view(list).substr(1, list.size() - 2)), std::nullopt};
-  if (!declared.listed.empty() && trimmed(declared.listed.back()).empty())
-    declared.listed.pop_back(); // `{1, 8, 32, 64,}`, or `{}`
+  ArrayDeclaration declared{found.file, found.offset, declaredTypeBefore(code, found.offset), std::move(*listed),
+                            std::nullopt};
   const std::string length = trimmed(std::string_view(code).substr(open + 1, close - open - 2));
   const std::optional<Number> count = length.empty() ? std::nullopt : number(found.file, open, length, depth + 1);
   declared.length = length.empty() ? std::optional<std::int64_t>(declared.listed.size())
@@ -392,13 +396,9 @@ std::optional<Number> ConstantFolder::Impl::arrayElement(std::size_t file, std::
 
 std::optional<std::uint64_t> ConstantFolder::Impl::elementsOf(std::size_t file, std::size_t offset,
                                                               const std::string &range, int depth) const {
+  if (const std::optional<std::vector<std::string>> listed = bracedElements(range))
+    return listed->size();
   const std::string written = trimmed(range);
-  if (written.size() >= 2 && written.front() == '{' && written.back() == '}') {
-    std::vector<std::string> listed = topLevelParts(std::string_view(written).substr(1, written.size() - 2));
-    if (!listed.empty() && trimmed(listed.back()).empty())
-      listed.pop_back();
-    return listed.size();
-  }
   if (written.empty() || !std::all_of(written.begin(), written.end(), isIdentifierChar))
     return std::nullopt;
   if (const std::optional<ArrayDeclaration> array = arrayDeclaration(file, offset, written, depth))
@@ -434,10 +434,9 @@ Lookup ConstantFolder::Impl::rangeForValue(std::size_t file, std::size_t at, con
   // Each iteration reads its own element (or its element's member): their mean stands for them, as a counter's does.
   std::vector<std::optional<Number>> elements;
   const std::string &range = ranged.range;
-  if (fields.empty() && range.size() >= 2 && range.front() == '{' && range.back() == '}') {
-    for (const std::string &element : topLevelParts(std::string_view(range).substr(1, range.size() - 2)))
-      if (!trimmed(element).empty())
-        elements.push_back(number(file, head->rangeAt, element, depth + 1));
+  if (const std::optional<std::vector<std::string>> listed = fields.empty() ? bracedElements(range) : std::nullopt) {
+    for (const std::string &element : *listed)
+      elements.push_back(number(file, head->rangeAt, element, depth + 1));
   } else if (const std::optional<ArrayDeclaration> array = arrayDeclaration(file, head->rangeAt, range, depth);
              array && (!fields.empty() || array->length) && !arrayWritten(*array, range)) {
     // A number is read over the array's length; a member over the elements its list gives.
