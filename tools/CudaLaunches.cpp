@@ -368,13 +368,22 @@ bool inAnotherProgram(const ConstantFolder &folder, const std::vector<CudaSource
 std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> sourceLaunches(
     const ptx::Module &module, const std::vector<CudaSourceFile> &files, std::size_t ownFiles,
     const TargetDevice *device) {
+  if (files.empty())
+    return {};
+  const ConstantFolder folder(files, device);
+  return sourceLaunches(module, folder, files, ownFiles);
+}
+
+std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> sourceLaunches(const ptx::Module &module,
+                                                                              const ConstantFolder &folder,
+                                                                              const std::vector<CudaSourceFile> &files,
+                                                                              std::size_t ownFiles) {
   std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> result;
   if (files.empty())
     return result;
   std::map<std::string, std::vector<const ptx::Function *>> kernelsByName;
   for (const ptx::Function *kernel : module.kernels())
     kernelsByName[baseNameOf(kernel->name)].push_back(kernel);
-  const ConstantFolder folder(files, device);
   HostRunCounter runs(folder);
   std::set<std::string, std::less<>> names;
   for (const auto &entry : kernelsByName)

@@ -16,6 +16,8 @@
 
 namespace ptxdvfs::tools {
 
+class ConstantFolder;
+
 /// CUDA's limit on the threads of one block, all dimensions together.
 inline constexpr std::uint32_t kMaxThreadsPerBlock = 1024;
 
@@ -59,5 +61,12 @@ std::vector<CudaSourceFile> launchingSources(const std::vector<CudaSourceFile> &
 std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> sourceLaunches(
     const ptx::Module &module, const std::vector<CudaSourceFile> &files, std::size_t ownFiles = SIZE_MAX,
     const TargetDevice *device = nullptr);
+
+/// The same, with the folder over `files` a caller has built for other
+/// readings of the same sources (sourceSymbolWrites()).
+std::map<std::string, ptx::analysis::SourceLaunch, std::less<>> sourceLaunches(const ptx::Module &module,
+                                                                              const ConstantFolder &folder,
+                                                                              const std::vector<CudaSourceFile> &files,
+                                                                              std::size_t ownFiles);
 
 } // namespace ptxdvfs::tools

@@ -93,23 +93,21 @@ std::optional<Written> copyWrites(const ConstantFolder &folder, CudaStructs &str
 } // namespace
 
 std::map<std::string, SymbolWrite, std::less<>> sourceSymbolWrites(const ptx::Module &module,
-                                                                   const std::vector<CudaSourceFile> &files,
-                                                                   const TargetDevice *device) {
+                                                                   const ConstantFolder &folder) {
   Written result;
   std::set<std::string, std::less<>> symbols;
   for (const ptx::VariableDecl &variable : module.globals)
     if (variable.space == ptx::StateSpace::Const)
       symbols.insert(variable.name);
-  if (symbols.empty() || files.empty())
+  if (symbols.empty() || folder.files().empty())
     return result;
   std::string text;
-  for (const CudaSourceFile &file : files)
-    text += file.text + "\n";
+  for (const CudaCode &file : folder.files())
+    text += file.text() + "\n";
   std::map<std::string, std::string, std::less<>> types; // each symbol's CUDA type, where the source declares it
   for (const CudaDeclaration &declared : cudaConstantVariables(text))
     types.emplace(declared.name, declared.type);
   CudaStructs structs(text);
-  const ConstantFolder folder(files, device);
   std::map<std::string, std::optional<Written>, std::less<>> bySymbol; // nullopt: some copy is not read
   for (const char *copy : {"cudaMemcpyToSymbol", "cudaMemcpyToSymbolAsync"})
     for (const auto &[file, call] : folder.callsOf(copy)) {

@@ -2,6 +2,7 @@
 #include "LaunchFlags.h"
 
 #include "CountText.h"
+#include "CudaConstants.h"
 #include "CudaLaunches.h"
 #include "CudaSource.h"
 #include "CudaStructLayout.h"
@@ -303,8 +304,9 @@ void addSourceKnowledge(const ptx::Module &module, const std::vector<CudaSourceF
   addSourceNames(text, module, assumptions);
   // --grid and --block, when given, still win: LaunchAssumptions ranks them first.
   const std::vector<CudaSourceFile> launching = launchingSources(sources);
-  assumptions.sourceLaunches = sourceLaunches(module, launching, sources.size(), device);
-  for (auto &[name, write] : sourceSymbolWrites(module, launching, device)) {
+  const ConstantFolder folder(launching, device); // one reading of the host code for both
+  assumptions.sourceLaunches = sourceLaunches(module, folder, launching, sources.size());
+  for (auto &[name, write] : sourceSymbolWrites(module, folder)) {
     assumptions.sourceConstants.insert_or_assign(name, write.value);
     assumptions.sourceConstantsHow.insert_or_assign(name, std::move(write.how));
   }

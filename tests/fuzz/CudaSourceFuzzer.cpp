@@ -120,7 +120,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     }
     return module;
   }();
-  for (const auto &[name, write] : sourceSymbolWrites(constants, files)) {
+  const ConstantFolder copies(files);
+  for (const auto &[name, write] : sourceSymbolWrites(constants, copies)) {
     const std::size_t plus = name.find('+');
     const std::string symbol = name.substr(0, plus);
     if ((symbol != "c_n" && symbol != "c_dims" && symbol != "c_p") || write.how.empty() ||

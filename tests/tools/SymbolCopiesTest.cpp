@@ -22,7 +22,8 @@ std::string writtenBy(const std::string &source) {
     module.globals.push_back(variable);
   }
   std::string text;
-  for (const auto &[name, write] : sourceSymbolWrites(module, {{"t.cu", "t.cu", source}}))
+  const ConstantFolder folder({{"t.cu", "t.cu", source}});
+  for (const auto &[name, write] : sourceSymbolWrites(module, folder))
     text += (text.empty() ? "" : ";") + name + "=" + write.value.text();
   return text;
 }
