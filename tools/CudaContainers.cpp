@@ -340,8 +340,6 @@ std::optional<Number> ConstantFolder::Impl::arrayElement(std::size_t file, std::
   const std::optional<ArrayDeclaration> array = arrayDeclaration(file, before, name, depth);
   if (!array || arrayWritten(*array, name))
     return std::nullopt;
-  if (!fields.empty() && structNamedBy(array->type).empty())
-    return std::nullopt;
   auto elementAt = [&](const std::optional<Number> &position) -> std::optional<Number> {
     return position && !position->real ? listedElement(*array, position->whole, fields, depth) : std::nullopt;
   };

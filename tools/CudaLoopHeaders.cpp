@@ -157,7 +157,8 @@ std::optional<RangeFor> rangeFor(std::string_view header) {
   int depth = 0;
   for (std::size_t at = 0; at < header.size(); ++at) {
     const char c = header[at];
-    const bool opens = c == '(' || c == '[' || c == '{' || c == '<', closes = c == ')' || c == ']' || c == '}' || c == '>';
+    const bool opens = c == '(' || c == '[' || c == '{' || c == '<';
+    const bool closes = c == ')' || c == ']' || c == '}' || c == '>';
     depth += opens ? 1 : closes ? -1 : 0; // `std::pair<int, int> p : pairs`
     if (c == ';')
       return std::nullopt;
