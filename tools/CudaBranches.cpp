@@ -17,6 +17,15 @@ namespace ptxdvfs::tools {
 using namespace expression;
 using namespace constants;
 
+namespace {
+
+/// Why the calls passed `argv` in a condition gave what they did (withoutCommandLineCalls()).
+std::string optionsFound(const std::vector<std::string> &arguments) {
+  return arguments.empty() ? " without command-line arguments" : " with no option among the command-line arguments";
+}
+
+} // namespace
+
 std::optional<Number> ConstantFolder::Impl::headCondition(std::size_t file, const LoopHeader &header, int depth,
                                                           bool &withoutArguments) const {
   std::string written(header.inside(files_[file].code()));
@@ -28,7 +37,7 @@ std::optional<Number> ConstantFolder::Impl::headCondition(std::size_t file, cons
     foldAt = header.open + 1 + parts[0].size() + 1;
     written = parts[1];
   }
-  const std::string withoutCalls = withoutCommandLineCalls(written);
+  const std::string withoutCalls = withoutCommandLineCalls(written, arguments_);
   withoutArguments = withoutCalls != written;
   const std::size_t middles = middles_;
   const std::optional<Number> condition =
@@ -53,7 +62,7 @@ std::optional<bool> ConstantFolder::Impl::taken(std::size_t file, const LoopHead
     return std::nullopt; // entered: how many times is the loop counts' business
   note({quotedCode(header.text(files_[file].text())) + " at " + files_[file].where(header.at) + " is " +
         (holds ? "true" : "false") + (loop ? " on entry" : "") +
-        (withoutArguments ? " without command-line arguments" : "")});
+        (withoutArguments ? optionsFound(arguments_) : "")});
   return header.keyword == "else" ? !holds : holds;
 }
 
@@ -101,7 +110,7 @@ std::optional<bool> ConstantFolder::Impl::caseTaken(std::size_t file, const Loop
         (chosen < labels.size()
              ? quotedCode(source.text().substr(labels[chosen].at, labels[chosen].end - labels[chosen].at))
              : std::string("no label")) +
-        (withoutArguments ? " without command-line arguments" : "")});
+        (withoutArguments ? optionsFound(arguments_) : "")});
   return leads == SwitchBody::Leads::Yes;
 }
 

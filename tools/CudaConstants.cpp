@@ -101,7 +101,9 @@ Lookup agreedAmong(const std::vector<std::pair<std::size_t, T>> &definitions, co
 
 } // namespace
 
-ConstantFolder::Impl::Impl(const std::vector<CudaSourceFile> &files, const TargetDevice *device) : device_(device) {
+ConstantFolder::Impl::Impl(const std::vector<CudaSourceFile> &files, const TargetDevice *device,
+                           std::vector<std::string> arguments)
+    : device_(device), arguments_(std::move(arguments)) {
   // Which macros each file defines, for the conditions of the files that see it, and those the build's
   // flags set (a .cu input's nvcc flags, read as a file of their own), which every file sees from its
   // first line.
@@ -165,6 +167,10 @@ public:
   std::optional<Number> method(const std::string &object, const std::string &method,
                                const std::vector<Number> &arguments, int depth) const override {
     return folder_.method(file_, offset_, object, method, arguments, depth);
+  }
+  std::optional<std::string> commandLineArgument(const std::string &name, std::vector<Token> index,
+                                                 int depth) const override {
+    return folder_.commandLineArgument(file_, offset_, name, [&] { return fold(*this, index, depth); }, depth);
   }
   Lookup functionMacro(const std::string &name, FunctionMacro &found) const override {
     return folder_.functionMacro(file_, name, found);
@@ -399,12 +405,15 @@ std::optional<Dim3> ConstantFolder::Impl::dimension(std::size_t file, std::size_
   return Dim3{values[0], values[1], values[2]};
 }
 
-ConstantFolder::ConstantFolder(const std::vector<CudaSourceFile> &files, const TargetDevice *device)
-    : impl_(std::make_unique<Impl>(files, device)) {}
+ConstantFolder::ConstantFolder(const std::vector<CudaSourceFile> &files, const TargetDevice *device,
+                               std::vector<std::string> arguments)
+    : impl_(std::make_unique<Impl>(files, device, std::move(arguments))) {}
 
 ConstantFolder::~ConstantFolder() = default;
 
 const std::vector<CudaCode> &ConstantFolder::files() const { return impl_->files(); }
+
+const std::vector<std::string> &ConstantFolder::arguments() const { return impl_->arguments(); }
 
 bool ConstantFolder::sees(std::size_t file, std::size_t other) const { return impl_->sees(file, other); }
 

@@ -44,13 +44,20 @@ public:
 
   /// `device`, where given, is the GPU the program runs on: what its
   /// device queries (`cudaGetDeviceProperties`, `cudaDeviceGetAttribute`)
-  /// give; without one they are values open at run time.
-  explicit ConstantFolder(const std::vector<CudaSourceFile> &files, const TargetDevice *device = nullptr);
+  /// give; without one they are values open at run time. `arguments` are
+  /// the command-line arguments the program is read as run with, after its
+  /// name: `argc` is one more than their number, and `atoi(argv[1])` and
+  /// the like convert them (CudaCommandLine.h); without any, calls passed
+  /// `argv` in a condition find no option.
+  explicit ConstantFolder(const std::vector<CudaSourceFile> &files, const TargetDevice *device = nullptr,
+                          std::vector<std::string> arguments = {});
   ~ConstantFolder();
   ConstantFolder(const ConstantFolder &) = delete;
   ConstantFolder &operator=(const ConstantFolder &) = delete;
 
   const std::vector<CudaCode> &files() const;
+  /// The command-line arguments the program is read as run with (the constructor's).
+  const std::vector<std::string> &arguments() const;
   /// Whether the code of `file` sees `other`'s macros and constants: one
   /// program holds both (filesSeenTogether()).
   bool sees(std::size_t file, std::size_t other) const;

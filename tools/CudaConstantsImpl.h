@@ -42,9 +42,10 @@ class ConstantFolder::Impl {
 public:
   class Notes;
 
-  Impl(const std::vector<CudaSourceFile> &files, const TargetDevice *device);
+  Impl(const std::vector<CudaSourceFile> &files, const TargetDevice *device, std::vector<std::string> arguments);
 
   const std::vector<CudaCode> &files() const { return files_; }
+  const std::vector<std::string> &arguments() const { return arguments_; }
   bool sees(std::size_t file, std::size_t other) const { return seen_[file][other]; }
 
   std::optional<Dim3> dimension(std::size_t file, std::size_t offset, const std::string &text, int depth = 0) const;
@@ -254,6 +255,12 @@ private:
   /// every call of its function passes for it (or its default argument).
   Lookup parameter(std::size_t file, const CudaCode::ParameterList &list, std::size_t at, const std::string &name,
                    int depth, Definition &found) const;
+  /// The text of `name[index]` where `name` is `main`'s `argv`, read in
+  /// `main` and changed nowhere, and the program is read as run with
+  /// arguments (`index()` folds to 1 or more, up to their number).
+  std::optional<std::string> commandLineArgument(std::size_t file, std::size_t offset, const std::string &name,
+                                                 const std::function<std::optional<Number>()> &index,
+                                                 int depth) const;
   /// The member `fields` (`n`, `in.n`) of the struct parameter `base`
   /// declared at `at` of `list`, taken by value or reference: what every
   /// call of its function passes there, a variable's or member's member
@@ -468,6 +475,8 @@ private:
   /// The GPU the program runs on, whose properties its device queries
   /// read; null where none is known (they are open).
   const TargetDevice *device_ = nullptr;
+  /// The command-line arguments the program is read as run with, after its name (`argv[1]` on).
+  std::vector<std::string> arguments_;
   /// Occurrences of names and tokens of macros looked at so far, against kMaxNamesExamined.
   mutable std::size_t examined_ = 0;
   /// Per file, the files its code sees (filesSeenTogether()): their

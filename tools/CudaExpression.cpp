@@ -3,6 +3,7 @@
 #include "CudaExpression.h"
 
 #include "CudaCode.h"
+#include "CudaCommandLine.h"
 #include "CudaSource.h"
 #include "CudaStructLayout.h"
 
@@ -291,9 +292,10 @@ private:
     return accept(")") ? std::optional<std::vector<Number>>(values) : std::nullopt;
   }
 
-  /// `NAME(arguments)` expanded as the preprocessor does: each parameter
-  /// replaced by its argument's tokens, the result read where it is used.
-  std::optional<Number> expanded(const FunctionMacro &macro) {
+  /// The tokens of each argument of the call whose `(` is at `at_`, split
+  /// at its top-level commas (`NAME()` has one, empty), read past its `)`;
+  /// nullopt where it is not closed.
+  std::optional<std::vector<std::vector<Token>>> argumentTokens() {
     std::vector<std::vector<Token>> arguments(1);
     int depth = 0;
     for (++at_; at_ < tokens_.size(); ++at_) {
@@ -307,9 +309,19 @@ private:
       else
         arguments.back().push_back(token);
     }
-    if (at_ >= tokens_.size() || depth_ >= kMaxDepth)
+    if (at_ >= tokens_.size())
       return std::nullopt;
     ++at_; // the closing parenthesis
+    return arguments;
+  }
+
+  /// `NAME(arguments)` expanded as the preprocessor does: each parameter
+  /// replaced by its argument's tokens, the result read where it is used.
+  std::optional<Number> expanded(const FunctionMacro &macro) {
+    std::optional<std::vector<std::vector<Token>>> written = argumentTokens();
+    if (!written || depth_ >= kMaxDepth)
+      return std::nullopt;
+    std::vector<std::vector<Token>> &arguments = *written;
     if (macro.parameters.empty() && arguments.size() == 1 && arguments[0].empty())
       arguments.clear(); // `NAME()`
     if (arguments.size() != macro.parameters.size())
@@ -371,6 +383,10 @@ private:
       auto values = accept(">") ? arguments() : std::nullopt;
       return values && values->size() == 1 && !type.empty() ? converted(values->front(), type)
                                                              : std::nullopt;
+    }
+    if (convertsArgument(name)) { // `atoi(argv[1])`: the command line's
+      const std::optional<std::vector<std::vector<Token>>> written = argumentTokens();
+      return written ? convertedCommandLine(names_, name, *written, depth_ + 1) : std::nullopt;
     }
     auto values = arguments();
     if (!values)

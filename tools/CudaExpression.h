@@ -88,6 +88,11 @@ public:
   /// `g.cells()`) returns for `arguments`; nullopt where it is not fixed.
   virtual std::optional<Number> method(const std::string &object, const std::string &method,
                                        const std::vector<Number> &arguments, int depth) const = 0;
+  /// The text of the command-line argument `name[index]`, where `name` is
+  /// `main`'s `argv` and the program is read as run with arguments
+  /// (`atoi(argv[1])`); nullopt where it is not one of them.
+  virtual std::optional<std::string> commandLineArgument(const std::string &name, std::vector<Token> index,
+                                                         int depth) const = 0;
   /// Unknown: defined differently in two places, or not expandable (`#`, `...`).
   virtual Lookup functionMacro(const std::string &name, FunctionMacro &found) const = 0;
   /// What calling the function `name` with `arguments` returns, `depth`

@@ -3,6 +3,7 @@
 #include "CudaLaunches.h"
 
 #include "CudaCode.h"
+#include "CudaCommandLine.h"
 #include "CudaConstants.h"
 #include "CudaHostLoops.h"
 #include "CudaLaunchAgreement.h"
@@ -49,7 +50,8 @@ std::string shownValue(const ptx::analysis::AssumedValue &value) { return value.
 /// the calls of the function it is in), the sites added up. Returns the
 /// sites that run at all, or all of them where none does, each with its runs.
 std::vector<std::pair<const LaunchSite *, std::uint64_t>>
-countLaunches(HostRunCounter &runs, const std::vector<const LaunchSite *> &sites, ptx::analysis::SourceLaunch &launch) {
+countLaunches(const ConstantFolder &folder, HostRunCounter &runs, const std::vector<const LaunchSite *> &sites,
+              ptx::analysis::SourceLaunch &launch) {
   constexpr std::size_t kSitesNamed = 4;
   constexpr std::size_t kLongestReason = 1000;
   std::vector<HostStatement> statements;
@@ -64,7 +66,7 @@ countLaunches(HostRunCounter &runs, const std::vector<const LaunchSite *> &sites
     launch.launchesOrigin = ptx::analysis::ValueOrigin::Defaulted;
   launch.launches = std::max<std::uint64_t>(all.times, 1);
   if (all.times == 0) // as a kernel launched nowhere in the source counts
-    launch.launchesWhy = "never launched by the program run without arguments, counted once: " + all.why;
+    launch.launchesWhy = "never launched by " + programRun(folder.arguments()) + ", counted once: " + all.why;
   else if (launch.launches != 1)
     launch.launchesWhy = "launched " + std::to_string(launch.launches) + " times: " + all.why;
   else if (sites.size() > 1) // one site runs once: the reason says why the others do not
@@ -100,7 +102,7 @@ ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, HostRunCo
         sites.push_back(&perCall.emplace_back(std::move(one)));
   }
   // A launch under a branch the program does not take gives no size (unless none is taken).
-  const std::vector<std::pair<const LaunchSite *, std::uint64_t>> running = countLaunches(runs, sites, agreed);
+  const std::vector<std::pair<const LaunchSite *, std::uint64_t>> running = countLaunches(folder, runs, sites, agreed);
   Agreement<Dim3> grid, block;
   std::vector<Agreement<ptx::analysis::AssumedValue>> arguments(parameters);
   bool argumentsRead = true;

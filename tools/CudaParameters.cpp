@@ -3,6 +3,8 @@
 // a default argument where a call leaves it out.
 #include "CudaConstantsImpl.h"
 
+#include "CudaCommandLine.h"
+
 #include <algorithm>
 #include <string_view>
 
@@ -58,12 +60,12 @@ Lookup ConstantFolder::Impl::parameter(std::size_t file, const CudaCode::Paramet
     return Lookup::Unknown; // not its declaration (a default argument's name), or not a number
   const bool dim3 = std::count(type.begin(), type.end(), "dim3") > 0;
   const std::size_t index = declaredBefore.size() - 1;
-  if (function == "main") { // the command line's: read as run without arguments
+  if (function == "main") { // the command line's: read as run without arguments, or with those given
     if (index != 0 || dim3)
       return Lookup::Unknown;
     found = Definition("", file, at, false);
-    found.number = Number{false, 1, 0};
-    note({"`" + name + "` = 1, the program run without arguments"});
+    found.number = Number{false, static_cast<std::int64_t>(arguments_.size()) + 1, 0};
+    note({"`" + name + "` = " + std::to_string(found.number->whole) + ", " + programRun(arguments_)});
     return Lookup::Found;
   }
   const std::vector<std::string> declared = files_[file].parametersOf(list.body);
@@ -216,6 +218,28 @@ Lookup ConstantFolder::Impl::agreedArgument(const std::pair<std::string, std::si
   note(notes);
   parametersFound_.emplace(key, std::tuple{found, std::move(notes), middles_ - middles});
   return Lookup::Found;
+}
+
+std::optional<std::string> ConstantFolder::Impl::commandLineArgument(
+    std::size_t file, std::size_t offset, const std::string &name,
+    const std::function<std::optional<Number>()> &index, int depth) const {
+  if (arguments_.empty())
+    return std::nullopt; // `argv[1]` is null: a program run bare does not read it
+  const CudaCode &code = files_[file];
+  const int body = code.functionBodyAt(offset);
+  const std::vector<std::string> declared = body < 0 || code.functionNameOf(body) != "main"
+                                                ? std::vector<std::string>()
+                                                : code.parametersOf(body);
+  const std::vector<std::string> words = declared.size() < 2 ? std::vector<std::string>() : wordsIn(declared[1]);
+  if (words.empty() || words.back() != name || changedAnywhere(name, depth))
+    return std::nullopt; // not `argv`, or shifted (`argv++`) before it is read
+  const std::optional<Number> at = index();
+  if (!at || at->real || at->whole < 1 || static_cast<std::size_t>(at->whole) > arguments_.size())
+    return std::nullopt;
+  const std::string &text = arguments_[static_cast<std::size_t>(at->whole) - 1];
+  note({"`" + name + "[" + std::to_string(at->whole) + "]` = " + shownArguments({text}) + ", " +
+        programRun(arguments_)});
+  return text;
 }
 
 } // namespace ptxdvfs::tools

@@ -155,6 +155,9 @@ public:
                                int) const override {
     return std::nullopt;
   }
+  std::optional<std::string> commandLineArgument(const std::string &, std::vector<Token>, int) const override {
+    return std::nullopt;
+  }
   Lookup functionMacro(const std::string &, FunctionMacro &) const override { return Lookup::Unknown; }
   std::optional<Number> function(const std::string &, const std::vector<Number> &, int) const override {
     return std::nullopt;

@@ -92,8 +92,11 @@ bool changesAt(const std::string &code, std::size_t at, std::size_t length) {
   return assigned || taken || passedToTheLibraryToChange(code, at, length);
 }
 
-std::string withoutCommandLineCalls(std::string condition) {
-  for (std::size_t at = condition.size(); at-- > 0;) {
+std::string withoutCommandLineCalls(std::string condition, const std::vector<std::string> &arguments) {
+  const bool anOption = std::any_of(arguments.begin(), arguments.end(), [](const std::string &argument) {
+    return argument.size() > 1 && argument[0] == '-';
+  });
+  for (std::size_t at = condition.size(); at-- > 0 && !anOption;) {
     if (condition[at] != '(' || at == 0)
       continue;
     std::size_t nameStart = at;
@@ -104,6 +107,8 @@ std::string withoutCommandLineCalls(std::string condition) {
     if (end == std::string::npos)
       continue;
     const bool getopt = name == "getopt" || name == "getopt_long" || name == "getopt_long_only";
+    if (!arguments.empty() && !getopt && name != "checkCmdLineFlag")
+      continue; // what `atoi(argv[1])` or `strcmp(argv[1], "-v")` gives rests on the arguments
     if (readsName(std::string_view(condition).substr(at, end - at), "argv"))
       condition.replace(nameStart, end - nameStart, getopt ? "(-1)" : "0");
   }

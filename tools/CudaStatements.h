@@ -22,8 +22,10 @@ bool changesAt(const std::string &code, std::size_t at, std::size_t length);
 /// `condition` with each call that is passed `argv` replaced by what it
 /// returns for a program run without arguments: -1 for POSIX's `getopt`s
 /// (no option left), 0 for other helpers (`checkCmdLineFlag(argc, (const
-/// char **)argv, "n")` finds no flag).
-std::string withoutCommandLineCalls(std::string condition);
+/// char **)argv, "n")` finds no flag). Run with `arguments`, none of them
+/// an option (`-n`), only `getopt`s and `checkCmdLineFlag` are replaced,
+/// as they find none; with an option among them, no call is.
+std::string withoutCommandLineCalls(std::string condition, const std::vector<std::string> &arguments = {});
 
 /// `condition` with each assignment in parentheses, `(opt = getopt(...))`,
 /// replaced by the value it assigns, which is the value of the parentheses.

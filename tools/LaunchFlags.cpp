@@ -2,6 +2,7 @@
 #include "LaunchFlags.h"
 
 #include "CountText.h"
+#include "CudaCommandLine.h"
 #include "CudaConstants.h"
 #include "CudaLaunches.h"
 #include "CudaSource.h"
@@ -201,6 +202,13 @@ void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags) {
                      "launch.json beside the PTX file or its CUDA source, if there is one")
       ->check(CLI::ExistingFile)
       ->group(group);
+  command.add_option("--program-args", flags.programArguments,
+                     "The command line the program is run with, after its name, as one string a shell would "
+                     "split (\"4096 10\"; one starting with - is written --program-args=\"-n 4096\"). The host "
+                     "code is read with argc one more than their number and atoi(argv[1]), strtol, std::stoi "
+                     "and atof converting them; getopt and checkCmdLineFlag find an option only where one is "
+                     "given (other option parsing is then left open). Default: none, the program run bare")
+      ->group(group);
   std::vector<std::string> devices = knownTargetDevices();
   std::string deviceList;
   for (const std::string &device : devices)
@@ -266,7 +274,11 @@ std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
   }
   const TargetDevice *device =
       flags.device == "none" ? nullptr : targetDeviceNamed(flags.device.empty() ? kDefaultTargetGpu : flags.device);
-  addSourceKnowledge(module, sources, assumptions, device);
+  std::string error;
+  const std::optional<std::vector<std::string>> arguments = splitProgramArguments(flags.programArguments, error);
+  if (!arguments)
+    return "--program-args '" + flags.programArguments + "': " + error;
+  addSourceKnowledge(module, sources, assumptions, device, *arguments);
   if (!flags.launchFile.empty() && shared) {
     // What no input used, the caller reports once every input is read.
     if (std::string error = shared->apply({&module, &assumptions}); !error.empty())
@@ -295,7 +307,8 @@ void warnOfUnusedLaunches(const LaunchFileApplication &shared, const std::vector
 }
 
 void addSourceKnowledge(const ptx::Module &module, const std::vector<CudaSourceFile> &sources,
-                        ptx::analysis::LaunchAssumptions &assumptions, const TargetDevice *device) {
+                        ptx::analysis::LaunchAssumptions &assumptions, const TargetDevice *device,
+                        const std::vector<std::string> &arguments) {
   if (sources.empty())
     return;
   std::string text;
@@ -304,7 +317,7 @@ void addSourceKnowledge(const ptx::Module &module, const std::vector<CudaSourceF
   addSourceNames(text, module, assumptions);
   // --grid and --block, when given, still win: LaunchAssumptions ranks them first.
   const std::vector<CudaSourceFile> launching = launchingSources(sources);
-  const ConstantFolder folder(launching, device); // one reading of the host code for both
+  const ConstantFolder folder(launching, device, arguments); // one reading of the host code for both
   assumptions.sourceLaunches = sourceLaunches(module, folder, launching, sources.size());
   for (auto &[name, write] : sourceSymbolWrites(module, folder)) {
     assumptions.sourceConstants.insert_or_assign(name, write.value);

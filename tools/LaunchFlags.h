@@ -24,6 +24,7 @@ struct LaunchFlags {
   std::string grid;                ///< X[,Y[,Z]]
   std::string block;
   std::string launchFile;          ///< --launch FILE (LaunchFile.h)
+  std::string programArguments;    ///< --program-args, one string a shell would split (CudaCommandLine.h)
   std::uint64_t defaultTripCount = ptx::analysis::ExpansionOptions{}.defaultTripCount;
   std::size_t budget = ptx::analysis::ExpansionOptions{}.budget;
   bool keepLoopControl = false;
@@ -63,10 +64,12 @@ void warnOfUnusedLaunches(const LaunchFileApplication &shared, const std::vector
 /// What `module`'s CUDA sources (readCudaSources()) tell without any flag:
 /// its kernels' parameter names and the grid, block and constant arguments
 /// of their launches, their device queries reading `device`'s properties
-/// (null: open). toAssumptions() calls it; so does reading a dataset's
+/// (null: open), the program read as run with `arguments` (after its name;
+/// none: run bare). toAssumptions() calls it; so does reading a dataset's
 /// PTX, so that training and evaluation read a kernel as `predict` does.
 void addSourceKnowledge(const ptx::Module &module, const std::vector<CudaSourceFile> &sources,
-                        ptx::analysis::LaunchAssumptions &assumptions, const TargetDevice *device);
+                        ptx::analysis::LaunchAssumptions &assumptions, const TargetDevice *device,
+                        const std::vector<std::string> &arguments = {});
 
 ptx::analysis::ExpansionOptions toExpansionOptions(const LaunchFlags &flags);
 

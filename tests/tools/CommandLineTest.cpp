@@ -1,0 +1,131 @@
+// CommandLineTest.cpp - the host program read as run with the arguments
+// --program-args gives: argc, `atoi(argv[1])` and its kin, and the
+// option parsers they leave to run time.
+#include "CudaCommandLine.h"
+#include "SourceLaunchHelpers.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace ptxdvfs::tools {
+namespace {
+
+/// What main's launch of `k` gets from `body` with the program run with
+/// `arguments`: "GRID x BLOCK, LAUNCHES"; the grid's reason in `how`.
+std::string runWith(const std::vector<std::string> &arguments, const std::string &body, std::string *how = nullptr,
+                    const std::string &before = "") {
+  ptx::Module module;
+  ptx::Function kernel;
+  kernel.name = "k";
+  kernel.hasBody = true;
+  kernel.parameters.resize(1);
+  module.functions.push_back(std::move(kernel));
+  const std::vector<CudaSourceFile> files{{"t.cu", "t.cu", before + inMain(body)}};
+  const ConstantFolder folder(files, nullptr, arguments);
+  const auto launches = sourceLaunches(module, folder, files, files.size());
+  const auto found = launches.find("k");
+  if (found == launches.end())
+    return "none";
+  if (how)
+    *how = found->second.gridHow;
+  return shown(found->second.grid) + " x " + shown(found->second.block) + ", " +
+         std::to_string(found->second.launches);
+}
+
+std::string split(const std::string &text) {
+  std::string error;
+  const auto arguments = splitProgramArguments(text, error);
+  if (!arguments)
+    return "error: " + error;
+  std::string shown;
+  for (const std::string &argument : *arguments)
+    shown += "[" + argument + "]";
+  return shown;
+}
+
+std::string converted(const char *function, const std::string &text, int base = 10) {
+  const auto number = convertedArgument(function, text, base);
+  return !number ? "none" : number->real ? std::to_string(number->value) : std::to_string(number->whole);
+}
+
+TEST(CommandLineTest, ArgumentsAreSplitAsAShellSplitsThem) {
+  EXPECT_EQ(split("4096  10"), "[4096][10]");
+  EXPECT_EQ(split(""), "");
+  EXPECT_EQ(split("  -n=4096\t'a b' \"c \\\"d\\\"\" e\\ f ''"), "[-n=4096][a b][c \"d\"][e f][]");
+  EXPECT_EQ(split("'open"), "error: the quote ' at column 1 is never closed");
+  EXPECT_EQ(split("4096 \\"), "error: a '\\' ends the arguments, escaping nothing");
+  EXPECT_EQ(shownArguments({"4096", "a b", "it's"}), "4096 'a b' 'it'\\''s'");
+}
+
+TEST(CommandLineTest, ConversionsFollowTheLibrary) {
+  EXPECT_EQ(converted("atoi", "64k"), "64"); // C reads the digits a text starts with
+  EXPECT_EQ(converted("atoi", "k"), "0");
+  EXPECT_EQ(converted("stoi", "k"), "none"); // C++ throws
+  EXPECT_EQ(converted("atoi", "3000000000"), "none"); // past int: undefined
+  EXPECT_EQ(converted("atol", "3000000000"), "3000000000");
+  EXPECT_EQ(converted("strtol", "0x1000", 0), "4096");
+  EXPECT_EQ(converted("strtol", "ff", 16), "255");
+  EXPECT_EQ(converted("strtoul", "-1"), "none"); // wraps past any size
+  EXPECT_EQ(converted("atoi", " -12"), "-12");
+  EXPECT_EQ(converted("atof", "2.5e-3"), "0.002500");
+  EXPECT_EQ(converted("stod", "inf"), "none");
+  EXPECT_EQ(converted("printf", "1"), "none");
+}
+
+TEST(CommandLineTest, ArgcCountsTheArgumentsAndArgvGivesThem) {
+  std::string how;
+  EXPECT_EQ(runWith({"4096"}, "int n = atoi(argv[1]);\nk<<<n / 256, 256>>>(x);", &how), "16,1,1 x 256,1,1, 1");
+  EXPECT_EQ(how, "`argv[1]` = 4096, the program run with the arguments `4096`");
+  EXPECT_EQ(runWith({}, "int n = atoi(argv[1]);\nk<<<n / 256, 256>>>(x);"), "none x 256,1,1, 1");
+  EXPECT_EQ(runWith({"8192"}, "int n = argc > 1 ? atoi(argv[1]) : 1024;\nk<<<n / 256, 256>>>(x);", &how),
+            "32,1,1 x 256,1,1, 1");
+  EXPECT_EQ(how, "`argc` = 2, the program run with the arguments `8192`; `argv[1]` = 8192, the program run with "
+                 "the arguments `8192`");
+  // One argument: argv[2] is not read.
+  EXPECT_EQ(runWith({"8192"}, "int n = 2048;\nif (argc > 2) n = atoi(argv[2]);\nk<<<n / 256, 256>>>(x);"),
+            "8,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"8192"}, "k<<<atoi(argv[2]) / 256, 256>>>(x);"), "none x 256,1,1, 1");
+  EXPECT_EQ(runWith({"4", "0x2000"}, "long n = strtol(argv[argc - 1], NULL, 0);\nk<<<n / 256, 256>>>(x);"),
+            "32,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"1024", "64"}, "int b = std::stoi(std::string(argv[2]));\nk<<<atoi(argv[1]) / b, b>>>(x);"),
+            "16,1,1 x 64,1,1, 1");
+  EXPECT_EQ(runWith({"512", "0.5"}, "float f = atof(argv[2]);\nk<<<atoi(argv[1]) * f, 32>>>(x);"),
+            "256,1,1 x 32,1,1, 1");
+}
+
+TEST(CommandLineTest, AHostLoopRunsAsTheArgumentsSay) {
+  EXPECT_EQ(runWith({"20"}, "for (int t = 0; t < atoi(argv[1]); t++) k<<<64, 256>>>(x);"), "64,1,1 x 256,1,1, 20");
+  EXPECT_EQ(runWith({"20"}, "int steps = atoi(argv[1]);\nfor (int t = 0; t < steps; t++) k<<<64, 256>>>(x);"),
+            "64,1,1 x 256,1,1, 20");
+}
+
+TEST(CommandLineTest, OnlyMainsUnshiftedArgvIsRead) {
+  EXPECT_EQ(runWith({"4096"}, "++argv;\nk<<<atoi(argv[1]) / 256, 256>>>(x);"), "none x 256,1,1, 1");
+  EXPECT_EQ(runWith({"4096"}, "run(argv);", nullptr,
+                    "__global__ void k(float *x);\nvoid run(char **argv) {\n  float *x;\n  k<<<atoi(argv[1]) / 256, "
+                    "256>>>(x);\n}\n"),
+            "none x 256,1,1, 1");
+  EXPECT_EQ(runWith({"4096"}, "char *args[] = {0, 0};\nk<<<atoi(args[1]) / 256, 256>>>(x);"), "none x 256,1,1, 1");
+}
+
+TEST(CommandLineTest, OptionParsersFindOnlyTheOptionsGiven) {
+  const std::string samples = "int n = 4096;\nif (checkCmdLineFlag(argc, (const char **)argv, \"n\"))\n"
+                              "  n = getCmdLineArgumentInt(argc, (const char **)argv, \"n\");\nk<<<n / 256, 256>>>(x);";
+  std::string how;
+  EXPECT_EQ(runWith({"16"}, samples, &how), "16,1,1 x 256,1,1, 1"); // no option among them: no flag found
+  EXPECT_NE(how.find("is false with no option among the command-line arguments"), std::string::npos) << how;
+  EXPECT_EQ(runWith({"-n=8192"}, samples), "none x 256,1,1, 1"); // which flag it is, is not read
+  const std::string getopt = "int n = 4096, opt;\nwhile ((opt = getopt(argc, argv, \"n:\")) != -1)\n"
+                             "  if (opt == 'n') n = atoi(optarg);\nk<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"input.txt"}, getopt), "16,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"-n", "8192"}, getopt), "none x 256,1,1, 1");
+  // A comparison of an argument is the program's to make.
+  EXPECT_EQ(runWith({"-v"}, "int n = 4096;\nif (argc > 1 && !strcmp(argv[1], \"-v\")) n = 8192;\nk<<<n / 256, "
+                            "256>>>(x);"),
+            "none x 256,1,1, 1");
+}
+
+} // namespace
+} // namespace ptxdvfs::tools

@@ -1,0 +1,168 @@
+// CudaCommandLine.cpp - the program's command line, split and converted as
+// the shell and the C library would.
+#include "CudaCommandLine.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+namespace ptxdvfs::tools {
+
+namespace {
+
+enum class Converts { Integer, Unsigned, Real };
+
+struct Conversion {
+  std::string_view name;
+  Converts to;
+  bool throws;           ///< C++'s `std::sto*`: no digits is an exception, not 0
+  long long lowest = 0;  ///< the range of its result type, for the integers
+  unsigned long long highest = 0;
+};
+
+constexpr Conversion kConversions[] = {
+    {"atoi", Converts::Integer, false, INT_MIN, INT_MAX},
+    {"atol", Converts::Integer, false, LONG_MIN, LONG_MAX},
+    {"atoll", Converts::Integer, false, LLONG_MIN, LLONG_MAX},
+    {"strtol", Converts::Integer, false, LONG_MIN, LONG_MAX},
+    {"strtoll", Converts::Integer, false, LLONG_MIN, LLONG_MAX},
+    {"strtoul", Converts::Unsigned, false, 0, ULONG_MAX},
+    {"strtoull", Converts::Unsigned, false, 0, ULLONG_MAX},
+    {"stoi", Converts::Integer, true, INT_MIN, INT_MAX},
+    {"stol", Converts::Integer, true, LONG_MIN, LONG_MAX},
+    {"stoll", Converts::Integer, true, LLONG_MIN, LLONG_MAX},
+    {"stoul", Converts::Unsigned, true, 0, ULONG_MAX},
+    {"stoull", Converts::Unsigned, true, 0, ULLONG_MAX},
+    {"atof", Converts::Real, false},
+    {"strtod", Converts::Real, false},
+    {"strtof", Converts::Real, false},
+    {"stof", Converts::Real, true},
+    {"stod", Converts::Real, true},
+};
+
+const Conversion *conversionNamed(std::string_view function) {
+  for (const Conversion &conversion : kConversions)
+    if (conversion.name == function)
+      return &conversion;
+  return nullptr;
+}
+
+} // namespace
+
+std::optional<std::vector<std::string>> splitProgramArguments(std::string_view text, std::string &error) {
+  std::vector<std::string> arguments;
+  std::string current;
+  bool inArgument = false;
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    const char c = text[at];
+    if (c == ' ' || c == '\t' || c == '\n') {
+      if (inArgument)
+        arguments.push_back(std::move(current));
+      current.clear();
+      inArgument = false;
+      continue;
+    }
+    inArgument = true;
+    if (c == '\\') {
+      if (++at == text.size()) {
+        error = "a '\\' ends the arguments, escaping nothing";
+        return std::nullopt;
+      }
+      current += text[at];
+    } else if (c == '\'' || c == '"') {
+      const std::size_t opened = at;
+      for (++at; at < text.size() && text[at] != c; ++at) {
+        if (c == '"' && text[at] == '\\' && at + 1 < text.size() && (text[at + 1] == '"' || text[at + 1] == '\\'))
+          ++at;
+        current += text[at];
+      }
+      if (at == text.size()) {
+        error = std::string("the quote ") + c + " at column " + std::to_string(opened + 1) + " is never closed";
+        return std::nullopt;
+      }
+    } else {
+      current += c;
+    }
+  }
+  if (inArgument)
+    arguments.push_back(std::move(current));
+  return arguments;
+}
+
+bool convertsArgument(std::string_view function) { return conversionNamed(function) != nullptr; }
+
+std::optional<expression::Number> convertedArgument(std::string_view function, const std::string &text, int base) {
+  const Conversion *conversion = conversionNamed(function);
+  if (!conversion || base < 0 || base == 1 || base > 36)
+    return std::nullopt;
+  const char *start = text.c_str();
+  char *end = nullptr;
+  errno = 0;
+  if (conversion->to == Converts::Real) {
+    const bool single = function == "strtof" || function == "stof";
+    const double value = single ? std::strtof(start, &end) : std::strtod(start, &end);
+    if (errno == ERANGE || !std::isfinite(value) || (end == start && conversion->throws))
+      return std::nullopt;
+    return expression::Number{true, 0, value};
+  }
+  // A minus sign before an unsigned conversion wraps the value around, past what a size could be.
+  const unsigned long long unsignedValue = conversion->to == Converts::Unsigned ? std::strtoull(start, &end, base) : 0;
+  const long long value = conversion->to == Converts::Unsigned
+                              ? (unsignedValue > LLONG_MAX ? -1 : static_cast<long long>(unsignedValue))
+                              : std::strtoll(start, &end, base);
+  if (errno == ERANGE || value < conversion->lowest ||
+      (value > 0 && static_cast<unsigned long long>(value) > conversion->highest) ||
+      (end == start && conversion->throws))
+    return std::nullopt;
+  return expression::Number{false, static_cast<std::int64_t>(value), 0};
+}
+
+std::optional<expression::Number> convertedCommandLine(const expression::ExpressionNames &names,
+                                                       std::string_view function,
+                                                       std::vector<std::vector<expression::Token>> arguments,
+                                                       int depth) {
+  using expression::Token;
+  if (arguments.empty() || arguments.size() > 3 || depth >= expression::kMaxDepth)
+    return std::nullopt;
+  std::vector<Token> text = std::move(arguments.front());
+  if (text.size() > 2 && (text[0].text == "std::string" || text[0].text == "string") && text[1].text == "(" &&
+      text.back().text == ")")
+    text = std::vector<Token>(text.begin() + 2, text.end() - 1);
+  if (text.size() < 4 || text[0].kind != Token::Name || text[1].text != "[" || text.back().text != "]")
+    return std::nullopt;
+  int base = 10;
+  if (arguments.size() == 3) { // the second is the end pointer (`strtol`) or position (`stoi`) set for the caller
+    const std::optional<expression::Number> written = expression::fold(names, arguments[2], depth);
+    if (!written || written->real)
+      return std::nullopt;
+    base = static_cast<int>(std::clamp<std::int64_t>(written->whole, -1, 37)); // out of range either way
+  }
+  const std::optional<std::string> argument =
+      names.commandLineArgument(text[0].text, std::vector<Token>(text.begin() + 2, text.end() - 1), depth);
+  return argument ? convertedArgument(function, *argument, base) : std::nullopt;
+}
+
+std::string shownArguments(const std::vector<std::string> &arguments) {
+  std::string shown;
+  for (const std::string &argument : arguments) {
+    std::string written = argument;
+    if (argument.empty() || argument.find_first_of(" \t\n'\"\\") != std::string::npos) {
+      written = "'";
+      for (const char c : argument)
+        written += c == '\'' ? std::string("'\\''") : std::string(1, c); // close, escape, reopen
+      written += "'";
+    }
+    shown += (shown.empty() ? "" : " ") + written;
+  }
+  return shown;
+}
+
+std::string programRun(const std::vector<std::string> &arguments) {
+  return arguments.empty() ? "the program run without arguments"
+                           : "the program run with the arguments `" + shownArguments(arguments) + "`";
+}
+
+} // namespace ptxdvfs::tools

@@ -1,0 +1,53 @@
+// CudaCommandLine.h - the command line the host program is read as run
+// with (--program-args): its arguments split as a shell splits them, and
+// what C's and C++'s conversions (`atoi(argv[1])`, `std::stoul(argv[2])`)
+// make of one. Without arguments the program is read as run bare, argc 1.
+#pragma once
+
+#include "CudaExpression.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptxdvfs::tools {
+
+/// `text` split into arguments as a POSIX shell splits a command line:
+/// at unquoted blanks, with '...' taken as written, "..." with `\"` and
+/// `\\` escaped, and `\` escaping one character outside quotes. nullopt
+/// with `error` set for an unclosed quote or a trailing `\`.
+std::optional<std::vector<std::string>> splitProgramArguments(std::string_view text, std::string &error);
+
+/// Whether `function` (without `std::`) converts a string to a number as
+/// `atoi`, `strtol`, `stoi` or `atof` do: the calls whose `argv[N]`
+/// argument the folder reads.
+bool convertsArgument(std::string_view function);
+
+/// What `function` (convertsArgument()) returns for the argument `text`
+/// in base `base` (10 for those that take none; 0 reads 0x and 0 as C
+/// does): C's prefix rule (`atoi("64k")` is 64, `atoi("k")` 0), C++'s
+/// throw (`stoi("k")`) as nullopt, and nullopt where the value is out of
+/// the function's range (undefined for `atoi`, ERANGE for `strtol`).
+std::optional<expression::Number> convertedArgument(std::string_view function, const std::string &text, int base);
+
+/// What the call `function(arguments...)` (convertsArgument(); each
+/// argument's tokens) returns where its first argument is a command-line
+/// argument, `argv[N]` or `std::string(argv[N])`, whose text `names`
+/// gives (ExpressionNames::commandLineArgument()); the base is the third
+/// argument where there is one (`strtol(argv[1], NULL, 16)`). nullopt for
+/// anything else.
+std::optional<expression::Number> convertedCommandLine(const expression::ExpressionNames &names,
+                                                       std::string_view function,
+                                                       std::vector<std::vector<expression::Token>> arguments,
+                                                       int depth);
+
+/// "the program run without arguments", or "... run with the arguments
+/// `4096 10`": what a value read from the command line rests on.
+std::string programRun(const std::vector<std::string> &arguments);
+
+/// `arguments` as a command line would show them, each quoted where a
+/// blank or a quote in it needs it: `4096 'a b'`.
+std::string shownArguments(const std::vector<std::string> &arguments);
+
+} // namespace ptxdvfs::tools
