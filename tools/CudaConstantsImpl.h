@@ -255,9 +255,13 @@ private:
   /// every call of its function passes for it (or its default argument).
   Lookup parameter(std::size_t file, const CudaCode::ParameterList &list, std::size_t at, const std::string &name,
                    int depth, Definition &found) const;
-  /// The text of `name[index]` where `name` is `main`'s `argv`, read in
-  /// `main` and changed nowhere, and the program is read as run with
-  /// arguments (`index()` folds to 1 or more, up to their number).
+  /// Whether `name`, read at `offset` of `file`, is `main`'s `argv`:
+  /// `main`'s second parameter, or a helper's parameter that every call
+  /// passes it for (`run(argc, argv)`), changed nowhere (`++argv`).
+  bool isArgv(std::size_t file, std::size_t offset, const std::string &name, int depth) const;
+  /// The text of `name[index]` where `name` is `argv` (isArgv()) and the
+  /// program is read as run with arguments (`index()` folds to 1 or more,
+  /// up to their number).
   std::optional<std::string> commandLineArgument(std::size_t file, std::size_t offset, const std::string &name,
                                                  const std::function<std::optional<Number>()> &index,
                                                  int depth) const;

@@ -101,12 +101,24 @@ TEST(CommandLineTest, AHostLoopRunsAsTheArgumentsSay) {
             "64,1,1 x 256,1,1, 20");
 }
 
+TEST(CommandLineTest, MainsArgvIsReadThroughTheHelpersItIsPassedTo) {
+  const std::string run = "__global__ void k(float *x);\nvoid run(int count, char *args[]) {\n  float *x;\n"
+                          "  k<<<atoi(args[count - 1]) / 256, 256>>>(x);\n}\n";
+  std::string how;
+  EXPECT_EQ(runWith({"4096"}, "run(argc, argv);", &how, run), "16,1,1 x 256,1,1, 1");
+  EXPECT_EQ(how, "`argc` = 2, the program run with the arguments `4096`; `count` = 2, as `run`'s call at t.cu:8 "
+                 "passes it; `args[1]` = 4096, the program run with the arguments `4096`");
+  // Through two helpers, each called from where `argv` is.
+  EXPECT_EQ(runWith({"8192"}, "outer(argc, argv);", nullptr, run + "void outer(int c, char **v) { run(c, v); }\n"),
+            "32,1,1 x 256,1,1, 1");
+}
+
 TEST(CommandLineTest, OnlyMainsUnshiftedArgvIsRead) {
   EXPECT_EQ(runWith({"4096"}, "++argv;\nk<<<atoi(argv[1]) / 256, 256>>>(x);"), "none x 256,1,1, 1");
-  EXPECT_EQ(runWith({"4096"}, "run(argv);", nullptr,
-                    "__global__ void k(float *x);\nvoid run(char **argv) {\n  float *x;\n  k<<<atoi(argv[1]) / 256, "
-                    "256>>>(x);\n}\n"),
-            "none x 256,1,1, 1");
+  const std::string run = "__global__ void k(float *x);\nvoid run(char **argv) {\n  float *x;\n"
+                          "  k<<<atoi(argv[1]) / 256, 256>>>(x);\n}\n";
+  EXPECT_EQ(runWith({"4096"}, "char *mine[] = {0, 0};\nrun(argv);\nrun(mine);", nullptr, run), "none x 256,1,1, 2");
+  EXPECT_EQ(runWith({"4096"}, "run(argv + 1);", nullptr, run), "none x 256,1,1, 1");
   EXPECT_EQ(runWith({"4096"}, "char *args[] = {0, 0};\nk<<<atoi(args[1]) / 256, 256>>>(x);"), "none x 256,1,1, 1");
 }
 
