@@ -127,6 +127,20 @@ bool ConstantFolder::Impl::untaken(std::size_t file, std::size_t at, std::size_t
   return false;
 }
 
+std::optional<std::string> ConstantFolder::Impl::conditionAssigned(std::size_t file, std::size_t at,
+                                                                   const std::string &name, int depth) const {
+  const std::optional<ConditionAssignment> assignment = conditionAssignment(files_[file].code(), at, name);
+  if (!assignment || depth >= kMaxDepth)
+    return std::nullopt;
+  for (const std::string &operand : assignment->before) { // C reaches it past operands that do not decide
+    const std::optional<Number> value = number(
+        file, assignment->condition, withoutAssignments(withoutCommandLineCalls(operand, arguments_)), depth + 1);
+    if (!value || (value->asReal() != 0) == assignment->orBefore)
+      return std::nullopt;
+  }
+  return assignment->value;
+}
+
 bool ConstantFolder::Impl::runsBeforeEachUse(std::size_t file, std::size_t at, std::size_t before, bool readsItself,
                                              int depth) const {
   const CudaCode &source = files_[file];

@@ -255,6 +255,11 @@ private:
   /// every call of its function passes for it (or its default argument).
   Lookup parameter(std::size_t file, const CudaCode::ParameterList &list, std::size_t at, const std::string &name,
                    int depth, Definition &found) const;
+  /// What the assignment to `name` at `at` in an `if`'s condition gives
+  /// it, where C evaluates it: the operands before it fold and do not
+  /// decide the condition (conditionAssignment()); nullopt otherwise.
+  std::optional<std::string> conditionAssigned(std::size_t file, std::size_t at, const std::string &name,
+                                               int depth) const;
   /// Whether `name`, read at `offset` of `file`, is `main`'s `argv`:
   /// `main`'s second parameter, or a helper's parameter that every call
   /// passes it for (`run(argc, argv)`), changed nowhere (`++argv`).

@@ -178,6 +178,35 @@ std::optional<std::string> assignedText(const std::string &code, std::size_t at,
   return equals == 0 ? value : name + " " + std::string(change.substr(0, equals)) + " (" + value + ")";
 }
 
+std::optional<ConditionAssignment> conditionAssignment(const std::string &code, std::size_t at,
+                                                       const std::string &name) {
+  const std::size_t open = parenthesisAround(code, at);
+  const std::size_t equals = code.find_first_not_of(" \t\r\n", at + name.size());
+  if (open == std::string::npos || codeEndBefore(code, at) != open + 1 || equals == std::string::npos ||
+      code[equals] != '=' || code.compare(equals, 2, "==") == 0)
+    return std::nullopt; // not `(name = value)`
+  const std::size_t close = pastClosing(code, open), condition = parenthesisAround(code, open);
+  std::size_t keywordAt = condition;
+  if (close == std::string::npos || condition == std::string::npos || wordBefore(code, keywordAt) != "if")
+    return std::nullopt;
+  ConditionAssignment found{trimmed(std::string_view(code).substr(equals + 1, close - 2 - equals)), condition, {}};
+  int nested = 0;
+  for (std::size_t from = condition + 1, i = from; i < open; ++i) {
+    const char c = code[i];
+    nested += c == '(' || c == '[' || c == '{' ? 1 : c == ')' || c == ']' || c == '}' ? -1 : 0;
+    if (nested == 0 && c == '?')
+      return std::nullopt;
+    if (nested != 0 || (code.compare(i, 2, "||") != 0 && code.compare(i, 2, "&&") != 0))
+      continue;
+    if (!found.before.empty() && found.orBefore != (c == '|'))
+      return std::nullopt; // `a && b || (n = ...)`: which operands C evaluates is not read
+    found.orBefore = c == '|';
+    found.before.push_back(code.substr(from, i - from));
+    from = ++i + 1;
+  }
+  return found;
+}
+
 std::optional<std::pair<int, std::string>> memberAssignment(const std::string &code, std::size_t at,
                                                             const std::string &name) {
   const std::size_t dot = code.find_first_not_of(" \t", at + name.size());

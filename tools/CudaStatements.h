@@ -40,6 +40,23 @@ std::size_t parenthesisAround(const std::string &code, std::size_t at);
 /// such statement (`f(n = 2)`, `n.x = 2`, `&n`, a `for`'s step).
 std::optional<std::string> assignedText(const std::string &code, std::size_t at, const std::string &name);
 
+/// A plain assignment in parentheses of its own in an `if`'s condition,
+/// `if ((n = atoi(argv[1])) <= 0 || ...)`: what it assigns, the offset of
+/// the condition's `(`, and the condition's top-level operands before the
+/// one that holds it, which C evaluates first.
+struct ConditionAssignment {
+  std::string value;
+  std::size_t condition = 0;
+  std::vector<std::string> before;
+  bool orBefore = true; ///< `||` joins them, else `&&`
+};
+
+/// The assignment to `name` at `at` as ConditionAssignment reads it;
+/// nullopt for anything else, and where a `?:` or both `||` and `&&` come
+/// before it at the condition's top level.
+std::optional<ConditionAssignment> conditionAssignment(const std::string &code, std::size_t at,
+                                                       const std::string &name);
+
 /// `name.x = e;` (or `.y`, `.z`) at `at`, a statement of its own with a
 /// plain `=` whose `e` does not read `name`: the member (0 for `x`, 1, 2)
 /// and `e`; nullopt for anything else (`name.x *= 2;`, `name.x = name.y;`).

@@ -249,7 +249,9 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
         return Lookup::Found;
       }
       // Or unless it is a plain assignment that runs, once, whenever the use does (under branches that are taken).
-      const std::optional<std::string> assigned = assignedText(code, at, name);
+      std::optional<std::string> assigned = assignedText(code, at, name);
+      if (!assigned) // or one in an `if`'s condition that C evaluates, `if ((n = atoi(argv[1])) <= 0)`
+        assigned = conditionAssigned(file, at, name, depth);
       if (!assigned || !runsBeforeEachUse(file, at, before, readsName(*assigned, name), depth))
         return Lookup::Unknown;
       found = Definition(*assigned, file, at, false);

@@ -122,6 +122,22 @@ TEST(CommandLineTest, OnlyMainsUnshiftedArgvIsRead) {
   EXPECT_EQ(runWith({"4096"}, "char *args[] = {0, 0};\nk<<<atoi(args[1]) / 256, 256>>>(x);"), "none x 256,1,1, 1");
 }
 
+TEST(CommandLineTest, AnAssignmentInAConditionGivesItsValue) {
+  // Checked as read: `if ((n = atoi(argv[1])) <= 0 || (m = ...) <= 0) usage();`, each reached past the last.
+  const std::string checked = "int n, m;\nif ((n = atoi(argv[1])) <= 0 || (m = atoi(argv[2])) <= 0)\n  return 1;\n";
+  EXPECT_EQ(runWith({"4096", "64"}, checked + "k<<<n / m, m>>>(x);"), "64,1,1 x 64,1,1, 1");
+  EXPECT_EQ(runWith({"0", "64"}, checked + "k<<<2, m>>>(x);"), "2,1,1 x none, 1"); // C stops at the first
+  EXPECT_EQ(runWith({}, checked + "k<<<n / m, m>>>(x);"), "none x none, 1");
+  EXPECT_EQ(runWith({"64", "32"}, "int n, m;\nif ((n = atoi(argv[1])) > 0 && (m = atoi(argv[2])) > 0) {}\n"
+                                  "k<<<n, m>>>(x);"),
+            "64,1,1 x 32,1,1, 1");
+  EXPECT_EQ(runWith({}, "int n;\nif ((n = 64) > 8) {}\nk<<<n, 32>>>(x);"), "64,1,1 x 32,1,1, 1");
+  // Where C may not evaluate it: past a `?:`, or `&&` and `||` together.
+  EXPECT_EQ(runWith({"64"}, "int n;\nif (argc > 1 ? 1 : (n = 8) > 0) {}\nk<<<n, 32>>>(x);"), "none x 32,1,1, 1");
+  EXPECT_EQ(runWith({"64"}, "int n;\nif (argc > 1 && argc < 9 || (n = 8) > 0) {}\nk<<<n, 32>>>(x);"),
+            "none x 32,1,1, 1");
+}
+
 TEST(CommandLineTest, OptionParsersFindOnlyTheOptionsGiven) {
   const std::string samples = "int n = 4096;\nif (checkCmdLineFlag(argc, (const char **)argv, \"n\"))\n"
                               "  n = getCmdLineArgumentInt(argc, (const char **)argv, \"n\");\nk<<<n / 256, 256>>>(x);";
