@@ -357,4 +357,42 @@ bool ConstantFolder::Impl::eachChangeAnywhere(
   return true;
 }
 
+Lookup ConstantFolder::Impl::globalSetOnce(const std::string &name, std::size_t useFile, std::size_t use, int depth,
+                                           Definition &found) const {
+  std::optional<std::pair<std::size_t, int>> setter; // the file and body of the one function that changes it
+  std::vector<std::size_t> changes;
+  const bool plain = eachChangeAnywhere(name, [&](std::size_t file, std::size_t at) {
+    const int body = files_[file].functionBodyAt(at);
+    const std::optional<std::string> assigned = assignedText(files_[file].code(), at, name);
+    if (body < 0 || !assigned || readsName(*assigned, name) || (setter && *setter != std::pair{file, body}))
+      return false; // changed in two functions, or by anything but `name = value;`
+    setter = {file, body};
+    changes.push_back(at);
+    return true;
+  });
+  const int useBody = files_[useFile].functionBodyAt(use);
+  if (!plain || !setter || depth >= kMaxDepth || useBody < 0 || (setter->first == useFile && useBody == setter->second))
+    return Lookup::Unknown; // read in the function that sets it before it does, or by a global's initializer
+  const CudaCode &source = files_[setter->first];
+  const std::string function = source.functionNameOf(setter->second);
+  const std::size_t past = source.pastBlockOpenedAt(source.openBraceOf(setter->second));
+  if (past == std::string::npos || (function != "main" && callsOf(function, setter->first).empty()))
+    return Lookup::Unknown; // a set-up nothing calls
+  const std::size_t end = past - 2; // in the body, before its `}`
+  std::optional<std::size_t> runs; // the one change that runs whenever the function reaches its end
+  for (const std::size_t at : changes) {
+    if (untaken(setter->first, at, end, depth))
+      continue;
+    if (runs || !runsBeforeEachUse(setter->first, at, end, false, depth))
+      return Lookup::Unknown;
+    runs = at;
+  }
+  if (!runs)
+    return Lookup::Unknown;
+  found = Definition(*assignedText(source.code(), *runs, name), setter->first, *runs, false);
+  note({"global `" + name + "` set at " + source.where(*runs) + " in `" + function +
+        "`, the only function that changes it, taken to run before it is read"});
+  return Lookup::Found;
+}
+
 } // namespace ptxdvfs::tools

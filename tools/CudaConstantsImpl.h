@@ -255,6 +255,12 @@ private:
   /// every call of its function passes for it (or its default argument).
   Lookup parameter(std::size_t file, const CudaCode::ParameterList &list, std::size_t at, const std::string &name,
                    int depth, Definition &found) const;
+  /// A global every change of which is a plain assignment (`rows =
+  /// atoi(argv[1]);`) in one function, called somewhere or `main`, read
+  /// at `use` of `useFile` outside it: the one assignment that runs
+  /// whenever that function reaches its end, taken to run before the use.
+  Lookup globalSetOnce(const std::string &name, std::size_t useFile, std::size_t use, int depth,
+                       Definition &found) const;
   /// What the assignment to `name` at `at` in an `if`'s condition gives
   /// it, where C evaluates it: the operands before it fold and do not
   /// decide the condition (conditionAssignment()); nullopt otherwise.

@@ -221,6 +221,9 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
         continue;
       if (queriedElsewhere(file, at, name.size(), before))
         continue; // a global's query, which the global's declaration reads
+      if (const int changedIn = source.outermostFunctionBodyAt(at);
+          changedIn >= 0 && changedIn != source.outermostFunctionBodyAt(before))
+        continue; // another function's change, of a global: its declaration weighs it (changedAnywhere())
       if (const Lookup queried = deviceQuery(file, at, name.size(), "", before, depth, found);
           queried != Lookup::Absent)
         return queried; // `cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0)`
@@ -264,8 +267,10 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
     const bool local = source.insideFunction(declaredIn);
     if (fileScopeOnly && local)
       return Lookup::Unknown; // a local of another file
-    if (!local && !constant && changedAnywhere(name, depth))
-      return queriedGlobal(name, "", depth, found); // a global the program may change, unless only queries do
+    if (!local && !constant && changedAnywhere(name, depth)) { // a global the program may change
+      const Lookup queried = queriedGlobal(name, "", depth, found); // unless only queries do
+      return queried != Lookup::Unknown || fileScopeOnly ? queried : globalSetOnce(name, file, before, depth, found);
+    }
     const bool array = next < code.size() && code[next] == '['; // `int sizes[4] = {...}`: arrayElement() reads it
     found = Definition("", file, at, !array && std::count(type.begin(), type.end(), "dim3") > 0);
     for (; next < code.size() && code[next] == '['; next = code.find_first_not_of(" \t\r\n", next))
