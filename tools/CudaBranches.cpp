@@ -68,7 +68,7 @@ std::optional<bool> ConstantFolder::Impl::taken(std::size_t file, const LoopHead
 
 const constants::Switch &ConstantFolder::Impl::switchOf(std::size_t file, const LoopHeader &header, int depth) const {
   const auto key = std::make_pair(file, header.at);
-  if (auto read = switches_.find(key); read != switches_.end())
+  if (auto read = remembered_.switches.find(key); read != remembered_.switches.end())
     return read->second;
   constants::Switch cases;
   cases.body = switchBodyOf(files_[file].code(), header);
@@ -88,7 +88,7 @@ const constants::Switch &ConstantFolder::Impl::switchOf(std::size_t file, const 
   }
   notes_ = notes;
   openNotes_ = openNotes;
-  return switches_.emplace(key, std::move(cases)).first->second;
+  return remembered_.switches.emplace(key, std::move(cases)).first->second;
 }
 
 std::optional<bool> ConstantFolder::Impl::caseTaken(std::size_t file, const LoopHeader &header, int depth) const {
@@ -328,10 +328,10 @@ std::optional<Number> ConstantFolder::Impl::valueAfterLoop(std::size_t file, std
 }
 
 bool ConstantFolder::Impl::changedAnywhere(const std::string &name, int depth) const {
-  if (auto known = globalsChanged_.find(name); known != globalsChanged_.end())
+  if (auto known = remembered_.globalsChanged.find(name); known != remembered_.globalsChanged.end())
     return known->second;
   const bool changed = depth >= kMaxDepth || !eachChangeAnywhere(name, [](std::size_t, std::size_t) { return false; });
-  globalsChanged_.emplace(name, changed);
+  remembered_.globalsChanged.emplace(name, changed);
   return changed;
 }
 

@@ -81,13 +81,13 @@ bool ConstantFolder::Impl::anotherClass(const std::vector<std::string> &type, co
   const std::string named = structNamedBy(type);
   if (named.empty() || named == className)
     return false;
-  auto known = classesNamed_.find(named);
-  if (known == classesNamed_.end()) {
+  auto known = remembered_.classesNamed.find(named);
+  if (known == remembered_.classesNamed.end()) {
     bool defined = false; // by a body of its own, not a typedef that may rename the class
     for (const CudaCode &source : files_)
       for (int block = 0; !defined && block < source.blocks(); ++block)
         defined = !source.isFunctionBody(block) && source.classNameOf(block) == named;
-    known = classesNamed_.emplace(named, defined).first;
+    known = remembered_.classesNamed.emplace(named, defined).first;
   }
   return known->second;
 }
@@ -212,7 +212,7 @@ Lookup ConstantFolder::Impl::classMemberField(std::size_t file, const MethodScop
 
 const ConstantFolder::Impl::MemberChanges &ConstantFolder::Impl::memberChanges(const std::string &className,
                                                                               const std::string &name) const {
-  if (auto known = membersChanged_.find({className, name}); known != membersChanged_.end())
+  if (auto known = remembered_.membersChanged.find({className, name}); known != remembered_.membersChanged.end())
     return known->second;
   MemberChanges changes;
   for (std::size_t file = 0; file < files_.size() && !changes.other; ++file) {
@@ -253,7 +253,7 @@ const ConstantFolder::Impl::MemberChanges &ConstantFolder::Impl::memberChanges(c
       }
     }
   }
-  return membersChanged_.emplace(std::pair{className, name}, changes).first->second;
+  return remembered_.membersChanged.emplace(std::pair{className, name}, changes).first->second;
 }
 
 Lookup ConstantFolder::Impl::classMember(std::size_t file, const MethodScope &method, const std::string &name,

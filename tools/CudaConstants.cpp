@@ -250,11 +250,11 @@ Lookup ConstantFolder::Impl::macro(std::size_t file, const std::string &name, De
   if (definitions->second.size() == 1)
     return agreedAmong(definitions->second, seen_[file], same, found);
   // Agreement among many definitions is worked out once per set of files seen.
-  auto cached = agreedMacros_.find({unitOf_[file], name});
-  if (cached == agreedMacros_.end()) {
+  auto cached = remembered_.agreedMacros.find({unitOf_[file], name});
+  if (cached == remembered_.agreedMacros.end()) {
     Definition agreed;
     const Lookup lookup = agreedAmong(definitions->second, seen_[file], same, agreed);
-    cached = agreedMacros_.emplace(std::pair{unitOf_[file], name}, std::pair{lookup, std::move(agreed)}).first;
+    cached = remembered_.agreedMacros.emplace(std::pair{unitOf_[file], name}, std::pair{lookup, std::move(agreed)}).first;
   }
   if (cached->second.first == Lookup::Found)
     found = cached->second.second;
@@ -274,8 +274,8 @@ Lookup ConstantFolder::Impl::functionMacro(std::size_t file, const std::string &
 }
 
 Lookup ConstantFolder::Impl::returnFunction(std::size_t caller, const std::string &name, ReturnFunction &found) const {
-  auto cached = returnFunctions_.find({unitOf_[caller], name});
-  if (cached == returnFunctions_.end()) {
+  auto cached = remembered_.returnFunctions.find({unitOf_[caller], name});
+  if (cached == remembered_.returnFunctions.end()) {
     Lookup lookup = Lookup::Absent;
     ReturnFunction first;
     // The caller's program's definitions; where it has none, any file's (one compiled apart and linked).
@@ -305,7 +305,7 @@ Lookup ConstantFolder::Impl::returnFunction(std::size_t caller, const std::strin
         }
       }
     }
-    cached = returnFunctions_.emplace(std::pair{unitOf_[caller], name}, std::pair{lookup, std::move(first)}).first;
+    cached = remembered_.returnFunctions.emplace(std::pair{unitOf_[caller], name}, std::pair{lookup, std::move(first)}).first;
   }
   found = cached->second.second;
   return cached->second.first;

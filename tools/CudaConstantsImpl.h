@@ -8,6 +8,7 @@
 #include "CudaDefinitions.h"
 #include "CudaDevice.h"
 #include "CudaExpression.h"
+#include "CudaFolderMemo.h"
 #include "CudaLoopHeaders.h"
 #include "CudaStructLayout.h"
 
@@ -74,8 +75,8 @@ public:
   std::map<std::pair<std::size_t, std::size_t>, std::int64_t> &countersSet() const { return countersSet_; }
   /// Forgets the parameters found, for those that rest on a counter set.
   void forgetParametersFound() const {
-    parametersFound_.clear();
-    meansFound_.clear();
+    remembered_.parametersFound.clear();
+    remembered_.meansFound.clear();
   }
   void readCalls(TemplateCalls calls) const;
   std::size_t callsChanged() const { return callsChanged_; }
@@ -373,7 +374,7 @@ private:
   /// Whether anything may write `array` (named `name`): in its block, a
   /// local; in any file, a global not `const`. CudaContainers.cpp.
   bool arrayWritten(const constants::ArrayDeclaration &array, const std::string &name) const;
-  /// arrayWritten() for an array not `const`, read once per array (arraysWritten_).
+  /// arrayWritten() for an array not `const`, read once per array (Remembered::arraysWritten).
   bool writesArray(const constants::ArrayDeclaration &array, const std::string &name) const;
   /// The element of the array `name` (arrayDeclaration()) at what `index`
   /// folds to, or its member `fields` where not empty (a struct's, as
@@ -402,7 +403,7 @@ private:
                                                                   const std::string &name, int depth) const;
   /// Whether the files define functions named `name` and every one is a
   /// `const` member function, which leaves its object as it was; read
-  /// once per name (constMethods_).
+  /// once per name (Remembered::constMethods).
   bool onlyConstMethods(const std::string &name) const;
   /// What the member function `method` of `object` (a variable or member
   /// path) returns for `arguments`, called at `offset` of `file`, where
@@ -497,57 +498,24 @@ private:
   /// Per file, the files its code sees (filesSeenTogether()): their
   /// macros, and their file-scope constants.
   std::vector<std::vector<bool>> seen_;
+  /// The answers read once (CudaFolderMemo.h).
+  mutable constants::Remembered remembered_;
   /// Every object-like `#define` by name, with the file it is in (macro()
   /// takes those a file sees, where they agree).
   std::map<std::string, std::vector<std::pair<std::size_t, Definition>>, std::less<>> objectLike_;
-  /// Whether a file defines a function, by file and name (callsItsOwn()).
-  mutable std::map<std::pair<std::size_t, std::string>, bool> definesFunction_;
   /// Per file, a number shared by the files that see the same files.
   std::vector<std::size_t> unitOf_;
-  /// macro()'s answers for names defined more than once, by unit and name.
-  mutable std::map<std::pair<std::size_t, std::string>, std::pair<Lookup, Definition>> agreedMacros_;
   /// Every function-like `#define` likewise.
   std::map<std::string, std::vector<std::pair<std::size_t, FunctionMacro>>, std::less<>> functionLike_;
-  /// changedAnywhere()'s answers so far, by name.
-  mutable std::map<std::string, bool, std::less<>> globalsChanged_;
-  /// onlyConstMethods() of each method name asked, read once.
-  mutable std::map<std::string, bool, std::less<>> constMethods_;
-  /// finalReturn()'s answers so far, by the caller's unit and name.
-  mutable std::map<std::pair<std::size_t, std::string>, std::optional<constants::ReturnedValue>> finalReturns_;
-  /// The one-return functions looked up so far, by the caller's unit and name.
-  mutable std::map<std::pair<std::size_t, std::string>, std::pair<Lookup, ReturnFunction>> returnFunctions_;
-  /// The switches read so far, by file and the offset of their `switch`.
-  mutable std::map<std::pair<std::size_t, std::size_t>, constants::Switch> switches_;
-  /// The definitions of each function looked up so far by outArgument();
-  /// empty for one that takes nothing by non-const reference.
-  mutable std::map<std::string, std::vector<ReferenceParameters>, std::less<>> referenceParameters_;
-  /// Each file's structs (structMembers()), read when first asked, and the members found, by file and type.
-  mutable std::map<std::size_t, std::unique_ptr<CudaStructs>> structs_;
-  mutable std::map<std::tuple<std::size_t, std::string, bool>, std::optional<std::vector<StructMember>>>
-      structMembers_;
-  /// memberChanges()'s answers so far, by class and member.
-  mutable std::map<std::pair<std::string, std::string>, MemberChanges> membersChanged_;
-  /// anotherClass()'s answers so far: whether a class of that name has a body of its own.
-  mutable std::map<std::string, bool, std::less<>> classesNamed_;
-  /// The calls of each function looked up so far, by name.
-  mutable std::map<std::string, std::vector<std::pair<std::size_t, std::size_t>>, std::less<>> calls_;
   /// The parameters (function, index) whose calls are being folded, so
   /// that functions calling each other do not fold round and round.
   mutable std::set<std::pair<std::string, std::size_t>> parametersOpen_;
-  /// The parameters (function, index) whose calls agree, on what, the
-  /// notes that value rests on, and how many loop counters' middles.
-  mutable std::map<std::pair<std::string, std::size_t>, std::tuple<Definition, std::vector<std::string>, std::size_t>>
-      parametersFound_;
   /// The calls read for the templates they name (readCalls()), and how many times they changed.
   mutable TemplateCalls callsRead_;
   mutable std::size_t callsChanged_ = 0;
   /// How many times a loop counter stood for its middle value, so far, and the last one's loop and range.
   mutable std::size_t middles_ = 0;
   mutable std::optional<constants::CounterRead> lastMiddle_;
-  /// arrayWritten()'s answers so far, by the file and offset of the array's name.
-  mutable std::map<std::pair<std::size_t, std::size_t>, bool> arraysWritten_;
-  /// arrayElement()'s means over a counter, by array, loop, index and the middle's index.
-  mutable std::map<std::string, std::optional<Number>, std::less<>> meansFound_;
   mutable std::map<std::pair<std::size_t, std::size_t>, std::int64_t> countersSet_;
   /// Where the fold under way collects its notes (Notes): what its value
   /// rests on, and why parameters it reads are open; null where nobody asks.

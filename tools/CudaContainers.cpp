@@ -303,10 +303,10 @@ bool ConstantFolder::Impl::arrayWritten(const ArrayDeclaration &array, const std
   if (std::count(array.type.begin(), array.type.end(), "const") ||
       std::count(array.type.begin(), array.type.end(), "constexpr"))
     return false;
-  const auto known = arraysWritten_.find({array.file, array.at});
-  if (known != arraysWritten_.end())
+  const auto known = remembered_.arraysWritten.find({array.file, array.at});
+  if (known != remembered_.arraysWritten.end())
     return known->second;
-  return arraysWritten_[{array.file, array.at}] = writesArray(array, name);
+  return remembered_.arraysWritten[{array.file, array.at}] = writesArray(array, name);
 }
 
 bool ConstantFolder::Impl::writesArray(const ArrayDeclaration &array, const std::string &name) const {
@@ -357,8 +357,8 @@ std::optional<Number> ConstantFolder::Impl::arrayElement(std::size_t file, std::
                                         std::to_string(counter->file) + ":" + std::to_string(counter->loop) + ":" +
                                         std::to_string(position->whole) + ":" + indexText + "." + fields
                                   : std::string();
-  const auto cached = meansFound_.find(key);
-  if (cached != meansFound_.end()) {
+  const auto cached = remembered_.meansFound.find(key);
+  if (cached != remembered_.meansFound.end()) {
     mean = cached->second;
   } else if (counter && counter->range.count <= static_cast<std::uint64_t>(kMostElementsMeaned)) {
     const CountedRange &range = counter->range;
@@ -374,7 +374,7 @@ std::optional<Number> ConstantFolder::Impl::arrayElement(std::size_t file, std::
     countersSet_.erase(loop);
     forgetParametersFound();
     mean = meanOf(elements);
-    meansFound_.emplace(key, mean);
+    remembered_.meansFound.emplace(key, mean);
   }
   notes_ = outer;
   if (counter && counter->range.count <= static_cast<std::uint64_t>(kMostElementsMeaned) && !mean)

@@ -131,9 +131,9 @@ std::optional<Number> ConstantFolder::Impl::memberNumber(std::size_t file, std::
 }
 
 const CudaStructs &ConstantFolder::Impl::structsOf(std::size_t file) const {
-  auto cached = structs_.find(file);
-  if (cached == structs_.end())
-    cached = structs_.emplace(file, std::make_unique<CudaStructs>(files_[file].code())).first;
+  auto cached = remembered_.structs.find(file);
+  if (cached == remembered_.structs.end())
+    cached = remembered_.structs.emplace(file, std::make_unique<CudaStructs>(files_[file].code())).first;
   return *cached->second;
 }
 
@@ -142,9 +142,9 @@ ConstantFolder::Impl::StructFound ConstantFolder::Impl::structMembers(std::size_
   for (std::size_t other = 0; other < files_.size(); ++other) {
     if (other != file && !seen_[file][other])
       continue;
-    auto known = structMembers_.find({other, type, byName});
-    if (known == structMembers_.end())
-      known = structMembers_
+    auto known = remembered_.structMembers.find({other, type, byName});
+    if (known == remembered_.structMembers.end())
+      known = remembered_.structMembers
                   .emplace(std::tuple{other, type, byName},
                            byName ? structsOf(other).dataMembers(type) : structsOf(other).members(type))
                   .first;
@@ -241,7 +241,7 @@ Lookup ConstantFolder::Impl::memberOfValue(std::size_t file, std::size_t at, std
 }
 
 bool ConstantFolder::Impl::onlyConstMethods(const std::string &name) const {
-  if (auto known = constMethods_.find(name); known != constMethods_.end())
+  if (auto known = remembered_.constMethods.find(name); known != remembered_.constMethods.end())
     return known->second;
   std::size_t defined = 0, constant = 0;
   for (const CudaCode &source : files_) {
@@ -249,7 +249,7 @@ bool ConstantFolder::Impl::onlyConstMethods(const std::string &name) const {
     defined += all;
     constant += constOnes;
   }
-  return constMethods_.emplace(name, defined > 0 && constant == defined).first->second;
+  return remembered_.constMethods.emplace(name, defined > 0 && constant == defined).first->second;
 }
 
 Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const std::string &path, int depth,

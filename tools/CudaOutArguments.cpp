@@ -72,8 +72,8 @@ std::vector<std::vector<std::string>> prototypesOf(const CudaCode &file, const s
 
 const std::vector<ConstantFolder::Impl::ReferenceParameters> &
 ConstantFolder::Impl::referenceParametersOf(const std::string &callee) const {
-  auto cached = referenceParameters_.find(callee);
-  if (cached != referenceParameters_.end())
+  auto cached = remembered_.referenceParameters.find(callee);
+  if (cached != remembered_.referenceParameters.end())
     return cached->second;
   std::vector<ReferenceParameters> definitions;
   bool anyReference = false;
@@ -102,7 +102,7 @@ ConstantFolder::Impl::referenceParametersOf(const std::string &callee) const {
       read(file, -1, parameters);
   if (!anyReference)
     definitions.clear(); // nothing of it takes what a call passes by address: no need to look further
-  return referenceParameters_.emplace(callee, std::move(definitions)).first->second;
+  return remembered_.referenceParameters.emplace(callee, std::move(definitions)).first->second;
 }
 
 std::optional<ConstantFolder::Impl::OutArgument> ConstantFolder::Impl::outArgument(std::size_t file, std::size_t at,
@@ -221,8 +221,8 @@ Lookup ConstantFolder::Impl::pointee(std::size_t file, std::size_t before, const
 }
 
 std::optional<ReturnedValue> ConstantFolder::Impl::finalReturn(std::size_t caller, const std::string &name) const {
-  auto cached = finalReturns_.find({unitOf_[caller], name});
-  if (cached != finalReturns_.end())
+  auto cached = remembered_.finalReturns.find({unitOf_[caller], name});
+  if (cached != remembered_.finalReturns.end())
     return cached->second;
   std::optional<ReturnedValue> found;
   std::size_t definitions = 0;
@@ -258,7 +258,7 @@ std::optional<ReturnedValue> ConstantFolder::Impl::finalReturn(std::size_t calle
   }
   if (definitions != 1)
     found.reset(); // overloads, or one defined in several files: which one a call takes is not read
-  return finalReturns_.emplace(std::pair{unitOf_[caller], name}, found).first->second;
+  return remembered_.finalReturns.emplace(std::pair{unitOf_[caller], name}, found).first->second;
 }
 
 } // namespace ptxdvfs::tools

@@ -17,8 +17,8 @@ using namespace constants;
 const std::vector<std::pair<std::size_t, std::size_t>> &ConstantFolder::Impl::callsOf(const std::string &name) const {
   if (auto read = callsRead_.find(name); read != callsRead_.end())
     return read->second; // one instance's
-  auto cached = calls_.find(name);
-  if (cached == calls_.end()) {
+  auto cached = remembered_.calls.find(name);
+  if (cached == remembered_.calls.end()) {
     std::vector<std::pair<std::size_t, std::size_t>> calls;
     const bool method = std::any_of(files_.begin(), files_.end(),
                                     [&](const CudaCode &file) { return file.definesMethod(name); });
@@ -37,7 +37,7 @@ const std::vector<std::pair<std::size_t, std::size_t>> &ConstantFolder::Impl::ca
         calls.emplace_back(file, at);
     }
     examined_ += calls.size();
-    cached = calls_.emplace(name, std::move(calls)).first;
+    cached = remembered_.calls.emplace(name, std::move(calls)).first;
   }
   return cached->second;
 }
@@ -115,9 +115,9 @@ bool ConstantFolder::Impl::callsItsOwn(std::size_t callFile, const std::string &
     return false;
   for (std::size_t file = 0; file < files_.size(); ++file)
     if (seen_[callFile][file]) {
-      auto defines = definesFunction_.find({file, function});
-      if (defines == definesFunction_.end()) // a constructor's calls build objects of a class of that name
-        defines = definesFunction_
+      auto defines = remembered_.definesFunction.find({file, function});
+      if (defines == remembered_.definesFunction.end()) // a constructor's calls build objects of a class of that name
+        defines = remembered_.definesFunction
                       .emplace(std::pair{file, function}, !files_[file].functionBodiesNamed(function).empty() ||
                                                               structsOf(file).dataMembers(function).has_value())
                       .first;
@@ -154,7 +154,7 @@ Lookup ConstantFolder::Impl::agreedArgument(const std::pair<std::string, std::si
                             std::to_string(kMaxDepth) + " names deep");
     return Lookup::Unknown;
   }
-  if (auto agreed = parametersFound_.find(key); agreed != parametersFound_.end()) {
+  if (auto agreed = remembered_.parametersFound.find(key); agreed != remembered_.parametersFound.end()) {
     found = std::get<0>(agreed->second);
     note(std::get<1>(agreed->second));
     middles_ += std::get<2>(agreed->second);
@@ -216,7 +216,7 @@ Lookup ConstantFolder::Impl::agreedArgument(const std::pair<std::string, std::si
                   (calls.size() == 1 ? "call at " + firstAt + " passes it"
                                      : std::to_string(calls.size()) + " calls pass it, the first at " + firstAt));
   note(notes);
-  parametersFound_.emplace(key, std::tuple{found, std::move(notes), middles_ - middles});
+  remembered_.parametersFound.emplace(key, std::tuple{found, std::move(notes), middles_ - middles});
   return Lookup::Found;
 }
 

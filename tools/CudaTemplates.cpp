@@ -144,7 +144,7 @@ void ConstantFolder::Impl::readCalls(TemplateCalls calls) const {
   callsRead_ = std::move(calls);
   ++callsChanged_;
   forgetParametersFound(); // agreed on by other calls
-  switches_.clear();        // whose labels may name a template parameter
+  remembered_.switches.clear();        // whose labels may name a template parameter
 }
 
 std::optional<std::string> ConstantFolder::templateArgument(std::size_t file, std::size_t offset,
