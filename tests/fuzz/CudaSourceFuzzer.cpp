@@ -3,8 +3,10 @@
 // never a crash, a hang, a name at an offset outside its struct, a
 // struct member's default read from elsewhere than its offset, or a
 // launch size below 1 or above 1024 threads, or a launch count below 1
-// but for a kernel not launched.
+// but for a kernel not launched; and any text as --program-args split,
+// shown and split again into the same arguments.
 #include "CudaCode.h"
+#include "CudaCommandLine.h"
 #include "CudaConstants.h"
 #include "CudaDevice.h"
 #include "CudaHostLoops.h"
@@ -128,23 +130,36 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         (plus != std::string::npos && (plus + 1 == name.size() || name[plus + 1] == '0')))
       __builtin_trap();
   }
-  // Every `<<<...>>>` as a launch: its sizes and arguments folded where they are written.
-  const ConstantFolder folder({{"f.cu", "f.cu", source}});
-  const std::string &code = folder.files().front().code();
-  int launches = 0;
-  for (std::size_t at = code.find("<<<"); at != std::string::npos && launches < 32; at = code.find("<<<", at + 3)) {
-    ++launches;
-    const std::size_t close = code.find(">>>", at + 3);
-    for (const std::string &part : topLevelParts(code.substr(at + 3, close == std::string::npos ? 64 : close - at - 3))) {
-      if (auto dims = folder.dimension(0, at, part); dims && (dims->x < 1 || dims->y < 1 || dims->z < 1))
-        __builtin_trap();
-      (void)folder.value(0, at, part);
+  // Every `<<<...>>>` as a launch: its sizes and arguments folded where they are written, the program
+  // run bare and with a command line (an option among it).
+  for (const std::vector<std::string> &arguments : {std::vector<std::string>{}, {"4096", "0x10", "-n", "k"}}) {
+    const ConstantFolder folder({{"f.cu", "f.cu", source}}, nullptr, arguments);
+    const std::string &code = folder.files().front().code();
+    int launches = 0;
+    for (std::size_t at = code.find("<<<"); at != std::string::npos && launches < 32; at = code.find("<<<", at + 3)) {
+      ++launches;
+      const std::size_t close = code.find(">>>", at + 3);
+      for (const std::string &part :
+           topLevelParts(code.substr(at + 3, close == std::string::npos ? 64 : close - at - 3))) {
+        if (auto dims = folder.dimension(0, at, part); dims && (dims->x < 1 || dims->y < 1 || dims->z < 1))
+          __builtin_trap();
+        (void)folder.value(0, at, part);
+      }
+      (void)folder.files().front().where(at);
+      // The loops around it all begin before it.
+      for (const HostLoop &loop : hostLoopsAround(folder, 0, at))
+        if (loop.at >= at || loop.header.empty())
+          __builtin_trap();
     }
-    (void)folder.files().front().where(at);
-    // The loops around it all begin before it.
-    for (const HostLoop &loop : hostLoopsAround(folder, 0, at))
-      if (loop.at >= at || loop.header.empty())
-        __builtin_trap();
+  }
+  // The text as a command line: split, shown and split again, it is the same arguments.
+  std::string error;
+  if (const auto split = splitProgramArguments(source, error)) {
+    const auto again = splitProgramArguments(shownArguments(*split), error);
+    if (!again || *again != *split)
+      __builtin_trap();
+  } else if (error.empty()) {
+    __builtin_trap();
   }
   return 0;
 }
