@@ -4,6 +4,8 @@
 // argc; ++i)`), whether an assignment runs once before each use, and
 // whether any function changes a global.
 #include "CudaConstantsImpl.h"
+
+#include "CudaCommandLine.h"
 #include "CudaLoopHeaders.h"
 #include "CudaStatements.h"
 
@@ -19,9 +21,10 @@ using namespace constants;
 
 namespace {
 
-/// Why the calls passed `argv` in a condition gave what they did (withoutCommandLineCalls()).
+/// Why the calls passed `argv` in a condition gave what they did (withoutCommandLineCalls(),
+/// withCommandLineHelpers()).
 std::string optionsFound(const std::vector<std::string> &arguments) {
-  return arguments.empty() ? " without command-line arguments" : " with no option among the command-line arguments";
+  return arguments.empty() ? " without command-line arguments" : ", " + programRun(arguments);
 }
 
 } // namespace
@@ -38,7 +41,10 @@ std::optional<Number> ConstantFolder::Impl::headCondition(std::size_t file, cons
     written = parts[1];
   }
   const std::string withoutCalls = withoutCommandLineCalls(written, arguments_);
-  withoutArguments = withoutCalls != written;
+  // Or the samples' helpers, read in the code already (withCommandLineHelpers()): the text as written differs.
+  withoutArguments = withoutCalls != written ||
+                     (!arguments_.empty() &&
+                      codeOf(std::string(header.inside(files_[file].text()))) != header.inside(files_[file].code()));
   const std::size_t middles = middles_;
   const std::optional<Number> condition =
       depth < kMaxDepth ? number(file, foldAt, withoutAssignments(withoutCalls), depth + 1) : std::nullopt;

@@ -2,7 +2,11 @@
 // the shell and the C library would.
 #include "CudaCommandLine.h"
 
+#include "CudaCode.h"
+#include "CudaSource.h"
+
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cmath>
@@ -143,6 +147,73 @@ std::optional<expression::Number> convertedCommandLine(const expression::Express
   const std::optional<std::string> argument =
       names.commandLineArgument(text[0].text, std::vector<Token>(text.begin() + 2, text.end() - 1), depth);
   return argument ? convertedArgument(function, *argument, base) : std::nullopt;
+}
+
+namespace {
+
+/// An argument as the samples' helpers read it: its leading dashes dropped.
+std::string_view withoutDashes(std::string_view argument) {
+  return argument.substr(std::min(argument.find_first_not_of('-'), argument.size()));
+}
+
+bool sameIgnoringCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+/// What the helper `name` returns for `flag`; nullopt for another name or a value out of range.
+std::optional<std::string> helperValue(std::string_view name, std::string_view flag,
+                                       const std::vector<std::string> &arguments) {
+  if (name == "checkCmdLineFlag") {
+    const bool found = std::any_of(arguments.begin(), arguments.end(), [&](const std::string &argument) {
+      const std::string_view bare = withoutDashes(argument);
+      return sameIgnoringCase(bare.substr(0, bare.find('=')), flag);
+    });
+    return found ? "1" : "0";
+  }
+  const bool real = name == "getCmdLineArgumentFloat";
+  if (!real && name != "getCmdLineArgumentInt")
+    return std::nullopt;
+  std::optional<std::string> value = "0"; // where no argument starts with the flag
+  for (const std::string &argument : arguments) {
+    const std::string_view bare = withoutDashes(argument);
+    if (bare.size() < flag.size() || !sameIgnoringCase(bare.substr(0, flag.size()), flag))
+      continue;
+    std::string_view rest = bare.substr(flag.size());
+    rest.remove_prefix(!rest.empty() && rest.front() == '=' ? 1 : 0);
+    const std::optional<expression::Number> number = convertedArgument(real ? "atof" : "atoi", std::string(rest), 10);
+    value = !number ? std::nullopt : std::optional<std::string>(real ? std::to_string(number->value)
+                                                                     : std::to_string(number->whole));
+  }
+  return value;
+}
+
+} // namespace
+
+std::string withCommandLineHelpers(std::string code, const std::string &text,
+                                   const std::vector<std::string> &arguments) {
+  if (arguments.empty())
+    return code;
+  for (const std::string_view name : {"checkCmdLineFlag", "getCmdLineArgumentInt", "getCmdLineArgumentFloat"}) {
+    for (std::size_t at = code.find(name); at != std::string::npos; at = code.find(name, at + 1)) {
+      const std::size_t open = code.find_first_not_of(" \t\r\n", at + name.size());
+      if (!isWholeWord(code, at, name.size()) || open == std::string::npos || code[open] != '(')
+        continue;
+      const std::size_t end = pastClosing(code, open);
+      if (end == std::string::npos)
+        continue;
+      const std::vector<std::string> parts = topLevelParts(std::string_view(text).substr(open + 1, end - open - 2));
+      const std::string flag = parts.size() == 3 ? trimmed(parts[2]) : "";
+      if (flag.size() < 2 || flag.front() != '"' || flag.back() != '"' || flag.find('\\') != std::string::npos)
+        continue; // a flag named by a variable, or escaped
+      const std::optional<std::string> value =
+          helperValue(name, std::string_view(flag).substr(1, flag.size() - 2), arguments);
+      if (value && value->size() + 2 <= end - at)
+        code.replace(at, end - at, ("(" + *value + ")").append(end - at - value->size() - 2, ' '));
+    }
+  }
+  return code;
 }
 
 std::string shownArguments(const std::vector<std::string> &arguments) {

@@ -42,6 +42,18 @@ std::optional<expression::Number> convertedCommandLine(const expression::Express
                                                        std::vector<std::vector<expression::Token>> arguments,
                                                        int depth);
 
+/// `code` (codeOf(`text`), offsets shared) with each call of the CUDA
+/// samples' command-line helpers whose flag is a string literal replaced
+/// by what it returns for `arguments`, in parentheses and padded with
+/// blanks to the call's length: `checkCmdLineFlag(argc, (const char
+/// **)argv, "n")` 1 where an argument is `-n` or `--N=...` (dashes
+/// dropped, case ignored, up to `=`), `getCmdLineArgumentInt` and
+/// `getCmdLineArgumentFloat` the number after the last argument that
+/// starts with the flag (and `=`), 0 where none does. Unchanged without
+/// arguments.
+std::string withCommandLineHelpers(std::string code, const std::string &text,
+                                   const std::vector<std::string> &arguments);
+
 /// "the program run without arguments", or "... run with the arguments
 /// `4096 10`": what a value read from the command line rests on.
 std::string programRun(const std::vector<std::string> &arguments);

@@ -3,6 +3,8 @@
 #include "CudaConstants.h"
 
 #include "CudaConstantsImpl.h"
+
+#include "CudaCommandLine.h"
 #include "CudaExpression.h"
 #include "CudaPreprocessor.h"
 #include "CudaStatements.h"
@@ -111,7 +113,7 @@ ConstantFolder::Impl::Impl(const std::vector<CudaSourceFile> &files, const Targe
   FlagMacros flags;
   std::vector<std::string> codes; // each file blanked of comments and literals, once
   for (const CudaSourceFile &file : files) {
-    codes.push_back(codeOf(file.text));
+    codes.push_back(withCommandLineHelpers(codeOf(file.text), file.text, arguments_));
     defines.push_back(definedMacroNames(codes.back()));
     if (file.declared == kNvccFlagsPath)
       flags.merge(flagMacros(file.text));

@@ -206,8 +206,9 @@ void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags) {
                      "The command line the program is run with, after its name, as one string a shell would "
                      "split (\"4096 10\"; one starting with - is written --program-args=\"-n 4096\"). The host "
                      "code is read with argc one more than their number and atoi(argv[1]), strtol, std::stoi "
-                     "and atof converting them; getopt and checkCmdLineFlag find an option only where one is "
-                     "given (other option parsing is then left open). Default: none, the program run bare")
+                     "and atof converting them, and the CUDA samples' checkCmdLineFlag and "
+                     "getCmdLineArgumentInt finding -flag=VALUE; getopt finds an option only where one is given "
+                     "(other option parsing is then left open). Default: none, the program run bare")
       ->group(group);
   std::vector<std::string> devices = knownTargetDevices();
   std::string deviceList;

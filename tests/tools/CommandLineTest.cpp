@@ -143,8 +143,17 @@ TEST(CommandLineTest, OptionParsersFindOnlyTheOptionsGiven) {
                               "  n = getCmdLineArgumentInt(argc, (const char **)argv, \"n\");\nk<<<n / 256, 256>>>(x);";
   std::string how;
   EXPECT_EQ(runWith({"16"}, samples, &how), "16,1,1 x 256,1,1, 1"); // no option among them: no flag found
-  EXPECT_NE(how.find("is false with no option among the command-line arguments"), std::string::npos) << how;
-  EXPECT_EQ(runWith({"-n=8192"}, samples), "none x 256,1,1, 1"); // which flag it is, is not read
+  EXPECT_NE(how.find("is false, the program run with the arguments `16`"), std::string::npos) << how;
+  // The CUDA samples' helpers read their flag: dashes dropped, case ignored, the value after `=`.
+  EXPECT_EQ(runWith({"-n=8192"}, samples, &how), "32,1,1 x 256,1,1, 1");
+  EXPECT_NE(how.find("is true, the program run with the arguments `-n=8192`"), std::string::npos) << how;
+  EXPECT_EQ(runWith({"--N=2048", "-v"}, samples), "8,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"-nx=8192"}, samples), "16,1,1 x 256,1,1, 1"); // another flag
+  EXPECT_EQ(runWith({"-n"}, samples), "none x 256,1,1, 1"); // `-n` alone gives 0: no grid
+  const std::string named = "int n = 4096;\nconst char *flag = \"n\";\nif (checkCmdLineFlag(argc, (const char **)argv, "
+                            "flag))\n  n = 8192;\nk<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"-n=8192"}, named), "none x 256,1,1, 1"); // a flag named by a variable is not read
+  EXPECT_EQ(runWith({"16"}, named), "16,1,1 x 256,1,1, 1");
   const std::string getopt = "int n = 4096, opt;\nwhile ((opt = getopt(argc, argv, \"n:\")) != -1)\n"
                              "  if (opt == 'n') n = atoi(optarg);\nk<<<n / 256, 256>>>(x);";
   EXPECT_EQ(runWith({"input.txt"}, getopt), "16,1,1 x 256,1,1, 1");
