@@ -131,12 +131,6 @@ std::optional<expression::Number> convertedCommandLine(const expression::Express
   using expression::Token;
   if (arguments.empty() || arguments.size() > 3 || depth >= expression::kMaxDepth)
     return std::nullopt;
-  std::vector<Token> text = std::move(arguments.front());
-  if (text.size() > 2 && (text[0].text == "std::string" || text[0].text == "string") && text[1].text == "(" &&
-      text.back().text == ")")
-    text = std::vector<Token>(text.begin() + 2, text.end() - 1);
-  if (text.size() < 4 || text[0].kind != Token::Name || text[1].text != "[" || text.back().text != "]")
-    return std::nullopt;
   int base = 10;
   if (arguments.size() == 3) { // the second is the end pointer (`strtol`) or position (`stoi`) set for the caller
     const std::optional<expression::Number> written = expression::fold(names, arguments[2], depth);
@@ -144,8 +138,15 @@ std::optional<expression::Number> convertedCommandLine(const expression::Express
       return std::nullopt;
     base = static_cast<int>(std::clamp<std::int64_t>(written->whole, -1, 37)); // out of range either way
   }
-  const std::optional<std::string> argument =
-      names.commandLineArgument(text[0].text, std::vector<Token>(text.begin() + 2, text.end() - 1), depth);
+  std::vector<Token> text = std::move(arguments.front());
+  if (text.size() > 2 && (text[0].text == "std::string" || text[0].text == "string") && text[1].text == "(" &&
+      text.back().text == ")")
+    text = std::vector<Token>(text.begin() + 2, text.end() - 1);
+  const bool indexed = text.size() >= 4 && text[1].text == "[" && text.back().text == "]"; // `argv[1]`, not `optarg`
+  if (text.empty() || text[0].kind != Token::Name || (!indexed && text.size() != 1))
+    return std::nullopt;
+  const std::optional<std::string> argument = names.commandLineArgument(
+      text[0].text, indexed ? std::vector<Token>(text.begin() + 2, text.end() - 1) : std::vector<Token>(), depth);
   return argument ? convertedArgument(function, *argument, base) : std::nullopt;
 }
 
@@ -214,6 +215,49 @@ std::string withCommandLineHelpers(std::string code, const std::string &text,
     }
   }
   return code;
+}
+
+std::vector<OptionFound> getoptOptions(std::string_view optstring, const std::vector<std::string> &arguments) {
+  const bool stopsAtOperand = !optstring.empty() && optstring.front() == '+';
+  optstring.remove_prefix(!optstring.empty() && (optstring.front() == '+' || optstring.front() == '-') ? 1 : 0);
+  const char missing = !optstring.empty() && optstring.front() == ':' ? ':' : '?';
+  std::vector<OptionFound> found;
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    const std::string &argument = arguments[i];
+    if (argument == "--")
+      break;
+    if (argument.size() < 2 || argument[0] != '-') {
+      if (stopsAtOperand)
+        break;
+      continue; // an operand, which GNU's getopt moves past the options
+    }
+    if (argument[1] == '-') {
+      found.push_back({'?', ""});
+      continue;
+    }
+    for (std::size_t at = 1; at < argument.size(); ++at) {
+      const char option = argument[at];
+      const std::size_t spec = option == ':' ? std::string_view::npos : optstring.find(option);
+      if (spec == std::string_view::npos) {
+        found.push_back({'?', ""});
+        continue;
+      }
+      const bool takes = spec + 1 < optstring.size() && optstring[spec + 1] == ':';
+      const bool optional = takes && spec + 2 < optstring.size() && optstring[spec + 2] == ':';
+      if (!takes) {
+        found.push_back({option, ""});
+      } else if (at + 1 < argument.size() || optional) {
+        found.push_back({option, argument.substr(at + 1)}); // `-n4096`; an optional one only so
+      } else if (i + 1 < arguments.size()) {
+        found.push_back({option, arguments[++i]});
+      } else {
+        found.push_back({missing, ""});
+      }
+      if (takes)
+        break;
+    }
+  }
+  return found;
 }
 
 std::string shownArguments(const std::vector<std::string> &arguments) {

@@ -54,6 +54,22 @@ std::optional<expression::Number> convertedCommandLine(const expression::Express
 std::string withCommandLineHelpers(std::string code, const std::string &text,
                                    const std::vector<std::string> &arguments);
 
+/// One option POSIX's `getopt` returns: its character (`?` for one
+/// `optstring` lacks or one missing its argument, `:` for the latter
+/// where `optstring` starts with `:`), and its `optarg` (empty for none).
+struct OptionFound {
+  char option;
+  std::string argument;
+};
+
+/// What `getopt(argc, argv, optstring)` returns, call after call, for
+/// `arguments` until it returns -1, as GNU's does: every argument that
+/// starts with `-` (but `-` alone) up to `--`, others passed over (at the
+/// first of them where `optstring` starts with `+`); `-abc` is `a`, `b`,
+/// `c`; `-n4096` and `-n 4096` give `n` the argument `4096` where
+/// `optstring` has `n:`. A long option (`--size`) is `?`.
+std::vector<OptionFound> getoptOptions(std::string_view optstring, const std::vector<std::string> &arguments);
+
 /// "the program run without arguments", or "... run with the arguments
 /// `4096 10`": what a value read from the command line rests on.
 std::string programRun(const std::vector<std::string> &arguments);

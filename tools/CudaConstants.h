@@ -123,10 +123,10 @@ public:
   std::vector<std::pair<std::size_t, std::size_t>> callsOf(const std::string &name, std::size_t definedIn) const;
 
   /// Whether the branch `header` of file `file` (an `if`, or the `else`
-  /// of one) is taken by the program run without command-line arguments,
-  /// its condition folded as value() folds (`argc` is 1, and a call
-  /// passed `argv`, as `checkCmdLineFlag(argc, argv, "n")`, returns 0, or
-  /// -1 for `getopt`); false also for a `while` or `for` whose condition
+  /// of one) is taken by the program run with the folder's arguments
+  /// (none: `argc` is 1, and a call passed `argv`, as
+  /// `checkCmdLineFlag(argc, argv, "n")`, returns 0, or -1 for `getopt`),
+  /// its condition folded as value() folds; false also for a `while` or `for` whose condition
   /// is false on entry (its body never runs: `for (int i = 1; i < argc;
   /// ++i)`, the counter as its `for` declares it); nullopt where it does
   /// not fold, or for another loop. `how` as value()'s, naming the condition.

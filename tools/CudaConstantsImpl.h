@@ -110,10 +110,9 @@ private:
   Lookup variable(std::size_t file, std::size_t before, const std::string &name, bool fileScopeOnly, int depth,
                   Definition &found) const;
   /// Whether the branch `header` (an `if` or an `else`) is taken by the
-  /// program run without command-line arguments (`argc` is 1; a call
-  /// passed `argv` returns 0, or -1 for `getopt`), or false for a `while`
-  /// or `for` whose condition is false on entry; nullopt where its condition does
-  /// not fold, and for other loops. Notes the condition where it decides.
+  /// program run with arguments_ (ConstantFolder::branchTaken()), or false
+  /// for a `while` or `for` whose condition is false on entry; nullopt
+  /// where it does not fold, and for other loops. Notes the condition.
   std::optional<bool> taken(std::size_t file, const LoopHeader &header, int depth) const;
   /// taken() for the `case` of a `switch`: whether the switch, its value
   /// folded, jumps to a label that leads to the header's statement (with
@@ -128,8 +127,7 @@ private:
   std::optional<Number> headCondition(std::size_t file, const LoopHeader &header, int depth,
                                       bool &withoutArguments) const;
   /// Whether the change or call at `at` is under a branch that the
-  /// program run without command-line arguments does not take (`argc` is
-  /// 1; a call passed `argv` returns 0) and that does not hold `before`
+  /// program does not take (taken()) and that does not hold `before`
   /// (npos: any branch).
   bool untaken(std::size_t file, std::size_t at, std::size_t before, int depth) const;
   /// Whether the statement at `at` runs once each time the code at
@@ -267,6 +265,12 @@ private:
   /// decide the condition (conditionAssignment()); nullopt otherwise.
   std::optional<std::string> conditionAssigned(std::size_t file, std::size_t at, const std::string &name,
                                                int depth) const;
+  /// The change of `name` at `at` where it is the only one in the cases
+  /// of `while ((opt = getopt(argc, argv, "n:")) != -1) switch (opt)
+  /// {...}` and the program is run with arguments (OptionCase); nullopt
+  /// for any other change.
+  std::optional<constants::OptionCase> optionAssignment(std::size_t file, std::size_t at, const std::string &name,
+                                                        int depth) const;
   /// Whether `name`, read at `offset` of `file`, is `main`'s `argv`:
   /// `main`'s second parameter, or a helper's parameter that every call
   /// passes it for (`run(argc, argv)`), changed nowhere (`++argv`).
@@ -297,8 +301,8 @@ private:
   Lookup agreedArgument(const std::pair<std::string, std::size_t> &key, const std::string &function,
                         const std::string &name, const std::vector<std::string> &type, const PassedAt &passed,
                         const std::string &unreadable, int depth, Definition &found) const;
-  /// The calls of `function` (defined in `definedIn`) the program run
-  /// without arguments takes; all of them where it takes none. Not those
+  /// The calls of `function` (defined in `definedIn`) the program takes
+  /// (taken()); all of them where it takes none. Not those
   /// of another program (callsItsOwn()).
   std::vector<std::pair<std::size_t, std::size_t>> takenCalls(const std::string &function, std::size_t definedIn,
                                                               int depth) const;
@@ -493,6 +497,8 @@ private:
   const TargetDevice *device_ = nullptr;
   /// The command-line arguments the program is read as run with, after its name (`argv[1]` on).
   std::vector<std::string> arguments_;
+  /// What `optarg` reads while a `getopt` case is folded (optionAssignment()); null elsewhere.
+  mutable const std::string *optarg_ = nullptr;
   /// Occurrences of names and tokens of macros looked at so far, against kMaxNamesExamined.
   mutable std::size_t examined_ = 0;
   /// Per file, the files its code sees (filesSeenTogether()): their

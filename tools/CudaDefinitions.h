@@ -166,6 +166,14 @@ inline bool sameNumber(const expression::Number &a, const expression::Number &b)
   return a.real == b.real && (a.real ? a.value == b.value : a.whole == b.whole);
 }
 
+/// Whether a `getopt` case's change runs (`getopt` finds its option
+/// among the arguments) and what it gives, `optarg` being the last such
+/// option's argument (nullopt where that does not fold).
+struct OptionCase {
+  bool runs;
+  std::optional<expression::Number> value;
+};
+
 } // namespace constants
 
 } // namespace ptxdvfs::tools

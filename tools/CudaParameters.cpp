@@ -220,43 +220,4 @@ Lookup ConstantFolder::Impl::agreedArgument(const std::pair<std::string, std::si
   return Lookup::Found;
 }
 
-bool ConstantFolder::Impl::isArgv(std::size_t file, std::size_t offset, const std::string &name, int depth) const {
-  const CudaCode &code = files_[file];
-  const int body = code.functionBodyAt(offset);
-  const std::string function = body < 0 ? std::string() : code.functionNameOf(body);
-  const std::vector<std::string> declared = function.empty() ? std::vector<std::string>() : code.parametersOf(body);
-  const auto declares = [&](const std::string &parameter) {
-    const std::vector<std::string> words = wordsIn(parameter);
-    return !words.empty() && words.back() == name;
-  };
-  const std::size_t index = static_cast<std::size_t>(std::find_if(declared.begin(), declared.end(), declares) -
-                                                     declared.begin());
-  if (index == declared.size() || depth >= kMaxDepth || changedAnywhere(name, depth))
-    return false; // not a parameter, or shifted (`argv++`) before it is read
-  if (function == "main")
-    return index == 1;
-  // A helper's: what every call passes there is `argv` where the call is (`run(argc, argv)`).
-  const std::vector<std::pair<std::size_t, std::size_t>> calls = callsOf(function, file);
-  return !calls.empty() && std::all_of(calls.begin(), calls.end(), [&](const std::pair<std::size_t, std::size_t> &call) {
-    const std::optional<std::vector<std::string>> arguments = callArguments(call.first, call.second, function);
-    const std::string passed = arguments && index < arguments->size() ? trimmed((*arguments)[index]) : "";
-    const std::vector<std::string> words = wordsIn(passed);
-    return words.size() == 1 && words[0] == passed && isArgv(call.first, call.second, passed, depth + 1);
-  });
-}
-
-std::optional<std::string> ConstantFolder::Impl::commandLineArgument(
-    std::size_t file, std::size_t offset, const std::string &name,
-    const std::function<std::optional<Number>()> &index, int depth) const {
-  if (arguments_.empty() || !isArgv(file, offset, name, depth))
-    return std::nullopt; // `argv[1]` is null: a program run bare does not read it
-  const std::optional<Number> at = index();
-  if (!at || at->real || at->whole < 1 || static_cast<std::size_t>(at->whole) > arguments_.size())
-    return std::nullopt;
-  const std::string &text = arguments_[static_cast<std::size_t>(at->whole) - 1];
-  note({"`" + name + "[" + std::to_string(at->whole) + "]` = " + shownArguments({text}) + ", " +
-        programRun(arguments_)});
-  return text;
-}
-
 } // namespace ptxdvfs::tools

@@ -74,6 +74,26 @@ TEST(CommandLineTest, ConversionsFollowTheLibrary) {
   EXPECT_EQ(converted("printf", "1"), "none");
 }
 
+/// getoptOptions() as `c[=argument]` each, spaces between.
+std::string options(std::string_view optstring, const std::vector<std::string> &arguments) {
+  std::string shown;
+  for (const OptionFound &option : getoptOptions(optstring, arguments))
+    shown += (shown.empty() ? "" : " ") + std::string(1, option.option) +
+             (option.argument.empty() ? "" : "=" + option.argument);
+  return shown;
+}
+
+TEST(CommandLineTest, GetoptFindsOptionsAsGnuDoes) {
+  EXPECT_EQ(options("n:v", {"-n", "4096", "-v"}), "n=4096 v");
+  EXPECT_EQ(options("n:v", {"-vn4096", "file", "-n", "-1"}), "v n=4096 n=-1"); // operands passed over
+  EXPECT_EQ(options("+n:v", {"file", "-v"}), ""); // stops at the first operand
+  EXPECT_EQ(options("n:v", {"-v", "--", "-n", "1"}), "v");
+  EXPECT_EQ(options("n:v", {"-x", "--size=4", "-n"}), "? ? ?"); // unknown, long, missing its argument
+  EXPECT_EQ(options(":n:", {"-n"}), ":");
+  EXPECT_EQ(options("n::", {"-n", "4", "-n8"}), "n n=8"); // an optional argument only attached
+  EXPECT_EQ(options("n:", {"-", "x"}), "");
+}
+
 TEST(CommandLineTest, ArgcCountsTheArgumentsAndArgvGivesThem) {
   std::string how;
   EXPECT_EQ(runWith({"4096"}, "int n = atoi(argv[1]);\nk<<<n / 256, 256>>>(x);", &how), "16,1,1 x 256,1,1, 1");
@@ -138,6 +158,34 @@ TEST(CommandLineTest, AnAssignmentInAConditionGivesItsValue) {
             "none x 32,1,1, 1");
 }
 
+/// `body` of `while ((opt = getopt(argc, argv, "n:b:v")) != -1) switch (opt) {...}` after `int n = 4096, b =
+/// 256, v = 0, opt;`, then `k<<<n / b, b>>>(x)`.
+std::string getoptRun(const std::vector<std::string> &arguments, const std::string &cases, std::string *how = nullptr) {
+  return runWith(arguments,
+                 "int n = 4096, b = 256, v = 0, opt;\nwhile ((opt = getopt(argc, argv, \"n:b:v\")) != -1) {\n"
+                 "  switch (opt) {\n" + cases + "\n  }\n}\nk<<<n / b, b>>>(x);",
+                 how);
+}
+
+TEST(CommandLineTest, AGetoptCaseSetsWhatItsOptionGives) {
+  const std::string cases = "  case 'n': n = atoi(optarg); break;\n  case 'b':\n    b = strtol(optarg, NULL, 0);\n"
+                            "    break;\n  case 'v': v = 1; break;\n  default: return 2;";
+  std::string how;
+  EXPECT_EQ(getoptRun({"-n", "8192", "-b0x80"}, cases, &how), "64,1,1 x 128,1,1, 1");
+  EXPECT_EQ(how, "`argc` = 4, the program run with the arguments `-n 8192 -b0x80`; `n` set at t.cu:6 for the option "
+                 "-n 8192 that `getopt` finds, the program run with the arguments `-n 8192 -b0x80`; `b` set at t.cu:8 "
+                 "for the option -b 0x80 that `getopt` finds, the program run with the arguments `-n 8192 -b0x80`");
+  EXPECT_EQ(getoptRun({"-v", "-b", "64"}, cases), "64,1,1 x 64,1,1, 1"); // n keeps its value
+  EXPECT_EQ(getoptRun({"-n", "1024", "-vn", "2048", "file"}, cases), "8,1,1 x 256,1,1, 1"); // the last -n
+  EXPECT_EQ(getoptRun({}, cases), "16,1,1 x 256,1,1, 1"); // run bare, the loop never runs
+  // Open where the case does not say one value: two cases change it, it reads itself, `default:` leads there.
+  EXPECT_EQ(getoptRun({"-n", "8192"}, "case 'n': n = atoi(optarg); break;\ncase 'v': n = 64; break;"),
+            "none x 256,1,1, 1");
+  EXPECT_EQ(getoptRun({"-n", "2"}, "case 'n': n *= atoi(optarg); break;"), "none x 256,1,1, 1");
+  EXPECT_EQ(getoptRun({"-n", "8192"}, "case 'n':\ndefault: n = atoi(optarg); break;"), "none x 256,1,1, 1");
+  EXPECT_EQ(getoptRun({"-n", "8192"}, "case 'n': if (v) break; n = atoi(optarg); break;"), "none x 256,1,1, 1");
+}
+
 TEST(CommandLineTest, OptionParsersFindOnlyTheOptionsGiven) {
   const std::string samples = "int n = 4096;\nif (checkCmdLineFlag(argc, (const char **)argv, \"n\"))\n"
                               "  n = getCmdLineArgumentInt(argc, (const char **)argv, \"n\");\nk<<<n / 256, 256>>>(x);";
@@ -157,7 +205,7 @@ TEST(CommandLineTest, OptionParsersFindOnlyTheOptionsGiven) {
   const std::string getopt = "int n = 4096, opt;\nwhile ((opt = getopt(argc, argv, \"n:\")) != -1)\n"
                              "  if (opt == 'n') n = atoi(optarg);\nk<<<n / 256, 256>>>(x);";
   EXPECT_EQ(runWith({"input.txt"}, getopt), "16,1,1 x 256,1,1, 1");
-  EXPECT_EQ(runWith({"-n", "8192"}, getopt), "none x 256,1,1, 1");
+  EXPECT_EQ(runWith({"-n", "8192"}, getopt), "none x 256,1,1, 1"); // an `if`, not a `switch`, picks the option
   // A comparison of an argument is the program's to make.
   EXPECT_EQ(runWith({"-v"}, "int n = 4096;\nif (argc > 1 && !strcmp(argv[1], \"-v\")) n = 8192;\nk<<<n / 256, "
                             "256>>>(x);"),

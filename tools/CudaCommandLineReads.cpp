@@ -1,0 +1,136 @@
+// CudaCommandLineReads.cpp - what the host code reads from the command
+// line it is run with (--program-args): `argv` where it is main's,
+// `argv[N]` and `optarg` as text, and what a `getopt` loop's cases set.
+#include "CudaConstantsImpl.h"
+
+#include "CudaCommandLine.h"
+#include "CudaStatements.h"
+
+#include <algorithm>
+
+namespace ptxdvfs::tools {
+
+using namespace expression;
+using namespace constants;
+
+namespace {
+
+/// The character of a label as written, `case 'n':`; nullopt for any other label.
+std::optional<char> labelCharacter(std::string_view label) {
+  const std::size_t quote = label.find('\'');
+  return quote != std::string_view::npos && quote + 2 < label.size() && label[quote + 2] == '\'' &&
+                 label[quote + 1] != '\\'
+             ? std::optional<char>(label[quote + 1])
+             : std::nullopt;
+}
+
+/// `opt` and `"n:s:"` of a loop's condition `(opt = getopt(argc, argv, "n:s:")) != -1` as written.
+std::optional<std::pair<std::string, std::string>> getoptCondition(std::string_view condition) {
+  const std::size_t call = condition.find("getopt");
+  const std::size_t equals = condition.rfind('=', call);
+  const std::size_t open = condition.find('"', call), close = condition.find('"', open + 1);
+  if (call == std::string_view::npos || equals == std::string_view::npos || close == std::string_view::npos ||
+      condition.substr(open, close - open).find('\\') != std::string_view::npos)
+    return std::nullopt;
+  const std::vector<std::string> assigned = wordsIn(condition.substr(0, equals));
+  if (assigned.size() != 1)
+    return std::nullopt;
+  return std::pair{assigned[0], std::string(condition.substr(open + 1, close - open - 1))};
+}
+
+} // namespace
+
+bool ConstantFolder::Impl::isArgv(std::size_t file, std::size_t offset, const std::string &name, int depth) const {
+  const CudaCode &code = files_[file];
+  const int body = code.functionBodyAt(offset);
+  const std::string function = body < 0 ? std::string() : code.functionNameOf(body);
+  const std::vector<std::string> declared = function.empty() ? std::vector<std::string>() : code.parametersOf(body);
+  const auto declares = [&](const std::string &parameter) {
+    const std::vector<std::string> words = wordsIn(parameter);
+    return !words.empty() && words.back() == name;
+  };
+  const std::size_t index = static_cast<std::size_t>(std::find_if(declared.begin(), declared.end(), declares) -
+                                                     declared.begin());
+  if (index == declared.size() || depth >= kMaxDepth || changedAnywhere(name, depth))
+    return false; // not a parameter, or shifted (`argv++`) before it is read
+  if (function == "main")
+    return index == 1;
+  // A helper's: what every call passes there is `argv` where the call is (`run(argc, argv)`).
+  const std::vector<std::pair<std::size_t, std::size_t>> calls = callsOf(function, file);
+  using Call = std::pair<std::size_t, std::size_t>;
+  return !calls.empty() && std::all_of(calls.begin(), calls.end(), [&](const Call &call) {
+    const std::optional<std::vector<std::string>> arguments = callArguments(call.first, call.second, function);
+    const std::string passed = arguments && index < arguments->size() ? trimmed((*arguments)[index]) : "";
+    const std::vector<std::string> words = wordsIn(passed);
+    return words.size() == 1 && words[0] == passed && isArgv(call.first, call.second, passed, depth + 1);
+  });
+}
+
+std::optional<std::string> ConstantFolder::Impl::commandLineArgument(
+    std::size_t file, std::size_t offset, const std::string &name,
+    const std::function<std::optional<Number>()> &index, int depth) const {
+  if (name == "optarg" && optarg_) // a `getopt` case's (optionAssignment())
+    return *optarg_;
+  if (arguments_.empty() || !isArgv(file, offset, name, depth))
+    return std::nullopt; // `argv[1]` is null: a program run bare does not read it
+  const std::optional<Number> at = index();
+  if (!at || at->real || at->whole < 1 || static_cast<std::size_t>(at->whole) > arguments_.size())
+    return std::nullopt;
+  const std::string &text = arguments_[static_cast<std::size_t>(at->whole) - 1];
+  note({"`" + name + "[" + std::to_string(at->whole) + "]` = " + shownArguments({text}) + ", " +
+        programRun(arguments_)});
+  return text;
+}
+
+std::optional<OptionCase> ConstantFolder::Impl::optionAssignment(std::size_t file, std::size_t at,
+                                                                const std::string &name, int depth) const {
+  const CudaCode &source = files_[file];
+  const std::string &code = source.code();
+  if (arguments_.empty())
+    return std::nullopt; // run bare, the loop never runs (untaken())
+  const std::vector<LoopHeader> headers = headersAround(source, statementStartAround(code, at));
+  if (headers.size() < 2 || headers[0].keyword != "case" || headers[1].keyword != "while")
+    return std::nullopt;
+  const auto loop = getoptCondition(headers[1].inside(source.text()));
+  const std::size_t switchOpen = code.find('(', headers[0].at);
+  const std::size_t switchClose = switchOpen == std::string::npos ? switchOpen : pastClosing(code, switchOpen);
+  if (!loop || switchClose == std::string::npos ||
+      trimmed(std::string_view(code).substr(switchOpen + 1, switchClose - switchOpen - 2)) != loop->first)
+    return std::nullopt; // not `while ((opt = getopt(...)) != -1) switch (opt) {...}`
+  const OptionCase open{true, std::nullopt};
+  const SwitchBody &body = switchOf(file, headers[0], depth).body;
+  std::string options; // the characters of the labels that lead to the change
+  for (std::size_t label = 0; label < body.labels.size(); ++label) {
+    const SwitchBody::Leads leads = body.leads(label, at);
+    const std::optional<char> option = labelCharacter(std::string_view(source.text()).substr(
+        body.labels[label].at, body.labels[label].end - body.labels[label].at));
+    if (leads == SwitchBody::Leads::Maybe || (leads == SwitchBody::Leads::Yes && !option))
+      return open; // a `default:`, or a case that may leave first
+    if (leads == SwitchBody::Leads::Yes)
+      options += *option;
+  }
+  const std::size_t bodyEnd = body.labels.empty() ? at : source.pastBlockOpenedAt(code.find('{', switchClose));
+  std::size_t changes = 0;
+  for (std::size_t use = code.find(name, switchClose); use < bodyEnd; use = code.find(name, use + 1))
+    changes +=
+        isWholeWord(code, use, name.size()) && !afterMemberAccess(code, use) && changesAt(code, use, name.size());
+  const std::optional<std::string> assigned = assignedText(code, at, name);
+  if (options.empty() || changes != 1 || !assigned || readsName(*assigned, name))
+    return open; // another case's change may come last, or the statement reads what it changes
+  const std::vector<OptionFound> found = getoptOptions(loop->second, arguments_);
+  const auto last = std::find_if(found.rbegin(), found.rend(), [&](const OptionFound &option) {
+    return options.find(option.option) != std::string::npos;
+  });
+  if (last == found.rend())
+    return OptionCase{false, std::nullopt}; // no argument gives the option
+  const std::string *const outer = optarg_;
+  optarg_ = &last->argument;
+  const std::optional<Number> value = depth < kMaxDepth ? number(file, at, *assigned, depth + 1) : std::nullopt;
+  optarg_ = outer;
+  note({"`" + name + "` set at " + source.where(at) + " for the option -" + std::string(1, last->option) +
+        (last->argument.empty() ? "" : " " + shownArguments({last->argument})) + " that `getopt` finds, " +
+        programRun(arguments_)});
+  return OptionCase{true, value};
+}
+
+} // namespace ptxdvfs::tools
