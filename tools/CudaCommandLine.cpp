@@ -4,6 +4,7 @@
 
 #include "CudaCode.h"
 #include "CudaSource.h"
+#include "CudaStatements.h"
 
 #include <algorithm>
 #include <cctype>
@@ -215,6 +216,29 @@ std::string withCommandLineHelpers(std::string code, const std::string &text,
     }
   }
   return code;
+}
+
+std::string withoutCommandLineCalls(std::string condition, const std::vector<std::string> &arguments) {
+  const bool anOption = std::any_of(arguments.begin(), arguments.end(), [](const std::string &argument) {
+    return argument.size() > 1 && argument[0] == '-';
+  });
+  for (std::size_t at = condition.size(); at-- > 0 && !anOption;) {
+    if (condition[at] != '(' || at == 0)
+      continue;
+    std::size_t nameStart = at;
+    const std::string name = wordBefore(condition, nameStart);
+    if (name.empty())
+      continue; // a cast or a grouping, not a call
+    const std::size_t end = pastClosing(condition, at);
+    if (end == std::string::npos)
+      continue;
+    const bool getopt = name == "getopt" || name == "getopt_long" || name == "getopt_long_only";
+    if (!arguments.empty() && !getopt && name != "checkCmdLineFlag")
+      continue; // what `atoi(argv[1])` or `strcmp(argv[1], "-v")` gives rests on the arguments
+    if (readsName(std::string_view(condition).substr(at, end - at), "argv"))
+      condition.replace(nameStart, end - nameStart, getopt ? "(-1)" : "0");
+  }
+  return condition;
 }
 
 std::vector<OptionFound> getoptOptions(std::string_view optstring, const std::vector<std::string> &arguments) {

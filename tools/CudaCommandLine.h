@@ -1,7 +1,9 @@
 // CudaCommandLine.h - the command line the host program is read as run
-// with (--program-args): its arguments split as a shell splits them, and
-// what C's and C++'s conversions (`atoi(argv[1])`, `std::stoul(argv[2])`)
-// make of one. Without arguments the program is read as run bare, argc 1.
+// with (--program-args): its arguments split as a shell splits them, what
+// C's and C++'s conversions (`atoi(argv[1])`, `std::stoul(argv[2])`) make
+// of one, and what the option parsers (`getopt`, the CUDA samples'
+// helpers) find in them. Without arguments the program is read as run
+// bare, argc 1.
 #pragma once
 
 #include "CudaExpression.h"
@@ -53,6 +55,14 @@ std::optional<expression::Number> convertedCommandLine(const expression::Express
 /// arguments.
 std::string withCommandLineHelpers(std::string code, const std::string &text,
                                    const std::vector<std::string> &arguments);
+
+/// `condition` with each call that is passed `argv` replaced by what it
+/// returns for a program run without arguments: -1 for POSIX's `getopt`s
+/// (no option left), 0 for other helpers (`checkCmdLineFlag(argc, (const
+/// char **)argv, "n")` finds no flag). Run with `arguments`, none of them
+/// an option (`-n`), only `getopt`s and `checkCmdLineFlag` are replaced,
+/// as they find none; with an option among them, no call is.
+std::string withoutCommandLineCalls(std::string condition, const std::vector<std::string> &arguments = {});
 
 /// One option POSIX's `getopt` returns: its character (`?` for one
 /// `optstring` lacks or one missing its argument, `:` for the latter

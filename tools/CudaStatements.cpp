@@ -1,6 +1,6 @@
 // CudaStatements.cpp - host-code statements read as written: where a name
-// is changed or declared, what an assignment gives it, and a condition as
-// the program run without arguments evaluates it.
+// is changed or declared, what an assignment gives it, and the parts of a
+// condition C evaluates.
 #include "CudaStatements.h"
 
 #include "CudaCode.h"
@@ -90,29 +90,6 @@ bool changesAt(const std::string &code, std::size_t at, std::size_t length) {
                                                         code.compare(previous - 2, 2, "--") == 0 ||
                                                         code.compare(previous - 2, 2, ">>") == 0)));
   return assigned || taken || passedToTheLibraryToChange(code, at, length);
-}
-
-std::string withoutCommandLineCalls(std::string condition, const std::vector<std::string> &arguments) {
-  const bool anOption = std::any_of(arguments.begin(), arguments.end(), [](const std::string &argument) {
-    return argument.size() > 1 && argument[0] == '-';
-  });
-  for (std::size_t at = condition.size(); at-- > 0 && !anOption;) {
-    if (condition[at] != '(' || at == 0)
-      continue;
-    std::size_t nameStart = at;
-    const std::string name = wordBefore(condition, nameStart);
-    if (name.empty())
-      continue; // a cast or a grouping, not a call
-    const std::size_t end = pastClosing(condition, at);
-    if (end == std::string::npos)
-      continue;
-    const bool getopt = name == "getopt" || name == "getopt_long" || name == "getopt_long_only";
-    if (!arguments.empty() && !getopt && name != "checkCmdLineFlag")
-      continue; // what `atoi(argv[1])` or `strcmp(argv[1], "-v")` gives rests on the arguments
-    if (readsName(std::string_view(condition).substr(at, end - at), "argv"))
-      condition.replace(nameStart, end - nameStart, getopt ? "(-1)" : "0");
-  }
-  return condition;
 }
 
 std::string withoutAssignments(std::string condition) {

@@ -1,6 +1,6 @@
 // CudaStatements.h - host-code statements read as written: where a name
-// is changed or declared, what an assignment gives it, and a condition as
-// the program run without arguments evaluates it. The scanners behind
+// is changed or declared, what an assignment gives it, and the parts of a
+// condition C evaluates. The scanners behind
 // ConstantFolder's variable lookups (CudaVariables.cpp); `code` is a
 // CudaCode's text, comments and literals blanked.
 #pragma once
@@ -18,14 +18,6 @@ namespace ptxdvfs::tools {
 /// there: assigned (`n = 2`, `n += 2`, `n++`, `dims.x = 64`), or passed
 /// where it may be (`&n`, `++n`, `cin >> n`, `std::swap(n, m)`).
 bool changesAt(const std::string &code, std::size_t at, std::size_t length);
-
-/// `condition` with each call that is passed `argv` replaced by what it
-/// returns for a program run without arguments: -1 for POSIX's `getopt`s
-/// (no option left), 0 for other helpers (`checkCmdLineFlag(argc, (const
-/// char **)argv, "n")` finds no flag). Run with `arguments`, none of them
-/// an option (`-n`), only `getopt`s and `checkCmdLineFlag` are replaced,
-/// as they find none; with an option among them, no call is.
-std::string withoutCommandLineCalls(std::string condition, const std::vector<std::string> &arguments = {});
 
 /// `condition` with each assignment in parentheses, `(opt = getopt(...))`,
 /// replaced by the value it assigns, which is the value of the parentheses.
