@@ -71,8 +71,12 @@ std::optional<std::string> ConstantFolder::Impl::commandLineArgument(
     const std::function<std::optional<Number>()> &index, int depth) const {
   if (name == "optarg" && optarg_) // a `getopt` case's (optionAssignment())
     return *optarg_;
-  if (arguments_.empty() || !isArgv(file, offset, name, depth))
-    return std::nullopt; // `argv[1]` is null: a program run bare does not read it
+  if (!isArgv(file, offset, name, depth))
+    return std::nullopt;
+  if (arguments_.empty()) { // `argv[1]` is null: a program run bare does not read it
+    leftOpen("`" + name + "[...]` is read from the command line (--program-args)");
+    return std::nullopt;
+  }
   const std::optional<Number> at = index();
   if (!at || at->real || at->whole < 1 || static_cast<std::size_t>(at->whole) > arguments_.size())
     return std::nullopt;

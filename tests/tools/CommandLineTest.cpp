@@ -13,7 +13,8 @@ namespace ptxdvfs::tools {
 namespace {
 
 /// What main's launch of `k` gets from `body` with the program run with
-/// `arguments`: "GRID x BLOCK, LAUNCHES"; the grid's reason in `how`.
+/// `arguments`: "GRID x BLOCK, LAUNCHES"; the grid's reason in `how` (why
+/// it is open, where it is).
 std::string runWith(const std::vector<std::string> &arguments, const std::string &body, std::string *how = nullptr,
                     const std::string &before = "") {
   ptx::Module module;
@@ -29,7 +30,7 @@ std::string runWith(const std::vector<std::string> &arguments, const std::string
   if (found == launches.end())
     return "none";
   if (how)
-    *how = found->second.gridHow;
+    *how = found->second.grid ? found->second.gridHow : found->second.gridOpen;
   return shown(found->second.grid) + " x " + shown(found->second.block) + ", " +
          std::to_string(found->second.launches);
 }
@@ -98,7 +99,8 @@ TEST(CommandLineTest, ArgcCountsTheArgumentsAndArgvGivesThem) {
   std::string how;
   EXPECT_EQ(runWith({"4096"}, "int n = atoi(argv[1]);\nk<<<n / 256, 256>>>(x);", &how), "16,1,1 x 256,1,1, 1");
   EXPECT_EQ(how, "`argv[1]` = 4096, the program run with the arguments `4096`");
-  EXPECT_EQ(runWith({}, "int n = atoi(argv[1]);\nk<<<n / 256, 256>>>(x);"), "none x 256,1,1, 1");
+  EXPECT_EQ(runWith({}, "int n = atoi(argv[1]);\nk<<<n / 256, 256>>>(x);", &how), "none x 256,1,1, 1");
+  EXPECT_NE(how.find("`argv[...]` is read from the command line (--program-args)"), std::string::npos) << how;
   EXPECT_EQ(runWith({"8192"}, "int n = argc > 1 ? atoi(argv[1]) : 1024;\nk<<<n / 256, 256>>>(x);", &how),
             "32,1,1 x 256,1,1, 1");
   EXPECT_EQ(how, "`argc` = 2, the program run with the arguments `8192`; `argv[1]` = 8192, the program run with "
