@@ -284,6 +284,53 @@ std::vector<OptionFound> getoptOptions(std::string_view optstring, const std::ve
   return found;
 }
 
+std::optional<std::vector<expression::Number>> scannedValues(std::string_view text, std::string_view format) {
+  std::vector<char> conversions; // checked whole first: a format the scan would stop before is still read
+  for (std::size_t at = 0; at < format.size(); ++at) {
+    if (format[at] != '%')
+      continue;
+    if (at + 1 < format.size() && format[at + 1] == '%') {
+      ++at;
+      continue;
+    }
+    at = format.find_first_not_of("hlzj", at + 1);
+    if (at == std::string_view::npos || std::string_view("diuxfeg").find(format[at]) == std::string_view::npos)
+      return std::nullopt;
+    conversions.push_back(format[at]);
+  }
+  std::vector<expression::Number> values;
+  const std::string input(text);
+  const char *next = input.c_str();
+  const auto blank = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  for (std::size_t at = 0, conversion = 0; at < format.size(); ++at) {
+    if (blank(format[at])) {
+      while (blank(*next))
+        ++next;
+    } else if (format[at] != '%' || (at + 1 < format.size() && format[at + 1] == '%')) {
+      at += format[at] == '%';
+      if (*next != format[at])
+        break; // the text stops matching: what is read so far is stored
+      ++next;
+    } else {
+      at = format.find_first_not_of("hlzj", at + 1);
+      const char kind = conversions[conversion++];
+      const bool real = kind == 'f' || kind == 'e' || kind == 'g';
+      const int base = kind == 'i' ? 0 : kind == 'x' ? 16 : 10;
+      char *end = nullptr; // where the conversion stops; the value is the library's reading of what it read
+      static_cast<void>(real ? std::strtod(next, &end) : static_cast<double>(std::strtoll(next, &end, base)));
+      const std::optional<expression::Number> value =
+          end == next ? std::nullopt
+                      : convertedArgument(real ? "strtod" : kind == 'u' ? "strtoull" : "strtoll",
+                                          std::string(next, static_cast<std::size_t>(end - next)), base);
+      if (!value)
+        break;
+      values.push_back(*value);
+      next = end;
+    }
+  }
+  return values;
+}
+
 std::string shownArguments(const std::vector<std::string> &arguments) {
   std::string shown;
   for (const std::string &argument : arguments) {

@@ -80,6 +80,12 @@ struct OptionFound {
 /// `optstring` has `n:`. A long option (`--size`) is `?`.
 std::vector<OptionFound> getoptOptions(std::string_view optstring, const std::vector<std::string> &arguments);
 
+/// The values `sscanf(text, format, ...)` stores, in order, as far as its
+/// scan gets: conversions `%d`, `%i`, `%u`, `%x` and `%f`, `%e`, `%g`
+/// (with `h`, `l`, `ll`, `z` or `j` sizes), `%%`, literal characters and
+/// blanks. nullopt for a format with anything else (`%s`, `%*d`, a width).
+std::optional<std::vector<expression::Number>> scannedValues(std::string_view text, std::string_view format);
+
 /// "the program run without arguments", or "... run with the arguments
 /// `4096 10`": what a value read from the command line rests on.
 std::string programRun(const std::vector<std::string> &arguments);

@@ -137,4 +137,58 @@ std::optional<OptionCase> ConstantFolder::Impl::optionAssignment(std::size_t fil
   return OptionCase{true, value};
 }
 
+std::optional<std::optional<Number>> ConstantFolder::Impl::scannedArgument(std::size_t file, std::size_t at,
+                                                                           const std::string &name,
+                                                                           int depth) const {
+  const CudaCode &source = files_[file];
+  const std::string &code = source.code();
+  const std::size_t address = codeEndBefore(code, at), open = parenthesisAround(code, at);
+  std::size_t calleeAt = open;
+  if (address == 0 || code[address - 1] != '&' || open == std::string::npos ||
+      wordBefore(code, calleeAt) != "sscanf")
+    return std::nullopt;
+  const std::optional<std::optional<Number>> open_{std::optional<Number>()};
+  const std::size_t close = pastClosing(code, open);
+  const std::size_t index = argumentCountAndIndex(code, open, at).second;
+  if (close == std::string::npos || index < 2 || depth >= kMaxDepth)
+    return open_;
+  const std::vector<std::string> parts =
+      topLevelParts(std::string_view(source.text()).substr(open + 1, close - open - 2));
+  const std::vector<Token> scanned = tokensOf(parts[0]);
+  const std::string format = trimmed(parts[1]);
+  if (scanned.size() < 4 || scanned[0].kind != Token::Name || scanned[1].text != "[" || scanned.back().text != "]" ||
+      format.size() < 2 || format.front() != '"' || format.back() != '"' || format.find('\\') != std::string::npos)
+    return open_; // not `sscanf(argv[N], "...", ...)`
+  std::string indexText;
+  for (auto token = scanned.begin() + 2; token + 1 != scanned.end(); ++token)
+    indexText += token->text + " ";
+  const std::optional<std::string> text = commandLineArgument(
+      file, open, scanned[0].text, [&] { return number(file, open, indexText, depth + 1); }, depth);
+  const std::optional<std::vector<Number>> values =
+      text ? scannedValues(*text, std::string_view(format).substr(1, format.size() - 2)) : std::nullopt;
+  if (!values || index - 2 >= values->size())
+    return open_;
+  return std::optional<Number>((*values)[index - 2]);
+}
+
+std::optional<Lookup> ConstantFolder::Impl::commandLineChange(std::size_t file, std::size_t at, const std::string &name,
+                                                              std::size_t before, int depth,
+                                                              Definition &found) const {
+  std::optional<Number> value;
+  if (const std::optional<OptionCase> option = optionAssignment(file, at, name, depth)) {
+    if (!option->runs)
+      return Lookup::Absent; // a `getopt` case whose option no argument gives
+    value = option->value;
+  } else if (const std::optional<std::optional<Number>> scanned = scannedArgument(file, at, name, depth)) {
+    value = runsBeforeEachUse(file, at, before, false, depth) ? *scanned : std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  if (!value)
+    return Lookup::Unknown;
+  found = Definition("", file, at, false);
+  found.number = value;
+  return Lookup::Found;
+}
+
 } // namespace ptxdvfs::tools

@@ -265,12 +265,18 @@ private:
   /// decide the condition (conditionAssignment()); nullopt otherwise.
   std::optional<std::string> conditionAssigned(std::size_t file, std::size_t at, const std::string &name,
                                                int depth) const;
-  /// The change of `name` at `at` where it is the only one in the cases
-  /// of `while ((opt = getopt(argc, argv, "n:")) != -1) switch (opt)
-  /// {...}` and the program is run with arguments (OptionCase); nullopt
+  /// The change of `name` at `at` where it reads the command line: the
+  /// only one in the cases of `while ((opt = getopt(argc, argv, "n:")) !=
+  /// -1) switch (opt) {...}` (OptionCase), or `&name` given to
+  /// `sscanf(argv[1], "%d", &name)`, run once before `before`. Found (its
+  /// value in `found`), Unknown, or Absent where it does not run; nullopt
   /// for any other change.
+  std::optional<Lookup> commandLineChange(std::size_t file, std::size_t at, const std::string &name,
+                                          std::size_t before, int depth, Definition &found) const;
   std::optional<constants::OptionCase> optionAssignment(std::size_t file, std::size_t at, const std::string &name,
                                                         int depth) const;
+  std::optional<std::optional<Number>> scannedArgument(std::size_t file, std::size_t at, const std::string &name,
+                                                       int depth) const;
   /// Whether `name`, read at `offset` of `file`, is `main`'s `argv`:
   /// `main`'s second parameter, or a helper's parameter that every call
   /// passes it for (`run(argc, argv)`), changed nowhere (`++argv`).

@@ -224,15 +224,11 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
       if (const int changedIn = source.outermostFunctionBodyAt(at);
           changedIn >= 0 && changedIn != source.outermostFunctionBodyAt(before))
         continue; // another function's change, of a global: its declaration weighs it (changedAnywhere())
-      if (const std::optional<OptionCase> option = optionAssignment(file, at, name, depth)) {
-        if (!option->runs)
-          continue; // a `getopt` case whose option no argument gives
-        if (!option->value)
-          return Lookup::Unknown;
-        found = Definition("", file, at, false);
-        found.number = option->value;
-        return Lookup::Found;
-      }
+      if (const std::optional<Lookup> read = commandLineChange(file, at, name, before, depth, found))
+        if (*read != Lookup::Absent)
+          return *read; // a `getopt` case's or `sscanf(argv[1], ...)`'s; Absent: it does not run
+        else
+          continue;
       if (const Lookup queried = deviceQuery(file, at, name.size(), "", before, depth, found);
           queried != Lookup::Absent)
         return queried; // `cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0)`

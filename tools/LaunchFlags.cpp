@@ -205,8 +205,8 @@ void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags) {
   command.add_option("--program-args", flags.programArguments,
                      "The command line the program is run with, after its name, as one string a shell would "
                      "split (\"4096 10\"; one starting with - is written --program-args=\"-n 4096\"). The host "
-                     "code is read with argc one more than their number and atoi(argv[1]), strtol, std::stoi "
-                     "and atof converting them, and the CUDA samples' checkCmdLineFlag and "
+                     "code is read with argc one more than their number and atoi(argv[1]), strtol, std::stoi, "
+                     "atof and sscanf converting them, and the CUDA samples' checkCmdLineFlag and "
                      "getCmdLineArgumentInt finding -flag=VALUE, and getopt loops' cases (case 'n': n = "
                      "atoi(optarg)); other option parsing is left open. Default: none, the program run bare")
       ->group(group);

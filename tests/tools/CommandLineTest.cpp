@@ -117,6 +117,40 @@ TEST(CommandLineTest, ArgcCountsTheArgumentsAndArgvGivesThem) {
             "256,1,1 x 32,1,1, 1");
 }
 
+/// scannedValues() each, spaces between; "none" where the format is not read.
+std::string scanned(std::string_view text, std::string_view format) {
+  const auto values = scannedValues(text, format);
+  if (!values)
+    return "none";
+  std::string shown;
+  for (const expression::Number &value : *values)
+    shown += (shown.empty() ? "" : " ") + (value.real ? std::to_string(value.value) : std::to_string(value.whole));
+  return shown;
+}
+
+TEST(CommandLineTest, SscanfStoresWhatItsFormatReads) {
+  EXPECT_EQ(scanned("4096", "%d"), "4096");
+  EXPECT_EQ(scanned("1024x768", "%dx%d"), "1024 768");
+  EXPECT_EQ(scanned(" 0x10 , 2.5", "%i ,%lf"), "16 2.500000");
+  EXPECT_EQ(scanned("64:k", "%u:%d"), "64"); // stops where the text no longer matches
+  EXPECT_EQ(scanned("ff", "%x"), "255");
+  EXPECT_EQ(scanned("a.txt", "%d"), "");
+  EXPECT_EQ(scanned("4096", "%s"), "none");
+  EXPECT_EQ(scanned("4096", "%4d"), "none");
+  EXPECT_EQ(scanned("4096", "%*d"), "none");
+  EXPECT_EQ(scanned("50%", "%d%%"), "50");
+  std::string how;
+  EXPECT_EQ(runWith({"2048x64"}, "int n, b;\nsscanf(argv[1], \"%dx%d\", &n, &b);\nk<<<n / b, b>>>(x);", &how),
+            "32,1,1 x 64,1,1, 1");
+  EXPECT_EQ(how, "`argv[1]` = 2048x64, the program run with the arguments `2048x64`");
+  EXPECT_EQ(runWith({"2048"}, "int n, b = 64;\nsscanf(argv[1], \"%dx%d\", &n, &b);\nk<<<n / 256, b>>>(x);"),
+            "8,1,1 x none, 1"); // b is not stored: the text ends first, and what b held is not read through
+  EXPECT_EQ(runWith({}, "int n;\nsscanf(argv[1], \"%d\", &n);\nk<<<n / 256, 256>>>(x);"), "none x 256,1,1, 1");
+  EXPECT_EQ(runWith({"2048"}, "int n = 64;\nif (rand()) sscanf(argv[1], \"%d\", &n);\nk<<<n, 32>>>(x);"),
+            "none x 32,1,1, 1");
+  EXPECT_EQ(runWith({"2048"}, "int n;\nsscanf(line, \"%d\", &n);\nk<<<n, 32>>>(x);"), "none x 32,1,1, 1");
+}
+
 TEST(CommandLineTest, AHostLoopRunsAsTheArgumentsSay) {
   EXPECT_EQ(runWith({"20"}, "for (int t = 0; t < atoi(argv[1]); t++) k<<<64, 256>>>(x);"), "64,1,1 x 256,1,1, 20");
   EXPECT_EQ(runWith({"20"}, "int steps = atoi(argv[1]);\nfor (int t = 0; t < steps; t++) k<<<64, 256>>>(x);"),
