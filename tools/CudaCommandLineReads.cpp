@@ -27,9 +27,11 @@ std::optional<char> labelCharacter(std::string_view label) {
 /// `opt` and `"n:s:"` of a loop's condition `(opt = getopt(argc, argv, "n:s:")) != -1` as written.
 std::optional<std::pair<std::string, std::string>> getoptCondition(std::string_view condition) {
   const std::size_t call = condition.find("getopt");
-  const std::size_t equals = condition.rfind('=', call);
-  const std::size_t open = condition.find('"', call), close = condition.find('"', open + 1);
-  if (call == std::string_view::npos || equals == std::string_view::npos || close == std::string_view::npos ||
+  if (call == std::string_view::npos)
+    return std::nullopt;
+  const std::size_t equals = condition.rfind('=', call), open = condition.find('"', call);
+  const std::size_t close = open == std::string_view::npos ? open : condition.find('"', open + 1);
+  if (equals == std::string_view::npos || close == std::string_view::npos ||
       condition.substr(open, close - open).find('\\') != std::string_view::npos)
     return std::nullopt;
   const std::vector<std::string> assigned = wordsIn(condition.substr(0, equals));

@@ -220,6 +220,11 @@ TEST(CommandLineTest, AGetoptCaseSetsWhatItsOptionGives) {
   EXPECT_EQ(getoptRun({"-n", "2"}, "case 'n': n *= atoi(optarg); break;"), "none x 256,1,1, 1");
   EXPECT_EQ(getoptRun({"-n", "8192"}, "case 'n':\ndefault: n = atoi(optarg); break;"), "none x 256,1,1, 1");
   EXPECT_EQ(getoptRun({"-n", "8192"}, "case 'n': if (v) break; n = atoi(optarg); break;"), "none x 256,1,1, 1");
+  // A loop that reads getopt's result some other way, its option string not a literal.
+  EXPECT_EQ(runWith({"-n", "8192"}, "int n = 4096, opt;\nconst char *o = \"n:\";\n"
+                                    "while ((opt = getopt(argc, argv, o)) != -1) {\n  switch (opt) {\n"
+                                    "  case 'n': n = atoi(optarg); break;\n  }\n}\nk<<<n / 256, 256>>>(x);"),
+            "none x 256,1,1, 1");
 }
 
 TEST(CommandLineTest, OptionParsersFindOnlyTheOptionsGiven) {
