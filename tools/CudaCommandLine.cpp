@@ -125,6 +125,22 @@ std::optional<expression::Number> convertedArgument(std::string_view function, c
   return expression::Number{false, static_cast<std::int64_t>(value), 0};
 }
 
+std::optional<std::string> plainStringLiteral(std::string_view written) {
+  const std::string literal = trimmed(written);
+  if (literal.size() < 2 || literal.front() != '"' || literal.back() != '"' ||
+      literal.find_first_of("\\\"", 1) != literal.size() - 1)
+    return std::nullopt;
+  return literal.substr(1, literal.size() - 2);
+}
+
+std::optional<std::pair<std::string, std::vector<expression::Token>>> subscripted(
+    const std::vector<expression::Token> &tokens) {
+  if (tokens.size() < 4 || tokens[0].kind != expression::Token::Name || tokens[1].text != "[" ||
+      tokens.back().text != "]")
+    return std::nullopt;
+  return std::pair{tokens[0].text, std::vector<expression::Token>(tokens.begin() + 2, tokens.end() - 1)};
+}
+
 std::optional<expression::Number> convertedCommandLine(const expression::ExpressionNames &names,
                                                        std::string_view function,
                                                        std::vector<std::vector<expression::Token>> arguments,
@@ -143,11 +159,11 @@ std::optional<expression::Number> convertedCommandLine(const expression::Express
   if (text.size() > 2 && (text[0].text == "std::string" || text[0].text == "string") && text[1].text == "(" &&
       text.back().text == ")")
     text = std::vector<Token>(text.begin() + 2, text.end() - 1);
-  const bool indexed = text.size() >= 4 && text[1].text == "[" && text.back().text == "]"; // `argv[1]`, not `optarg`
-  if (text.empty() || text[0].kind != Token::Name || (!indexed && text.size() != 1))
-    return std::nullopt;
-  const std::optional<std::string> argument = names.commandLineArgument(
-      text[0].text, indexed ? std::vector<Token>(text.begin() + 2, text.end() - 1) : std::vector<Token>(), depth);
+  std::optional<std::pair<std::string, std::vector<Token>>> read = subscripted(text); // `argv[1]`
+  if (!read && text.size() == 1 && text[0].kind == Token::Name)
+    read = std::pair{text[0].text, std::vector<Token>()}; // `optarg`
+  const std::optional<std::string> argument =
+      read ? names.commandLineArgument(read->first, std::move(read->second), depth) : std::nullopt;
   return argument ? convertedArgument(function, *argument, base) : std::nullopt;
 }
 
@@ -206,11 +222,10 @@ std::string withCommandLineHelpers(std::string code, const std::string &text,
       if (end == std::string::npos)
         continue;
       const std::vector<std::string> parts = topLevelParts(std::string_view(text).substr(open + 1, end - open - 2));
-      const std::string flag = parts.size() == 3 ? trimmed(parts[2]) : "";
-      if (flag.size() < 2 || flag.front() != '"' || flag.back() != '"' || flag.find('\\') != std::string::npos)
+      const std::optional<std::string> flag = parts.size() == 3 ? plainStringLiteral(parts[2]) : std::nullopt;
+      if (!flag)
         continue; // a flag named by a variable, or escaped
-      const std::optional<std::string> value =
-          helperValue(name, std::string_view(flag).substr(1, flag.size() - 2), arguments);
+      const std::optional<std::string> value = helperValue(name, *flag, arguments);
       if (value && value->size() + 2 <= end - at)
         code.replace(at, end - at, ("(" + *value + ")").append(end - at - value->size() - 2, ' '));
     }

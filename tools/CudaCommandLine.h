@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ptxdvfs::tools {
@@ -32,6 +33,16 @@ bool convertsArgument(std::string_view function);
 /// throw (`stoi("k")`) as nullopt, and nullopt where the value is out of
 /// the function's range (undefined for `atoi`, ERANGE for `strtol`).
 std::optional<expression::Number> convertedArgument(std::string_view function, const std::string &text, int base);
+
+/// The text of a plain string literal as written (`"n:v"`, blanks
+/// around it allowed); nullopt for anything else, and for one with an
+/// escape.
+std::optional<std::string> plainStringLiteral(std::string_view written);
+
+/// `argv[N]` as tokens: the array's name and the tokens of its index
+/// (`N`); nullopt for anything else.
+std::optional<std::pair<std::string, std::vector<expression::Token>>> subscripted(
+    const std::vector<expression::Token> &tokens);
 
 /// What the call `function(arguments...)` (convertsArgument(); each
 /// argument's tokens) returns where its first argument is a command-line

@@ -156,18 +156,16 @@ std::optional<std::optional<Number>> ConstantFolder::Impl::scannedArgument(std::
     return open_;
   const std::vector<std::string> parts =
       topLevelParts(std::string_view(source.text()).substr(open + 1, close - open - 2));
-  const std::vector<Token> scanned = tokensOf(parts[0]);
-  const std::string format = trimmed(parts[1]);
-  if (scanned.size() < 4 || scanned[0].kind != Token::Name || scanned[1].text != "[" || scanned.back().text != "]" ||
-      format.size() < 2 || format.front() != '"' || format.back() != '"' || format.find('\\') != std::string::npos)
+  const auto scanned = subscripted(tokensOf(parts[0]));
+  const std::optional<std::string> format = plainStringLiteral(parts[1]);
+  if (!scanned || !format)
     return open_; // not `sscanf(argv[N], "...", ...)`
   std::string indexText;
-  for (auto token = scanned.begin() + 2; token + 1 != scanned.end(); ++token)
-    indexText += token->text + " ";
+  for (const Token &token : scanned->second)
+    indexText += token.text + " ";
   const std::optional<std::string> text = commandLineArgument(
-      file, open, scanned[0].text, [&] { return number(file, open, indexText, depth + 1); }, depth);
-  const std::optional<std::vector<Number>> values =
-      text ? scannedValues(*text, std::string_view(format).substr(1, format.size() - 2)) : std::nullopt;
+      file, open, scanned->first, [&] { return number(file, open, indexText, depth + 1); }, depth);
+  const std::optional<std::vector<Number>> values = text ? scannedValues(*text, *format) : std::nullopt;
   if (!values || index - 2 >= values->size())
     return open_;
   return std::optional<Number>((*values)[index - 2]);
