@@ -256,7 +256,8 @@ Lookup ConstantFolder::Impl::macro(std::size_t file, const std::string &name, De
   if (cached == remembered_.agreedMacros.end()) {
     Definition agreed;
     const Lookup lookup = agreedAmong(definitions->second, seen_[file], same, agreed);
-    cached = remembered_.agreedMacros.emplace(std::pair{unitOf_[file], name}, std::pair{lookup, std::move(agreed)}).first;
+    cached = remembered_.agreedMacros.emplace(std::pair{unitOf_[file], name}, std::pair{lookup, std::move(agreed)})
+                 .first;
   }
   if (cached->second.first == Lookup::Found)
     found = cached->second.second;
@@ -307,7 +308,9 @@ Lookup ConstantFolder::Impl::returnFunction(std::size_t caller, const std::strin
         }
       }
     }
-    cached = remembered_.returnFunctions.emplace(std::pair{unitOf_[caller], name}, std::pair{lookup, std::move(first)}).first;
+    cached =
+        remembered_.returnFunctions.emplace(std::pair{unitOf_[caller], name}, std::pair{lookup, std::move(first)})
+            .first;
   }
   found = cached->second.second;
   return cached->second.first;

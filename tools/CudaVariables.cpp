@@ -224,11 +224,11 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
       if (const int changedIn = source.outermostFunctionBodyAt(at);
           changedIn >= 0 && changedIn != source.outermostFunctionBodyAt(before))
         continue; // another function's change, of a global: its declaration weighs it (changedAnywhere())
-      if (const std::optional<Lookup> read = commandLineChange(file, at, name, before, depth, found))
-        if (*read != Lookup::Absent)
-          return *read; // a `getopt` case's or `sscanf(argv[1], ...)`'s; Absent: it does not run
-        else
-          continue;
+      if (const std::optional<Lookup> read = commandLineChange(file, at, name, before, depth, found)) {
+        if (*read == Lookup::Absent)
+          continue; // a `getopt` case whose option no argument gives
+        return *read; // a `getopt` case's or `sscanf(argv[1], ...)`'s
+      }
       if (const Lookup queried = deviceQuery(file, at, name.size(), "", before, depth, found);
           queried != Lookup::Absent)
         return queried; // `cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0)`
