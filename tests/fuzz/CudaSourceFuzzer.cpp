@@ -14,6 +14,7 @@
 #include "CudaSource.h"
 #include "CudaStructLayout.h"
 #include "CudaSymbolCopies.h"
+#include "SourceLaunchHelpers.h"
 
 #include <cstddef>
 #include <algorithm>
@@ -112,16 +113,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
       __builtin_trap();
   }
   // The copies into constant memory of three `__constant__` variables: each part named NAME or NAME+BYTES.
-  static const ptx::Module constants = [] {
-    ptx::Module module;
-    for (const char *name : {"c_n", "c_dims", "c_p"}) {
-      ptx::VariableDecl variable;
-      variable.space = ptx::StateSpace::Const;
-      variable.name = name;
-      module.globals.push_back(variable);
-    }
-    return module;
-  }();
+  static const ptx::Module constants = constantVariablesModule({"c_n", "c_dims", "c_p"});
   const ConstantFolder copies(files);
   for (const auto &[name, write] : sourceSymbolWrites(constants, copies)) {
     const std::size_t plus = name.find('+');

@@ -10,6 +10,7 @@
 #include "ptxdvfs/ptx/Module.h"
 
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
@@ -20,6 +21,19 @@ namespace ptxdvfs::tools {
 /// `x,y,z`, or `none` for a size the launches leave open.
 inline std::string shown(const std::optional<ptx::analysis::Dim3> &dims) {
   return dims ? std::to_string(dims->x) + "," + std::to_string(dims->y) + "," + std::to_string(dims->z) : "none";
+}
+
+/// A module of `__constant__` variables named `names` only, for
+/// sourceSymbolWrites() to find the copies into.
+inline ptx::Module constantVariablesModule(std::initializer_list<const char *> names) {
+  ptx::Module module;
+  for (const char *name : names) {
+    ptx::VariableDecl variable;
+    variable.space = ptx::StateSpace::Const;
+    variable.name = name;
+    module.globals.push_back(variable);
+  }
+  return module;
 }
 
 /// The launches `files` give a module of kernels named `names` (PTX

@@ -1,6 +1,7 @@
 // SymbolCopiesTest.cpp - what the host code writes into `__constant__`
 // variables with `cudaMemcpyToSymbol`, which kernels read as bounds.
 #include "CudaSymbolCopies.h"
+#include "SourceLaunchHelpers.h"
 
 #include "ptxdvfs/ptx/Module.h"
 
@@ -14,13 +15,7 @@ namespace {
 /// "NAME=VALUE" for each part `source` (t.cu) writes into the module's
 /// `__constant__` variables `c_n`, `c_dims` and `c_p`, `;` between.
 std::string writtenBy(const std::string &source) {
-  ptx::Module module;
-  for (const char *name : {"c_n", "c_dims", "c_p"}) {
-    ptx::VariableDecl variable;
-    variable.space = ptx::StateSpace::Const;
-    variable.name = name;
-    module.globals.push_back(variable);
-  }
+  const ptx::Module module = constantVariablesModule({"c_n", "c_dims", "c_p"});
   std::string text;
   const ConstantFolder folder({{"t.cu", "t.cu", source}});
   for (const auto &[name, write] : sourceSymbolWrites(module, folder))
