@@ -123,4 +123,27 @@ inline std::string gridAfter(const std::string &body, const std::string &grid = 
   return shown(launchOfK(inMain(body + "\nk<<<" + grid + ", 256>>>(x);")).grid);
 }
 
+/// What main's launch of `k` gets from `body` with the program run with
+/// `arguments`: "GRID x BLOCK, LAUNCHES"; the grid's reason in `how` (why
+/// it is open, where it is).
+inline std::string runWith(const std::vector<std::string> &arguments, const std::string &body,
+                           std::string *how = nullptr, const std::string &before = "") {
+  ptx::Module module;
+  ptx::Function kernel;
+  kernel.name = "k";
+  kernel.hasBody = true;
+  kernel.parameters.resize(1);
+  module.functions.push_back(std::move(kernel));
+  const std::vector<CudaSourceFile> files{{"t.cu", "t.cu", before + inMain(body)}};
+  const ConstantFolder folder(files, nullptr, arguments);
+  const auto launches = sourceLaunches(module, folder, files, files.size());
+  const auto found = launches.find("k");
+  if (found == launches.end())
+    return "none";
+  if (how)
+    *how = found->second.grid ? found->second.gridHow : found->second.gridOpen;
+  return shown(found->second.grid) + " x " + shown(found->second.block) + ", " +
+         std::to_string(found->second.launches);
+}
+
 } // namespace ptxdvfs::tools
