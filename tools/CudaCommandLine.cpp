@@ -159,12 +159,22 @@ std::optional<expression::Number> convertedCommandLine(const expression::Express
   if (text.size() > 2 && (text[0].text == "std::string" || text[0].text == "string") && text[1].text == "(" &&
       text.back().text == ")")
     text = std::vector<Token>(text.begin() + 2, text.end() - 1);
+  std::size_t skipped = 0; // `argv[i] + 4`, past a prefix (`--n=`) the program compared
+  if (text.size() > 2 && text[text.size() - 2].text == "+" && text.back().kind == Token::Number) {
+    const std::optional<expression::Number> past = expression::fold(names, {text.back()}, depth);
+    if (!past || past->real || past->whole < 0)
+      return std::nullopt;
+    skipped = static_cast<std::size_t>(past->whole);
+    text.resize(text.size() - 2);
+  }
   std::optional<std::pair<std::string, std::vector<Token>>> read = subscripted(text); // `argv[1]`
   if (!read && text.size() == 1 && text[0].kind == Token::Name)
     read = std::pair{text[0].text, std::vector<Token>()}; // `optarg`
   const std::optional<std::string> argument =
       read ? names.commandLineArgument(read->first, std::move(read->second), depth) : std::nullopt;
-  return argument ? convertedArgument(function, *argument, base) : std::nullopt;
+  if (!argument || skipped > argument->size())
+    return std::nullopt; // past the text's end
+  return convertedArgument(function, argument->substr(skipped), base);
 }
 
 namespace {

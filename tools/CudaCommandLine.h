@@ -47,9 +47,10 @@ std::optional<std::pair<std::string, std::vector<expression::Token>>> subscripte
 /// What the call `function(arguments...)` (convertsArgument(); each
 /// argument's tokens) returns where its first argument is a command-line
 /// argument, `argv[N]` or `std::string(argv[N])`, whose text `names`
-/// gives (ExpressionNames::commandLineArgument()); the base is the third
-/// argument where there is one (`strtol(argv[1], NULL, 16)`). nullopt for
-/// anything else.
+/// gives (ExpressionNames::commandLineArgument()), or `argv[N] + K`, its
+/// text past K characters (`atoi(argv[i] + 4)` past `--n=`); the base is
+/// the third argument where there is one (`strtol(argv[1], NULL, 16)`).
+/// nullopt for anything else.
 std::optional<expression::Number> convertedCommandLine(const expression::ExpressionNames &names,
                                                        std::string_view function,
                                                        std::vector<std::vector<expression::Token>> arguments,

@@ -4,6 +4,7 @@
 #include "CudaConstantsImpl.h"
 
 #include "CudaCommandLine.h"
+#include "CudaOptionLoops.h"
 #include "CudaStatements.h"
 
 #include <algorithm>
@@ -39,6 +40,35 @@ std::optional<std::pair<std::string, std::string>> getoptCondition(std::string_v
     return std::nullopt;
   return std::pair{assigned[0], std::string(condition.substr(open + 1, close - open - 1))};
 }
+
+/// How many times [`from`, `to`) of `code` changes the variable `name` (changesAt()).
+std::size_t changesIn(const std::string &code, const std::string &name, std::size_t from, std::size_t to) {
+  std::size_t changes = 0;
+  for (std::size_t use = code.find(name, from); use < to; use = code.find(name, use + 1))
+    changes +=
+        isWholeWord(code, use, name.size()) && !afterMemberAccess(code, use) && changesAt(code, use, name.size());
+  return changes;
+}
+
+/// Silences the notes of the fold under way while it lives: running a loop
+/// folds many conditions, and a value rests only on the pass that sets it.
+class Silenced {
+public:
+  using Notes = std::vector<std::string> *;
+  Silenced(Notes &notes, Notes &open) : notes_(notes), open_(open), outer_(notes), outerOpen_(open) {
+    notes = open = nullptr;
+  }
+  ~Silenced() {
+    notes_ = outer_;
+    open_ = outerOpen_;
+  }
+  Silenced(const Silenced &) = delete;
+  Silenced &operator=(const Silenced &) = delete;
+
+private:
+  Notes &notes_, &open_;
+  Notes outer_, outerOpen_;
+};
 
 } // namespace
 
@@ -116,12 +146,8 @@ std::optional<OptionCase> ConstantFolder::Impl::optionAssignment(std::size_t fil
       options += *option;
   }
   const std::size_t bodyEnd = body.labels.empty() ? at : source.pastBlockOpenedAt(code.find('{', switchClose));
-  std::size_t changes = 0;
-  for (std::size_t use = code.find(name, switchClose); use < bodyEnd; use = code.find(name, use + 1))
-    changes +=
-        isWholeWord(code, use, name.size()) && !afterMemberAccess(code, use) && changesAt(code, use, name.size());
   const std::optional<std::string> assigned = assignedText(code, at, name);
-  if (options.empty() || changes != 1 || !assigned || readsName(*assigned, name))
+  if (options.empty() || changesIn(code, name, switchClose, bodyEnd) != 1 || !assigned || readsName(*assigned, name))
     return open; // another case's change may come last, or the statement reads what it changes
   const std::vector<OptionFound> found = getoptOptions(loop->second, arguments_);
   const auto last = std::find_if(found.rbegin(), found.rend(), [&](const OptionFound &option) {
@@ -137,6 +163,58 @@ std::optional<OptionCase> ConstantFolder::Impl::optionAssignment(std::size_t fil
         (last->argument.empty() ? "" : " " + shownArguments({last->argument})) + " that `getopt` finds, " +
         programRun(arguments_)});
   return OptionCase{true, value};
+}
+
+std::optional<OptionCase> ConstantFolder::Impl::handReadOption(std::size_t file, std::size_t at,
+                                                              const std::string &name, std::size_t before,
+                                                              int depth) const {
+  const CudaCode &source = files_[file];
+  const std::string &code = source.code(), &text = source.text();
+  if (arguments_.empty() || depth >= kMaxDepth)
+    return std::nullopt; // run bare, `i < argc` holds for no `i` from 1 (untaken())
+  const std::vector<LoopHeader> headers = headersAround(source, statementStartAround(code, at));
+  const auto loop = std::find_if(headers.begin(), headers.end(), [](const LoopHeader &h) { return !isBranch(h); });
+  if (loop == headers.end() || loop->keyword != "for" ||
+      std::any_of(headers.begin(), loop, [](const LoopHeader &h) { return h.keyword == "case"; }))
+    return std::nullopt;
+  const std::optional<CountedFor> counted = countedFor(loop->inside(code));
+  const std::size_t open = code.find_first_not_of(" \t\r\n", loop->headEnd + 1);
+  const std::optional<OptionLoopBody> body = counted && counted->scaling == CountedFor::Scaling::None &&
+                                                     open != std::string::npos
+                                                 ? optionLoopBody(code, text, open)
+                                                 : std::nullopt;
+  const OptionBranch *holder = body ? branchHolding(*body, at) : nullptr;
+  if (!holder)
+    return std::nullopt; // not in a branch of a loop that reads options by hand
+  const OptionCase unread{true, std::nullopt};
+  const std::size_t bodyEnd = source.pastBlockOpenedAt(open), statement = statementStartAround(code, at);
+  const std::optional<std::string> assigned = assignedText(code, at, name);
+  if ((before >= open && before < bodyEnd) || changesIn(code, name, open, bodyEnd) != 1 || !assigned ||
+      readsName(*assigned, name))
+    return unread; // read in the loop, or another change may come last
+  OptionLoopRun run;
+  {
+    const Silenced silenced(notes_, openNotes_);
+    const OptionLoopFolds folds{
+        [&](const std::string &written) {
+          const std::optional<Number> value = number(file, loop->at, written, depth + 1);
+          return value && !value->real ? std::optional<std::int64_t>(value->whole) : std::nullopt;
+        },
+        [&](const std::string &array) { return isArgv(file, loop->at, array, depth + 1); }};
+    run = runOptionLoop(source, *counted, *body, holder, statement, arguments_, folds);
+  }
+  if (!run.stuck.empty()) {
+    leftOpen("`" + name + "` is set in the option loop at " + source.where(loop->at) + ", where " + run.stuck +
+             ", " + programRun(arguments_));
+    return unread;
+  }
+  if (!run.reached)
+    return OptionCase{false, std::nullopt}; // no argument takes the branch
+  note({"`" + name + "` set at " + source.where(at) + " in the pass of the option loop at " +
+        source.where(loop->at) + " over " + shownArgument(run.pass, arguments_) + ", " + programRun(arguments_)});
+  std::int64_t value = *run.reached;
+  const std::optional<std::string> read = withCounterRead(*assigned, counted->counter, value);
+  return OptionCase{true, read ? number(file, at, *read, depth + 1) : std::nullopt};
 }
 
 std::optional<std::optional<Number>> ConstantFolder::Impl::scannedArgument(std::size_t file, std::size_t at,
@@ -175,7 +253,9 @@ std::optional<Lookup> ConstantFolder::Impl::commandLineChange(std::size_t file, 
                                                               std::size_t before, int depth,
                                                               Definition &found) const {
   std::optional<Number> value;
-  if (const std::optional<OptionCase> option = optionAssignment(file, at, name, depth)) {
+  std::optional<OptionCase> option = optionAssignment(file, at, name, depth);
+  option = option ? option : handReadOption(file, at, name, before, depth);
+  if (option) {
     if (!option->runs)
       return Lookup::Absent; // a `getopt` case whose option no argument gives
     value = option->value;

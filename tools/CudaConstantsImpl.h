@@ -267,7 +267,8 @@ private:
                                                int depth) const;
   /// The change of `name` at `at` where it reads the command line: the
   /// only one in the cases of `while ((opt = getopt(argc, argv, "n:")) !=
-  /// -1) switch (opt) {...}` (OptionCase), or `&name` given to
+  /// -1) switch (opt) {...}` (OptionCase) or of a loop that reads options
+  /// by hand (handReadOption()), or `&name` given to
   /// `sscanf(argv[1], "%d", &name)`, run once before `before`. Found (its
   /// value in `found`), Unknown, or Absent where it does not run; nullopt
   /// for any other change.
@@ -275,6 +276,12 @@ private:
                                           std::size_t before, int depth, Definition &found) const;
   std::optional<constants::OptionCase> optionAssignment(std::size_t file, std::size_t at, const std::string &name,
                                                         int depth) const;
+  /// The change of `name` at `at`, its only one in a loop that reads options by hand (OptionLoopBody: `for (int i
+  /// = 1; i < argc; ++i) { if (!strcmp(argv[i], "-n")) n = atoi(argv[++i]); ... }`), read after the loop: the
+  /// loop run over arguments_, each pass taking the branches whose conditions hold; its last run, if any, gives
+  /// the value. {true, nullopt} where the run does not fold; nullopt where `at` is in no such loop.
+  std::optional<constants::OptionCase> handReadOption(std::size_t file, std::size_t at, const std::string &name,
+                                                      std::size_t before, int depth) const;
   std::optional<std::optional<Number>> scannedArgument(std::size_t file, std::size_t at, const std::string &name,
                                                        int depth) const;
   /// Whether `name`, read at `offset` of `file`, is `main`'s `argv`:

@@ -1,0 +1,178 @@
+// OptionLoopTest.cpp - loops that read a program's options by hand
+// (`for (int i = 1; i < argc; ++i) if (!strcmp(argv[i], "-n")) n =
+// atoi(argv[++i]);`), read as the program runs with --program-args.
+#include "CudaCode.h"
+#include "CudaOptionLoops.h"
+#include "SourceLaunchHelpers.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ptxdvfs::tools {
+namespace {
+
+/// A C program's loop: `-n N` and `-b N` separate, `-v` alone, then `k<<<n / b, b>>>`.
+const std::string kStrcmpLoop = "int n = 4096, b = 256, v = 0;\n"
+                                "for (int i = 1; i < argc; i++) {\n"
+                                "  if (strcmp(argv[i], \"-n\") == 0)\n"
+                                "    n = atoi(argv[++i]);\n"
+                                "  else if (!strcmp(argv[i], \"-b\"))\n"
+                                "    b = atoi(argv[++i]);\n"
+                                "  else if (strcmp(argv[i], \"-v\") == 0)\n"
+                                "    v = 1;\n"
+                                "}\n"
+                                "k<<<n / b, b>>>(x);";
+
+TEST(OptionLoopTest, EachArgumentTakesTheBranchItsComparisonPicks) {
+  std::string how;
+  EXPECT_EQ(runWith({"-n", "8192"}, kStrcmpLoop, &how), "32,1,1 x 256,1,1, 1");
+  EXPECT_EQ(how, "`argc` = 3, the program run with the arguments `-n 8192`; `n` set at t.cu:6 in the pass of the "
+                 "option loop at t.cu:4 over `argv[1]` = -n, the program run with the arguments `-n 8192`; `argv[2]` "
+                 "= 8192, the program run with the arguments `-n 8192`");
+  EXPECT_EQ(runWith({"-v", "-b", "128", "-n", "1024"}, kStrcmpLoop), "8,1,1 x 128,1,1, 1");
+  EXPECT_EQ(runWith({"-n", "1024", "-n", "2048"}, kStrcmpLoop), "8,1,1 x 256,1,1, 1"); // the last one
+  // `-b` takes `-n` as its argument, so `8192` is no option: b is atoi("-n"), 0, no block.
+  EXPECT_EQ(runWith({"-b", "-n", "8192"}, kStrcmpLoop), "none x none, 1");
+  EXPECT_EQ(runWith({"input.txt"}, kStrcmpLoop), "16,1,1 x 256,1,1, 1"); // no option: the declared values
+  EXPECT_EQ(runWith({}, kStrcmpLoop), "16,1,1 x 256,1,1, 1");            // run bare, the loop runs no pass
+}
+
+TEST(OptionLoopTest, NamesAndGuardsOfTheCppShapeAreRead) {
+  const std::string loop = "int n = 4096;\nbool verify = false;\n"
+                           "for (int i = 1; i < argc; ++i) {\n"
+                           "  const std::string arg = argv[i];\n"
+                           "  if ((arg == \"-n\" || arg == \"--size\") && i + 1 < argc) {\n"
+                           "    n = std::stoi(argv[++i]);\n"
+                           "  } else if (arg == \"--verify\") {\n"
+                           "    verify = true;\n"
+                           "  } else {\n"
+                           "    std::cerr << \"unknown option \" << arg << std::endl;\n"
+                           "    return 1;\n"
+                           "  }\n"
+                           "}\n"
+                           "k<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"--size", "8192", "--verify"}, loop), "32,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"--verify"}, loop), "16,1,1 x 256,1,1, 1");
+  // An argument that no option names ends the program: what it would launch is not read.
+  EXPECT_EQ(runWith({"--size", "8192", "--bogus"}, loop), "none x 256,1,1, 1");
+  // `-n` last, its value missing: the guard fails and the unknown-option branch ends the program.
+  EXPECT_EQ(runWith({"-n"}, loop), "none x 256,1,1, 1");
+}
+
+TEST(OptionLoopTest, ABranchStepsTheCounterWhereItsOwnIfsSay) {
+  // A guard inside the branch that returns, then `argv[i + 1]` read and the counter stepped after.
+  const std::string loop = "int n = 4096;\nfor (int i = 1; i < argc; i++) {\n"
+                           "  if (!strcmp(argv[i], \"-n\")) {\n"
+                           "    if (i + 1 >= argc) {\n      usage();\n      return 1;\n    }\n"
+                           "    n = atoi(argv[i + 1]);\n    i++;\n"
+                           "  } else if (strncmp(argv[i], \"--n=\", 4) == 0) {\n"
+                           "    n = atoi(argv[i] + 4);\n"
+                           "  }\n}\nk<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"-n", "2048"}, loop), "none x 256,1,1, 1"); // two changes of `n`: the last one is not told
+  const std::string once = "int n = 4096, b = 256;\nfor (int i = 1; i < argc; i++) {\n"
+                           "  if (!strcmp(argv[i], \"-n\")) {\n"
+                           "    if (i + 1 >= argc) {\n      usage();\n      return 1;\n    }\n"
+                           "    n = atoi(argv[i + 1]);\n    i++;\n"
+                           "  } else if (strncmp(argv[i], \"--b=\", 4) == 0) {\n"
+                           "    b = atoi(argv[i] + 4);\n"
+                           "  }\n}\nk<<<n / b, b>>>(x);";
+  EXPECT_EQ(runWith({"-n", "2048", "--b=128"}, once), "16,1,1 x 128,1,1, 1");
+  EXPECT_EQ(runWith({"--b=64", "-n"}, once), "none x none, 1"); // the guard's `return` ends the program
+  // A `break` that ends the loop, an option after it unread.
+  const std::string stops = "int n = 4096;\nfor (int i = 1; i < argc; i++) {\n"
+                            "  if (!strcmp(argv[i], \"--\")) break;\n"
+                            "  if (!strcmp(argv[i], \"-n\")) n = atoi(argv[++i]);\n}\nk<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"-n", "2048", "--", "-n", "8192"}, stops), "8,1,1 x 256,1,1, 1");
+}
+
+TEST(OptionLoopTest, OtherLoopsAndUsesStayOpen) {
+  // A statement other than a name given `argv[i]` or an `if` chain.
+  EXPECT_EQ(runWith({"-n", "8192"}, "int n = 4096;\nfor (int i = 1; i < argc; i++) {\n  printf(\"%s\\n\", argv[i]);\n"
+                                    "  if (!strcmp(argv[i], \"-n\")) n = atoi(argv[++i]);\n}\nk<<<n / 256, 256>>>(x);"),
+            "none x 256,1,1, 1");
+  // Read inside the loop, and a change that reads itself.
+  EXPECT_EQ(runWith({"-n", "8192"}, "int n = 4096;\nfor (int i = 1; i < argc; i++) {\n"
+                                    "  if (!strcmp(argv[i], \"-n\")) {\n    n = atoi(argv[++i]);\n"
+                                    "    k<<<n / 256, 256>>>(x);\n  }\n}"),
+            "none x 256,1,1, 2");
+  EXPECT_EQ(runWith({"-n", "2"}, "int n = 4096;\nfor (int i = 1; i < argc; i++) {\n"
+                                 "  if (!strcmp(argv[i], \"-n\")) n *= atoi(argv[++i]);\n}\nk<<<n / 256, 256>>>(x);"),
+            "none x 256,1,1, 1");
+  // The counter stepped by a call that takes it by address.
+  EXPECT_EQ(runWith({"-n", "8192"}, "int n = 4096;\nfor (int i = 1; i < argc; i++) {\n"
+                                    "  if (!strcmp(argv[i], \"-n\")) n = next(argv, &i);\n}\nk<<<n / 256, 256>>>(x);"),
+            "none x 256,1,1, 1");
+}
+
+/// withStringComparisons() of `condition`, the strings' texts from `known`.
+std::string compared(const std::string &condition, const std::map<std::string, std::string> &known) {
+  const auto replaced = withStringComparisons(condition, [&](std::string_view written) {
+    const auto found = known.find(std::string(written));
+    return found == known.end() ? std::nullopt : std::optional<std::string>(found->second);
+  });
+  return replaced ? *replaced : "none";
+}
+
+TEST(OptionLoopTest, StringComparisonsAreReplacedByTheirResults) {
+  const std::map<std::string, std::string> known{{"argv[i]", "-n"}, {"arg", "--size=4"}};
+  EXPECT_EQ(compared("strcmp(argv[i], \"-n\") == 0", known), "(0) == 0");
+  EXPECT_EQ(compared("!strcmp(argv[i], \"-m\") || strcmp(\"-a\", argv[i]) > 0", known), "!(1) || (-1) > 0");
+  EXPECT_EQ(compared("strncmp(arg, \"--size=\", 7) == 0 && strcasecmp(argv[i], \"-N\") == 0", known),
+            "(0) == 0 && (0) == 0");
+  EXPECT_EQ(compared("(arg == \"-n\" || \"-n\" == argv[i]) && argv[i] != \"-n\"", known), "((0) || (1)) &&(0)");
+  EXPECT_EQ(compared("strcmp(argv[i], \"a,(b\") == 0", known), "(-1) == 0"); // a literal's comma and bracket
+  EXPECT_EQ(compared("(\"-n\" == arg)", known), "((0))"); // a bracket, not a call, around it
+  EXPECT_EQ(compared("arg == \"-n\\n\"", known), "none");     // an escape
+  EXPECT_EQ(compared("other == \"-n\"", known), "none");      // a string not known
+  EXPECT_EQ(compared("f(\"-n\") == 0", known), "none");       // a literal in another call
+  EXPECT_EQ(compared("argv[i][0] == '-'", known), "none");    // a character
+}
+
+TEST(OptionLoopTest, CounterReadsFollowTheirSteps) {
+  std::int64_t value = 3;
+  EXPECT_EQ(withCounterRead("atoi(argv[++i]) + i", "i", value).value_or("none"), "atoi(argv[(4)]) + (4)");
+  EXPECT_EQ(value, 4);
+  EXPECT_EQ(withCounterRead("argv[i++] + argv[i - 1] + idx", "i", value).value_or("none"),
+            "argv[(4)] + argv[(5) - 1] + idx");
+  EXPECT_EQ(value, 5);
+  EXPECT_FALSE(withCounterRead("i += 2", "i", value));
+  EXPECT_FALSE(withCounterRead("f(&i)", "i", value));
+  const std::string code = "{ ++i; i--; i += 2; x = i; j++; i -= 10; }";
+  const auto steps = counterSteps(code, "i", 0, code.size());
+  ASSERT_TRUE(steps);
+  std::string shownSteps;
+  for (const auto &[at, added] : *steps)
+    shownSteps += std::to_string(at) + ":" + std::to_string(added) + " ";
+  EXPECT_EQ(shownSteps, "4:1 7:-1 12:2 32:-10 ");
+  EXPECT_FALSE(counterSteps("{ i = j; }", "i", 0, 10));
+  EXPECT_FALSE(counterSteps("{ i *= 2; }", "i", 0, 11));
+}
+
+TEST(OptionLoopTest, TheBodyIsReadAsNamesThenIfChains) {
+  const std::string text = "{\n  std::string arg(argv[i]);\n  const char *p = argv[i];\n"
+                           "  if (arg == \"-a\") a = 1; else if (arg == \"-b\") { b = 1; } else c = 1;\n"
+                           "  if (p[0] == 'x') d = 1;\n}";
+  const std::string code = codeOf(text);
+  const auto body = optionLoopBody(code, text, 0);
+  ASSERT_TRUE(body);
+  ASSERT_EQ(body->aliases.size(), 2u);
+  EXPECT_EQ(body->aliases[0], (std::pair<std::string, std::string>{"arg", "argv[i]"}));
+  EXPECT_EQ(body->aliases[1], (std::pair<std::string, std::string>{"p", "argv[i]"}));
+  ASSERT_EQ(body->chains.size(), 2u);
+  ASSERT_EQ(body->chains[0].size(), 3u);
+  EXPECT_EQ(body->chains[0][1].condition, "arg == \"-b\"");
+  EXPECT_EQ(text.substr(body->chains[0][1].start, body->chains[0][1].end - body->chains[0][1].start), "{ b = 1; }");
+  EXPECT_EQ(body->chains[0][2].condition, "");
+  EXPECT_EQ(text.substr(body->chains[0][2].start, body->chains[0][2].end - body->chains[0][2].start), "c = 1;");
+  EXPECT_EQ(body->chains[1][0].condition, "p[0] == 'x'");
+  // A name declared after a chain, a branch that is an unbraced loop, a plain statement.
+  for (const std::string other : {"{ if (a) b = 1; std::string s = argv[i]; }", "{ if (a) for (;;) b = 1; }",
+                                  "{ puts(argv[i]); }"})
+    EXPECT_FALSE(optionLoopBody(codeOf(other), other, 0)) << other;
+}
+
+} // namespace
+} // namespace ptxdvfs::tools

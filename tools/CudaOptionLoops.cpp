@@ -1,0 +1,330 @@
+// CudaOptionLoops.cpp - the parts of a loop that reads options by hand,
+// as written; see CudaOptionLoops.h.
+#include "CudaOptionLoops.h"
+
+#include "CudaCode.h"
+#include "CudaSource.h"
+#include "CudaStatements.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+namespace ptxdvfs::tools {
+
+namespace {
+
+constexpr std::string_view kSpaces = " \t\r\n";
+
+/// The first character at or after `at` that is not a space (npos where none is).
+std::size_t skipSpaces(const std::string &code, std::size_t at) { return code.find_first_not_of(kSpaces, at); }
+
+/// Whether the whole word `word` starts at `at`.
+bool wordAt(const std::string &code, std::size_t at, std::string_view word) {
+  return at != std::string::npos && code.compare(at, word.size(), word) == 0 && isWholeWord(code, at, word.size());
+}
+
+/// A branch's body from `start`: a block, or one statement that is no
+/// loop, branch or `switch` of its own (whose end a `;` would not tell).
+std::optional<std::size_t> branchBodyEnd(const std::string &code, std::size_t start) {
+  if (start == std::string::npos)
+    return std::nullopt;
+  if (code[start] == '{') {
+    const std::size_t end = pastClosing(code, start);
+    return end == std::string::npos ? std::nullopt : std::optional<std::size_t>(end);
+  }
+  for (std::string_view keyword : {"if", "else", "for", "while", "do", "switch"})
+    if (wordAt(code, start, keyword))
+      return std::nullopt;
+  const std::size_t end = statementEndFrom(code, start);
+  return end == std::string::npos || code[end - 1] != ';' ? std::nullopt : std::optional<std::size_t>(end);
+}
+
+/// `type name = value` or `type name(value)` / `type name{value}` (one
+/// statement's code, no `;`): the name and where its value is; nullopt
+/// for anything else.
+std::optional<std::pair<std::string, std::pair<std::size_t, std::size_t>>> declaredValue(std::string_view code) {
+  std::size_t nameEnd = plainAssignment(code), valueStart = nameEnd + 1, valueEnd = code.size();
+  if (nameEnd == std::string_view::npos) {
+    nameEnd = code.find_first_of("({");
+    const std::size_t close = code.find_last_not_of(kSpaces);
+    if (nameEnd == std::string_view::npos || close == std::string_view::npos ||
+        code[close] != (code[nameEnd] == '(' ? ')' : '}'))
+      return std::nullopt;
+    valueStart = nameEnd + 1;
+    valueEnd = close;
+  }
+  const std::vector<std::string> words = wordsIn(code.substr(0, nameEnd));
+  if (words.size() < 2 || code.substr(0, nameEnd).find_first_of("()[]{}=,") != std::string_view::npos)
+    return std::nullopt; // not a declaration of one name with a type
+  return std::pair{words.back(), std::pair{valueStart, valueEnd}};
+}
+
+/// Where the string or character literal that opens at `at` of `text` closes (past it); npos where it has an
+/// escape or does not close.
+std::size_t literalEnd(std::string_view text, std::size_t at) {
+  const std::size_t close = text.find_first_of(std::string{text[at], '\\', '\n'}, at + 1);
+  return close == std::string_view::npos || text[close] != text[at] ? std::string_view::npos : close + 1;
+}
+
+/// The operand of `==` or `!=` that ends at `end` (from the left) or starts at `start` (from the right) of
+/// `code`: up to a top-level `(`, `)`, `,`, `;`, `?`, `:`, `&&`, `||`, or a `!` not of `!=`.
+std::pair<std::size_t, std::size_t> operandAround(std::string_view code, std::size_t from, bool leftward) {
+  int depth = 0;
+  std::size_t at = from;
+  const auto boundary = [&](std::size_t i) {
+    const char c = code[i];
+    if (c == ',' || c == ';' || c == '?')
+      return true;
+    if (c == ':')
+      return !((i > 0 && code[i - 1] == ':') || (i + 1 < code.size() && code[i + 1] == ':'));
+    if (c == '!')
+      return i + 1 >= code.size() || code[i + 1] != '=';
+    return (c == '&' || c == '|') && ((i > 0 && code[i - 1] == c) || (i + 1 < code.size() && code[i + 1] == c));
+  };
+  if (leftward) {
+    for (; at > 0; --at) {
+      const char c = code[at - 1];
+      if (c == ')' || c == ']')
+        ++depth;
+      else if ((c == '(' || c == '[') && depth-- == 0)
+        break;
+      else if (depth == 0 && boundary(at - 1))
+        break;
+    }
+    return {at, from};
+  }
+  for (; at < code.size(); ++at) {
+    const char c = code[at];
+    if (c == '(' || c == '[')
+      ++depth;
+    else if ((c == ')' || c == ']') && depth-- == 0)
+      break;
+    else if (depth == 0 && boundary(at))
+      break;
+  }
+  return {from, at};
+}
+
+/// What the `++` or `--` that ends just before `at` (spaces between) adds: 1 or -1; nullopt where none does.
+std::optional<std::int64_t> stepBefore(const std::string &code, std::size_t at) {
+  const std::size_t previous = codeEndBefore(code, at);
+  if (previous < 2 || (code.compare(previous - 2, 2, "++") != 0 && code.compare(previous - 2, 2, "--") != 0))
+    return std::nullopt;
+  return code[previous - 1] == '+' ? 1 : -1;
+}
+
+/// What the `++` or `--` that starts at `at` (spaces before it skipped) adds; nullopt where none does.
+std::optional<std::int64_t> stepAfter(const std::string &code, std::size_t at) {
+  const std::size_t next = skipSpaces(code, at);
+  if (next == std::string::npos || (code.compare(next, 2, "++") != 0 && code.compare(next, 2, "--") != 0))
+    return std::nullopt;
+  return code[next] == '+' ? 1 : -1;
+}
+
+int sign(int compared) { return compared < 0 ? -1 : compared > 0 ? 1 : 0; }
+
+/// C's `strncmp(a, b, limit)` (or `strncasecmp` with `foldCase`), unsigned characters compared.
+int compared(std::string_view a, std::string_view b, std::size_t limit, bool foldCase) {
+  for (std::size_t i = 0; i < limit; ++i) {
+    int x = i < a.size() ? static_cast<unsigned char>(a[i]) : 0;
+    int y = i < b.size() ? static_cast<unsigned char>(b[i]) : 0;
+    if (foldCase) {
+      x = std::tolower(x);
+      y = std::tolower(y);
+    }
+    if (x != y || x == 0)
+      return sign(x - y);
+  }
+  return 0;
+}
+
+/// The comparison the literal at [`at`, `end`) of `text` (`code` its codeOf()) is in: the range it takes and
+/// its result; nullopt where it is in none that withStringComparisons() reads.
+std::optional<std::pair<std::pair<std::size_t, std::size_t>, int>> comparisonAt(const std::string &text,
+                                                                               const std::string &code,
+                                                                               std::size_t at, std::size_t end,
+                                                                               const StringValue &value) {
+  const std::string literal = text.substr(at + 1, end - at - 2);
+  const std::size_t before = codeEndBefore(code, at), after = skipSpaces(code, end);
+  const std::size_t open = before > 0 && (code[before - 1] == ',' || code[before - 1] == '(')
+                               ? parenthesisAround(code, at)
+                               : std::string::npos;
+  std::size_t nameAt = open;
+  const std::string callee = open == std::string::npos ? "" : wordBefore(code, nameAt);
+  const bool bounded = callee == "strncmp" || callee == "strncasecmp";
+  const bool folded = callee == "strcasecmp" || callee == "strncasecmp";
+  if (bounded || folded || callee == "strcmp") { // an argument of `strcmp(...)`
+    const std::size_t close = pastClosing(code, open);
+    if (close == std::string::npos)
+      return std::nullopt;
+    std::vector<std::string> parts; // split where the code's commas are, not a literal's
+    std::size_t partStart = open + 1;
+    for (const std::string &part : topLevelParts(std::string_view(code).substr(open + 1, close - open - 2))) {
+      parts.push_back(trimmed(std::string_view(text).substr(partStart, part.size())));
+      partStart += part.size() + 1;
+    }
+    const std::string quoted = "\"" + literal + "\"";
+    if (parts.size() != (bounded ? 3u : 2u) || (parts[0] == quoted) == (parts[1] == quoted))
+      return std::nullopt; // the literal alone, in one of the first two
+    const bool literalFirst = parts[0] == quoted;
+    const std::optional<std::string> other = value(parts[literalFirst ? 1 : 0]);
+    const std::string &limitText = bounded ? parts[2] : quoted;
+    const auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+    if (!other || (bounded && (limitText.empty() || limitText.size() > 4 ||
+                               !std::all_of(limitText.begin(), limitText.end(), digit))))
+      return std::nullopt;
+    const std::size_t limit = bounded ? std::stoul(limitText) : std::max(other->size(), literal.size()) + 1;
+    const int result = literalFirst ? compared(literal, *other, limit, folded)
+                                    : compared(*other, literal, limit, folded);
+    return std::pair{std::pair{nameAt, close}, result};
+  }
+  std::size_t operatorAt = std::string::npos, from = 0, to = 0;
+  if (before > 1 && (code.compare(before - 2, 2, "==") == 0 || code.compare(before - 2, 2, "!=") == 0)) {
+    operatorAt = before - 2;
+    from = operandAround(code, operatorAt, true).first;
+    to = end;
+  } else if (after != std::string::npos && (code.compare(after, 2, "==") == 0 || code.compare(after, 2, "!=") == 0)) {
+    operatorAt = after;
+    from = at;
+    to = operandAround(code, after + 2, false).second;
+  } else {
+    return std::nullopt;
+  }
+  const std::string operand = operatorAt < at ? trimmed(std::string_view(text).substr(from, operatorAt - from))
+                                              : trimmed(std::string_view(text).substr(after + 2, to - after - 2));
+  const std::optional<std::string> other = operand.empty() ? std::nullopt : value(operand);
+  if (!other)
+    return std::nullopt;
+  return std::pair{std::pair{from, to}, (*other == literal) == (code[operatorAt] == '=') ? 1 : 0};
+}
+
+} // namespace
+
+std::optional<OptionLoopBody> optionLoopBody(const std::string &code, const std::string &text, std::size_t open) {
+  const std::size_t close = open < code.size() && code[open] == '{' ? pastClosing(code, open) : std::string::npos;
+  if (close == std::string::npos)
+    return std::nullopt;
+  OptionLoopBody body;
+  for (std::size_t at = skipSpaces(code, open + 1); at != std::string::npos && at + 1 < close;
+       at = skipSpaces(code, at)) {
+    if (!wordAt(code, at, "if")) { // a name given an argument, before the chains
+      const std::size_t end = statementEndFrom(code, at);
+      const auto declared = end == std::string::npos || end > close || !body.chains.empty()
+                                ? std::nullopt
+                                : declaredValue(std::string_view(code).substr(at, end - 1 - at));
+      if (!declared)
+        return std::nullopt;
+      const auto [valueStart, valueEnd] = declared->second;
+      body.aliases.emplace_back(declared->first,
+                                trimmed(std::string_view(text).substr(at + valueStart, valueEnd - valueStart)));
+      at = end;
+      continue;
+    }
+    std::vector<OptionBranch> chain;
+    for (bool more = true; more;) {
+      OptionBranch branch;
+      more = false;
+      if (wordAt(code, at, "if")) {
+        const std::size_t parenthesis = skipSpaces(code, at + 2);
+        const std::size_t past = parenthesis != std::string::npos && code[parenthesis] == '('
+                                     ? pastClosing(code, parenthesis)
+                                     : std::string::npos;
+        if (past == std::string::npos)
+          return std::nullopt;
+        branch.condition = text.substr(parenthesis + 1, past - parenthesis - 2);
+        at = past;
+      }
+      branch.start = skipSpaces(code, at);
+      const std::optional<std::size_t> end = branchBodyEnd(code, branch.start);
+      if (!end || *end > close)
+        return std::nullopt;
+      branch.end = *end;
+      const bool last = branch.condition.empty();
+      chain.push_back(std::move(branch));
+      at = skipSpaces(code, *end);
+      if (!last && wordAt(code, at, "else")) {
+        at = skipSpaces(code, at + 4);
+        more = true;
+      }
+    }
+    body.chains.push_back(std::move(chain));
+  }
+  return body;
+}
+
+std::optional<std::string> withStringComparisons(std::string_view condition, const StringValue &value) {
+  std::string text(condition);
+  std::vector<std::pair<std::size_t, std::size_t>> literals;
+  for (std::size_t at = 0; at < text.size(); ++at)
+    if (text[at] == '"' || text[at] == '\'') {
+      const std::size_t end = literalEnd(text, at);
+      if (end == std::string::npos || text[at] == '\'')
+        return std::nullopt; // a character, or an escape: not a plain string's comparison
+      literals.emplace_back(at, end);
+      at = end - 1;
+    }
+  for (auto literal = literals.rbegin(); literal != literals.rend(); ++literal) {
+    const std::string code = codeOf(text);
+    const auto comparison = comparisonAt(text, code, literal->first, literal->second, value);
+    if (!comparison || (literal + 1 != literals.rend() && (literal + 1)->second > comparison->first.first))
+      return std::nullopt; // in no comparison read, or one that holds another literal
+    const auto [from, to] = comparison->first;
+    text.replace(from, to - from, "(" + std::to_string(comparison->second) + ")");
+  }
+  return text;
+}
+
+std::optional<std::string> withCounterRead(const std::string &code, const std::string &counter, std::int64_t &value) {
+  std::string read;
+  std::size_t copied = 0;
+  for (std::size_t at = code.find(counter); at != std::string::npos; at = code.find(counter, at + counter.size())) {
+    if (!isWholeWord(code, at, counter.size()) || afterMemberAccess(code, at))
+      continue;
+    const std::optional<std::int64_t> preStep = stepBefore(code, at);
+    const std::optional<std::int64_t> postStep = stepAfter(code, at + counter.size());
+    if (preStep.has_value() == postStep.has_value() && changesAt(code, at, counter.size()))
+      return std::nullopt; // assigned, or its address taken
+    std::size_t from = at, to = at + counter.size();
+    if (preStep) {
+      value += *preStep;
+      from = codeEndBefore(code, at) - 2;
+    }
+    read += code.substr(copied, from - copied) + "(" + std::to_string(value) + ")";
+    if (postStep) {
+      value += *postStep;
+      to = skipSpaces(code, to) + 2;
+    }
+    copied = to;
+  }
+  return read + code.substr(copied);
+}
+
+std::optional<std::vector<std::pair<std::size_t, std::int64_t>>> counterSteps(const std::string &code,
+                                                                              const std::string &counter,
+                                                                              std::size_t from, std::size_t to) {
+  std::vector<std::pair<std::size_t, std::int64_t>> steps;
+  for (std::size_t at = code.find(counter, from); at < to; at = code.find(counter, at + counter.size())) {
+    if (!isWholeWord(code, at, counter.size()) || afterMemberAccess(code, at) ||
+        !changesAt(code, at, counter.size()))
+      continue;
+    const std::size_t next = skipSpaces(code, at + counter.size());
+    std::optional<std::int64_t> step = stepBefore(code, at);
+    step = step ? step : stepAfter(code, at + counter.size());
+    if (!step && next != std::string::npos && (code.compare(next, 2, "+=") == 0 || code.compare(next, 2, "-=") == 0)) {
+      const std::size_t digits = skipSpaces(code, next + 2);
+      std::size_t end = digits;
+      while (end < code.size() && end - digits < 9 && std::isdigit(static_cast<unsigned char>(code[end])))
+        ++end;
+      const std::size_t after = skipSpaces(code, end);
+      if (end > digits && after != std::string::npos && std::strchr(";),", code[after]))
+        step = (code[next] == '+' ? 1 : -1) * std::stoll(code.substr(digits, end - digits));
+    }
+    if (!step)
+      return std::nullopt;
+    steps.emplace_back(at, *step);
+  }
+  return steps;
+}
+
+} // namespace ptxdvfs::tools

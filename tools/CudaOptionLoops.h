@@ -1,0 +1,140 @@
+// CudaOptionLoops.h - loops that read a program's options by hand, as
+// written:
+//
+//   for (int i = 1; i < argc; ++i) {
+//     const std::string arg = argv[i];
+//     if (arg == "-n" && i + 1 < argc) n = atoi(argv[++i]);
+//     else if (!strcmp(argv[i], "--verify")) verify = true;
+//   }
+//
+// Their parts (the branches, the names given an argument, how each
+// branch moves the counter) and the comparisons that pick a branch. Which
+// branch each argument takes is the folder's to fold
+// (CudaCommandLineReads.cpp), the program run with --program-args.
+#pragma once
+
+#include "CudaCode.h"
+#include "CudaLoopHeaders.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace ptxdvfs::tools {
+
+/// One branch of an `if` chain: its condition as written, literals kept
+/// (empty for the chain's final `else`), and where its body is.
+struct OptionBranch {
+  std::string condition;
+  std::size_t start = 0; ///< its `{`, or the first character of its one statement
+  std::size_t end = 0;   ///< just past its `}` or its statement's `;`
+};
+
+/// The braced body of a loop that reads options by hand: the names it
+/// declares from an argument before anything else (`arg` of `const
+/// std::string arg = argv[i];`, with what it is initialized with:
+/// `argv[i]`), then `if` chains, one after the other, each an `if` with
+/// any number of `else if`s and at most one `else`.
+struct OptionLoopBody {
+  std::vector<std::pair<std::string, std::string>> aliases;
+  std::vector<std::vector<OptionBranch>> chains;
+};
+
+/// The block of `code` (codeOf() of `text`, offsets shared) whose `{` is at
+/// `open`, read as an OptionLoopBody; nullopt where it holds anything
+/// else (another statement, a branch whose body is an unbraced loop or
+/// branch), or does not close.
+std::optional<OptionLoopBody> optionLoopBody(const std::string &code, const std::string &text, std::size_t open);
+
+/// What a string written in a condition holds (`argv[i]`, `arg`,
+/// `std::string(argv[i])`); nullopt where it is not known.
+using StringValue = std::function<std::optional<std::string>(std::string_view written)>;
+
+/// `condition` (as written, literals kept) with each comparison of a
+/// string with a string literal replaced by its result, in parentheses:
+/// `strcmp(E, "-n")` and `strcasecmp` by the sign C's gives (-1, 0 or 1),
+/// `strncmp(E, "-n", 2)` and `strncasecmp` likewise over at most 2
+/// characters, `E == "-n"` and `E != "-n"` (either side) by 1 or 0, each
+/// E's text given by `value`. nullopt where a string or character literal
+/// is anywhere else or has an escape, or `value` does not know an E.
+std::optional<std::string> withStringComparisons(std::string_view condition, const StringValue &value);
+
+/// `code` (no literals) with each read of the name `counter` replaced by
+/// its value, in parentheses: `value` at first, stepped by a `++` or `--`
+/// written before it (before the read) or after it (after), as C steps it
+/// in order of writing: `argv[++i]` with `i` 3 reads `argv[(4)]`. `value`
+/// becomes the value after them. nullopt where the name is changed any
+/// other way (`i += 2`, `i = 0`, `&i`).
+std::optional<std::string> withCounterRead(const std::string &code, const std::string &counter, std::int64_t &value);
+
+/// Where [`from`, `to`) of `code` changes the name `counter`, in order,
+/// and what each change adds: `++i` and `i++` 1, `i--` -1, `i += 2` 2,
+/// `i -= 1` -1 (the added amount a whole number as written). nullopt where
+/// it changes it any other way (`i = j`, `i *= 2`, `&i`, `f(i)` taking it
+/// by reference is not seen).
+std::optional<std::vector<std::pair<std::size_t, std::int64_t>>> counterSteps(const std::string &code,
+                                                                              const std::string &counter,
+                                                                              std::size_t from, std::size_t to);
+
+/// What a pass through a branch of an option loop does, the branch taken.
+struct BranchPass {
+  std::int64_t after = 0;              ///< the counter at the branch's end
+  std::optional<std::int64_t> reached; ///< the counter where the statement asked about starts, where it runs
+  bool leaves = false;                 ///< it ends with a `break` that runs
+  bool continues = false;              ///< it ends with a `continue` that runs
+};
+
+/// Whether a condition as written holds with the loop's counter at a value; nullopt where it does not fold.
+using ConditionHolds = std::function<std::optional<bool>(std::string_view condition, std::int64_t counter)>;
+
+/// The pass through `branch` of an option loop in `source` whose counter
+/// `counter` is `value` as it starts: the counter's steps (counterSteps())
+/// that run, and whether the statement that starts at `statement` (npos:
+/// none) runs, the `if`s inside the branch folded by `holds` with the
+/// counter as it is there. nullopt where that does not fold, where a
+/// loop or `switch` inside the branch holds a step or the statement, and
+/// where a `return`, `exit`, `abort`, `throw` or `goto` runs, or a
+/// `break` or `continue` that is not its last statement.
+std::optional<BranchPass> branchPass(const CudaCode &source, const OptionBranch &branch, const std::string &counter,
+                                     std::int64_t value, std::size_t statement, const ConditionHolds &holds);
+
+/// `argv[position]` as reasons show it, with its text where `arguments` has it: `argv[3]` = -n.
+std::string shownArgument(std::int64_t position, const std::vector<std::string> &arguments);
+
+/// The branch of `body`'s chains whose body holds `at`; null where none does.
+const OptionBranch *branchHolding(const OptionLoopBody &body, std::size_t at);
+
+/// What an option loop's run needs the program's folder for.
+struct OptionLoopFolds {
+  /// The whole number `code` folds to, where the loop is (`(3) + 1 < argc`); nullopt where it does not fold.
+  std::function<std::optional<std::int64_t>(const std::string &code)> whole;
+  /// Whether the name is `main`'s `argv`.
+  std::function<bool(const std::string &name)> isArgv;
+};
+
+/// An option loop run over the program's arguments.
+struct OptionLoopRun {
+  /// The counter where the statement asked about starts, in the last pass that runs it; nullopt where none does.
+  std::optional<std::int64_t> reached;
+  std::int64_t pass = 0; ///< that pass's counter as it began: the position of the argument it is over
+  std::string stuck;     ///< why the run does not fold (`the branch at t.cu:9 may end ...`); empty where it does
+};
+
+/// The run of the loop counted as `counted` (the counter stepped by a
+/// number, not scaled), its braced body `body`, over `arguments` (`argv[1]`
+/// on): pass after pass, in each chain the first branch whose condition
+/// holds (withStringComparisons() of what `argv[...]` and the body's names
+/// hold with the counter where it is, then withCounterRead()), gone
+/// through as branchPass() says, until the loop's condition fails or a
+/// `break` runs. `statement`, in the branch `holder`, is the statement
+/// asked about.
+OptionLoopRun runOptionLoop(const CudaCode &source, const CountedFor &counted, const OptionLoopBody &body,
+                            const OptionBranch *holder, std::size_t statement,
+                            const std::vector<std::string> &arguments, const OptionLoopFolds &folds);
+
+} // namespace ptxdvfs::tools
