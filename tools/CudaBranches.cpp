@@ -6,6 +6,7 @@
 #include "CudaConstantsImpl.h"
 
 #include "CudaCommandLine.h"
+#include "CudaOptionLoops.h"
 #include "CudaLoopHeaders.h"
 #include "CudaStatements.h"
 
@@ -32,6 +33,7 @@ std::string optionsFound(const std::vector<std::string> &arguments) {
 std::optional<Number> ConstantFolder::Impl::headCondition(std::size_t file, const LoopHeader &header, int depth,
                                                           bool &withoutArguments) const {
   std::string written(header.inside(files_[file].code()));
+  std::string_view writtenText = header.inside(files_[file].text()); // literals kept, offsets shared
   std::size_t foldAt = header.at;
   if (header.keyword == "for") { // its condition, folded where its counter is declared: `int i = 1; i < argc; ++i`
     const std::vector<std::string> parts = topLevelParts(written, ';');
@@ -39,12 +41,20 @@ std::optional<Number> ConstantFolder::Impl::headCondition(std::size_t file, cons
       return std::nullopt; // a range `for`, or one without a condition
     foldAt = header.open + 1 + parts[0].size() + 1;
     written = parts[1];
+    writtenText = writtenText.substr(parts[0].size() + 1, parts[1].size());
+  }
+  // Or the samples' helpers, read in the code already (withCommandLineHelpers()): the text as written differs.
+  bool argumentsRead = !arguments_.empty() && codeOf(std::string(header.inside(files_[file].text()))) !=
+                                                  header.inside(files_[file].code());
+  if (!arguments_.empty() && writtenText != written && depth < kMaxDepth) { // `strcmp(argv[2], "large") == 0`
+    const OptionLoopFolds folds = foldsAt(file, foldAt, depth);
+    const std::optional<std::string> compared = withStringComparisons(
+        writtenText, [&](std::string_view string) { return argumentText(string, arguments_, folds); });
+    argumentsRead = argumentsRead || compared;
+    written = compared ? *compared : written;
   }
   const std::string withoutCalls = withoutCommandLineCalls(written, arguments_);
-  // Or the samples' helpers, read in the code already (withCommandLineHelpers()): the text as written differs.
-  withoutArguments = withoutCalls != written ||
-                     (!arguments_.empty() &&
-                      codeOf(std::string(header.inside(files_[file].text()))) != header.inside(files_[file].code()));
+  withoutArguments = withoutCalls != written || argumentsRead;
   const std::size_t middles = middles_;
   const std::optional<Number> condition =
       depth < kMaxDepth ? number(file, foldAt, withoutAssignments(withoutCalls), depth + 1) : std::nullopt;

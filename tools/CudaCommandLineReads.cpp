@@ -165,6 +165,14 @@ std::optional<OptionCase> ConstantFolder::Impl::optionAssignment(std::size_t fil
   return OptionCase{true, value};
 }
 
+OptionLoopFolds ConstantFolder::Impl::foldsAt(std::size_t file, std::size_t at, int depth) const {
+  return {[this, file, at, depth](const std::string &written) {
+            const std::optional<Number> value = number(file, at, written, depth + 1);
+            return value && !value->real ? std::optional<std::int64_t>(value->whole) : std::nullopt;
+          },
+          [this, file, at, depth](const std::string &array) { return isArgv(file, at, array, depth + 1); }};
+}
+
 std::optional<OptionCase> ConstantFolder::Impl::handReadOption(std::size_t file, std::size_t at,
                                                               const std::string &name, std::size_t before,
                                                               int depth) const {
@@ -195,13 +203,7 @@ std::optional<OptionCase> ConstantFolder::Impl::handReadOption(std::size_t file,
   OptionLoopRun run;
   {
     const Silenced silenced(notes_, openNotes_);
-    const OptionLoopFolds folds{
-        [&](const std::string &written) {
-          const std::optional<Number> value = number(file, loop->at, written, depth + 1);
-          return value && !value->real ? std::optional<std::int64_t>(value->whole) : std::nullopt;
-        },
-        [&](const std::string &array) { return isArgv(file, loop->at, array, depth + 1); }};
-    run = runOptionLoop(source, *counted, *body, holder, statement, arguments_, folds);
+    run = runOptionLoop(source, *counted, *body, holder, statement, arguments_, foldsAt(file, loop->at, depth));
   }
   if (!run.stuck.empty()) {
     leftOpen("`" + name + "` is set in the option loop at " + source.where(loop->at) + ", where " + run.stuck +

@@ -27,6 +27,8 @@
 
 namespace ptxdvfs::tools {
 
+struct OptionLoopFolds;
+
 /// The folding itself: the files, an index of their macros, and the lookups.
 class ConstantFolder::Impl {
   using Definition = constants::Definition;
@@ -276,6 +278,8 @@ private:
                                           std::size_t before, int depth, Definition &found) const;
   std::optional<constants::OptionCase> optionAssignment(std::size_t file, std::size_t at, const std::string &name,
                                                         int depth) const;
+  /// What an option loop's run, or a comparison of `argv[N]` with a string, folds with at `at` of `file`.
+  OptionLoopFolds foldsAt(std::size_t file, std::size_t at, int depth) const;
   /// The change of `name` at `at`, its only one in a loop that reads options by hand (OptionLoopBody: `for (int i
   /// = 1; i < argc; ++i) { if (!strcmp(argv[i], "-n")) n = atoi(argv[++i]); ... }`), read after the loop: the
   /// loop run over arguments_, each pass taking the branches whose conditions hold; its last run, if any, gives

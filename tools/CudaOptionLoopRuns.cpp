@@ -57,16 +57,11 @@ private:
     for (const auto &[alias, initializer] : body_.aliases)
       if (aliases && alias == read)
         return text(initializer, entry, entry, false);
-    const auto subscript = subscripted(expression::tokensOf(read));
-    if (!subscript || !folds_.isArgv(subscript->first))
-      return std::nullopt;
-    std::int64_t after = value;
-    const std::size_t open = read.find('['), close = read.rfind(']');
-    const std::optional<std::string> index = withCounterRead(read.substr(open + 1, close - open - 1), counter_, after);
-    const std::optional<std::int64_t> position = index && after == value ? folds_.whole(*index) : std::nullopt;
-    return position && *position >= 1 && static_cast<std::size_t>(*position) <= arguments_.size()
-               ? std::optional<std::string>(arguments_[static_cast<std::size_t>(*position) - 1])
-               : std::nullopt;
+    return argumentText(read, arguments_, folds_, [&](const std::string &index) -> std::optional<std::string> {
+      std::int64_t after = value;
+      const std::optional<std::string> counted = withCounterRead(index, counter_, after);
+      return counted && after == value ? counted : std::nullopt;
+    });
   }
 
   const OptionLoopBody &body_;
@@ -76,6 +71,22 @@ private:
 };
 
 } // namespace
+
+std::optional<std::string> argumentText(
+    std::string_view written, const std::vector<std::string> &arguments, const OptionLoopFolds &folds,
+    const std::function<std::optional<std::string>(const std::string &index)> &index) {
+  const std::string read = unwrapped(written);
+  const auto subscript = subscripted(expression::tokensOf(read));
+  if (!subscript || !folds.isArgv(subscript->first))
+    return std::nullopt;
+  const std::size_t open = read.find('['), close = read.rfind(']');
+  const std::string inside = read.substr(open + 1, close - open - 1);
+  const std::optional<std::string> rewritten = index ? index(inside) : std::optional<std::string>(inside);
+  const std::optional<std::int64_t> position = rewritten ? folds.whole(*rewritten) : std::nullopt;
+  return position && *position >= 1 && static_cast<std::size_t>(*position) <= arguments.size()
+             ? std::optional<std::string>(arguments[static_cast<std::size_t>(*position) - 1])
+             : std::nullopt;
+}
 
 std::string shownArgument(std::int64_t position, const std::vector<std::string> &arguments) {
   return "`argv[" + std::to_string(position) + "]`" +

@@ -117,6 +117,14 @@ struct OptionLoopFolds {
   std::function<bool(const std::string &name)> isArgv;
 };
 
+/// The text of the string `written` where it is a command-line argument:
+/// `argv[N]`, also as `std::string(argv[N])` or `argv[N].c_str()`, N
+/// folded by `folds.whole` once `index` has rewritten it (nullopt there:
+/// not read); `arguments[N - 1]`, or nullopt where N is not 1 to their number.
+std::optional<std::string> argumentText(
+    std::string_view written, const std::vector<std::string> &arguments, const OptionLoopFolds &folds,
+    const std::function<std::optional<std::string>(const std::string &index)> &index = nullptr);
+
 /// An option loop run over the program's arguments.
 struct OptionLoopRun {
   /// The counter where the statement asked about starts, in the last pass that runs it; nullopt where none does.

@@ -224,10 +224,25 @@ TEST(CommandLineTest, OptionParsersFindOnlyTheOptionsGiven) {
                              "  if (opt == 'n') n = atoi(optarg);\nk<<<n / 256, 256>>>(x);";
   EXPECT_EQ(runWith({"input.txt"}, getopt), "16,1,1 x 256,1,1, 1");
   EXPECT_EQ(runWith({"-n", "8192"}, getopt), "none x 256,1,1, 1"); // an `if`, not a `switch`, picks the option
-  // A comparison of an argument is the program's to make.
+}
+
+TEST(CommandLineTest, AComparisonOfAnArgumentPicksTheBranch) {
+  const std::string mode = "int n = 4096;\nif (argc > 2 && strcmp(argv[2], \"large\") == 0)\n  n = 1 << 24;\n"
+                           "else if (argc > 2 && std::string(argv[2]) == \"small\")\n  n = 1024;\n"
+                           "k<<<n / 256, 256>>>(x);";
+  std::string how;
+  EXPECT_EQ(runWith({"in.dat", "large"}, mode, &how), "65536,1,1 x 256,1,1, 1");
+  EXPECT_NE(how.find("`if (argc > 2 && strcmp(argv[2], \"larg...` at t.cu:4 is true, the program run with the "
+                     "arguments `in.dat large`"),
+            std::string::npos)
+      << how;
+  EXPECT_EQ(runWith({"in.dat", "small"}, mode), "4,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"in.dat", "medium"}, mode), "16,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"in.dat"}, mode), "16,1,1 x 256,1,1, 1"); // `argc > 2` fails first
+  EXPECT_EQ(runWith({}, mode), "16,1,1 x 256,1,1, 1");
   EXPECT_EQ(runWith({"-v"}, "int n = 4096;\nif (argc > 1 && !strcmp(argv[1], \"-v\")) n = 8192;\nk<<<n / 256, "
                             "256>>>(x);"),
-            "none x 256,1,1, 1");
+            "32,1,1 x 256,1,1, 1");
 }
 
 } // namespace
