@@ -109,10 +109,15 @@ std::optional<std::string> ConstantFolder::Impl::commandLineArgument(
     leftOpen("`" + name + "[...]` is read from the command line (--program-args)");
     return std::nullopt;
   }
-  const std::optional<Number> at = index();
-  if (!at || at->real || at->whole < 1 || static_cast<std::size_t>(at->whole) > arguments_.size())
+  // After a `getopt` loop, `argv` holds the options first (GNU's permutes it).
+  const std::optional<std::optional<GetoptEnd>> getopt = getoptBefore(file, offset, depth);
+  if (getopt && !*getopt)
     return std::nullopt;
-  const std::string &text = arguments_[static_cast<std::size_t>(at->whole) - 1];
+  const std::vector<std::string> &arguments = getopt ? (*getopt)->permuted : arguments_;
+  const std::optional<Number> at = index();
+  if (!at || at->real || at->whole < 1 || static_cast<std::size_t>(at->whole) > arguments.size())
+    return std::nullopt;
+  const std::string &text = arguments[static_cast<std::size_t>(at->whole) - 1];
   note({"`" + name + "[" + std::to_string(at->whole) + "]` = " + shownArguments({text}) + ", " +
         programRun(arguments_)});
   return text;
@@ -149,7 +154,7 @@ std::optional<OptionCase> ConstantFolder::Impl::optionAssignment(std::size_t fil
   const std::optional<std::string> assigned = assignedText(code, at, name);
   if (options.empty() || changesIn(code, name, switchClose, bodyEnd) != 1 || !assigned || readsName(*assigned, name))
     return open; // another case's change may come last, or the statement reads what it changes
-  const std::vector<OptionFound> found = getoptOptions(loop->second, arguments_);
+  const std::vector<OptionFound> found = getoptRun(loop->second, arguments_).options;
   const auto last = std::find_if(found.rbegin(), found.rend(), [&](const OptionFound &option) {
     return options.find(option.option) != std::string::npos;
   });
@@ -217,6 +222,48 @@ std::optional<OptionCase> ConstantFolder::Impl::handReadOption(std::size_t file,
   std::int64_t value = *run.reached;
   const std::optional<std::string> read = withCounterRead(*assigned, counted->counter, value);
   return OptionCase{true, read ? number(file, at, *read, depth + 1) : std::nullopt};
+}
+
+std::optional<std::optional<GetoptEnd>> ConstantFolder::Impl::getoptBefore(std::size_t file, std::size_t offset,
+                                                                         int depth) const {
+  const CudaCode &source = files_[file];
+  const std::string &code = source.code();
+  const int body = source.functionBodyAt(offset);
+  std::optional<std::optional<GetoptEnd>> found;
+  for (std::size_t call = body < 0 ? std::string::npos : code.find("getopt", source.openBraceOf(body));
+       call < offset; call = code.find("getopt", call + 1)) {
+    if (!isWholeWord(code, call, 6) || afterMemberAccess(code, call))
+      continue;
+    found = std::optional<GetoptEnd>(); // one is called: read below, else open
+    std::size_t open = parenthesisAround(code, call), keyword = open;
+    while (open != std::string::npos && parenthesisAround(code, open) != std::string::npos)
+      open = parenthesisAround(code, open);
+    const bool inWhile = open != std::string::npos && (keyword = open, wordBefore(code, keyword) == "while");
+    const std::size_t close = inWhile ? pastClosing(code, open) : std::string::npos;
+    const auto loop = close == std::string::npos
+                          ? std::nullopt
+                          : getoptCondition(std::string_view(source.text()).substr(open + 1, close - open - 2));
+    if (!loop || bodyEndAfter(source, close - 1) > offset || depth >= kMaxDepth ||
+        !runsBeforeEachUse(file, keyword, offset, false, depth + 1))
+      return found; // not one `while ((opt = getopt(...)) != -1)` loop that runs once before `offset`
+    if (code.find("getopt", call + 1) < offset)
+      return found; // several loops
+    found = getoptRun(loop->second, arguments_);
+  }
+  return found;
+}
+
+Lookup ConstantFolder::Impl::optionIndex(std::size_t file, std::size_t offset, int depth, Definition &found) const {
+  const std::optional<std::optional<GetoptEnd>> end = getoptBefore(file, offset, depth);
+  if (!end)
+    return Lookup::Absent;
+  if (!*end || changedAnywhere("optind", depth))
+    return Lookup::Unknown;
+  found = Definition("", file, offset, false);
+  found.number = Number{false, static_cast<std::int64_t>((*end)->optind), 0};
+  note({"`optind` = " + std::to_string((*end)->optind) + ", the first operand's index once the `getopt` loop ends, " +
+        programRun(arguments_)});
+  return Lookup::Found;
 }
 
 std::optional<std::optional<Number>> ConstantFolder::Impl::scannedArgument(std::size_t file, std::size_t at,

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "CudaCode.h"
+#include "CudaCommandLine.h"
 #include "CudaConstants.h"
 #include "CudaDefinitions.h"
 #include "CudaDevice.h"
@@ -288,6 +289,13 @@ private:
                                                       std::size_t before, int depth) const;
   std::optional<std::optional<Number>> scannedArgument(std::size_t file, std::size_t at, const std::string &name,
                                                        int depth) const;
+  /// What the `getopt` loop that runs once before `offset`, in its function, leaves (getoptRun() of its option
+  /// string): nullopt where no `getopt` is called there before it, an empty value where one is but not so read
+  /// (`while ((opt = getopt(argc, argv, "n:")) != -1)` with a literal string, the only one, ending before it).
+  std::optional<std::optional<GetoptEnd>> getoptBefore(std::size_t file, std::size_t offset, int depth) const;
+  /// POSIX's `optind` read at `offset`, undeclared in the files: the first operand's index in `argv`, as the
+  /// `getopt` loop before it leaves it (getoptBefore()); Absent where none is, Unknown where that is not read.
+  Lookup optionIndex(std::size_t file, std::size_t offset, int depth, Definition &found) const;
   /// Whether `name`, read at `offset` of `file`, is `main`'s `argv`:
   /// `main`'s second parameter, or a helper's parameter that every call
   /// passes it for (`run(argc, argv)`), changed nowhere (`++argv`).

@@ -432,6 +432,9 @@ Lookup ConstantFolder::Impl::define(std::size_t file, std::size_t offset, const 
             knob->name + "`, tested at " + defining.where(knob->at) + ", is not defined)"});
     return lookup;
   }
+  if (name == "optind") // POSIX's, declared by <unistd.h>, which a `getopt` loop changes unseen
+    if (const Lookup lookup = optionIndex(file, offset, depth, found); lookup != Lookup::Absent)
+      return lookup;
   if (Lookup lookup = variable(file, offset, name, false, depth, found); lookup != Lookup::Absent) {
     const std::optional<LoopHeader> loop = lookup == Lookup::Found && found.file == file
                                                ? changedByLoopAround(files_[file], offset, name, found.offset)

@@ -52,10 +52,10 @@ TEST(CommandLineTest, ConversionsFollowTheLibrary) {
   EXPECT_EQ(converted("printf", "1"), "none");
 }
 
-/// getoptOptions() as `c[=argument]` each, spaces between.
+/// getoptRun()'s options as `c[=argument]` each, spaces between.
 std::string options(std::string_view optstring, const std::vector<std::string> &arguments) {
   std::string shown;
-  for (const OptionFound &option : getoptOptions(optstring, arguments))
+  for (const OptionFound &option : getoptRun(optstring, arguments).options)
     shown += (shown.empty() ? "" : " ") + std::string(1, option.option) +
              (option.argument.empty() ? "" : "=" + option.argument);
   return shown;
@@ -70,6 +70,24 @@ TEST(CommandLineTest, GetoptFindsOptionsAsGnuDoes) {
   EXPECT_EQ(options(":n:", {"-n"}), ":");
   EXPECT_EQ(options("n::", {"-n", "4", "-n8"}), "n n=8"); // an optional argument only attached
   EXPECT_EQ(options("n:", {"-", "x"}), "");
+}
+
+/// getoptRun()'s `argv` after the name, space-separated, then `| optind`.
+std::string leftBy(const char *optstring, const std::vector<std::string> &arguments) {
+  const GetoptEnd end = getoptRun(optstring, arguments);
+  std::string shown;
+  for (const std::string &argument : end.permuted)
+    shown += argument + " ";
+  return shown + "| " + std::to_string(end.optind);
+}
+
+TEST(CommandLineTest, GetoptLeavesTheOperandsLastAsGnuDoes) {
+  EXPECT_EQ(leftBy("n:v", {"a", "-n", "4", "b", "-v"}), "-n 4 -v a b | 4");
+  EXPECT_EQ(leftBy("n:v", {"-n4", "a", "--", "-v", "b"}), "-n4 -- a -v b | 3");
+  EXPECT_EQ(leftBy("+n:v", {"-v", "a", "-n", "4"}), "-v a -n 4 | 2"); // stops at the first operand
+  EXPECT_EQ(leftBy("-n:v", {"a", "-v"}), "a -v | 3");                  // operands returned in place
+  EXPECT_EQ(leftBy("n:v", {"-v"}), "-v | 2");                           // none: `argc`
+  EXPECT_EQ(leftBy("n:v", {}), "| 1");
 }
 
 TEST(CommandLineTest, ArgcCountsTheArgumentsAndArgvGivesThem) {
@@ -201,6 +219,34 @@ TEST(CommandLineTest, AGetoptCaseSetsWhatItsOptionGives) {
   EXPECT_EQ(runWith({"-n", "8192"}, "int n = 4096, opt;\nconst char *o = \"n:\";\n"
                                     "while ((opt = getopt(argc, argv, o)) != -1) {\n  switch (opt) {\n"
                                     "  case 'n': n = atoi(optarg); break;\n  }\n}\nk<<<n / 256, 256>>>(x);"),
+            "none x 256,1,1, 1");
+}
+
+TEST(CommandLineTest, OperandsAfterAGetoptLoopAreReadAtOptind) {
+  const std::string operands = "int n, steps = 1, opt;\nwhile ((opt = getopt(argc, argv, \"vs:\")) != -1) {\n"
+                               "  switch (opt) {\n  case 's': steps = atoi(optarg); break;\n"
+                               "  case 'v': break;\n  }\n}\n"
+                               "if (argc - optind < 1) return 1;\nn = atoi(argv[optind]);\n"
+                               "for (int t = 0; t < steps; t++) k<<<n / 256, 256>>>(x);";
+  std::string how;
+  EXPECT_EQ(runWith({"-v", "-s", "3", "8192"}, operands, &how), "32,1,1 x 256,1,1, 3");
+  EXPECT_NE(how.find("`optind` = 4, the first operand's index once the `getopt` loop ends, the program run with the "
+                     "arguments `-v -s 3 8192`"),
+            std::string::npos)
+      << how;
+  // GNU's getopt moves the operands past the options: `argv[optind]` is 8192 wherever it was given.
+  EXPECT_EQ(runWith({"8192", "-s", "2", "-v"}, operands), "32,1,1 x 256,1,1, 2");
+  EXPECT_EQ(runWith({"-s", "2", "--", "-4096"}, operands), "none x 256,1,1, 2"); // `--` ends the options
+  EXPECT_EQ(runWith({"-v"}, operands), "none x 256,1,1, 1"); // no operand: `argv[2]` is not there
+  // `argv[1]` after the loop is the first option, not what was given first.
+  EXPECT_EQ(runWith({"1024", "-s", "2"},
+                    "int opt, steps = 1;\nwhile ((opt = getopt(argc, argv, \"s:\")) != -1) {\n  switch (opt) {\n"
+                    "  case 's': steps = atoi(optarg); break;\n  }\n}\nk<<<atoi(argv[1]) / 256, 256>>>(x);"),
+            "none x 256,1,1, 1");
+  // `optind` set by the program, and a loop whose option string is not a literal, are not read.
+  EXPECT_EQ(runWith({"8192"}, "optind = 1;\n" + operands), "none x 256,1,1, 1");
+  EXPECT_EQ(runWith({"8192"}, "const char *o = \"vs:\";\nint n, opt;\nwhile ((opt = getopt(argc, argv, o)) != -1) {}\n"
+                              "n = atoi(argv[optind]);\nk<<<n / 256, 256>>>(x);"),
             "none x 256,1,1, 1");
 }
 
