@@ -5,8 +5,7 @@
 // whether any function changes a global.
 #include "CudaConstantsImpl.h"
 
-#include "CudaCommandLine.h"
-#include "CudaOptionLoops.h"
+#include "CudaCommandLineReads.h"
 #include "CudaLoopHeaders.h"
 #include "CudaStatements.h"
 
@@ -47,7 +46,7 @@ std::optional<Number> ConstantFolder::Impl::headCondition(std::size_t file, cons
   bool argumentsRead = !arguments_.empty() && codeOf(std::string(header.inside(files_[file].text()))) !=
                                                   header.inside(files_[file].code());
   if (!arguments_.empty() && writtenText != written && depth < kMaxDepth) { // `strcmp(argv[2], "large") == 0`
-    const OptionLoopFolds folds = foldsAt(file, foldAt, depth);
+    const OptionLoopFolds folds = commandLine().foldsAt(file, foldAt, depth);
     const std::optional<std::string> compared = withStringComparisons(
         writtenText, [&](std::string_view string) { return argumentText(string, arguments_, folds); });
     argumentsRead = argumentsRead || compared;

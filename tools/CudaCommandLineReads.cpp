@@ -1,10 +1,8 @@
 // CudaCommandLineReads.cpp - what the host code reads from the command
 // line it is run with (--program-args): `argv` where it is main's,
 // `argv[N]` and `optarg` as text, and what a `getopt` loop's cases set.
-#include "CudaConstantsImpl.h"
+#include "CudaCommandLineReads.h"
 
-#include "CudaCommandLine.h"
-#include "CudaOptionLoops.h"
 #include "CudaStatements.h"
 
 #include <algorithm>
@@ -71,9 +69,11 @@ private:
 };
 
 } // namespace
+ConstantFolder::Impl::CommandLine ConstantFolder::Impl::commandLine() const { return CommandLine(*this); }
 
-bool ConstantFolder::Impl::isArgv(std::size_t file, std::size_t offset, const std::string &name, int depth) const {
-  const CudaCode &code = files_[file];
+bool ConstantFolder::Impl::CommandLine::isArgv(std::size_t file, std::size_t offset, const std::string &name,
+                                               int depth) const {
+  const CudaCode &code = folder_.files_[file];
   const int body = code.functionBodyAt(offset);
   const std::string function = body < 0 ? std::string() : code.functionNameOf(body);
   const std::vector<std::string> declared = function.empty() ? std::vector<std::string>() : code.parametersOf(body);
@@ -81,53 +81,54 @@ bool ConstantFolder::Impl::isArgv(std::size_t file, std::size_t offset, const st
     const std::vector<std::string> words = wordsIn(parameter);
     return !words.empty() && words.back() == name;
   };
-  const std::size_t index = static_cast<std::size_t>(std::find_if(declared.begin(), declared.end(), declares) -
-                                                     declared.begin());
-  if (index == declared.size() || depth >= kMaxDepth || changedAnywhere(name, depth))
+  const std::size_t index =
+      static_cast<std::size_t>(std::find_if(declared.begin(), declared.end(), declares) - declared.begin());
+  if (index == declared.size() || depth >= kMaxDepth || folder_.changedAnywhere(name, depth))
     return false; // not a parameter, or shifted (`argv++`) before it is read
   if (function == "main")
     return index == 1;
   // A helper's: what every call passes there is `argv` where the call is (`run(argc, argv)`).
-  const std::vector<std::pair<std::size_t, std::size_t>> calls = callsOf(function, file);
+  const std::vector<std::pair<std::size_t, std::size_t>> calls = folder_.callsOf(function, file);
   using Call = std::pair<std::size_t, std::size_t>;
   return !calls.empty() && std::all_of(calls.begin(), calls.end(), [&](const Call &call) {
-    const std::optional<std::vector<std::string>> arguments = callArguments(call.first, call.second, function);
+    const std::optional<std::vector<std::string>> arguments = folder_.callArguments(call.first, call.second, function);
     const std::string passed = arguments && index < arguments->size() ? trimmed((*arguments)[index]) : "";
     const std::vector<std::string> words = wordsIn(passed);
     return words.size() == 1 && words[0] == passed && isArgv(call.first, call.second, passed, depth + 1);
   });
 }
 
-std::optional<std::string> ConstantFolder::Impl::commandLineArgument(
-    std::size_t file, std::size_t offset, const std::string &name,
-    const std::function<std::optional<Number>()> &index, int depth) const {
-  if (name == "optarg" && optarg_) // a `getopt` case's (optionAssignment())
-    return *optarg_;
+std::optional<std::string>
+ConstantFolder::Impl::CommandLine::argument(std::size_t file, std::size_t offset, const std::string &name,
+                                            const std::function<std::optional<Number>()> &index, int depth) const {
+  if (name == "optarg" && folder_.optarg_) // a `getopt` case's (optionAssignment())
+    return *folder_.optarg_;
   if (!isArgv(file, offset, name, depth))
     return std::nullopt;
-  if (arguments_.empty()) { // `argv[1]` is null: a program run bare does not read it
-    leftOpen("`" + name + "[...]` is read from the command line (--program-args)");
+  if (folder_.arguments_.empty()) { // `argv[1]` is null: a program run bare does not read it
+    folder_.leftOpen("`" + name + "[...]` is read from the command line (--program-args)");
     return std::nullopt;
   }
   // After a `getopt` loop, `argv` holds the options first (GNU's permutes it).
   const std::optional<std::optional<GetoptEnd>> getopt = getoptBefore(file, offset, depth);
   if (getopt && !*getopt)
     return std::nullopt;
-  const std::vector<std::string> &arguments = getopt ? (*getopt)->permuted : arguments_;
+  const std::vector<std::string> &arguments = getopt ? (*getopt)->permuted : folder_.arguments_;
   const std::optional<Number> at = index();
   if (!at || at->real || at->whole < 1 || static_cast<std::size_t>(at->whole) > arguments.size())
     return std::nullopt;
   const std::string &text = arguments[static_cast<std::size_t>(at->whole) - 1];
-  note({"`" + name + "[" + std::to_string(at->whole) + "]` = " + shownArguments({text}) + ", " +
-        programRun(arguments_)});
+  folder_.note({"`" + name + "[" + std::to_string(at->whole) + "]` = " + shownArguments({text}) + ", " +
+                programRun(folder_.arguments_)});
   return text;
 }
 
-std::optional<OptionCase> ConstantFolder::Impl::optionAssignment(std::size_t file, std::size_t at,
-                                                                const std::string &name, int depth) const {
-  const CudaCode &source = files_[file];
+std::optional<OptionCase> ConstantFolder::Impl::CommandLine::optionAssignment(std::size_t file, std::size_t at,
+                                                                              const std::string &name,
+                                                                              int depth) const {
+  const CudaCode &source = folder_.files_[file];
   const std::string &code = source.code();
-  if (arguments_.empty())
+  if (folder_.arguments_.empty())
     return std::nullopt; // run bare, the loop never runs (untaken())
   const std::vector<LoopHeader> headers = headersAround(source, statementStartAround(code, at));
   if (headers.size() < 2 || headers[0].keyword != "case" || headers[1].keyword != "while")
@@ -139,12 +140,12 @@ std::optional<OptionCase> ConstantFolder::Impl::optionAssignment(std::size_t fil
       trimmed(std::string_view(code).substr(switchOpen + 1, switchClose - switchOpen - 2)) != loop->first)
     return std::nullopt; // not `while ((opt = getopt(...)) != -1) switch (opt) {...}`
   const OptionCase open{true, std::nullopt};
-  const SwitchBody &body = switchOf(file, headers[0], depth).body;
+  const SwitchBody &body = folder_.switchOf(file, headers[0], depth).body;
   std::string options; // the characters of the labels that lead to the change
   for (std::size_t label = 0; label < body.labels.size(); ++label) {
     const SwitchBody::Leads leads = body.leads(label, at);
-    const std::optional<char> option = labelCharacter(std::string_view(source.text()).substr(
-        body.labels[label].at, body.labels[label].end - body.labels[label].at));
+    const std::optional<char> option = labelCharacter(
+        std::string_view(source.text()).substr(body.labels[label].at, body.labels[label].end - body.labels[label].at));
     if (leads == SwitchBody::Leads::Maybe || (leads == SwitchBody::Leads::Yes && !option))
       return open; // a `default:`, or a case that may leave first
     if (leads == SwitchBody::Leads::Yes)
@@ -154,36 +155,36 @@ std::optional<OptionCase> ConstantFolder::Impl::optionAssignment(std::size_t fil
   const std::optional<std::string> assigned = assignedText(code, at, name);
   if (options.empty() || changesIn(code, name, switchClose, bodyEnd) != 1 || !assigned || readsName(*assigned, name))
     return open; // another case's change may come last, or the statement reads what it changes
-  const std::vector<OptionFound> found = getoptRun(loop->second, arguments_).options;
+  const std::vector<OptionFound> found = getoptRun(loop->second, folder_.arguments_).options;
   const auto last = std::find_if(found.rbegin(), found.rend(), [&](const OptionFound &option) {
     return options.find(option.option) != std::string::npos;
   });
   if (last == found.rend())
     return OptionCase{false, std::nullopt}; // no argument gives the option
-  const std::string *const outer = optarg_;
-  optarg_ = &last->argument;
-  const std::optional<Number> value = depth < kMaxDepth ? number(file, at, *assigned, depth + 1) : std::nullopt;
-  optarg_ = outer;
-  note({"`" + name + "` set at " + source.where(at) + " for the option -" + std::string(1, last->option) +
-        (last->argument.empty() ? "" : " " + shownArguments({last->argument})) + " that `getopt` finds, " +
-        programRun(arguments_)});
+  const std::string *const outer = folder_.optarg_;
+  folder_.optarg_ = &last->argument;
+  const std::optional<Number> value = depth < kMaxDepth ? folder_.number(file, at, *assigned, depth + 1) : std::nullopt;
+  folder_.optarg_ = outer;
+  folder_.note({"`" + name + "` set at " + source.where(at) + " for the option -" + std::string(1, last->option) +
+                (last->argument.empty() ? "" : " " + shownArguments({last->argument})) + " that `getopt` finds, " +
+                programRun(folder_.arguments_)});
   return OptionCase{true, value};
 }
 
-OptionLoopFolds ConstantFolder::Impl::foldsAt(std::size_t file, std::size_t at, int depth) const {
+OptionLoopFolds ConstantFolder::Impl::CommandLine::foldsAt(std::size_t file, std::size_t at, int depth) const {
   return {[this, file, at, depth](const std::string &written) {
-            const std::optional<Number> value = number(file, at, written, depth + 1);
+            const std::optional<Number> value = folder_.number(file, at, written, depth + 1);
             return value && !value->real ? std::optional<std::int64_t>(value->whole) : std::nullopt;
           },
           [this, file, at, depth](const std::string &array) { return isArgv(file, at, array, depth + 1); }};
 }
 
-std::optional<OptionCase> ConstantFolder::Impl::handReadOption(std::size_t file, std::size_t at,
-                                                              const std::string &name, std::size_t before,
-                                                              int depth) const {
-  const CudaCode &source = files_[file];
+std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std::size_t file, std::size_t at,
+                                                                            const std::string &name, std::size_t before,
+                                                                            int depth) const {
+  const CudaCode &source = folder_.files_[file];
   const std::string &code = source.code(), &text = source.text();
-  if (arguments_.empty() || depth >= kMaxDepth)
+  if (folder_.arguments_.empty() || depth >= kMaxDepth)
     return std::nullopt; // run bare, `i < argc` holds for no `i` from 1 (untaken())
   const std::vector<LoopHeader> headers = headersAround(source, statementStartAround(code, at));
   const auto loop = std::find_if(headers.begin(), headers.end(), [](const LoopHeader &h) { return !isBranch(h); });
@@ -192,10 +193,10 @@ std::optional<OptionCase> ConstantFolder::Impl::handReadOption(std::size_t file,
     return std::nullopt;
   const std::optional<CountedFor> counted = countedFor(loop->inside(code));
   const std::size_t open = code.find_first_not_of(" \t\r\n", loop->headEnd + 1);
-  const std::optional<OptionLoopBody> body = counted && counted->scaling == CountedFor::Scaling::None &&
-                                                     open != std::string::npos
-                                                 ? optionLoopBody(code, text, open)
-                                                 : std::nullopt;
+  const std::optional<OptionLoopBody> body =
+      counted && counted->scaling == CountedFor::Scaling::None && open != std::string::npos
+          ? optionLoopBody(code, text, open)
+          : std::nullopt;
   const OptionBranch *holder = body ? branchHolding(*body, at) : nullptr;
   if (!holder)
     return std::nullopt; // not in a branch of a loop that reads options by hand
@@ -207,31 +208,32 @@ std::optional<OptionCase> ConstantFolder::Impl::handReadOption(std::size_t file,
     return unread; // read in the loop, or another change may come last
   OptionLoopRun run;
   {
-    const Silenced silenced(notes_, openNotes_);
-    run = runOptionLoop(source, *counted, *body, holder, statement, arguments_, foldsAt(file, loop->at, depth));
+    const Silenced silenced(folder_.notes_, folder_.openNotes_);
+    run = runOptionLoop(source, *counted, *body, holder, statement, folder_.arguments_, foldsAt(file, loop->at, depth));
   }
   if (!run.stuck.empty()) {
-    leftOpen("`" + name + "` is set in the option loop at " + source.where(loop->at) + ", where " + run.stuck +
-             ", " + programRun(arguments_));
+    folder_.leftOpen("`" + name + "` is set in the option loop at " + source.where(loop->at) + ", where " + run.stuck +
+                     ", " + programRun(folder_.arguments_));
     return unread;
   }
   if (!run.reached)
     return OptionCase{false, std::nullopt}; // no argument takes the branch
-  note({"`" + name + "` set at " + source.where(at) + " in the pass of the option loop at " +
-        source.where(loop->at) + " over " + shownArgument(run.pass, arguments_) + ", " + programRun(arguments_)});
+  folder_.note({"`" + name + "` set at " + source.where(at) + " in the pass of the option loop at " +
+                source.where(loop->at) + " over " + shownArgument(run.pass, folder_.arguments_) + ", " +
+                programRun(folder_.arguments_)});
   std::int64_t value = *run.reached;
   const std::optional<std::string> read = withCounterRead(*assigned, counted->counter, value);
-  return OptionCase{true, read ? number(file, at, *read, depth + 1) : std::nullopt};
+  return OptionCase{true, read ? folder_.number(file, at, *read, depth + 1) : std::nullopt};
 }
 
-std::optional<std::optional<GetoptEnd>> ConstantFolder::Impl::getoptBefore(std::size_t file, std::size_t offset,
-                                                                         int depth) const {
-  const CudaCode &source = files_[file];
+std::optional<std::optional<GetoptEnd>>
+ConstantFolder::Impl::CommandLine::getoptBefore(std::size_t file, std::size_t offset, int depth) const {
+  const CudaCode &source = folder_.files_[file];
   const std::string &code = source.code();
   const int body = source.functionBodyAt(offset);
   std::optional<std::optional<GetoptEnd>> found;
-  for (std::size_t call = body < 0 ? std::string::npos : code.find("getopt", source.openBraceOf(body));
-       call < offset; call = code.find("getopt", call + 1)) {
+  for (std::size_t call = body < 0 ? std::string::npos : code.find("getopt", source.openBraceOf(body)); call < offset;
+       call = code.find("getopt", call + 1)) {
     if (!isWholeWord(code, call, 6) || afterMemberAccess(code, call))
       continue;
     found = std::optional<GetoptEnd>(); // one is called: read below, else open
@@ -244,37 +246,38 @@ std::optional<std::optional<GetoptEnd>> ConstantFolder::Impl::getoptBefore(std::
                           ? std::nullopt
                           : getoptCondition(std::string_view(source.text()).substr(open + 1, close - open - 2));
     if (!loop || bodyEndAfter(source, close - 1) > offset || depth >= kMaxDepth ||
-        !runsBeforeEachUse(file, keyword, offset, false, depth + 1))
+        !folder_.runsBeforeEachUse(file, keyword, offset, false, depth + 1))
       return found; // not one `while ((opt = getopt(...)) != -1)` loop that runs once before `offset`
     if (code.find("getopt", call + 1) < offset)
       return found; // several loops
-    found = getoptRun(loop->second, arguments_);
+    found = getoptRun(loop->second, folder_.arguments_);
   }
   return found;
 }
 
-Lookup ConstantFolder::Impl::optionIndex(std::size_t file, std::size_t offset, int depth, Definition &found) const {
+Lookup ConstantFolder::Impl::CommandLine::optionIndex(std::size_t file, std::size_t offset, int depth,
+                                                      Definition &found) const {
   const std::optional<std::optional<GetoptEnd>> end = getoptBefore(file, offset, depth);
   if (!end)
     return Lookup::Absent;
-  if (!*end || changedAnywhere("optind", depth))
+  if (!*end || folder_.changedAnywhere("optind", depth))
     return Lookup::Unknown;
   found = Definition("", file, offset, false);
   found.number = Number{false, static_cast<std::int64_t>((*end)->optind), 0};
-  note({"`optind` = " + std::to_string((*end)->optind) + ", the first operand's index once the `getopt` loop ends, " +
-        programRun(arguments_)});
+  folder_.note({"`optind` = " + std::to_string((*end)->optind) +
+                ", the first operand's index once the `getopt` loop ends, " + programRun(folder_.arguments_)});
   return Lookup::Found;
 }
 
-std::optional<std::optional<Number>> ConstantFolder::Impl::scannedArgument(std::size_t file, std::size_t at,
-                                                                           const std::string &name,
-                                                                           int depth) const {
-  const CudaCode &source = files_[file];
+std::optional<std::optional<Number>> ConstantFolder::Impl::CommandLine::scannedArgument(std::size_t file,
+                                                                                        std::size_t at,
+                                                                                        const std::string &name,
+                                                                                        int depth) const {
+  const CudaCode &source = folder_.files_[file];
   const std::string &code = source.code();
   const std::size_t address = codeEndBefore(code, at), open = parenthesisAround(code, at);
   std::size_t calleeAt = open;
-  if (address == 0 || code[address - 1] != '&' || open == std::string::npos ||
-      wordBefore(code, calleeAt) != "sscanf")
+  if (address == 0 || code[address - 1] != '&' || open == std::string::npos || wordBefore(code, calleeAt) != "sscanf")
     return std::nullopt;
   const std::optional<std::optional<Number>> open_{std::optional<Number>()};
   const std::size_t close = pastClosing(code, open);
@@ -290,17 +293,17 @@ std::optional<std::optional<Number>> ConstantFolder::Impl::scannedArgument(std::
   std::string indexText;
   for (const Token &token : scanned->second)
     indexText += token.text + " ";
-  const std::optional<std::string> text = commandLineArgument(
-      file, open, scanned->first, [&] { return number(file, open, indexText, depth + 1); }, depth);
+  const std::optional<std::string> text = argument(
+      file, open, scanned->first, [&] { return folder_.number(file, open, indexText, depth + 1); }, depth);
   const std::optional<std::vector<Number>> values = text ? scannedValues(*text, *format) : std::nullopt;
   if (!values || index - 2 >= values->size())
     return open_;
   return std::optional<Number>((*values)[index - 2]);
 }
 
-std::optional<Lookup> ConstantFolder::Impl::commandLineChange(std::size_t file, std::size_t at, const std::string &name,
-                                                              std::size_t before, int depth,
-                                                              Definition &found) const {
+std::optional<Lookup> ConstantFolder::Impl::CommandLine::change(std::size_t file, std::size_t at,
+                                                                const std::string &name, std::size_t before, int depth,
+                                                                Definition &found) const {
   std::optional<Number> value;
   std::optional<OptionCase> option = optionAssignment(file, at, name, depth);
   option = option ? option : handReadOption(file, at, name, before, depth);
@@ -309,7 +312,7 @@ std::optional<Lookup> ConstantFolder::Impl::commandLineChange(std::size_t file, 
       return Lookup::Absent; // a `getopt` case whose option no argument gives
     value = option->value;
   } else if (const std::optional<std::optional<Number>> scanned = scannedArgument(file, at, name, depth)) {
-    value = runsBeforeEachUse(file, at, before, false, depth) ? *scanned : std::nullopt;
+    value = folder_.runsBeforeEachUse(file, at, before, false, depth) ? *scanned : std::nullopt;
   } else {
     return std::nullopt;
   }

@@ -4,7 +4,7 @@
 
 #include "CudaConstantsImpl.h"
 
-#include "CudaCommandLine.h"
+#include "CudaCommandLineReads.h"
 #include "CudaExpression.h"
 #include "CudaPreprocessor.h"
 #include "CudaStatements.h"
@@ -172,7 +172,7 @@ public:
   }
   std::optional<std::string> commandLineArgument(const std::string &name, std::vector<Token> index,
                                                  int depth) const override {
-    return folder_.commandLineArgument(file_, offset_, name, [&] { return fold(*this, index, depth); }, depth);
+    return folder_.commandLine().argument(file_, offset_, name, [&] { return fold(*this, index, depth); }, depth);
   }
   Lookup functionMacro(const std::string &name, FunctionMacro &found) const override {
     return folder_.functionMacro(file_, name, found);

@@ -4,7 +4,6 @@
 #pragma once
 
 #include "CudaCode.h"
-#include "CudaCommandLine.h"
 #include "CudaConstants.h"
 #include "CudaDefinitions.h"
 #include "CudaDevice.h"
@@ -28,8 +27,6 @@
 
 namespace ptxdvfs::tools {
 
-struct OptionLoopFolds;
-
 /// The folding itself: the files, an index of their macros, and the lookups.
 class ConstantFolder::Impl {
   using Definition = constants::Definition;
@@ -42,6 +39,8 @@ class ConstantFolder::Impl {
   using DeviceQuery = constants::DeviceQuery;
   using MethodScope = constants::MethodScope;
   using MemberChanges = constants::MemberChanges;
+  using OutArgument = constants::OutArgument;
+  using StructFound = constants::StructFound;
 
 public:
   class Notes;
@@ -138,22 +137,8 @@ private:
   /// (taken()), no `#if` branch closes between them, and where it reads
   /// the value it changes (`readsItself`, `n *= 2`), no loop holds both.
   bool runsBeforeEachUse(std::size_t file, std::size_t at, std::size_t before, bool readsItself, int depth) const;
-  /// A variable passed at `at` of `file` as a whole argument of a call of
-  /// a function that the files seen define, or only declare, and that
-  /// takes that parameter by non-const reference (`void sizes(int n, int
-  /// &blocks)`), or its address (`&blocks`) for a pointer to non-const
-  /// (`int *blocks`): where it is defined, its body (-1 where overloads of
-  /// the name that take as many arguments may change it, and which one the
-  /// call takes is not read, or where only a declaration is found), the
-  /// parameter's name, whether it is a pointer, and where the call starts.
-  struct OutArgument {
-    std::string callee, parameter;
-    std::size_t definedIn = 0;
-    int body = -1;
-    std::size_t callAt = 0;
-    bool pointer = false;
-  };
-  /// nullopt where `at` is no such argument (passed by value or by const
+  /// A variable passed at `at` of `file` to a function that may set it
+  /// (constants::OutArgument); nullopt where `at` is no such argument (passed by value or by const
   /// reference, to a function the files neither define nor declare, or in no call).
   std::optional<OutArgument> outArgument(std::size_t file, std::size_t at, std::size_t length) const;
   /// Whether the name of `length` characters at `at` of `file` is passed
@@ -268,44 +253,9 @@ private:
   /// decide the condition (conditionAssignment()); nullopt otherwise.
   std::optional<std::string> conditionAssigned(std::size_t file, std::size_t at, const std::string &name,
                                                int depth) const;
-  /// The change of `name` at `at` where it reads the command line: the
-  /// only one in the cases of `while ((opt = getopt(argc, argv, "n:")) !=
-  /// -1) switch (opt) {...}` (OptionCase) or of a loop that reads options
-  /// by hand (handReadOption()), or `&name` given to
-  /// `sscanf(argv[1], "%d", &name)`, run once before `before`. Found (its
-  /// value in `found`), Unknown, or Absent where it does not run; nullopt
-  /// for any other change.
-  std::optional<Lookup> commandLineChange(std::size_t file, std::size_t at, const std::string &name,
-                                          std::size_t before, int depth, Definition &found) const;
-  std::optional<constants::OptionCase> optionAssignment(std::size_t file, std::size_t at, const std::string &name,
-                                                        int depth) const;
-  /// What an option loop's run, or a comparison of `argv[N]` with a string, folds with at `at` of `file`.
-  OptionLoopFolds foldsAt(std::size_t file, std::size_t at, int depth) const;
-  /// The change of `name` at `at`, its only one in a loop that reads options by hand (OptionLoopBody: `for (int i
-  /// = 1; i < argc; ++i) { if (!strcmp(argv[i], "-n")) n = atoi(argv[++i]); ... }`), read after the loop: the
-  /// loop run over arguments_, each pass taking the branches whose conditions hold; its last run, if any, gives
-  /// the value. {true, nullopt} where the run does not fold; nullopt where `at` is in no such loop.
-  std::optional<constants::OptionCase> handReadOption(std::size_t file, std::size_t at, const std::string &name,
-                                                      std::size_t before, int depth) const;
-  std::optional<std::optional<Number>> scannedArgument(std::size_t file, std::size_t at, const std::string &name,
-                                                       int depth) const;
-  /// What the `getopt` loop that runs once before `offset`, in its function, leaves (getoptRun() of its option
-  /// string): nullopt where no `getopt` is called there before it, an empty value where one is but not so read
-  /// (`while ((opt = getopt(argc, argv, "n:")) != -1)` with a literal string, the only one, ending before it).
-  std::optional<std::optional<GetoptEnd>> getoptBefore(std::size_t file, std::size_t offset, int depth) const;
-  /// POSIX's `optind` read at `offset`, undeclared in the files: the first operand's index in `argv`, as the
-  /// `getopt` loop before it leaves it (getoptBefore()); Absent where none is, Unknown where that is not read.
-  Lookup optionIndex(std::size_t file, std::size_t offset, int depth, Definition &found) const;
-  /// Whether `name`, read at `offset` of `file`, is `main`'s `argv`:
-  /// `main`'s second parameter, or a helper's parameter that every call
-  /// passes it for (`run(argc, argv)`), changed nowhere (`++argv`).
-  bool isArgv(std::size_t file, std::size_t offset, const std::string &name, int depth) const;
-  /// The text of `name[index]` where `name` is `argv` (isArgv()) and the
-  /// program is read as run with arguments (`index()` folds to 1 or more,
-  /// up to their number).
-  std::optional<std::string> commandLineArgument(std::size_t file, std::size_t offset, const std::string &name,
-                                                 const std::function<std::optional<Number>()> &index,
-                                                 int depth) const;
+  /// What the program reads from the command line it is run with (CudaCommandLineReads.h).
+  class CommandLine;
+  CommandLine commandLine() const;
   /// The member `fields` (`n`, `in.n`) of the struct parameter `base`
   /// declared at `at` of `list`, taken by value or reference: what every
   /// call of its function passes there, a variable's or member's member
@@ -445,18 +395,10 @@ private:
   /// member()'s value as a number: `block.x` of a `dim3` where the path
   /// ends in x, y or z and the rest is one, else the member's value.
   std::optional<Number> memberNumber(std::size_t file, std::size_t offset, const std::string &path, int depth) const;
-  /// The members of the struct `type` as the code of `file` sees it (its
-  /// own definition, or a file's it sees, or the CUDA runtime's
-  /// `cudaLaunchConfig_t`), read once per file, and the file whose
-  /// definition gives them, where their default initializers are read
-  /// (`file` for the runtime's); null members where none is found.
-  struct StructFound {
-    const std::vector<StructMember> *members = nullptr;
-    std::size_t file = 0;
-  };
   /// The structs and classes `file` defines, read on first use.
   const CudaStructs &structsOf(std::size_t file) const;
-  /// With `byName`, its data members as CudaStructs::dataMembers() tells them, a class's too.
+  /// The members of the struct `type` as `file` sees it (constants::StructFound); with `byName`, its data
+  /// members as CudaStructs::dataMembers() tells them, a class's too.
   StructFound structMembers(std::size_t file, const std::string &type, bool byName = false) const;
   /// The member function whose body holds `before` of `file`, where its
   /// class declares a data member `name` (a function's own names hide it).
@@ -522,7 +464,7 @@ private:
   const TargetDevice *device_ = nullptr;
   /// The command-line arguments the program is read as run with, after its name (`argv[1]` on).
   std::vector<std::string> arguments_;
-  /// What `optarg` reads while a `getopt` case is folded (optionAssignment()); null elsewhere.
+  /// What `optarg` reads while a `getopt` case is folded (CommandLine); null elsewhere.
   mutable const std::string *optarg_ = nullptr;
   /// Occurrences of names and tokens of macros looked at so far, against kMaxNamesExamined.
   mutable std::size_t examined_ = 0;

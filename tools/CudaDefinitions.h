@@ -7,6 +7,7 @@
 
 #include "CudaExpression.h"
 #include "CudaLoopHeaders.h"
+#include "CudaStructLayout.h"
 
 #include "ptxdvfs/ptx/analysis/Values.h"
 
@@ -165,6 +166,32 @@ inline std::string shownNumber(const expression::Number &value) {
 inline bool sameNumber(const expression::Number &a, const expression::Number &b) {
   return a.real == b.real && (a.real ? a.value == b.value : a.whole == b.whole);
 }
+
+/// A variable passed at `at` of `file` as a whole argument of a call of
+/// a function that the files seen define, or only declare, and that
+/// takes that parameter by non-const reference (`void sizes(int n, int
+/// &blocks)`), or its address (`&blocks`) for a pointer to non-const
+/// (`int *blocks`): where it is defined, its body (-1 where overloads of
+/// the name that take as many arguments may change it, and which one the
+/// call takes is not read, or where only a declaration is found), the
+/// parameter's name, whether it is a pointer, and where the call starts.
+struct OutArgument {
+  std::string callee, parameter;
+  std::size_t definedIn = 0;
+  int body = -1;
+  std::size_t callAt = 0;
+  bool pointer = false;
+};
+
+/// The members of the struct `type` as the code of `file` sees it (its
+/// own definition, or a file's it sees, or the CUDA runtime's
+/// `cudaLaunchConfig_t`), read once per file, and the file whose
+/// definition gives them, where their default initializers are read
+/// (`file` for the runtime's); null members where none is found.
+struct StructFound {
+  const std::vector<StructMember> *members = nullptr;
+  std::size_t file = 0;
+};
 
 /// Whether a `getopt` case's change runs (`getopt` finds its option
 /// among the arguments) and what it gives, `optarg` being the last such

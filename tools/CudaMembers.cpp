@@ -137,7 +137,7 @@ const CudaStructs &ConstantFolder::Impl::structsOf(std::size_t file) const {
   return *cached->second;
 }
 
-ConstantFolder::Impl::StructFound ConstantFolder::Impl::structMembers(std::size_t file, const std::string &type,
+constants::StructFound ConstantFolder::Impl::structMembers(std::size_t file, const std::string &type,
                                                                       bool byName) const {
   for (std::size_t other = 0; other < files_.size(); ++other) {
     if (other != file && !seen_[file][other])

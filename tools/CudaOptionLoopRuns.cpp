@@ -40,8 +40,8 @@ public:
 
   /// Whether `condition` holds with the counter `value`, the pass having begun at `entry`.
   std::optional<bool> holds(std::string_view condition, std::int64_t value, std::int64_t entry) const {
-    const std::optional<std::string> compared = withStringComparisons(
-        condition, [&](std::string_view written) { return text(written, value, entry, true); });
+    const std::optional<std::string> compared =
+        withStringComparisons(condition, [&](std::string_view written) { return text(written, value, entry, true); });
     std::int64_t after = value;
     const std::optional<std::string> read = compared ? withCounterRead(*compared, counter_, after) : std::nullopt;
     const std::optional<std::int64_t> result = read && after == value ? folds_.whole(*read) : std::nullopt;
@@ -72,9 +72,9 @@ private:
 
 } // namespace
 
-std::optional<std::string> argumentText(
-    std::string_view written, const std::vector<std::string> &arguments, const OptionLoopFolds &folds,
-    const std::function<std::optional<std::string>(const std::string &index)> &index) {
+std::optional<std::string>
+argumentText(std::string_view written, const std::vector<std::string> &arguments, const OptionLoopFolds &folds,
+             const std::function<std::optional<std::string>(const std::string &index)> &index) {
   const std::string read = unwrapped(written);
   const auto subscript = subscripted(expression::tokensOf(read));
   if (!subscript || !folds.isArgv(subscript->first))
@@ -139,8 +139,8 @@ std::optional<BranchPass> branchPass(const CudaCode &source, const OptionBranch 
     return true;
   };
   BranchPass pass;
-  for (std::string_view keyword : {"return", "exit", "_exit", "quick_exit", "abort", "throw", "goto", "break",
-                                   "continue"})
+  for (std::string_view keyword :
+       {"return", "exit", "_exit", "quick_exit", "abort", "throw", "goto", "break", "continue"})
     for (std::size_t at = code.find(keyword, branch.start); at < branch.end; at = code.find(keyword, at + 1)) {
       if (!isWholeWord(code, at, keyword.size()))
         continue;
@@ -194,8 +194,8 @@ OptionLoopRun runOptionLoop(const CudaCode &source, const CountedFor &counted, c
         const std::optional<bool> holding =
             branch->condition.empty() ? std::optional<bool>(true) : holds(branch->condition, value);
         if (!holding) {
-          run.stuck = "`" + trimmed(branch->condition) + "` does not fold in its pass over " +
-                      shownArgument(entry, arguments);
+          run.stuck =
+              "`" + trimmed(branch->condition) + "` does not fold in its pass over " + shownArgument(entry, arguments);
           return run;
         }
         taken = *holding ? &*branch : nullptr;

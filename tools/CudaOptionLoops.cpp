@@ -142,9 +142,9 @@ int compared(std::string_view a, std::string_view b, std::size_t limit, bool fol
 /// The comparison the literal at [`at`, `end`) of `text` (`code` its codeOf()) is in: the range it takes and
 /// its result; nullopt where it is in none that withStringComparisons() reads.
 std::optional<std::pair<std::pair<std::size_t, std::size_t>, int>> comparisonAt(const std::string &text,
-                                                                               const std::string &code,
-                                                                               std::size_t at, std::size_t end,
-                                                                               const StringValue &value) {
+                                                                                const std::string &code, std::size_t at,
+                                                                                std::size_t end,
+                                                                                const StringValue &value) {
   const std::string literal = text.substr(at + 1, end - at - 2);
   const std::size_t before = codeEndBefore(code, at), after = skipSpaces(code, end);
   const std::size_t open = before > 0 && (code[before - 1] == ',' || code[before - 1] == '(')
@@ -175,8 +175,8 @@ std::optional<std::pair<std::pair<std::size_t, std::size_t>, int>> comparisonAt(
                                !std::all_of(limitText.begin(), limitText.end(), digit))))
       return std::nullopt;
     const std::size_t limit = bounded ? std::stoul(limitText) : std::max(other->size(), literal.size()) + 1;
-    const int result = literalFirst ? compared(literal, *other, limit, folded)
-                                    : compared(*other, literal, limit, folded);
+    const int result =
+        literalFirst ? compared(literal, *other, limit, folded) : compared(*other, literal, limit, folded);
     return std::pair{std::pair{nameAt, close}, result};
   }
   std::size_t operatorAt = std::string::npos, from = 0, to = 0;
@@ -300,13 +300,11 @@ std::optional<std::string> withCounterRead(const std::string &code, const std::s
   return read + code.substr(copied);
 }
 
-std::optional<std::vector<std::pair<std::size_t, std::int64_t>>> counterSteps(const std::string &code,
-                                                                              const std::string &counter,
-                                                                              std::size_t from, std::size_t to) {
+std::optional<std::vector<std::pair<std::size_t, std::int64_t>>>
+counterSteps(const std::string &code, const std::string &counter, std::size_t from, std::size_t to) {
   std::vector<std::pair<std::size_t, std::int64_t>> steps;
   for (std::size_t at = code.find(counter, from); at < to; at = code.find(counter, at + counter.size())) {
-    if (!isWholeWord(code, at, counter.size()) || afterMemberAccess(code, at) ||
-        !changesAt(code, at, counter.size()))
+    if (!isWholeWord(code, at, counter.size()) || afterMemberAccess(code, at) || !changesAt(code, at, counter.size()))
       continue;
     const std::size_t next = skipSpaces(code, at + counter.size());
     std::optional<std::int64_t> step = stepBefore(code, at);

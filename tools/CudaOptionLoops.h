@@ -77,9 +77,8 @@ std::optional<std::string> withCounterRead(const std::string &code, const std::s
 /// `i -= 1` -1 (the added amount a whole number as written). nullopt where
 /// it changes it any other way (`i = j`, `i *= 2`, `&i`, `f(i)` taking it
 /// by reference is not seen).
-std::optional<std::vector<std::pair<std::size_t, std::int64_t>>> counterSteps(const std::string &code,
-                                                                              const std::string &counter,
-                                                                              std::size_t from, std::size_t to);
+std::optional<std::vector<std::pair<std::size_t, std::int64_t>>>
+counterSteps(const std::string &code, const std::string &counter, std::size_t from, std::size_t to);
 
 /// What a pass through a branch of an option loop does, the branch taken.
 struct BranchPass {
@@ -121,9 +120,9 @@ struct OptionLoopFolds {
 /// `argv[N]`, also as `std::string(argv[N])` or `argv[N].c_str()`, N
 /// folded by `folds.whole` once `index` has rewritten it (nullopt there:
 /// not read); `arguments[N - 1]`, or nullopt where N is not 1 to their number.
-std::optional<std::string> argumentText(
-    std::string_view written, const std::vector<std::string> &arguments, const OptionLoopFolds &folds,
-    const std::function<std::optional<std::string>(const std::string &index)> &index = nullptr);
+std::optional<std::string>
+argumentText(std::string_view written, const std::vector<std::string> &arguments, const OptionLoopFolds &folds,
+             const std::function<std::optional<std::string>(const std::string &index)> &index = nullptr);
 
 /// An option loop run over the program's arguments.
 struct OptionLoopRun {

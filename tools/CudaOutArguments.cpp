@@ -105,7 +105,7 @@ ConstantFolder::Impl::referenceParametersOf(const std::string &callee) const {
   return remembered_.referenceParameters.emplace(callee, std::move(definitions)).first->second;
 }
 
-std::optional<ConstantFolder::Impl::OutArgument> ConstantFolder::Impl::outArgument(std::size_t file, std::size_t at,
+std::optional<constants::OutArgument> ConstantFolder::Impl::outArgument(std::size_t file, std::size_t at,
                                                                                    std::size_t length) const {
   const std::string &code = files_[file].code();
   std::size_t previous = codeEndBefore(code, at);

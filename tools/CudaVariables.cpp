@@ -2,6 +2,7 @@
 // one point of a file: a variable declared before it, an enumerator, or a
 // parameter of its function (CudaParameters.cpp reads what its calls pass).
 #include "CudaConstantsImpl.h"
+#include "CudaCommandLineReads.h"
 #include "CudaLoopHeaders.h"
 #include "CudaStatements.h"
 
@@ -224,7 +225,7 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
       if (const int changedIn = source.outermostFunctionBodyAt(at);
           changedIn >= 0 && changedIn != source.outermostFunctionBodyAt(before))
         continue; // another function's change, of a global: its declaration weighs it (changedAnywhere())
-      if (const std::optional<Lookup> read = commandLineChange(file, at, name, before, depth, found)) {
+      if (const std::optional<Lookup> read = commandLine().change(file, at, name, before, depth, found)) {
         if (*read == Lookup::Absent)
           continue; // a `getopt` case whose option no argument gives
         return *read; // a `getopt` case's or `sscanf(argv[1], ...)`'s
@@ -433,7 +434,7 @@ Lookup ConstantFolder::Impl::define(std::size_t file, std::size_t offset, const 
     return lookup;
   }
   if (name == "optind") // POSIX's, declared by <unistd.h>, which a `getopt` loop changes unseen
-    if (const Lookup lookup = optionIndex(file, offset, depth, found); lookup != Lookup::Absent)
+    if (const Lookup lookup = commandLine().optionIndex(file, offset, depth, found); lookup != Lookup::Absent)
       return lookup;
   if (Lookup lookup = variable(file, offset, name, false, depth, found); lookup != Lookup::Absent) {
     const std::optional<LoopHeader> loop = lookup == Lookup::Found && found.file == file

@@ -1,0 +1,77 @@
+// CudaCommandLineReads.h - what the host code reads from the command line
+// it is run with (--program-args): `argv` where it is main's, `argv[N]`
+// and `optarg` as text, `optind`, and what a `getopt` loop's cases, a
+// hand-written option loop's branches and `sscanf(argv[1], ...)` set.
+// Private to the folder: its lookups ask it (ConstantFolder::Impl::commandLine()).
+#pragma once
+
+#include "CudaCommandLine.h"
+#include "CudaConstantsImpl.h"
+#include "CudaOptionLoops.h"
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace ptxdvfs::tools {
+
+class ConstantFolder::Impl::CommandLine {
+  using Definition = constants::Definition;
+  using Lookup = expression::Lookup;
+  using Number = expression::Number;
+  using OptionCase = constants::OptionCase;
+
+public:
+  explicit CommandLine(const Impl &folder) : folder_(folder) {}
+
+  /// The text of `name[index]` where `name` is `argv` (isArgv()) and the
+  /// program is read as run with arguments (`index()` folds to 1 or more,
+  /// up to their number), after a `getopt` loop as it leaves `argv`
+  /// (getoptBefore()); what `optarg` holds in a `getopt` case.
+  std::optional<std::string> argument(std::size_t file, std::size_t offset, const std::string &name,
+                                      const std::function<std::optional<Number>()> &index, int depth) const;
+  /// The change of `name` at `at` where it reads the command line: the
+  /// only one in the cases of `while ((opt = getopt(argc, argv, "n:")) !=
+  /// -1) switch (opt) {...}` (optionAssignment()) or of a loop that reads
+  /// options by hand (handReadOption()), or `&name` given to
+  /// `sscanf(argv[1], "%d", &name)`, run once before `before`. Found (its
+  /// value in `found`), Unknown, or Absent where it does not run; nullopt
+  /// for any other change.
+  std::optional<Lookup> change(std::size_t file, std::size_t at, const std::string &name, std::size_t before, int depth,
+                               Definition &found) const;
+  /// POSIX's `optind` read at `offset`, undeclared in the files: the first operand's index in `argv`, as the
+  /// `getopt` loop before it leaves it (getoptBefore()); Absent where none is, Unknown where that is not read.
+  Lookup optionIndex(std::size_t file, std::size_t offset, int depth, Definition &found) const;
+  /// What an option loop's run, or a comparison of `argv[N]` with a string, folds with at `at` of `file`.
+  OptionLoopFolds foldsAt(std::size_t file, std::size_t at, int depth) const;
+
+private:
+  /// Whether `name`, read at `offset` of `file`, is `main`'s `argv`:
+  /// `main`'s second parameter, or a helper's parameter that every call
+  /// passes it for (`run(argc, argv)`), changed nowhere (`++argv`).
+  bool isArgv(std::size_t file, std::size_t offset, const std::string &name, int depth) const;
+  /// The change of `name` at `at`, the only one in the cases of a `getopt` loop's `switch`, where one case alone
+  /// sets it with a plain assignment: whether its option is found, and what the last one's `optarg` gives it.
+  /// nullopt where `at` is in no such loop.
+  std::optional<OptionCase> optionAssignment(std::size_t file, std::size_t at, const std::string &name,
+                                             int depth) const;
+  /// The change of `name` at `at`, its only one in a loop that reads options by hand (OptionLoopBody: `for (int i
+  /// = 1; i < argc; ++i) { if (!strcmp(argv[i], "-n")) n = atoi(argv[++i]); ... }`), read after the loop: the
+  /// loop run over the arguments, each pass taking the branches whose conditions hold; its last run, if any,
+  /// gives the value. {true, nullopt} where the run does not fold; nullopt where `at` is in no such loop.
+  std::optional<OptionCase> handReadOption(std::size_t file, std::size_t at, const std::string &name,
+                                           std::size_t before, int depth) const;
+  /// What `sscanf(argv[N], "...", ..., &name, ...)` at `at` stores in `name`: nullopt where `at` is no such
+  /// argument; an empty value where it is but the text or format is not read, or the scan stops before it.
+  std::optional<std::optional<Number>> scannedArgument(std::size_t file, std::size_t at, const std::string &name,
+                                                       int depth) const;
+  /// What the `getopt` loop that runs once before `offset`, in its function, leaves (getoptRun() of its option
+  /// string): nullopt where no `getopt` is called there before it, an empty value where one is but not so read
+  /// (`while ((opt = getopt(argc, argv, "n:")) != -1)` with a literal string, the only one, ending before it).
+  std::optional<std::optional<GetoptEnd>> getoptBefore(std::size_t file, std::size_t offset, int depth) const;
+
+  const Impl &folder_;
+};
+
+} // namespace ptxdvfs::tools
