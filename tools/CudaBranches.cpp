@@ -45,7 +45,10 @@ std::optional<Number> ConstantFolder::Impl::headCondition(std::size_t file, cons
   // Or the samples' helpers, read in the code already (withCommandLineHelpers()): the text as written differs.
   bool argumentsRead = !arguments_.empty() && codeOf(std::string(header.inside(files_[file].text()))) !=
                                                   header.inside(files_[file].code());
-  if (!arguments_.empty() && writtenText != written && depth < kMaxDepth) { // `strcmp(argv[2], "large") == 0`
+  // `strcmp(argv[2], "large") == 0`; not in a loop, whose counter an option loop's `argv[i]` reads
+  // (CommandLine::handReadOption() runs those), and which would fold the loop's other branches to read it.
+  if (!arguments_.empty() && writtenText != written && depth < kMaxDepth &&
+      loopsAround(files_[file], header.at).empty()) {
     const OptionLoopFolds folds = commandLine().foldsAt(file, foldAt, depth);
     const std::optional<std::string> compared = withStringComparisons(
         writtenText, [&](std::string_view string) { return argumentText(string, arguments_, folds); });

@@ -88,6 +88,19 @@ TEST(OptionLoopTest, ABranchStepsTheCounterWhereItsOwnIfsSay) {
   EXPECT_EQ(runWith({"-n", "2048", "--", "-n", "8192"}, stops), "8,1,1 x 256,1,1, 1");
 }
 
+TEST(OptionLoopTest, ALongChainIsRunOnce) {
+  // 24 options, each its own size: deciding one branch's `if` must not fold the counter through the others.
+  std::string loop = "int s0 = 1024";
+  for (int option = 1; option < 24; ++option)
+    loop += ", s" + std::to_string(option) + " = 1024";
+  loop += ";\nfor (int i = 1; i < argc; i++) {\n";
+  for (int option = 0; option < 24; ++option)
+    loop += std::string(option == 0 ? "  if" : "  else if") + " (strcmp(argv[i], \"-s" + std::to_string(option) +
+            "\") == 0) s" + std::to_string(option) + " = atoi(argv[++i]);\n";
+  loop += "  else return 1;\n}\nk<<<s23 / 256, s0>>>(x);";
+  EXPECT_EQ(runWith({"-s0", "128", "-s23", "8192", "-s5", "1"}, loop), "32,1,1 x 128,1,1, 1");
+}
+
 TEST(OptionLoopTest, OtherLoopsAndUsesStayOpen) {
   // A statement other than a name given `argv[i]` or an `if` chain.
   EXPECT_EQ(runWith({"-n", "8192"}, "int n = 4096;\nfor (int i = 1; i < argc; i++) {\n  printf(\"%s\\n\", argv[i]);\n"
