@@ -206,11 +206,15 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std:
   if ((before >= open && before < bodyEnd) || changesIn(code, name, open, bodyEnd) != 1 || !assigned ||
       readsName(*assigned, name))
     return unread; // read in the loop, or another change may come last
-  OptionLoopRun run;
-  {
+  const auto key = std::tuple{file, loop->at, statement};
+  auto remembered = folder_.remembered_.optionLoopRuns.find(key);
+  if (remembered == folder_.remembered_.optionLoopRuns.end()) { // each pass folds every condition: run it once
     const Silenced silenced(folder_.notes_, folder_.openNotes_);
-    run = runOptionLoop(source, *counted, *body, holder, statement, folder_.arguments_, foldsAt(file, loop->at, depth));
+    OptionLoopRun run =
+        runOptionLoop(source, *counted, *body, holder, statement, folder_.arguments_, foldsAt(file, loop->at, depth));
+    remembered = folder_.remembered_.optionLoopRuns.emplace(key, std::move(run)).first;
   }
+  const OptionLoopRun &run = remembered->second;
   if (!run.stuck.empty()) {
     folder_.leftOpen("`" + name + "` is set in the option loop at " + source.where(loop->at) + ", where " + run.stuck +
                      ", " + programRun(folder_.arguments_));

@@ -79,6 +79,7 @@ public:
   void forgetParametersFound() const {
     remembered_.parametersFound.clear();
     remembered_.meansFound.clear();
+    remembered_.optionLoopRuns.clear(); // their conditions may read the counter
   }
   void readCalls(TemplateCalls calls) const;
   std::size_t callsChanged() const { return callsChanged_; }

@@ -3,10 +3,11 @@
 // so that a program of thousands of launches reads each only once. Each
 // entry, once made, stands for the folder's life, except where Impl
 // clears it (a template instance's calls change the switches; a counter's
-// value the means).
+// value the means and the option loops' runs).
 #pragma once
 
 #include "CudaDefinitions.h"
+#include "CudaOptionLoops.h"
 #include "CudaStructLayout.h"
 
 #include <cstddef>
@@ -57,6 +58,8 @@ struct Remembered {
   /// notes that value rests on, and how many loop counters' middles.
   std::map<std::pair<std::string, std::size_t>, std::tuple<Definition, std::vector<std::string>, std::size_t>>
       parametersFound;
+  /// The runs of option loops (CommandLine::handReadOption()), by file, the loop's offset and the statement's.
+  std::map<std::tuple<std::size_t, std::size_t, std::size_t>, OptionLoopRun> optionLoopRuns;
   /// arrayElement()'s means over a counter, by array, loop, index and the middle's index.
   std::map<std::string, std::optional<Number>, std::less<>> meansFound;
 };
