@@ -172,11 +172,15 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::optionAssignment(st
 }
 
 OptionLoopFolds ConstantFolder::Impl::CommandLine::foldsAt(std::size_t file, std::size_t at, int depth) const {
-  return {[this, file, at, depth](const std::string &written) {
-            const std::optional<Number> value = folder_.number(file, at, written, depth + 1);
+  // The folds outlive this reader, which the folder makes for each question: they hold the folder.
+  const Impl &folder = folder_;
+  return {[&folder, file, at, depth](const std::string &written) {
+            const std::optional<Number> value = folder.number(file, at, written, depth + 1);
             return value && !value->real ? std::optional<std::int64_t>(value->whole) : std::nullopt;
           },
-          [this, file, at, depth](const std::string &array) { return isArgv(file, at, array, depth + 1); }};
+          [&folder, file, at, depth](const std::string &array) {
+            return CommandLine(folder).isArgv(file, at, array, depth + 1);
+          }};
 }
 
 std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std::size_t file, std::size_t at,

@@ -43,7 +43,8 @@ public:
   /// POSIX's `optind` read at `offset`, undeclared in the files: the first operand's index in `argv`, as the
   /// `getopt` loop before it leaves it (getoptBefore()); Absent where none is, Unknown where that is not read.
   Lookup optionIndex(std::size_t file, std::size_t offset, int depth, Definition &found) const;
-  /// What an option loop's run, or a comparison of `argv[N]` with a string, folds with at `at` of `file`.
+  /// What an option loop's run, or a comparison of `argv[N]` with a string, folds with at `at` of `file`;
+  /// it may outlive this reader (it holds the folder).
   OptionLoopFolds foldsAt(std::size_t file, std::size_t at, int depth) const;
 
 private:
