@@ -266,64 +266,6 @@ std::string withoutCommandLineCalls(std::string condition, const std::vector<std
   return condition;
 }
 
-GetoptEnd getoptRun(std::string_view optstring, const std::vector<std::string> &arguments) {
-  const bool stopsAtOperand = !optstring.empty() && optstring.front() == '+';
-  const bool inOrder = !optstring.empty() && optstring.front() == '-'; // operands returned as options, in place
-  optstring.remove_prefix(stopsAtOperand || inOrder ? 1 : 0);
-  const char missing = !optstring.empty() && optstring.front() == ':' ? ':' : '?';
-  GetoptEnd end;
-  std::vector<std::string> operands;
-  std::size_t i = 0;
-  for (; i < arguments.size(); ++i) {
-    const std::string &argument = arguments[i];
-    if (argument == "--") {
-      end.permuted.push_back(argument);
-      ++i;
-      break;
-    }
-    if (argument.size() < 2 || argument[0] != '-') {
-      if (stopsAtOperand)
-        break;
-      operands.push_back(argument); // GNU's getopt moves it past the options
-      continue;
-    }
-    end.permuted.push_back(argument);
-    if (argument[1] == '-') {
-      end.options.push_back({'?', ""});
-      continue;
-    }
-    for (std::size_t at = 1; at < argument.size(); ++at) {
-      const char option = argument[at];
-      const std::size_t spec = option == ':' ? std::string_view::npos : optstring.find(option);
-      if (spec == std::string_view::npos) {
-        end.options.push_back({'?', ""});
-        continue;
-      }
-      const bool takes = spec + 1 < optstring.size() && optstring[spec + 1] == ':';
-      const bool optional = takes && spec + 2 < optstring.size() && optstring[spec + 2] == ':';
-      if (!takes) {
-        end.options.push_back({option, ""});
-      } else if (at + 1 < argument.size() || optional) {
-        end.options.push_back({option, argument.substr(at + 1)}); // `-n4096`; an optional one only so
-      } else if (i + 1 < arguments.size()) {
-        end.options.push_back({option, arguments[++i]});
-        end.permuted.push_back(arguments[i]);
-      } else {
-        end.options.push_back({missing, ""});
-      }
-      if (takes)
-        break;
-    }
-  }
-  end.optind = inOrder ? arguments.size() + 1 : end.permuted.size() + 1;
-  if (inOrder)
-    end.permuted = arguments;
-  else
-    end.permuted.insert(end.permuted.end(), operands.begin(), operands.end());
-  end.permuted.insert(end.permuted.end(), arguments.begin() + static_cast<std::ptrdiff_t>(i), arguments.end());
-  return end;
-}
-
 std::optional<std::vector<expression::Number>> scannedValues(std::string_view text, std::string_view format) {
   std::vector<char> conversions; // checked whole first: a format the scan would stop before is still read
   for (std::size_t at = 0; at < format.size(); ++at) {

@@ -76,31 +76,6 @@ std::string withCommandLineHelpers(std::string code, const std::string &text,
 /// as they find none; with an option among them, no call is.
 std::string withoutCommandLineCalls(std::string condition, const std::vector<std::string> &arguments = {});
 
-/// One option POSIX's `getopt` returns: its character (`?` for one
-/// `optstring` lacks or one missing its argument, `:` for the latter
-/// where `optstring` starts with `:`), and its `optarg` (empty for none).
-struct OptionFound {
-  char option;
-  std::string argument;
-};
-
-/// What a loop of `getopt(argc, argv, optstring)` calls meets until it
-/// returns -1, as GNU's does: the options it returns, in order (every
-/// argument that starts with `-`, but `-` alone, up to `--`; others passed
-/// over, or, where `optstring` starts with `+`, ending the scan; `-abc` is
-/// `a`, `b`, `c`; `-n4096` and `-n 4096` give `n` the argument `4096`
-/// where `optstring` has `n:`; a long option, `--size`, is `?`), `argv`
-/// after the program's name as it leaves it (the options and their
-/// arguments, then `--` where given, then the operands, each in the order
-/// given), and `optind`, the index in `argv` of its first operand (`argc`
-/// where none is).
-struct GetoptEnd {
-  std::vector<OptionFound> options;
-  std::vector<std::string> permuted;
-  std::size_t optind = 1;
-};
-GetoptEnd getoptRun(std::string_view optstring, const std::vector<std::string> &arguments);
-
 /// The values `sscanf(text, format, ...)` stores, in order, as far as its
 /// scan gets: conversions `%d`, `%i`, `%u`, `%x` and `%f`, `%e`, `%g`
 /// (with `h`, `l`, `ll`, `z` or `j` sizes), `%%`, literal characters and

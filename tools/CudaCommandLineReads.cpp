@@ -23,20 +23,13 @@ std::optional<char> labelCharacter(std::string_view label) {
              : std::nullopt;
 }
 
-/// `opt` and `"n:s:"` of a loop's condition `(opt = getopt(argc, argv, "n:s:")) != -1` as written.
-std::optional<std::pair<std::string, std::string>> getoptCondition(std::string_view condition) {
-  const std::size_t call = condition.find("getopt");
-  if (call == std::string_view::npos)
-    return std::nullopt;
-  const std::size_t equals = condition.rfind('=', call), open = condition.find('"', call);
-  const std::size_t close = open == std::string_view::npos ? open : condition.find('"', open + 1);
-  if (equals == std::string_view::npos || close == std::string_view::npos ||
-      condition.substr(open, close - open).find('\\') != std::string_view::npos)
-    return std::nullopt;
-  const std::vector<std::string> assigned = wordsIn(condition.substr(0, equals));
-  if (assigned.size() != 1)
-    return std::nullopt;
-  return std::pair{assigned[0], std::string(condition.substr(open + 1, close - open - 1))};
+/// The length of the name of the `getopt`, `getopt_long` or `getopt_long_only` called at `at`; 0 for none.
+std::size_t getoptCallAt(const std::string &code, std::size_t at) {
+  for (const std::size_t length : {6, 11, 16})
+    if (isWholeWord(code, at, length) && (length == 6 || code.compare(at + 6, 5, "_long") == 0) &&
+        (length != 16 || code.compare(at + 11, 5, "_only") == 0))
+      return afterMemberAccess(code, at) ? 0 : length;
+  return 0;
 }
 
 /// How many times [`from`, `to`) of `code` changes the variable `name` (changesAt()).
@@ -133,11 +126,11 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::optionAssignment(st
   const std::vector<LoopHeader> headers = headersAround(source, statementStartAround(code, at));
   if (headers.size() < 2 || headers[0].keyword != "case" || headers[1].keyword != "while")
     return std::nullopt;
-  const auto loop = getoptCondition(headers[1].inside(source.text()));
+  const std::optional<GetoptLoop> loop = getoptLoopOf(headers[1].inside(source.text()));
   const std::size_t switchOpen = code.find('(', headers[0].at);
   const std::size_t switchClose = switchOpen == std::string::npos ? switchOpen : pastClosing(code, switchOpen);
   if (!loop || switchClose == std::string::npos ||
-      trimmed(std::string_view(code).substr(switchOpen + 1, switchClose - switchOpen - 2)) != loop->first)
+      trimmed(std::string_view(code).substr(switchOpen + 1, switchClose - switchOpen - 2)) != loop->result)
     return std::nullopt; // not `while ((opt = getopt(...)) != -1) switch (opt) {...}`
   const OptionCase open{true, std::nullopt};
   const SwitchBody &body = folder_.switchOf(file, headers[0], depth).body;
@@ -155,7 +148,10 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::optionAssignment(st
   const std::optional<std::string> assigned = assignedText(code, at, name);
   if (options.empty() || changesIn(code, name, switchClose, bodyEnd) != 1 || !assigned || readsName(*assigned, name))
     return open; // another case's change may come last, or the statement reads what it changes
-  const std::vector<OptionFound> found = getoptRun(loop->second, folder_.arguments_).options;
+  const std::optional<GetoptEnd> end = getoptEnd(file, *loop);
+  if (!end)
+    return open; // long options given, their table not read
+  const std::vector<OptionFound> &found = end->options;
   const auto last = std::find_if(found.rbegin(), found.rend(), [&](const OptionFound &option) {
     return options.find(option.option) != std::string::npos;
   });
@@ -242,7 +238,7 @@ ConstantFolder::Impl::CommandLine::getoptBefore(std::size_t file, std::size_t of
   std::optional<std::optional<GetoptEnd>> found;
   for (std::size_t call = body < 0 ? std::string::npos : code.find("getopt", source.openBraceOf(body)); call < offset;
        call = code.find("getopt", call + 1)) {
-    if (!isWholeWord(code, call, 6) || afterMemberAccess(code, call))
+    if (getoptCallAt(code, call) == 0)
       continue;
     found = std::optional<GetoptEnd>(); // one is called: read below, else open
     std::size_t open = parenthesisAround(code, call), keyword = open;
@@ -250,17 +246,33 @@ ConstantFolder::Impl::CommandLine::getoptBefore(std::size_t file, std::size_t of
       open = parenthesisAround(code, open);
     const bool inWhile = open != std::string::npos && (keyword = open, wordBefore(code, keyword) == "while");
     const std::size_t close = inWhile ? pastClosing(code, open) : std::string::npos;
-    const auto loop = close == std::string::npos
-                          ? std::nullopt
-                          : getoptCondition(std::string_view(source.text()).substr(open + 1, close - open - 2));
+    const std::optional<GetoptLoop> loop =
+        close == std::string::npos ? std::nullopt
+                                   : getoptLoopOf(std::string_view(source.text()).substr(open + 1, close - open - 2));
     if (!loop || bodyEndAfter(source, close - 1) > offset || depth >= kMaxDepth ||
         !folder_.runsBeforeEachUse(file, keyword, offset, false, depth + 1))
       return found; // not one `while ((opt = getopt(...)) != -1)` loop that runs once before `offset`
     if (code.find("getopt", call + 1) < offset)
       return found; // several loops
-    found = getoptRun(loop->second, folder_.arguments_);
+    found = getoptEnd(file, *loop);
   }
   return found;
+}
+
+std::optional<GetoptEnd> ConstantFolder::Impl::CommandLine::getoptEnd(std::size_t file, const GetoptLoop &loop) const {
+  const std::vector<std::string> &arguments = folder_.arguments_;
+  if (loop.longOptions.empty())
+    return getoptRun(loop.optstring, arguments);
+  std::optional<std::vector<LongOption>> table;
+  for (std::size_t other = 0; other < folder_.files_.size() && !table; ++other)
+    if (other == file || folder_.sees(file, other))
+      table = longOptionsIn(folder_.files_[other].code(), folder_.files_[other].text(), loop.longOptions);
+  const bool longGiven = std::any_of(arguments.begin(), arguments.end(), [&](const std::string &argument) {
+    return argument.size() > 1 && argument[0] == '-' && argument != "--" && (argument[1] == '-' || loop.longOnly);
+  });
+  if (!table && longGiven)
+    return std::nullopt;
+  return getoptRun(loop.optstring, arguments, table ? &*table : nullptr, loop.longOnly);
 }
 
 Lookup ConstantFolder::Impl::CommandLine::optionIndex(std::size_t file, std::size_t offset, int depth,

@@ -7,6 +7,7 @@
 
 #include "CudaCommandLine.h"
 #include "CudaConstantsImpl.h"
+#include "CudaGetopt.h"
 #include "CudaOptionLoops.h"
 
 #include <cstddef>
@@ -71,6 +72,10 @@ private:
   /// string): nullopt where no `getopt` is called there before it, an empty value where one is but not so read
   /// (`while ((opt = getopt(argc, argv, "n:")) != -1)` with a literal string, the only one, ending before it).
   std::optional<std::optional<GetoptEnd>> getoptBefore(std::size_t file, std::size_t offset, int depth) const;
+  /// What the `getopt` loop `loop` of `file` meets for the arguments (getoptRun()), with the `struct option`
+  /// table of a `getopt_long` read in the files it sees; nullopt where that table is not read and an argument may
+  /// be a long option.
+  std::optional<GetoptEnd> getoptEnd(std::size_t file, const GetoptLoop &loop) const;
 
   const Impl &folder_;
 };
