@@ -141,6 +141,20 @@ std::optional<std::pair<std::string, std::vector<expression::Token>>> subscripte
   return std::pair{tokens[0].text, std::vector<expression::Token>(tokens.begin() + 2, tokens.end() - 1)};
 }
 
+std::optional<PointerRange> pointerRange(std::string_view first, std::string_view last) {
+  const auto split = [](std::string_view written) -> std::optional<std::pair<std::string, std::string>> {
+    const std::size_t plus = written.find('+');
+    const std::string base = trimmed(written.substr(0, plus));
+    if (wordsIn(base) != std::vector<std::string>{base})
+      return std::nullopt; // not one name
+    return std::pair{base, plus == std::string_view::npos ? std::string() : trimmed(written.substr(plus + 1))};
+  };
+  const auto from = split(first), to = split(last);
+  if (!from || !to || from->first != to->first || to->second.empty())
+    return std::nullopt;
+  return PointerRange{from->first, from->second.empty() ? "0" : from->second, to->second};
+}
+
 std::optional<expression::Number> convertedCommandLine(const expression::ExpressionNames &names,
                                                        std::string_view function,
                                                        std::vector<std::vector<expression::Token>> arguments,

@@ -44,6 +44,14 @@ std::optional<std::string> plainStringLiteral(std::string_view written);
 std::optional<std::pair<std::string, std::vector<expression::Token>>> subscripted(
     const std::vector<expression::Token> &tokens);
 
+/// The range `first, last` built from one pointer, `p + K, p + N` (`p`
+/// alone for a K of 0): `p`, K and N as written (K "0" where not written);
+/// nullopt for anything else (`n, value`, two pointers).
+struct PointerRange {
+  std::string base, from, to;
+};
+std::optional<PointerRange> pointerRange(std::string_view first, std::string_view last);
+
 /// What the call `function(arguments...)` (convertsArgument(); each
 /// argument's tokens) returns where its first argument is a command-line
 /// argument, `argv[N]` or `std::string(argv[N])`, whose text `names`

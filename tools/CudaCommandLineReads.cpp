@@ -6,6 +6,7 @@
 #include "CudaStatements.h"
 
 #include <algorithm>
+#include <set>
 
 namespace ptxdvfs::tools {
 
@@ -91,12 +92,51 @@ bool ConstantFolder::Impl::CommandLine::isArgv(std::size_t file, std::size_t off
   });
 }
 
+std::optional<std::int64_t> ConstantFolder::Impl::CommandLine::argvFrom(std::size_t file, std::size_t offset,
+                                                                        const std::string &name, int depth) const {
+  if (isArgv(file, offset, name, depth))
+    return 0;
+  const CudaCode &source = folder_.files_[file];
+  const std::string &code = source.code();
+  for (std::size_t at = offset == 0 ? std::string::npos : code.rfind(name, offset - 1);
+       at != std::string::npos && depth < kMaxDepth; at = at == 0 ? std::string::npos : code.rfind(name, at - 1)) {
+    if (!isWholeWord(code, at, name.size()) || afterMemberAccess(code, at))
+      continue;
+    const std::size_t next = code.find_first_not_of(" \t\r\n", at + name.size());
+    const std::size_t statement = statementStartAround(code, at);
+    const std::vector<std::string> type = wordsIn(std::string_view(code).substr(statement, at - statement));
+    if (next != std::string::npos && (code[next] == '(' || code[next] == '{') &&
+        std::count(type.begin(), type.end(), "vector") && std::count(type.begin(), type.end(), "string")) {
+      const std::size_t close = pastClosing(code, next);
+      const std::vector<std::string> parts =
+          close == std::string::npos ? std::vector<std::string>()
+                                     : topLevelParts(std::string_view(code).substr(next + 1, close - next - 2));
+      const std::optional<PointerRange> range = parts.size() == 2 ? pointerRange(parts[0], parts[1]) : std::nullopt;
+      const std::optional<Number> first = range ? folder_.number(file, at, range->from, depth + 1) : std::nullopt;
+      const std::optional<Number> last = range ? folder_.number(file, at, range->to, depth + 1) : std::nullopt;
+      const bool whole = last && !last->real && last->whole == static_cast<std::int64_t>(folder_.arguments_.size()) + 1;
+      if (!first || first->real || first->whole < 0 || !whole || !isArgv(file, at, range->base, depth + 1) ||
+          !source.encloses(source.blockAt(at), source.blockAt(offset)))
+        return std::nullopt; // not `(argv + K, argv + argc)`, or another scope's
+      return first->whole;
+    }
+    static const std::set<std::string, std::less<>> kReads{"size", "empty", "begin", "end", "cbegin", "cend"};
+    const bool reads = next != std::string::npos &&
+                       ((code[next] == '[' && !changesMembersAt(code, at, at + name.size(), true)) ||
+                        (code[next] == '.' && kReads.count(firstWordOf(std::string_view(code).substr(next + 1)))));
+    if (!reads)
+      return std::nullopt; // it may hold other texts by now
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string>
 ConstantFolder::Impl::CommandLine::argument(std::size_t file, std::size_t offset, const std::string &name,
                                             const std::function<std::optional<Number>()> &index, int depth) const {
   if (name == "optarg" && folder_.optarg_) // a `getopt` case's (optionAssignment())
     return *folder_.optarg_;
-  if (!isArgv(file, offset, name, depth))
+  const std::optional<std::int64_t> from = argvFrom(file, offset, name, depth);
+  if (!from)
     return std::nullopt;
   if (folder_.arguments_.empty()) { // `argv[1]` is null: a program run bare does not read it
     folder_.leftOpen("`" + name + "[...]` is read from the command line (--program-args)");
@@ -108,9 +148,10 @@ ConstantFolder::Impl::CommandLine::argument(std::size_t file, std::size_t offset
     return std::nullopt;
   const std::vector<std::string> &arguments = getopt ? (*getopt)->permuted : folder_.arguments_;
   const std::optional<Number> at = index();
-  if (!at || at->real || at->whole < 1 || static_cast<std::size_t>(at->whole) > arguments.size())
+  const std::int64_t position = at && !at->real && at->whole >= 0 ? at->whole + *from : 0;
+  if (position < 1 || static_cast<std::size_t>(position) > arguments.size())
     return std::nullopt;
-  const std::string &text = arguments[static_cast<std::size_t>(at->whole) - 1];
+  const std::string &text = arguments[static_cast<std::size_t>(position) - 1];
   folder_.note({"`" + name + "[" + std::to_string(at->whole) + "]` = " + shownArguments({text}) + ", " +
                 programRun(folder_.arguments_)});
   return text;
@@ -175,7 +216,7 @@ OptionLoopFolds ConstantFolder::Impl::CommandLine::foldsAt(std::size_t file, std
             return value && !value->real ? std::optional<std::int64_t>(value->whole) : std::nullopt;
           },
           [&folder, file, at, depth](const std::string &array) {
-            return CommandLine(folder).isArgv(file, at, array, depth + 1);
+            return CommandLine(folder).argvFrom(file, at, array, depth + 1);
           }};
 }
 

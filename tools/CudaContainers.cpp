@@ -5,6 +5,8 @@
 // array that its declaration lists and nothing writes (`int sizes[] = {1,
 // 8, 32, 64}; n = sizes[size - 1];`, the problem sizes of benchmarks).
 #include "CudaConstantsImpl.h"
+
+#include "CudaCommandLine.h"
 #include "CudaStatements.h"
 
 #include <algorithm>
@@ -47,7 +49,7 @@ std::optional<std::vector<std::string>> listAt(const std::string &code, std::siz
 }
 
 /// The declaration of a sized container whose name starts at `at`:
-/// `std::vector<T> v(n)`, `v(n, value)`, `v = {a, b}`, `v{a, b}`, `v;`,
+/// `std::vector<T> v(n)`, `v(n, value)`, `v(p, p + n)`, `v = {a, b}`, `v{a, b}`, `v;`,
 /// Thrust's `host_vector`/`device_vector` alike, `std::array<T, N> v`;
 /// nullopt where `at` declares no such container (a use, another type).
 std::optional<ContainerDeclaration> containerDeclaredAt(const std::string &code, std::size_t at,
@@ -79,8 +81,12 @@ std::optional<ContainerDeclaration> containerDeclaredAt(const std::string &code,
   }
   if (code[next] == ';' || code[next] == ',')
     return ContainerDeclaration{"", 0, {}};
-  if (code[next] == '(') { // `v(n)` or `v(n, value)`
+  if (code[next] == '(') { // `v(n)`, `v(n, value)`, or `v(p + k, p + n)`: the n - k elements from p
     const std::optional<std::vector<std::string>> parts = partsInParentheses(code, next);
+    const std::optional<PointerRange> range =
+        parts && parts->size() == 2 ? pointerRange((*parts)[0], (*parts)[1]) : std::nullopt;
+    if (range)
+      return ContainerDeclaration{"(" + range->to + ") - (" + range->from + ")", 0, {}};
     return parts && (parts->size() == 1 || parts->size() == 2)
                ? std::optional(ContainerDeclaration{parts->front(), 0, {}})
                : std::nullopt;

@@ -76,15 +76,17 @@ std::optional<std::string>
 argumentText(std::string_view written, const std::vector<std::string> &arguments, const OptionLoopFolds &folds,
              const std::function<std::optional<std::string>(const std::string &index)> &index) {
   const std::string read = unwrapped(written);
-  const auto subscript = subscripted(expression::tokensOf(read));
-  if (!subscript || !folds.isArgv(subscript->first))
+  const auto array = subscripted(expression::tokensOf(read));
+  const std::optional<std::int64_t> from = array ? folds.argvFrom(array->first) : std::nullopt;
+  if (!from)
     return std::nullopt;
   const std::size_t open = read.find('['), close = read.rfind(']');
   const std::string inside = read.substr(open + 1, close - open - 1);
   const std::optional<std::string> rewritten = index ? index(inside) : std::optional<std::string>(inside);
-  const std::optional<std::int64_t> position = rewritten ? folds.whole(*rewritten) : std::nullopt;
-  return position && *position >= 1 && static_cast<std::size_t>(*position) <= arguments.size()
-             ? std::optional<std::string>(arguments[static_cast<std::size_t>(*position) - 1])
+  const std::optional<std::int64_t> folded = rewritten ? folds.whole(*rewritten) : std::nullopt;
+  const std::int64_t position = folded && *folded >= 0 ? *folded + *from : 0;
+  return position >= 1 && static_cast<std::size_t>(position) <= arguments.size()
+             ? std::optional<std::string>(arguments[static_cast<std::size_t>(position) - 1])
              : std::nullopt;
 }
 

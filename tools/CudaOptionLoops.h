@@ -112,14 +112,16 @@ const OptionBranch *branchHolding(const OptionLoopBody &body, std::size_t at);
 struct OptionLoopFolds {
   /// The whole number `code` folds to, where the loop is (`(3) + 1 < argc`); nullopt where it does not fold.
   std::function<std::optional<std::int64_t>(const std::string &code)> whole;
-  /// Whether the name is `main`'s `argv`.
-  std::function<bool(const std::string &name)> isArgv;
+  /// Where the texts the name holds start in `main`'s `argv`: 0 for `argv`, 1 for a copy of `argv + 1` on;
+  /// nullopt for a name that holds no command-line arguments.
+  std::function<std::optional<std::int64_t>(const std::string &name)> argvFrom;
 };
 
 /// The text of the string `written` where it is a command-line argument:
-/// `argv[N]`, also as `std::string(argv[N])` or `argv[N].c_str()`, N
-/// folded by `folds.whole` once `index` has rewritten it (nullopt there:
-/// not read); `arguments[N - 1]`, or nullopt where N is not 1 to their number.
+/// `argv[N]` (or a copy's, `folds.argvFrom`), also as `std::string(argv[N])`
+/// or `argv[N].c_str()`, N folded by `folds.whole` once `index` has
+/// rewritten it (nullopt there: not read); `arguments[N - 1]`, or nullopt
+/// where N is not 1 to their number.
 std::optional<std::string>
 argumentText(std::string_view written, const std::vector<std::string> &arguments, const OptionLoopFolds &folds,
              const std::function<std::optional<std::string>(const std::string &index)> &index = nullptr);

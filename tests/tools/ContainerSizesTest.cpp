@@ -21,6 +21,7 @@ TEST(ContainerSizesTest, AContainerSizedWhereItIsDeclaredHasThatSize) {
             "256,1,1");
   EXPECT_EQ(gridOfSize("thrust::host_vector<int> h(1 << 16);\nthrust::device_vector<int> v(h.size());"), "4096,1,1");
   EXPECT_EQ(gridOfSize("std::array<float, 2048> v;"), "128,1,1");
+  EXPECT_EQ(gridOfSize("static float data[8192];\nstd::vector<float> v(data + 1024, data + 4096);"), "192,1,1");
   EXPECT_EQ(gridOfSize("std::vector<int> v = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};\n"
                        "v.reserve(4096);"),
             "1,1,1");

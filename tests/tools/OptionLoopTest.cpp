@@ -101,6 +101,31 @@ TEST(OptionLoopTest, ALongChainIsRunOnce) {
   EXPECT_EQ(runWith({"-s0", "128", "-s23", "8192", "-s5", "1"}, loop), "32,1,1 x 128,1,1, 1");
 }
 
+TEST(OptionLoopTest, AVectorOfTheArgumentsReadsAsArgv) {
+  const std::string positional = "std::vector<std::string> args(argv, argv + argc);\n"
+                                 "const int n = args.size() > 1 ? std::stoi(args[1]) : 4096;\nk<<<n / 256, 256>>>(x);";
+  std::string how;
+  EXPECT_EQ(runWith({"8192"}, positional, &how), "32,1,1 x 256,1,1, 1");
+  EXPECT_NE(how.find("`args[1]` = 8192, the program run with the arguments `8192`"), std::string::npos) << how;
+  EXPECT_EQ(runWith({}, positional), "16,1,1 x 256,1,1, 1"); // its size is `argc`, 1
+  // From `argv + 1`, the loop over it by index.
+  const std::string loop = "int n = 4096;\nstd::vector<std::string> args(argv + 1, argv + argc);\n"
+                           "for (size_t i = 0; i < args.size(); ++i) {\n"
+                           "  if (args[i] == \"-n\" && i + 1 < args.size()) n = std::stoi(args[++i]);\n}\n"
+                           "k<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"-v", "-n", "2048"}, loop), "8,1,1 x 256,1,1, 1");
+  // A copy that may hold other texts by then, or of other pointers, is not read.
+  EXPECT_EQ(runWith({"8192"}, "std::vector<std::string> args(argv, argv + argc);\nargs[1] = \"64\";\n"
+                              "k<<<std::stoi(args[1]) / 256, 256>>>(x);"),
+            "none x 256,1,1, 1");
+  EXPECT_EQ(runWith({"8192"}, "std::vector<std::string> args(argv, argv + argc);\nshift(args);\n"
+                              "k<<<std::stoi(args[1]) / 256, 256>>>(x);"),
+            "none x 256,1,1, 1");
+  EXPECT_EQ(runWith({"8192"}, "std::vector<std::string> args(names, names + argc);\n"
+                              "k<<<std::stoi(args[1]) / 256, 256>>>(x);"),
+            "none x 256,1,1, 1");
+}
+
 TEST(OptionLoopTest, OtherLoopsAndUsesStayOpen) {
   // A statement other than a name given `argv[i]` or an `if` chain.
   EXPECT_EQ(runWith({"-n", "8192"}, "int n = 4096;\nfor (int i = 1; i < argc; i++) {\n  printf(\"%s\\n\", argv[i]);\n"
