@@ -277,10 +277,7 @@ std::optional<std::pair<std::uint64_t, std::int64_t>> scaledIterations(std::int6
                                                                        bool divides) {
   constexpr std::uint64_t kMostScaledIterations = 64;
   __extension__ using Int128 = __int128;
-  const auto holds = [&](Int128 value) {
-    return comparison == "<" ? value < bound : comparison == "<=" ? value <= bound : comparison == ">" ? value > bound
-         : comparison == ">=" ? value >= bound : value != bound;
-  };
+  const auto holds = [&](Int128 value) { return comparisonHolds<Int128>(value, comparison, bound); };
   Int128 value = start, sum = 0;
   std::uint64_t count = 0;
   for (; holds(value); ++count) {

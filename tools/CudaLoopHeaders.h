@@ -138,6 +138,16 @@ struct RangeFor {
 /// nullopt for a counted `for`'s (with `;`) or anything else.
 std::optional<RangeFor> rangeFor(std::string_view header);
 
+/// Whether `value` `comparison` `bound` holds, `comparison` a counted
+/// `for`'s (`<`, `<=`, `>`, `>=`, else `!=`).
+template <typename Value> bool comparisonHolds(Value value, const std::string &comparison, Value bound) {
+  return comparison == "<"    ? value < bound
+         : comparison == "<=" ? value <= bound
+         : comparison == ">"  ? value > bound
+         : comparison == ">=" ? value >= bound
+                              : value != bound;
+}
+
 /// The iterations of `for (i = start; i OP bound; i += step)` (0 where it
 /// runs none, saturating at 2^64 - 1); nullopt where counting never ends it.
 std::optional<std::uint64_t> iterations(std::int64_t start, const std::string &comparison, std::int64_t bound,

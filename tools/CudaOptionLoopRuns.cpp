@@ -11,15 +11,6 @@ namespace ptxdvfs::tools {
 
 namespace {
 
-/// Whether `value` `comparison` (`<`, `<=`, `>`, `>=`, `!=`) `bound` holds.
-bool compares(std::int64_t value, const std::string &comparison, std::int64_t bound) {
-  return comparison == "<"    ? value < bound
-         : comparison == "<=" ? value <= bound
-         : comparison == ">"  ? value > bound
-         : comparison == ">=" ? value >= bound
-                              : value != bound;
-}
-
 /// `written` without what does not change a string's text: `std::string(...)` around it, `.c_str()` after it.
 std::string unwrapped(std::string_view written) {
   std::string read = trimmed(written);
@@ -181,7 +172,7 @@ OptionLoopRun runOptionLoop(const CudaCode &source, const CountedFor &counted, c
     return run;
   }
   std::size_t passes = 0;
-  for (std::int64_t value = *start; compares(value, counted.comparison, *bound); value += *step) {
+  for (std::int64_t value = *start; comparisonHolds(value, counted.comparison, *bound); value += *step) {
     if (++passes > arguments.size() + 1) {
       run.stuck = "a pass does not move on";
       return run;
