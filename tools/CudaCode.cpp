@@ -494,4 +494,14 @@ std::vector<std::string> topLevelParts(std::string_view text, char separator) {
   return parts;
 }
 
+std::vector<std::string> topLevelPartsAsWritten(std::string_view code, std::string_view text) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  for (const std::string &part : topLevelParts(code)) {
+    parts.push_back(trimmed(text.substr(start, part.size())));
+    start += part.size() + 1;
+  }
+  return parts;
+}
+
 } // namespace ptxdvfs::tools

@@ -329,6 +329,11 @@ std::vector<std::string> templateArgumentsAt(const std::string &code, std::size_
 /// `text` split at its `separator`s outside brackets: its top-level commas by default.
 std::vector<std::string> topLevelParts(std::string_view text, char separator = ',');
 
+/// The parts of `text` at the top-level commas of `code` (codeOf() of
+/// `text`, offsets shared, so that a literal's commas and brackets do not
+/// count: `sscanf(argv[1], "%d,%d", ...)`), each trimmed.
+std::vector<std::string> topLevelPartsAsWritten(std::string_view code, std::string_view text);
+
 /// What the parentheses opened at `open` hold, split at top-level commas:
 /// a call's arguments, a function's parameters; none for `()`. nullopt
 /// where they do not close.

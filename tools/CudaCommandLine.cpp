@@ -245,7 +245,9 @@ std::string withCommandLineHelpers(std::string code, const std::string &text,
       const std::size_t end = pastClosing(code, open);
       if (end == std::string::npos)
         continue;
-      const std::vector<std::string> parts = topLevelParts(std::string_view(text).substr(open + 1, end - open - 2));
+      const std::vector<std::string> parts = topLevelPartsAsWritten(
+          std::string_view(code).substr(open + 1, end - open - 2),
+          std::string_view(text).substr(open + 1, end - open - 2)); // a flag's commas are not the call's
       const std::optional<std::string> flag = parts.size() == 3 ? plainStringLiteral(parts[2]) : std::nullopt;
       if (!flag)
         continue; // a flag named by a variable, or escaped

@@ -346,7 +346,8 @@ std::optional<std::optional<Number>> ConstantFolder::Impl::CommandLine::scannedA
   if (close == std::string::npos || index < 2 || depth >= kMaxDepth)
     return open_;
   const std::vector<std::string> parts =
-      topLevelParts(std::string_view(source.text()).substr(open + 1, close - open - 2));
+      topLevelPartsAsWritten(std::string_view(code).substr(open + 1, close - open - 2),
+                             std::string_view(source.text()).substr(open + 1, close - open - 2));
   const auto scanned = subscripted(tokensOf(parts[0]));
   const std::optional<std::string> format = plainStringLiteral(parts[1]);
   if (!scanned || !format)

@@ -46,17 +46,6 @@ std::optional<int> fieldValue(const std::string &written) {
   return std::nullopt;
 }
 
-/// `code`'s parts at its top-level commas, as the same ranges of `text`, trimmed.
-std::vector<std::string> partsOf(std::string_view code, std::string_view text) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  for (const std::string &part : topLevelParts(code)) {
-    parts.push_back(trimmed(text.substr(start, part.size())));
-    start += part.size() + 1;
-  }
-  return parts;
-}
-
 } // namespace
 
 std::optional<GetoptLoop> getoptLoopOf(std::string_view condition) {
@@ -74,8 +63,9 @@ std::optional<GetoptLoop> getoptLoopOf(std::string_view condition) {
   if ((callee != "getopt" && callee != "getopt_long" && callee != "getopt_long_only") || close == std::string::npos ||
       equals == std::string::npos || code[open] != '(')
     return std::nullopt;
-  const std::vector<std::string> arguments = partsOf(std::string_view(code).substr(open + 1, close - open - 2),
-                                                     std::string_view(text).substr(open + 1, close - open - 2));
+  const std::vector<std::string> arguments =
+      topLevelPartsAsWritten(std::string_view(code).substr(open + 1, close - open - 2),
+                             std::string_view(text).substr(open + 1, close - open - 2));
   const std::vector<std::string> assigned = wordsIn(code.substr(0, equals));
   const std::optional<std::string> optstring = arguments.size() >= 3 ? plainStringLiteral(arguments[2]) : std::nullopt;
   if (assigned.size() != 1 || !optstring || arguments.size() != (callee == "getopt" ? 3u : 5u))
@@ -114,8 +104,8 @@ std::optional<std::vector<LongOption>> longOptionsIn(const std::string &code, co
       if (open == std::string::npos || close == std::string::npos || close < open)
         return std::nullopt;
       const std::vector<std::string> fields =
-          partsOf(std::string_view(entry).substr(open + 1, close - open - 1),
-                  std::string_view(text).substr(entryAt + open + 1, close - open - 1));
+          topLevelPartsAsWritten(std::string_view(entry).substr(open + 1, close - open - 1),
+                                 std::string_view(text).substr(entryAt + open + 1, close - open - 1));
       const std::optional<int> argument = fields.size() == 4 ? fieldValue(fields[1]) : std::nullopt;
       const std::optional<int> flag = fields.size() == 4 ? fieldValue(fields[2]) : std::nullopt;
       const std::optional<int> value = fields.size() == 4 ? fieldValue(fields[3]) : std::nullopt;

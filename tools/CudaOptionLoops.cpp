@@ -67,8 +67,8 @@ std::size_t literalEnd(std::string_view text, std::size_t at) {
   return close == std::string_view::npos || text[close] != text[at] ? std::string_view::npos : close + 1;
 }
 
-/// The operand of `==` or `!=` that ends at `end` (from the left) or starts at `start` (from the right) of
-/// `code`: up to a top-level `(`, `)`, `,`, `;`, `?`, `:`, `&&`, `||`, or a `!` not of `!=`.
+/// The operand of `==` or `!=` in `code` that ends at `from` (`leftward`) or starts there: as far as a
+/// top-level `(`, `)`, `,`, `;`, `?`, `:`, `&&`, `||`, or a `!` not of `!=`; its [start, end).
 std::pair<std::size_t, std::size_t> operandAround(std::string_view code, std::size_t from, bool leftward) {
   int depth = 0;
   std::size_t at = from;
@@ -158,12 +158,9 @@ std::optional<std::pair<std::pair<std::size_t, std::size_t>, int>> comparisonAt(
     const std::size_t close = pastClosing(code, open);
     if (close == std::string::npos)
       return std::nullopt;
-    std::vector<std::string> parts; // split where the code's commas are, not a literal's
-    std::size_t partStart = open + 1;
-    for (const std::string &part : topLevelParts(std::string_view(code).substr(open + 1, close - open - 2))) {
-      parts.push_back(trimmed(std::string_view(text).substr(partStart, part.size())));
-      partStart += part.size() + 1;
-    }
+    const std::vector<std::string> parts =
+        topLevelPartsAsWritten(std::string_view(code).substr(open + 1, close - open - 2),
+                               std::string_view(text).substr(open + 1, close - open - 2));
     const std::string quoted = "\"" + literal + "\"";
     if (parts.size() != (bounded ? 3u : 2u) || (parts[0] == quoted) == (parts[1] == quoted))
       return std::nullopt; // the literal alone, in one of the first two

@@ -102,6 +102,8 @@ TEST(CommandLineTest, SscanfStoresWhatItsFormatReads) {
   EXPECT_EQ(how, "`argv[1]` = 2048x64, the program run with the arguments `2048x64`");
   EXPECT_EQ(runWith({"2048"}, "int n, b = 64;\nsscanf(argv[1], \"%dx%d\", &n, &b);\nk<<<n / 256, b>>>(x);"),
             "8,1,1 x none, 1"); // b is not stored: the text ends first, and what b held is not read through
+  EXPECT_EQ(runWith({"2048,64"}, "int n, b;\nsscanf(argv[1], \"%d,%d\", &n, &b);\nk<<<n / b, b>>>(x);"),
+            "32,1,1 x 64,1,1, 1"); // the format's comma is not the call's
   EXPECT_EQ(runWith({}, "int n;\nsscanf(argv[1], \"%d\", &n);\nk<<<n / 256, 256>>>(x);"), "none x 256,1,1, 1");
   EXPECT_EQ(runWith({"2048"}, "int n = 64;\nif (rand()) sscanf(argv[1], \"%d\", &n);\nk<<<n, 32>>>(x);"),
             "none x 32,1,1, 1");
