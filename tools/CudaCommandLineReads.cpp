@@ -24,15 +24,6 @@ std::optional<char> labelCharacter(std::string_view label) {
              : std::nullopt;
 }
 
-/// The length of the name of the `getopt`, `getopt_long` or `getopt_long_only` called at `at`; 0 for none.
-std::size_t getoptCallAt(const std::string &code, std::size_t at) {
-  for (const std::size_t length : {6, 11, 16})
-    if (isWholeWord(code, at, length) && (length == 6 || code.compare(at + 6, 5, "_long") == 0) &&
-        (length != 16 || code.compare(at + 11, 5, "_only") == 0))
-      return afterMemberAccess(code, at) ? 0 : length;
-  return 0;
-}
-
 /// How many times [`from`, `to`) of `code` changes the variable `name` (changesAt()).
 std::size_t changesIn(const std::string &code, const std::string &name, std::size_t from, std::size_t to) {
   std::size_t changes = 0;

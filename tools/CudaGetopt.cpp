@@ -48,20 +48,26 @@ std::optional<int> fieldValue(const std::string &written) {
 
 } // namespace
 
+std::size_t getoptCallAt(const std::string &code, std::size_t at) {
+  for (const std::size_t length : {6, 11, 16})
+    if (isWholeWord(code, at, length) && (length == 6 || code.compare(at + 6, 5, "_long") == 0) &&
+        (length != 16 || code.compare(at + 11, 5, "_only") == 0))
+      return afterMemberAccess(code, at) ? 0 : length;
+  return 0;
+}
+
 std::optional<GetoptLoop> getoptLoopOf(std::string_view condition) {
   const std::string text(condition), code = codeOf(text);
   std::size_t call = code.find("getopt");
-  while (call != std::string::npos && !isWholeWord(code, call, 6) && !isWholeWord(code, call, 11) &&
-         !isWholeWord(code, call, 16))
+  while (call != std::string::npos && getoptCallAt(code, call) == 0)
     call = code.find("getopt", call + 1);
-  std::size_t nameEnd = call;
-  while (nameEnd < code.size() && isIdentifierChar(code[nameEnd]))
-    ++nameEnd;
+  const std::size_t nameEnd = call == std::string::npos ? call : call + getoptCallAt(code, call);
   const std::string callee = call == std::string::npos ? "" : code.substr(call, nameEnd - call);
-  const std::size_t open = code.find_first_not_of(" \t\r\n", nameEnd), equals = code.rfind('=', call);
-  const std::size_t close = open != std::string::npos && code[open] == '(' ? pastClosing(code, open) : open;
-  if ((callee != "getopt" && callee != "getopt_long" && callee != "getopt_long_only") || close == std::string::npos ||
-      equals == std::string::npos || code[open] != '(')
+  const std::size_t open = call == std::string::npos ? call : code.find_first_not_of(" \t\r\n", nameEnd);
+  const std::size_t equals = call == std::string::npos ? call : code.rfind('=', call);
+  const std::size_t close =
+      open != std::string::npos && code[open] == '(' ? pastClosing(code, open) : std::string::npos;
+  if (close == std::string::npos || equals == std::string::npos)
     return std::nullopt;
   const std::vector<std::string> arguments =
       topLevelPartsAsWritten(std::string_view(code).substr(open + 1, close - open - 2),

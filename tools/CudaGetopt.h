@@ -21,6 +21,11 @@ struct GetoptLoop {
   bool longOnly = false;   ///< `getopt_long_only`, for which `-size` may name a long option too
 };
 
+/// The length of the name of the `getopt`, `getopt_long` or
+/// `getopt_long_only` written at `at` of `code` (not as a member); 0 for
+/// anything else.
+std::size_t getoptCallAt(const std::string &code, std::size_t at);
+
 /// `condition` (as written, literals kept) read as `(opt = getopt(argc,
 /// argv, "n:v")) != -1`, or a `getopt_long` or `getopt_long_only` call
 /// given an array's name; nullopt for anything else.
