@@ -24,6 +24,16 @@ std::optional<char> labelCharacter(std::string_view label) {
              : std::nullopt;
 }
 
+/// A `while`'s condition that compares a counter with a bound (`i < argc`), read as a `for` whose branches
+/// alone step it: `for (; i < argc; i += 0)`, starting from the counter's value before the loop.
+std::optional<CountedFor> steppedByBranches(std::string_view condition) {
+  for (const std::string &name : wordsIn(condition))
+    if (std::optional<CountedFor> counted = countedFor("; " + std::string(condition) + "; " + name + " += 0");
+        counted && counted->counter == name)
+      return counted;
+  return std::nullopt;
+}
+
 /// How many times [`from`, `to`) of `code` changes the variable `name` (changesAt()).
 std::size_t changesIn(const std::string &code, const std::string &name, std::size_t from, std::size_t to) {
   std::size_t changes = 0;
@@ -220,10 +230,11 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std:
     return std::nullopt; // run bare, `i < argc` holds for no `i` from 1 (untaken())
   const std::vector<LoopHeader> headers = headersAround(source, statementStartAround(code, at));
   const auto loop = std::find_if(headers.begin(), headers.end(), [](const LoopHeader &h) { return !isBranch(h); });
-  if (loop == headers.end() || loop->keyword != "for" ||
+  if (loop == headers.end() || (loop->keyword != "for" && loop->keyword != "while") ||
       std::any_of(headers.begin(), loop, [](const LoopHeader &h) { return h.keyword == "case"; }))
     return std::nullopt;
-  const std::optional<CountedFor> counted = countedFor(loop->inside(code));
+  const std::optional<CountedFor> counted =
+      loop->keyword == "for" ? countedFor(loop->inside(code)) : steppedByBranches(loop->inside(code));
   const std::size_t open = code.find_first_not_of(" \t\r\n", loop->headEnd + 1);
   const std::optional<OptionLoopBody> body =
       counted && counted->scaling == CountedFor::Scaling::None && open != std::string::npos

@@ -167,7 +167,7 @@ OptionLoopRun runOptionLoop(const CudaCode &source, const CountedFor &counted, c
   OptionLoopRun run;
   const std::optional<std::int64_t> start = folds.whole(counted.start), bound = folds.whole(counted.bound),
                                     step = folds.whole(counted.step);
-  if (!start || !bound || !step || *step == 0) {
+  if (!start || !bound || !step) { // a step of 0: a `while` whose branches step it (a pass that does not, below)
     run.stuck = "its counter's range does not fold";
     return run;
   }

@@ -135,13 +135,13 @@ struct OptionLoopRun {
 };
 
 /// The run of the loop counted as `counted` (the counter stepped by a
-/// number, not scaled), its braced body `body`, over `arguments` (`argv[1]`
-/// on): pass after pass, in each chain the first branch whose condition
-/// holds (withStringComparisons() of what `argv[...]` and the body's names
-/// hold with the counter where it is, then withCounterRead()), gone
-/// through as branchPass() says, until the loop's condition fails or a
-/// `break` runs. `statement`, in the branch `holder`, is the statement
-/// asked about.
+/// number, not scaled; 0 for a `while` whose branches alone step it), its
+/// braced body `body`, over `arguments` (`argv[1]` on): pass after pass,
+/// in each chain the first branch whose condition holds
+/// (withStringComparisons() of what `argv[...]` and the body's names hold
+/// with the counter where it is, then withCounterRead()), gone through as
+/// branchPass() says, until the loop's condition fails or a `break` runs.
+/// `statement`, in the branch `holder`, is the statement asked about.
 OptionLoopRun runOptionLoop(const CudaCode &source, const CountedFor &counted, const OptionLoopBody &body,
                             const OptionBranch *holder, std::size_t statement,
                             const std::vector<std::string> &arguments, const OptionLoopFolds &folds);

@@ -126,6 +126,21 @@ TEST(OptionLoopTest, AVectorOfTheArgumentsReadsAsArgv) {
             "none x 256,1,1, 1");
 }
 
+TEST(OptionLoopTest, AWhileLoopIsSteppedByItsBranches) {
+  const std::string loop = "int n = 4096, b = 256, i = 1;\nwhile (i < argc) {\n"
+                           "  if (!strcmp(argv[i], \"-n\")) {\n    n = atoi(argv[i + 1]);\n    i += 2;\n"
+                           "  } else if (!strcmp(argv[i], \"-b\")) {\n    b = atoi(argv[i + 1]);\n    i += 2;\n"
+                           "  } else {\n    i++;\n  }\n}\nk<<<n / b, b>>>(x);";
+  EXPECT_EQ(runWith({"-v", "-b", "128", "-n", "8192"}, loop), "64,1,1 x 128,1,1, 1");
+  EXPECT_EQ(runWith({}, loop), "16,1,1 x 256,1,1, 1");
+  // A pass that does not step it would run for ever: open.
+  const std::string stuck = "int n = 4096, i = 1;\nwhile (i < argc) {\n"
+                            "  if (!strcmp(argv[i], \"-n\")) {\n    n = atoi(argv[i + 1]);\n    i += 2;\n  }\n}\n"
+                            "k<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"-n", "8192"}, stuck), "32,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"-v", "-n", "8192"}, stuck), "none x 256,1,1, 1");
+}
+
 TEST(OptionLoopTest, OtherLoopsAndUsesStayOpen) {
   // A statement other than a name given `argv[i]` or an `if` chain.
   EXPECT_EQ(runWith({"-n", "8192"}, "int n = 4096;\nfor (int i = 1; i < argc; i++) {\n  printf(\"%s\\n\", argv[i]);\n"
