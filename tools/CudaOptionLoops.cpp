@@ -198,6 +198,24 @@ std::optional<std::pair<std::pair<std::size_t, std::size_t>, int>> comparisonAt(
 
 } // namespace
 
+std::optional<std::string> steppedName(std::string_view statement) {
+  const std::string written = trimmed(statement);
+  std::vector<std::string> words = wordsIn(written);
+  words.erase(std::remove_if(words.begin(), words.end(),
+                             [](const std::string &word) { return std::isdigit(static_cast<unsigned char>(word[0])); }),
+              words.end()); // the amount of `i += 2`
+  if (words.size() != 1)
+    return std::nullopt;
+  std::string rest = written;
+  rest.erase(rest.find(words[0]), words[0].size());
+  rest = trimmed(rest);
+  const bool byOne = rest == "++" || rest == "--";
+  const bool byNumber = (rest.rfind("+=", 0) == 0 || rest.rfind("-=", 0) == 0) && rest.size() > 2 &&
+                        std::all_of(rest.begin() + 2, rest.end(),
+                                    [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == ' '; });
+  return byOne || byNumber ? std::optional<std::string>(words[0]) : std::nullopt;
+}
+
 std::optional<OptionLoopBody> optionLoopBody(const std::string &code, const std::string &text, std::size_t open) {
   const std::size_t close = open < code.size() && code[open] == '{' ? pastClosing(code, open) : std::string::npos;
   if (close == std::string::npos)
@@ -205,8 +223,13 @@ std::optional<OptionLoopBody> optionLoopBody(const std::string &code, const std:
   OptionLoopBody body;
   for (std::size_t at = skipSpaces(code, open + 1); at != std::string::npos && at + 1 < close;
        at = skipSpaces(code, at)) {
-    if (!wordAt(code, at, "if")) { // a name given an argument, before the chains
+    if (!wordAt(code, at, "if")) { // a name given an argument, before the chains, or a name's step
       const std::size_t end = statementEndFrom(code, at);
+      if (end != std::string::npos && end <= close && steppedName(std::string_view(code).substr(at, end - 1 - at))) {
+        body.chains.push_back({OptionBranch{"", at, end}}); // runs in every pass
+        at = end;
+        continue;
+      }
       const auto declared = end == std::string::npos || end > close || !body.chains.empty()
                                 ? std::nullopt
                                 : declaredValue(std::string_view(code).substr(at, end - 1 - at));

@@ -39,11 +39,16 @@ struct OptionBranch {
 /// declares from an argument before anything else (`arg` of `const
 /// std::string arg = argv[i];`, with what it is initialized with:
 /// `argv[i]`), then `if` chains, one after the other, each an `if` with
-/// any number of `else if`s and at most one `else`.
+/// any number of `else if`s and at most one `else`, and statements that
+/// step one name (`i++;`), each a chain of one branch without a condition.
 struct OptionLoopBody {
   std::vector<std::pair<std::string, std::string>> aliases;
   std::vector<std::vector<OptionBranch>> chains;
 };
+
+/// The name a statement's code (no `;`) steps and nothing else: `i++`,
+/// `++i`, `i--`, `i += 2`, `i -= 1`; nullopt for anything else.
+std::optional<std::string> steppedName(std::string_view statement);
 
 /// The block of `code` (codeOf() of `text`, offsets shared) whose `{` is at
 /// `open`, read as an OptionLoopBody; nullopt where it holds anything

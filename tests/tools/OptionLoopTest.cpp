@@ -139,6 +139,14 @@ TEST(OptionLoopTest, AWhileLoopIsSteppedByItsBranches) {
                             "k<<<n / 256, 256>>>(x);";
   EXPECT_EQ(runWith({"-n", "8192"}, stuck), "32,1,1 x 256,1,1, 1");
   EXPECT_EQ(runWith({"-v", "-n", "8192"}, stuck), "none x 256,1,1, 1");
+  // The step after the chain, every pass; one of another name is not followed.
+  const std::string stepped = "int n = 4096, i = 1;\nwhile (i < argc) {\n"
+                              "  if (!strcmp(argv[i], \"-n\")) n = atoi(argv[++i]);\n  i++;\n}\n"
+                              "k<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"-v", "-n", "8192"}, stepped), "32,1,1 x 256,1,1, 1");
+  std::string other = stepped;
+  other.replace(other.find("  i++;"), 6, "  j++;");
+  EXPECT_EQ(runWith({"-v", "-n", "8192"}, other), "none x 256,1,1, 1");
 }
 
 TEST(OptionLoopTest, OtherLoopsAndUsesStayOpen) {
@@ -221,9 +229,14 @@ TEST(OptionLoopTest, TheBodyIsReadAsNamesThenIfChains) {
   EXPECT_EQ(body->chains[0][2].condition, "");
   EXPECT_EQ(text.substr(body->chains[0][2].start, body->chains[0][2].end - body->chains[0][2].start), "c = 1;");
   EXPECT_EQ(body->chains[1][0].condition, "p[0] == 'x'");
+  const std::string stepped = "{ if (a) b = 1; i += 2; }";
+  const auto steps = optionLoopBody(codeOf(stepped), stepped, 0);
+  ASSERT_TRUE(steps);
+  ASSERT_EQ(steps->chains.size(), 2u);
+  EXPECT_EQ(stepped.substr(steps->chains[1][0].start, steps->chains[1][0].end - steps->chains[1][0].start), "i += 2;");
   // A name declared after a chain, a branch that is an unbraced loop, a plain statement.
   for (const std::string other : {"{ if (a) b = 1; std::string s = argv[i]; }", "{ if (a) for (;;) b = 1; }",
-                                  "{ puts(argv[i]); }"})
+                                  "{ puts(argv[i]); }", "{ i *= 2; }"})
     EXPECT_FALSE(optionLoopBody(codeOf(other), other, 0)) << other;
 }
 
