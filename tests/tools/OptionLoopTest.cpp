@@ -115,15 +115,10 @@ TEST(OptionLoopTest, AVectorOfTheArgumentsReadsAsArgv) {
                            "k<<<n / 256, 256>>>(x);";
   EXPECT_EQ(runWith({"-v", "-n", "2048"}, loop), "8,1,1 x 256,1,1, 1");
   // A copy that may hold other texts by then, or of other pointers, is not read.
-  EXPECT_EQ(runWith({"8192"}, "std::vector<std::string> args(argv, argv + argc);\nargs[1] = \"64\";\n"
-                              "k<<<std::stoi(args[1]) / 256, 256>>>(x);"),
-            "none x 256,1,1, 1");
-  EXPECT_EQ(runWith({"8192"}, "std::vector<std::string> args(argv, argv + argc);\nshift(args);\n"
-                              "k<<<std::stoi(args[1]) / 256, 256>>>(x);"),
-            "none x 256,1,1, 1");
-  EXPECT_EQ(runWith({"8192"}, "std::vector<std::string> args(names, names + argc);\n"
-                              "k<<<std::stoi(args[1]) / 256, 256>>>(x);"),
-            "none x 256,1,1, 1");
+  for (const std::string copy : {"std::vector<std::string> args(argv, argv + argc);\nargs[1] = \"64\";",
+                                 "std::vector<std::string> args(argv, argv + argc);\nshift(args);",
+                                 "std::vector<std::string> args(names, names + argc);"})
+    EXPECT_EQ(runWith({"8192"}, copy + "\nk<<<std::stoi(args[1]) / 256, 256>>>(x);"), "none x 256,1,1, 1") << copy;
 }
 
 TEST(OptionLoopTest, AWhileLoopIsSteppedByItsBranches) {
