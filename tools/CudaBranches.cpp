@@ -6,6 +6,7 @@
 #include "CudaConstantsImpl.h"
 
 #include "CudaCommandLineReads.h"
+#include "CudaFolderNotes.h"
 #include "CudaLoopHeaders.h"
 #include "CudaStatements.h"
 
@@ -90,8 +91,7 @@ const constants::Switch &ConstantFolder::Impl::switchOf(std::size_t file, const 
     return read->second;
   constants::Switch cases;
   cases.body = switchBodyOf(files_[file].code(), header);
-  std::vector<std::string> *const notes = notes_, *const openNotes = openNotes_;
-  notes_ = openNotes_ = nullptr;
+  const Notes silenced(*this, nullptr); // a reason names the label taken, not every label folded
   const std::vector<SwitchBody::Label> &labels = cases.body.labels;
   cases.fallback = labels.size();
   for (std::size_t i = 0; i < labels.size() && cases.folds; ++i) {
@@ -104,8 +104,6 @@ const constants::Switch &ConstantFolder::Impl::switchOf(std::size_t file, const 
     if (cases.folds)
       cases.jumps.emplace(value->whole, i);
   }
-  notes_ = notes;
-  openNotes_ = openNotes;
   return remembered_.switches.emplace(key, std::move(cases)).first->second;
 }
 

@@ -3,6 +3,7 @@
 // `argv[N]` and `optarg` as text, and what a `getopt` loop's cases set.
 #include "CudaCommandLineReads.h"
 
+#include "CudaFolderNotes.h"
 #include "CudaStatements.h"
 
 #include <algorithm>
@@ -43,27 +44,8 @@ std::size_t changesIn(const std::string &code, const std::string &name, std::siz
   return changes;
 }
 
-/// Silences the notes of the fold under way while it lives: running a loop
-/// folds many conditions, and a value rests only on the pass that sets it.
-class Silenced {
-public:
-  using Notes = std::vector<std::string> *;
-  Silenced(Notes &notes, Notes &open) : notes_(notes), open_(open), outer_(notes), outerOpen_(open) {
-    notes = open = nullptr;
-  }
-  ~Silenced() {
-    notes_ = outer_;
-    open_ = outerOpen_;
-  }
-  Silenced(const Silenced &) = delete;
-  Silenced &operator=(const Silenced &) = delete;
-
-private:
-  Notes &notes_, &open_;
-  Notes outer_, outerOpen_;
-};
-
 } // namespace
+
 ConstantFolder::Impl::CommandLine ConstantFolder::Impl::commandLine() const { return CommandLine(*this); }
 
 bool ConstantFolder::Impl::CommandLine::isArgv(std::size_t file, std::size_t offset, const std::string &name,
@@ -252,7 +234,7 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std:
   const auto key = std::tuple{file, loop->at, statement};
   auto remembered = folder_.remembered_.optionLoopRuns.find(key);
   if (remembered == folder_.remembered_.optionLoopRuns.end()) { // each pass folds every condition: run it once
-    const Silenced silenced(folder_.notes_, folder_.openNotes_);
+    const Notes silenced(folder_, nullptr); // running a loop folds many conditions; the value rests on one pass
     OptionLoopRun run =
         runOptionLoop(source, *counted, *body, holder, statement, folder_.arguments_, foldsAt(file, loop->at, depth));
     remembered = folder_.remembered_.optionLoopRuns.emplace(key, std::move(run)).first;

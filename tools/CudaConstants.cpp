@@ -6,6 +6,7 @@
 
 #include "CudaCommandLineReads.h"
 #include "CudaExpression.h"
+#include "CudaFolderNotes.h"
 #include "CudaPreprocessor.h"
 #include "CudaStatements.h"
 
@@ -421,46 +422,6 @@ const std::vector<CudaCode> &ConstantFolder::files() const { return impl_->files
 const std::vector<std::string> &ConstantFolder::arguments() const { return impl_->arguments(); }
 
 bool ConstantFolder::sees(std::size_t file, std::size_t other) const { return impl_->sees(file, other); }
-
-/// Collects the notes of one public fold into `how`, joined by "; ":
-/// what the value rests on, or where it is open, why its parameters are.
-class ConstantFolder::Impl::Notes {
-public:
-  Notes(const Impl &folder, std::string *how)
-      : folder_(folder), how_(how), outer_(folder.notes_), outerOpen_(folder.openNotes_) {
-    folder_.notes_ = how ? &notes_ : nullptr;
-    folder_.openNotes_ = how ? &openNotes_ : nullptr;
-  }
-  ~Notes() {
-    folder_.notes_ = outer_;
-    folder_.openNotes_ = outerOpen_;
-  }
-  Notes(const Notes &) = delete;
-  Notes &operator=(const Notes &) = delete;
-
-  /// Sets `how` to the notes of a fold that gave a value (`folded`), or
-  /// where it did not, to the first reason a parameter is open: the one
-  /// deepest down the calls, where the source stops fixing it.
-  template <typename T> const std::optional<T> &told(const std::optional<T> &folded) {
-    if (!how_)
-      return folded;
-    how_->clear();
-    if (!folded) {
-      if (!openNotes_.empty())
-        *how_ = openNotes_.front();
-      return folded;
-    }
-    for (const std::string &note : notes_)
-      *how_ += (how_->empty() ? "" : "; ") + note;
-    return folded;
-  }
-
-private:
-  const Impl &folder_;
-  std::string *how_;
-  std::vector<std::string> *outer_, *outerOpen_;
-  std::vector<std::string> notes_, openNotes_;
-};
 
 void ConstantFolder::Impl::note(std::vector<std::string> notes) const {
   if (!notes_)
