@@ -7,7 +7,6 @@
 #include "CudaStatements.h"
 
 #include <algorithm>
-#include <set>
 
 namespace ptxdvfs::tools {
 
@@ -103,12 +102,8 @@ std::optional<std::int64_t> ConstantFolder::Impl::CommandLine::argvFrom(std::siz
         return std::nullopt; // not `(argv + K, argv + argc)`, or another scope's
       return first->whole;
     }
-    static const std::set<std::string, std::less<>> kReads{"size", "empty", "begin", "end", "cbegin", "cend"};
-    const bool reads = next != std::string::npos &&
-                       ((code[next] == '[' && !changesMembersAt(code, at, at + name.size(), true)) ||
-                        (code[next] == '.' && kReads.count(firstWordOf(std::string_view(code).substr(next + 1)))));
-    if (!reads)
-      return std::nullopt; // it may hold other texts by now
+    if (!readsElementOnly(code, at, name.size()))
+      return std::nullopt; // it may hold other texts by now (`args[1] = "64"`, `std::sort(args.begin(), ...)`)
   }
   return std::nullopt;
 }

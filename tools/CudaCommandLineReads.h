@@ -55,7 +55,7 @@ private:
   bool isArgv(std::size_t file, std::size_t offset, const std::string &name, int depth) const;
   /// Where the texts `name`, read at `offset` of `file`, holds start in `argv`: 0 for `argv` itself (isArgv()),
   /// K for a `std::vector<std::string> name(argv + K, argv + argc)` declared in a block around it, that only
-  /// reads follow (`name[i]`, `name.size()`); nullopt for anything else.
+  /// reads follow (readsElementOnly(): `name[i]`, `name.size()`); nullopt for anything else.
   std::optional<std::int64_t> argvFrom(std::size_t file, std::size_t offset, const std::string &name, int depth) const;
   /// The change of `name` at `at`, the only one in the cases of a `getopt` loop's `switch`, where one case alone
   /// sets it with a plain assignment: whether its option is found, and what the last one's `optarg` gives it.

@@ -92,6 +92,31 @@ bool changesAt(const std::string &code, std::size_t at, std::size_t length) {
   return assigned || taken || passedToTheLibraryToChange(code, at, length);
 }
 
+bool readsElementOnly(const std::string &code, std::size_t at, std::size_t length) {
+  static const std::set<std::string, std::less<>> kReads{"size", "empty", "cbegin", "cend"};
+  const std::size_t next = code.find_first_not_of(" \t\r\n", at + length);
+  if (next == std::string::npos)
+    return false;
+  if (code[next] == '[')
+    return !changesMembersAt(code, at, at + length, true);
+  if (code[next] == '.') // a container's `sizes.size()`
+    return kReads.count(firstWordOf(std::string_view(code).substr(next + 1))) > 0;
+  std::size_t previous = codeEndBefore(code, at);
+  if (code[next] == ')' && previous > 0 && code[previous - 1] == ':' && (previous < 2 || code[previous - 2] != ':')) {
+    // The range of a range `for`: read where it takes elements by value or by const reference.
+    const std::size_t open = parenthesisAround(code, at);
+    const std::string_view declared = open == std::string::npos
+                                          ? std::string_view()
+                                          : std::string_view(code).substr(open + 1, previous - 1 - open - 1);
+    const std::vector<std::string> words = wordsIn(declared);
+    return open != std::string::npos &&
+           (declared.find('&') == std::string_view::npos || std::count(words.begin(), words.end(), "const"));
+  }
+  if (previous > 0 && code[previous - 1] == '(')
+    previous = codeEndBefore(code, previous - 1);
+  return wordBefore(code, previous) == "sizeof";
+}
+
 std::string withoutAssignments(std::string condition) {
   for (std::size_t from = 0;;) {
     const std::size_t found = plainAssignment(std::string_view(condition).substr(from));

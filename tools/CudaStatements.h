@@ -19,6 +19,12 @@ namespace ptxdvfs::tools {
 /// where it may be (`&n`, `++n`, `cin >> n`, `std::swap(n, m)`).
 bool changesAt(const std::string &code, std::size_t at, std::size_t length);
 
+/// Whether the name of `length` characters at `at`, an array's or a container's, only reads
+/// an element there (`sizes[i]` read, `sizeof(sizes)`): not written
+/// (`sizes[0] = 2`, `&sizes[1]`, `cin >> sizes[0]`), nor passed whole
+/// (`fill(sizes)`), which may write it.
+bool readsElementOnly(const std::string &code, std::size_t at, std::size_t length);
+
 /// `condition` with each assignment in parentheses, `(opt = getopt(...))`,
 /// replaced by the value it assigns, which is the value of the parentheses.
 std::string withoutAssignments(std::string condition);

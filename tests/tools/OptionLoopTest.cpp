@@ -117,6 +117,8 @@ TEST(OptionLoopTest, AVectorOfTheArgumentsReadsAsArgv) {
   // A copy that may hold other texts by then, or of other pointers, is not read.
   for (const std::string copy : {"std::vector<std::string> args(argv, argv + argc);\nargs[1] = \"64\";",
                                  "std::vector<std::string> args(argv, argv + argc);\nshift(args);",
+                                 "std::vector<std::string> args(argv, argv + argc);\n"
+                                 "std::sort(args.begin(), args.end());",
                                  "std::vector<std::string> args(names, names + argc);"})
     EXPECT_EQ(runWith({"8192"}, copy + "\nk<<<std::stoi(args[1]) / 256, 256>>>(x);"), "none x 256,1,1, 1") << copy;
 }
