@@ -1,6 +1,5 @@
 // CudaCommandLineReads.cpp - what the host code reads from the command
-// line it is run with (--program-args): `argv` where it is main's,
-// `argv[N]` and `optarg` as text, and what a `getopt` loop's cases set.
+// line it is run with (--program-args); see CudaCommandLineReads.h.
 #include "CudaCommandLineReads.h"
 
 #include "CudaFolderNotes.h"

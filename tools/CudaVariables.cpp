@@ -227,8 +227,8 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
         continue; // another function's change, of a global: its declaration weighs it (changedAnywhere())
       if (const std::optional<Lookup> read = commandLine().change(file, at, name, before, depth, found)) {
         if (*read == Lookup::Absent)
-          continue; // a `getopt` case whose option no argument gives
-        return *read; // a `getopt` case's or `sscanf(argv[1], ...)`'s
+          continue; // a `getopt` case, or an option loop's branch, that no argument leads to
+        return *read; // a `getopt` case's, an option loop's or `sscanf(argv[1], ...)`'s
       }
       if (const Lookup queried = deviceQuery(file, at, name.size(), "", before, depth, found);
           queried != Lookup::Absent)
