@@ -95,11 +95,17 @@ const constants::Switch &ConstantFolder::Impl::switchOf(std::size_t file, const 
   const std::vector<SwitchBody::Label> &labels = cases.body.labels;
   cases.fallback = labels.size();
   for (std::size_t i = 0; i < labels.size() && cases.folds; ++i) {
-    if (labels[i].expression.empty()) {
+    if (labels[i].fallback) {
       cases.fallback = i;
       continue;
     }
-    const std::optional<Number> value = number(file, labels[i].at, labels[i].expression, depth + 1);
+    const std::optional<char> character =
+        labels[i].expression.empty()
+            ? labelCharacter(std::string_view(files_[file].text()).substr(labels[i].at, labels[i].end - labels[i].at))
+            : std::nullopt;
+    const std::optional<Number> value =
+        character ? std::optional<Number>(Number{false, static_cast<unsigned char>(*character), 0})
+                  : number(file, labels[i].at, labels[i].expression, depth + 1);
     cases.folds = value && !value->real;
     if (cases.folds)
       cases.jumps.emplace(value->whole, i);

@@ -14,15 +14,6 @@ using namespace constants;
 
 namespace {
 
-/// The character of a label as written, `case 'n':`; nullopt for any other label.
-std::optional<char> labelCharacter(std::string_view label) {
-  const std::size_t quote = label.find('\'');
-  return quote != std::string_view::npos && quote + 2 < label.size() && label[quote + 2] == '\'' &&
-                 label[quote + 1] != '\\'
-             ? std::optional<char>(label[quote + 1])
-             : std::nullopt;
-}
-
 /// A `while`'s condition that compares a counter with a bound (`i < argc`), read as a `for` whose branches
 /// alone step it: `for (; i < argc; i += 0)`, starting from the counter's value before the loop.
 std::optional<CountedFor> steppedByBranches(std::string_view condition) {

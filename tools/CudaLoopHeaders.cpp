@@ -366,6 +366,7 @@ SwitchBody switchBodyOf(const std::string &code, const LoopHeader &header) {
         label.end = past;
         if (word == "case")
           label.expression = trimmed(code.substr(i + 4, past - 1 - i - 4));
+        label.fallback = word == "default";
         body.labels.push_back(std::move(label));
         i = past;
         continue;
@@ -394,6 +395,14 @@ SwitchBody switchBodyOf(const std::string &code, const LoopHeader &header) {
     ++i;
   }
   return body;
+}
+
+std::optional<char> labelCharacter(std::string_view label) {
+  const std::size_t quote = label.find('\'');
+  return quote != std::string_view::npos && quote + 2 < label.size() && label[quote + 2] == '\'' &&
+                 label[quote + 1] != '\\'
+             ? std::optional<char>(label[quote + 1])
+             : std::nullopt;
 }
 
 SwitchBody::Leads SwitchBody::leads(std::size_t label, std::size_t offset) const {

@@ -53,8 +53,11 @@ std::vector<LoopHeader> headersAround(const CudaCode &code, std::size_t statemen
 struct SwitchBody {
   /// A label, `case E:` or `default:`.
   struct Label {
-    std::string expression;      ///< `E`, as code() has it; empty for `default`
+    /// `E`, as code() has it; empty for `default`, and for a character
+    /// literal, which code() blanks (labelCharacter() reads it from the text)
+    std::string expression;
     std::size_t at = 0, end = 0; ///< its `case` or `default`, and just past its `:`
+    bool fallback = false;       ///< `default:`
   };
   /// How a jump to a label leads to a statement: Yes where only plain
   /// statements lie between them (other labels fall through); Maybe where
@@ -76,6 +79,10 @@ struct SwitchBody {
   };
   std::vector<Statement> statements; ///< in order
 };
+
+/// The character of a label as written, `case 'n':`; nullopt for any other
+/// label, or an escape (`'\n'`).
+std::optional<char> labelCharacter(std::string_view label);
 
 /// The body of the `switch` of the `case` header `header`; no labels
 /// where it is not braced or not closed.

@@ -447,6 +447,9 @@ TEST(CudaHostLoopsTest, ASwitchRunsOnlyTheCasesItsValueLeadsTo) {
   EXPECT_EQ(gridAfter("const int mode = 0;\nint n = 4096;\nswitch (mode) { case 0: n = 512; break; default: n = 1024; }"),
             "2,1,1");
   EXPECT_EQ(gridAfter("int n = 4096;\nswitch (2) { case 0: n = 512; break; case 1: { n = 1024; } }"), "16,1,1");
+  // A character's label is its code; `default` is found by its word, wherever it stands.
+  EXPECT_EQ(gridAfter("int n = 4096;\nswitch (3) { default: break; case 'a': n = 512; }"), "16,1,1");
+  EXPECT_EQ(gridAfter("int n = 4096;\nswitch (97) { default: break; case 'a': n = 512; }"), "2,1,1");
   // Not where the switch may jump past the assignment to the use, or leave before it.
   EXPECT_EQ(gridAfter("int n = 4096;\nswitch (0) { case 0: if (rand()) break; n = 512; }"), "none");
   EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\nswitch (1) { case 0: n = 512; case 1: k<<<n / 256, 256>>>(x); }"))
