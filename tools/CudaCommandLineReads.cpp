@@ -197,8 +197,7 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std:
     return std::nullopt; // run bare, `i < argc` holds for no `i` from 1 (untaken())
   const std::vector<LoopHeader> headers = headersAround(source, statementStartAround(code, at));
   const auto loop = std::find_if(headers.begin(), headers.end(), [](const LoopHeader &h) { return !isBranch(h); });
-  if (loop == headers.end() || (loop->keyword != "for" && loop->keyword != "while") ||
-      std::any_of(headers.begin(), loop, [](const LoopHeader &h) { return h.keyword == "case"; }))
+  if (loop == headers.end() || (loop->keyword != "for" && loop->keyword != "while"))
     return std::nullopt;
   const std::optional<CountedFor> counted =
       loop->keyword == "for" ? countedFor(loop->inside(code)) : steppedByBranches(loop->inside(code));

@@ -7,6 +7,8 @@
 #include "CudaSource.h"
 #include "CudaStatements.h"
 
+#include <map>
+
 namespace ptxdvfs::tools {
 
 namespace {
@@ -20,6 +22,86 @@ std::string unwrapped(std::string_view written) {
   if (read.size() > 8 && read.compare(read.size() - 8, 8, ".c_str()") == 0)
     read.resize(read.size() - 8);
   return read;
+}
+
+/// Where a `switch` inside an option loop's branch jumps in one pass: its body, and the label taken
+/// (labels.size() for none).
+struct SwitchJump {
+  SwitchBody body;
+  std::size_t label = 0;
+};
+
+/// Whether the `break` at `at`, in `branch`, leaves a `switch` inside the branch rather than a loop.
+bool breaksSwitchIn(const CudaCode &source, const OptionBranch &branch, std::size_t at) {
+  for (const LoopHeader &header : headersAround(source, statementStartAround(source.code(), at)))
+    if (header.keyword == "case" || !isBranch(header))
+      return header.keyword == "case" && header.at >= branch.start;
+  return false;
+}
+
+/// What the switch of `header` (a `case` inside `branch`) tests, as written, and where the counter is read for
+/// it: its condition, or, where that is a name the branch sets once before it in a statement that runs
+/// (`flag = argv[i][1];`), what that sets it to, where it does.
+template <typename Runs>
+std::optional<std::pair<std::string, std::size_t>> switchTested(const CudaCode &source, const OptionBranch &branch,
+                                                                const LoopHeader &header, const std::string &counter,
+                                                                const Runs &runs) {
+  const std::string &code = source.code();
+  const std::string condition = trimmed(header.inside(source.text()));
+  const std::vector<std::string> words = wordsIn(condition);
+  if (words.size() != 1 || words[0] != condition || condition == counter)
+    return std::pair{condition, header.open};
+  std::size_t set = std::string::npos, changes = 0;
+  for (std::size_t use = code.find(condition, branch.start); use < header.at; use = code.find(condition, use + 1))
+    if (isWholeWord(code, use, condition.size()) && !afterMemberAccess(code, use) &&
+        changesAt(code, use, condition.size()) && ++changes == 1)
+      set = use;
+  if (changes == 0)
+    return std::pair{condition, header.open}; // what it holds is the folder's to tell
+  const std::optional<std::string> assigned = changes == 1 ? assignedText(code, set, condition) : std::nullopt;
+  const std::size_t statement = statementStartAround(code, set), end = statementEndFrom(code, statement);
+  const bool literal = end == std::string::npos ||
+                       source.text().find_first_of("\"'", statement) < end; // which code() blanks
+  const std::optional<bool> running = assigned && !literal ? runs(statement) : std::nullopt;
+  if (!running || !*running || readsName(*assigned, condition))
+    return std::nullopt; // set twice, by another statement, from a literal, maybe not, or from itself
+  return std::pair{*assigned, statement};
+}
+
+/// Where the switch of `header` jumps in a pass: the first label whose comparison with what it tests holds by
+/// `holds`, the counter as `valueAt` gives it where that is read, else its `default:`; nullopt where one
+/// comparison does not fold.
+template <typename ValueAt, typename Runs>
+std::optional<SwitchJump> switchJump(const CudaCode &source, const OptionBranch &branch, const LoopHeader &header,
+                                     const std::string &counter, const ValueAt &valueAt, const Runs &runs,
+                                     const ConditionHolds &holds) {
+  const auto tested = switchTested(source, branch, header, counter, runs);
+  const std::optional<std::int64_t> there = tested ? valueAt(tested->second) : std::nullopt;
+  if (!there)
+    return std::nullopt;
+  SwitchJump jump{switchBodyOf(source.code(), header), 0};
+  const std::vector<SwitchBody::Label> &labels = jump.body.labels;
+  std::size_t fallback = labels.size();
+  for (; jump.label < labels.size(); ++jump.label) {
+    const SwitchBody::Label &label = labels[jump.label];
+    if (label.fallback) {
+      fallback = jump.label;
+      continue;
+    }
+    // A character's comparison is read as written (withStringComparisons()); anything else is folded whole.
+    const std::optional<char> character =
+        labelCharacter(std::string_view(source.text()).substr(label.at, label.end - label.at));
+    const std::optional<bool> equal =
+        holds(character ? tested->first + " == '" + std::string(1, *character) + "'"
+                        : "(" + tested->first + ") == (" + label.expression + ")",
+              *there);
+    if (!equal)
+      return std::nullopt;
+    if (*equal)
+      return jump;
+  }
+  jump.label = fallback;
+  return jump;
 }
 
 /// The pass-by-pass reading of one option loop.
@@ -48,11 +130,15 @@ private:
     for (const auto &[alias, initializer] : body_.aliases)
       if (aliases && alias == read)
         return text(initializer, entry, entry, false);
-    return argumentText(read, arguments_, folds_, [&](const std::string &index) -> std::optional<std::string> {
-      std::int64_t after = value;
-      const std::optional<std::string> counted = withCounterRead(index, counter_, after);
-      return counted && after == value ? counted : std::nullopt;
-    });
+    const std::optional<std::string> argument =
+        argumentText(read, arguments_, folds_, [&](const std::string &index) -> std::optional<std::string> {
+          std::int64_t after = value;
+          const std::optional<std::string> counted = withCounterRead(index, counter_, after);
+          return counted && after == value ? counted : std::nullopt;
+        });
+    if (argument || read.empty() || (read[0] != '*' && read.back() != ']'))
+      return argument;
+    return characterText(read, [&](std::string_view string) { return text(string, value, entry, aliases); });
   }
 
   const OptionLoopBody &body_;
@@ -114,10 +200,25 @@ std::optional<BranchPass> branchPass(const CudaCode &source, const OptionBranch 
     }
     return there;
   };
+  std::map<std::size_t, std::optional<SwitchJump>> jumps; // each `switch` in the branch, by its offset
   runs = [&](std::size_t at) -> std::optional<bool> {
     for (const LoopHeader &header : headersAround(source, statementStartAround(code, at))) {
       if (header.at < branch.start)
         return true; // the chain's own branches, and the loop
+      if (header.keyword == "case") {
+        auto jump = jumps.find(header.at);
+        if (jump == jumps.end())
+          jump = jumps.emplace(header.at, switchJump(source, branch, header, counter, valueAt, runs, holds)).first;
+        if (!jump->second)
+          return std::nullopt;
+        const SwitchBody &body = jump->second->body;
+        const SwitchBody::Leads leads = jump->second->label < body.labels.size()
+                                            ? body.leads(jump->second->label, header.reached)
+                                            : SwitchBody::Leads::No;
+        if (leads != SwitchBody::Leads::Yes)
+          return leads == SwitchBody::Leads::No ? std::optional<bool>(false) : std::nullopt;
+        continue;
+      }
       if (header.keyword != "if" && header.keyword != "else")
         return std::nullopt;
       const std::optional<std::int64_t> there = valueAt(header.open);
@@ -135,8 +236,8 @@ std::optional<BranchPass> branchPass(const CudaCode &source, const OptionBranch 
   for (std::string_view keyword :
        {"return", "exit", "_exit", "quick_exit", "abort", "throw", "goto", "break", "continue"})
     for (std::size_t at = code.find(keyword, branch.start); at < branch.end; at = code.find(keyword, at + 1)) {
-      if (!isWholeWord(code, at, keyword.size()))
-        continue;
+      if (!isWholeWord(code, at, keyword.size()) || (keyword == "break" && breaksSwitchIn(source, branch, at)))
+        continue; // a `switch`'s own `break`: where its labels lead says what runs
       const std::optional<bool> running = runs(at);
       if (!running)
         return std::nullopt;

@@ -146,6 +146,7 @@ std::optional<std::pair<std::pair<std::size_t, std::size_t>, int>> comparisonAt(
                                                                                 std::size_t end,
                                                                                 const StringValue &value) {
   const std::string literal = text.substr(at + 1, end - at - 2);
+  const bool character = text[at] == '\'';
   const std::size_t before = codeEndBefore(code, at), after = skipSpaces(code, end);
   const std::size_t open = before > 0 && (code[before - 1] == ',' || code[before - 1] == '(')
                                ? parenthesisAround(code, at)
@@ -155,6 +156,8 @@ std::optional<std::pair<std::pair<std::size_t, std::size_t>, int>> comparisonAt(
   const bool bounded = callee == "strncmp" || callee == "strncasecmp";
   const bool folded = callee == "strcasecmp" || callee == "strncasecmp";
   if (bounded || folded || callee == "strcmp") { // an argument of `strcmp(...)`
+    if (character)
+      return std::nullopt;
     const std::size_t close = pastClosing(code, open);
     if (close == std::string::npos)
       return std::nullopt;
@@ -190,7 +193,9 @@ std::optional<std::pair<std::pair<std::size_t, std::size_t>, int>> comparisonAt(
   }
   const std::string operand = operatorAt < at ? trimmed(std::string_view(text).substr(from, operatorAt - from))
                                               : trimmed(std::string_view(text).substr(after + 2, to - after - 2));
-  const std::optional<std::string> other = operand.empty() ? std::nullopt : value(operand);
+  const std::optional<std::string> other = operand.empty() ? std::nullopt
+                                          : character     ? characterText(operand, value)
+                                                          : value(operand);
   if (!other)
     return std::nullopt;
   return std::pair{std::pair{from, to}, (*other == literal) == (code[operatorAt] == '=') ? 1 : 0};
@@ -279,8 +284,8 @@ std::optional<std::string> withStringComparisons(std::string_view condition, con
   for (std::size_t at = 0; at < text.size(); ++at)
     if (text[at] == '"' || text[at] == '\'') {
       const std::size_t end = literalEnd(text, at);
-      if (end == std::string::npos || text[at] == '\'')
-        return std::nullopt; // a character, or an escape: not a plain string's comparison
+      if (end == std::string::npos || (text[at] == '\'' && end != at + 3))
+        return std::nullopt; // an escape, or not one character: not a plain comparison
       literals.emplace_back(at, end);
       at = end - 1;
     }
@@ -293,6 +298,30 @@ std::optional<std::string> withStringComparisons(std::string_view condition, con
     text.replace(from, to - from, "(" + std::to_string(comparison->second) + ")");
   }
   return text;
+}
+
+std::optional<std::string> characterText(std::string_view written, const StringValue &value) {
+  const std::string read = trimmed(written);
+  std::string string;
+  std::size_t index = 0;
+  if (!read.empty() && read[0] == '*') {
+    string = read.substr(1);
+  } else if (const std::size_t open = read.rfind('[');
+             !read.empty() && read.back() == ']' && open != std::string::npos) {
+    const std::string digits = trimmed(std::string_view(read).substr(open + 1, read.size() - open - 2));
+    if (digits.empty() || digits.size() > 4 ||
+        !std::all_of(digits.begin(), digits.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      return std::nullopt;
+    string = read.substr(0, open);
+    index = std::stoul(digits);
+  } else {
+    const std::optional<std::string> known = value(read); // a `char` given one
+    return known && known->size() <= 1 ? known : std::nullopt;
+  }
+  const std::optional<std::string> known = value(string);
+  if (!known || index > known->size())
+    return std::nullopt; // past the terminating NUL
+  return index == known->size() ? std::string() : known->substr(index, 1);
 }
 
 std::optional<std::string> withCounterRead(const std::string &code, const std::string &counter, std::int64_t &value) {

@@ -60,13 +60,22 @@ std::optional<OptionLoopBody> optionLoopBody(const std::string &code, const std:
 /// `std::string(argv[i])`); nullopt where it is not known.
 using StringValue = std::function<std::optional<std::string>(std::string_view written)>;
 
+/// The text of a character read from a string, as written: `S[K]` (K a
+/// whole number as written) or `*S`, S's text given by `value`; or a name
+/// `value` gives a text of at most one character (a `char` set from one).
+/// One character, or empty for the terminating NUL; nullopt past it, or
+/// where S is not known.
+std::optional<std::string> characterText(std::string_view written, const StringValue &value);
+
 /// `condition` (as written, literals kept) with each comparison of a
 /// string with a string literal replaced by its result, in parentheses:
 /// `strcmp(E, "-n")` and `strcasecmp` by the sign C's gives (-1, 0 or 1),
 /// `strncmp(E, "-n", 2)` and `strncasecmp` likewise over at most 2
 /// characters, `E == "-n"` and `E != "-n"` (either side) by 1 or 0, each
-/// E's text given by `value`. nullopt where a string or character literal
-/// is anywhere else or has an escape, or `value` does not know an E.
+/// E's text given by `value`; and each comparison of a character with a
+/// character literal, `argv[i][0] == '-'` (characterText()), by 1 or 0.
+/// nullopt where a string or character literal is anywhere else or has an
+/// escape, or `value` does not know an E.
 std::optional<std::string> withStringComparisons(std::string_view condition, const StringValue &value);
 
 /// `code` (no literals) with each read of the name `counter` replaced by

@@ -209,7 +209,7 @@ void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags) {
                      "atof and sscanf converting them, and the CUDA samples' checkCmdLineFlag and "
                      "getCmdLineArgumentInt finding -flag=VALUE, getopt and getopt_long loops' cases (case 'n': "
                      "n = atoi(optarg)) and optind, loops over argv comparing it by strcmp or == (n = "
-                     "atoi(argv[++i])), and copies of argv in a std::vector<std::string>; other option parsing "
+                     "atoi(argv[++i])) or by letter (switch (argv[i][1])), and copies of argv in a std::vector<std::string>; other option parsing "
                      "is left open. Default: none, the program run bare")
       ->group(group);
   std::vector<std::string> devices = knownTargetDevices();

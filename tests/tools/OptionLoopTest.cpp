@@ -146,6 +146,54 @@ TEST(OptionLoopTest, AWhileLoopIsSteppedByItsBranches) {
   EXPECT_EQ(runWith({"-v", "-n", "8192"}, other), "none x 256,1,1, 1");
 }
 
+TEST(OptionLoopTest, ASwitchOnAnOptionsLetterJumpsToItsCase) {
+  const std::string loop = "int n = 4096, b = 256, v = 0;\n"
+                           "for (int i = 1; i < argc; i++) {\n"
+                           "  if (argv[i][0] == '-') {\n"
+                           "    switch (argv[i][1]) {\n"
+                           "    case 'n': n = atoi(argv[++i]); break;\n"
+                           "    case 'b':\n      i++;\n      b = atoi(argv[i]);\n      break;\n"
+                           "    case 'v': v = 1; break;\n"
+                           "    default: usage(); return 1;\n"
+                           "    }\n"
+                           "  }\n"
+                           "}\n"
+                           "k<<<n / b, b>>>(x);";
+  std::string how;
+  EXPECT_EQ(runWith({"-n", "8192", "-b", "128"}, loop, &how), "64,1,1 x 128,1,1, 1");
+  EXPECT_NE(how.find("`n` set at t.cu:7 in the pass of the option loop at t.cu:4 over `argv[1]` = -n"),
+            std::string::npos)
+      << how;
+  EXPECT_EQ(runWith({"-v", "in.txt", "-n", "1024"}, loop), "4,1,1 x 256,1,1, 1"); // not an option: no case
+  EXPECT_EQ(runWith({"-bn", "512"}, loop), "8,1,1 x 512,1,1, 1");                // the second letter alone
+  EXPECT_EQ(runWith({"-x", "-n", "1024"}, loop), "none x none, 1");             // `default:` ends the program
+  EXPECT_EQ(runWith({"-", "-n", "1024"}, loop), "none x none, 1");              // `argv[i][1]` is its NUL
+  // Rodinia's shape: a `char` set from the letter in the branch, then switched on, the counter stepped alone.
+  const std::string flag = "int n = 4096;\nchar flag;\n"
+                           "for (int i = 1; i < argc; i++) {\n"
+                           "  if (argv[i][0] == '-') {\n"
+                           "    flag = argv[i][1];\n"
+                           "    switch (flag) {\n"
+                           "      case 's':\n        i++;\n        n = atoi(argv[i]);\n        break;\n"
+                           "      case 'q': break;\n"
+                           "    }\n"
+                           "  }\n"
+                           "}\n"
+                           "k<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"-q", "-s", "65536"}, flag), "256,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"-q"}, flag), "16,1,1 x 256,1,1, 1");
+  // A case that may leave the switch midway, and a letter set twice: which case runs is not told.
+  std::string maybe = loop;
+  maybe.replace(maybe.find("case 'n': n"), 11, "case 'n': if (i + 1 >= argc) break; n");
+  EXPECT_EQ(runWith({"-n", "8192"}, maybe), "none x none, 1"); // the counter's step is not told either
+  std::string twice = flag;
+  twice.replace(twice.find("    switch"), 0, "    if (argc > 9) flag = 'q';\n");
+  EXPECT_EQ(runWith({"-s", "65536"}, twice), "none x 256,1,1, 1");
+  std::string literal = flag; // a character the code blanks: not read as the letter
+  literal.replace(literal.find("argv[i][1];"), 11, "argc > 9 ? 'q' : argv[i][1];");
+  EXPECT_EQ(runWith({"-s", "65536"}, literal), "none x 256,1,1, 1");
+}
+
 TEST(OptionLoopTest, OtherLoopsAndUsesStayOpen) {
   // A statement other than a name given `argv[i]` or an `if` chain.
   EXPECT_EQ(runWith({"-n", "8192"}, "int n = 4096;\nfor (int i = 1; i < argc; i++) {\n  printf(\"%s\\n\", argv[i]);\n"
@@ -186,7 +234,11 @@ TEST(OptionLoopTest, StringComparisonsAreReplacedByTheirResults) {
   EXPECT_EQ(compared("arg == \"-n\\n\"", known), "none");     // an escape
   EXPECT_EQ(compared("other == \"-n\"", known), "none");      // a string not known
   EXPECT_EQ(compared("f(\"-n\") == 0", known), "none");       // a literal in another call
-  EXPECT_EQ(compared("argv[i][0] == '-'", known), "none");    // a character
+  EXPECT_EQ(compared("argv[i][0] == '-' && '-' != argv[i][1]", known), "(1) && (1)"); // characters
+  EXPECT_EQ(compared("*arg == '-' || arg[8] == 'x' || argv[i][2] == 'x'", known), "(1) ||(0) ||(0)");
+  EXPECT_EQ(compared("argv[i][3] == 'x'", known), "none");  // past the terminating NUL
+  EXPECT_EQ(compared("argv[i][0] == '\\n'", known), "none"); // an escape
+  EXPECT_EQ(compared("strcmp(argv[i], 'x') == 0", known), "none");
 }
 
 TEST(OptionLoopTest, CounterReadsFollowTheirSteps) {
