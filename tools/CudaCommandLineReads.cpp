@@ -24,6 +24,35 @@ std::optional<CountedFor> steppedByBranches(std::string_view condition) {
   return std::nullopt;
 }
 
+/// The first of `found` whose label in a `getopt` loop's switch `body` (in `source`), or its `default:`, leads
+/// or may lead to a statement that may end the program: one that holds `return`, `exit`, `abort` or `throw`
+/// (`case '?': usage(); return 1;`); null where none does.
+const OptionFound *endingOption(const SwitchBody &body, const CudaCode &source, const std::vector<OptionFound> &found) {
+  const std::string &code = source.code();
+  for (const OptionFound &option : found) {
+    std::size_t label = body.labels.size(), fallback = body.labels.size();
+    for (std::size_t i = 0; i < body.labels.size() && label == body.labels.size(); ++i) {
+      const SwitchBody::Label &written = body.labels[i];
+      if (written.fallback)
+        fallback = i;
+      else if (labelCharacter(std::string_view(source.text()).substr(written.at, written.end - written.at)) ==
+               option.option)
+        label = i;
+    }
+    label = label < body.labels.size() ? label : fallback;
+    for (const SwitchBody::Statement &statement : body.statements) {
+      if (label == body.labels.size() || body.leads(label, statement.start) == SwitchBody::Leads::No)
+        continue;
+      const std::string_view written = std::string_view(code).substr(statement.start, statement.end - statement.start);
+      for (const std::string &word : wordsIn(written))
+        if (word == "return" || word == "exit" || word == "_exit" || word == "quick_exit" || word == "abort" ||
+            word == "throw")
+          return &option;
+    }
+  }
+  return nullptr;
+}
+
 /// How many times [`from`, `to`) of `code` changes the variable `name` (changesAt()).
 std::size_t changesIn(const std::string &code, const std::string &name, std::size_t from, std::size_t to) {
   std::size_t changes = 0;
@@ -161,6 +190,14 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::optionAssignment(st
   if (!end)
     return open; // long options given, their table not read
   const std::vector<OptionFound> &found = end->options;
+  if (const OptionFound *ending = endingOption(body, source, found)) {
+    const std::string shown = ending->option == '?' || ending->option == ':'
+                                  ? "an option it does not know, or one without its argument,"
+                                  : "the option -" + std::string(1, ending->option);
+    folder_.leftOpen("`" + name + "` is set in the `getopt` loop at " + source.where(headers[1].at) + ", where " +
+                     shown + " goes to a case that may end the program, " + programRun(folder_.arguments_));
+    return open;
+  }
   const auto last = std::find_if(found.rbegin(), found.rend(), [&](const OptionFound &option) {
     return options.find(option.option) != std::string::npos;
   });

@@ -173,6 +173,16 @@ TEST(CommandLineTest, AGetoptCaseSetsWhatItsOptionGives) {
   EXPECT_EQ(getoptRun({"-v", "-b", "64"}, cases), "64,1,1 x 64,1,1, 1"); // n keeps its value
   EXPECT_EQ(getoptRun({"-n", "1024", "-vn", "2048", "file"}, cases), "8,1,1 x 256,1,1, 1"); // the last -n
   EXPECT_EQ(getoptRun({}, cases), "16,1,1 x 256,1,1, 1"); // run bare, the loop never runs
+  // An option it does not know, or one it knows, that goes to a case ending the program: nothing is read.
+  EXPECT_EQ(getoptRun({"-n", "8192", "-x"}, cases, &how), "none x none, 1");
+  EXPECT_EQ(how, "the launch at t.cu:14 passes `n / b`, which the source does not fix: `n` is set in the `getopt` "
+                 "loop at t.cu:4, where an option it does not know, or one without its argument, goes to a case "
+                 "that may end the program, the program run with the arguments `-n 8192 -x`");
+  EXPECT_EQ(getoptRun({"-n"}, cases), "none x none, 1"); // its argument missing
+  EXPECT_EQ(getoptRun({"-v", "-n", "8192"}, "  case 'n': n = atoi(optarg); break;\n  case 'v': usage(); exit(0);"),
+            "none x 256,1,1, 1");
+  EXPECT_EQ(getoptRun({"-x", "-n", "8192"}, "  case 'n': n = atoi(optarg); break;\n  default: break;"),
+            "32,1,1 x 256,1,1, 1"); // a `default:` that goes on
   // Open where the case does not say one value: two cases change it, it reads itself, `default:` leads there.
   EXPECT_EQ(getoptRun({"-n", "8192"}, "case 'n': n = atoi(optarg); break;\ncase 'v': n = 64; break;"),
             "none x 256,1,1, 1");
