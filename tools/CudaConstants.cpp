@@ -7,6 +7,7 @@
 #include "CudaCommandLineReads.h"
 #include "CudaExpression.h"
 #include "CudaFolderNotes.h"
+#include "CudaOptionParser.h"
 #include "CudaPreprocessor.h"
 #include "CudaStatements.h"
 
@@ -113,11 +114,19 @@ ConstantFolder::Impl::Impl(const std::vector<CudaSourceFile> &files, const Targe
   std::vector<std::set<std::string, std::less<>>> defines;
   FlagMacros flags;
   std::vector<std::string> codes; // each file blanked of comments and literals, once
+  std::vector<ParserOption> parserOptions; // SHOC's, which one file declares and another reads
   for (const CudaSourceFile &file : files) {
-    codes.push_back(withCommandLineHelpers(codeOf(file.text), file.text, arguments_));
-    defines.push_back(definedMacroNames(codes.back()));
-    if (file.declared == kNvccFlagsPath)
-      flags.merge(flagMacros(file.text));
+    codes.push_back(codeOf(file.text));
+    const std::vector<ParserOption> declared = parserOptionsIn(codes.back(), file.text);
+    parserOptions.insert(parserOptions.end(), declared.begin(), declared.end());
+  }
+  for (std::size_t file = 0; file < files.size(); ++file) {
+    const std::string &text = files[file].text;
+    codes[file] = withOptionParserReads(withCommandLineHelpers(std::move(codes[file]), text, arguments_), text,
+                                        parserOptions, arguments_);
+    defines.push_back(definedMacroNames(codes[file]));
+    if (files[file].declared == kNvccFlagsPath)
+      flags.merge(flagMacros(text));
   }
   seen_ = filesSeenTogether(files);
   std::map<std::vector<bool>, std::size_t> units;
