@@ -311,7 +311,7 @@ std::vector<CudaSourceFile> launchingSources(const std::vector<CudaSourceFile> &
     if (extension == ".cu" || extension == ".cuh")
       folders.insert(fs::path(source.path).parent_path());
   }
-  static const std::set<std::string, std::less<>> kExtensions{".cu", ".cuh", ".h", ".hpp"};
+  static const std::set<std::string, std::less<>> kExtensions{".cu", ".cuh", ".h", ".hpp", ".c", ".cpp", ".cc", ".cxx"};
   std::uintmax_t bytesBeside = 0;
   for (const fs::path &folder : folders) {
     std::vector<fs::path> beside;

@@ -29,11 +29,13 @@ inline bool fitsOneBlock(const ptx::analysis::Dim3 &dims) {
          dims.x * dims.y * dims.z <= kMaxThreadsPerBlock;
 }
 
-/// The files a kernel's launches may be in: `sources`, and the CUDA files
-/// and headers (`.cu`, `.cuh`, `.h`, `.hpp`) beside its `.cu` and `.cuh`
-/// files (not beside the toolkit's headers it names). `-lineinfo` names
-/// only files that hold device code, so a kernel file that `main.cu`
-/// includes is named and `main.cu`, which launches it, is not. At most 64
+/// The files a kernel's launches may be in: `sources`, and the CUDA files,
+/// headers and host C and C++ files (`.cu`, `.cuh`, `.h`, `.hpp`, `.c`,
+/// `.cpp`, `.cc`, `.cxx`) beside its `.cu` and `.cuh` files (not beside the
+/// toolkit's headers it names). `-lineinfo` names only files that hold
+/// device code, so a kernel file that `main.cu` includes is named and
+/// `main.cu`, which launches it, is not; nor is the `main.cpp` that calls
+/// a launcher the `.cu` defines, which sizes its launches. At most 64
 /// files are read, of at most 4 MiB each and 16 MiB beside the named ones.
 std::vector<CudaSourceFile> launchingSources(const std::vector<CudaSourceFile> &sources);
 

@@ -316,6 +316,17 @@ TEST(CudaSourcesTest, PtxWithoutLineInfoReadsTheCudaFileOfItsName) {
   EXPECT_EQ(readFor("k.ptx", withFile, WithoutLineInfo::ReadSameStemCu), Names{"other.cu"});
 }
 
+TEST(CudaSourcesTest, HostFilesBesideTheKernelsFileAreRead) {
+  // A program whose main is C or C++ compiled by the host compiler, calling a launcher in the .cu.
+  const std::string dir = test::freshScratchDir("ptxdvfs_beside_");
+  for (const std::string name : {"k.cu", "k.h", "main.cpp", "driver.c", "util.cc", "notes.txt", "k.ptx"})
+    std::ofstream(dir + "/" + name) << "int x;\n";
+  std::vector<std::string> read;
+  for (const CudaSourceFile &source : launchingSources({{"k.cu", dir + "/k.cu", "int x;\n"}}))
+    read.push_back(std::filesystem::path(source.path).filename().string());
+  EXPECT_EQ(read, (std::vector<std::string>{"k.cu", "driver.c", "k.h", "main.cpp", "util.cc"}));
+}
+
 /// The host_launches fixture's kernels, as the tools read them: the PTX
 /// names host_launches.cuh only, and host_launches.cu is found beside it.
 class HostLaunchesTest : public ::testing::Test {
