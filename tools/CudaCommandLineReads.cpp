@@ -66,8 +66,9 @@ std::size_t changesIn(const std::string &code, const std::string &name, std::siz
 
 ConstantFolder::Impl::CommandLine ConstantFolder::Impl::commandLine() const { return CommandLine(*this); }
 
-bool ConstantFolder::Impl::CommandLine::isArgv(std::size_t file, std::size_t offset, const std::string &name,
-                                               int depth) const {
+std::optional<ConstantFolder::Impl::CommandLine::ArgvRead>
+ConstantFolder::Impl::CommandLine::argvRead(std::size_t file, std::size_t offset, const std::string &name,
+                                            int depth) const {
   const CudaCode &code = folder_.files_[file];
   const int body = code.functionBodyAt(offset);
   const std::string function = body < 0 ? std::string() : code.functionNameOf(body);
@@ -79,24 +80,46 @@ bool ConstantFolder::Impl::CommandLine::isArgv(std::size_t file, std::size_t off
   const std::size_t index =
       static_cast<std::size_t>(std::find_if(declared.begin(), declared.end(), declares) - declared.begin());
   if (index == declared.size() || depth >= kMaxDepth || folder_.changedAnywhere(name, depth))
-    return false; // not a parameter, or shifted (`argv++`) before it is read
+    return std::nullopt; // not a parameter, or shifted (`argv++`) before it is read
   if (function == "main")
-    return index == 1;
-  // A helper's: what every call passes there is `argv` where the call is (`run(argc, argv)`).
+    return index == 1 ? std::optional<ArgvRead>(ArgvRead{0, file, offset}) : std::nullopt;
+  // A helper's: what every call passes there is `argv`, or a part of it, where the call is.
+  std::optional<ArgvRead> read;
   const std::vector<std::pair<std::size_t, std::size_t>> calls = folder_.callsOf(function, file);
-  using Call = std::pair<std::size_t, std::size_t>;
-  return !calls.empty() && std::all_of(calls.begin(), calls.end(), [&](const Call &call) {
-    const std::optional<std::vector<std::string>> arguments = folder_.callArguments(call.first, call.second, function);
-    const std::string passed = arguments && index < arguments->size() ? trimmed((*arguments)[index]) : "";
+  for (const auto &[callFile, call] : calls) {
+    const std::optional<std::vector<std::string>> arguments = folder_.callArguments(callFile, call, function);
+    std::string passed = arguments && index < arguments->size() ? trimmed((*arguments)[index]) : "";
+    std::string part = "0";
+    if (const std::size_t plus = passed.find('+'); plus != std::string::npos) {
+      part = passed.substr(plus + 1); // `argv + 1`
+      passed = trimmed(std::string_view(passed).substr(0, plus));
+    }
     const std::vector<std::string> words = wordsIn(passed);
-    return words.size() == 1 && words[0] == passed && isArgv(call.first, call.second, passed, depth + 1);
-  });
+    const std::optional<ArgvRead> outer = words.size() == 1 && words[0] == passed
+                                              ? argvRead(callFile, call, passed, depth + 1)
+                                              : std::nullopt;
+    const std::optional<Number> shift = outer ? folder_.number(callFile, call, part, depth + 1) : std::nullopt;
+    if (!shift || shift->real || shift->whole < 0 || (read && read->shift != outer->shift + shift->whole))
+      return std::nullopt;
+    if (read && getoptBefore(read->file, read->offset, depth + 1).has_value() !=
+                    getoptBefore(outer->file, outer->offset, depth + 1).has_value())
+      return std::nullopt; // calls from before and after a `getopt` loop, which moves the options first
+    read = read ? read : ArgvRead{outer->shift + shift->whole, outer->file, outer->offset};
+  }
+  return read;
 }
 
-std::optional<std::int64_t> ConstantFolder::Impl::CommandLine::argvFrom(std::size_t file, std::size_t offset,
-                                                                        const std::string &name, int depth) const {
-  if (isArgv(file, offset, name, depth))
-    return 0;
+bool ConstantFolder::Impl::CommandLine::isArgv(std::size_t file, std::size_t offset, const std::string &name,
+                                               int depth) const {
+  const std::optional<ArgvRead> read = argvRead(file, offset, name, depth);
+  return read && read->shift == 0;
+}
+
+std::optional<ConstantFolder::Impl::CommandLine::ArgvRead>
+ConstantFolder::Impl::CommandLine::argvFrom(std::size_t file, std::size_t offset, const std::string &name,
+                                            int depth) const {
+  if (const std::optional<ArgvRead> read = argvRead(file, offset, name, depth))
+    return read;
   const CudaCode &source = folder_.files_[file];
   const std::string &code = source.code();
   for (std::size_t at = offset == 0 ? std::string::npos : code.rfind(name, offset - 1);
@@ -119,7 +142,7 @@ std::optional<std::int64_t> ConstantFolder::Impl::CommandLine::argvFrom(std::siz
       if (!first || first->real || first->whole < 0 || !whole || !isArgv(file, at, range->base, depth + 1) ||
           !source.encloses(source.blockAt(at), source.blockAt(offset)))
         return std::nullopt; // not `(argv + K, argv + argc)`, or another scope's
-      return first->whole;
+      return ArgvRead{first->whole, file, at};
     }
     if (!readsElementOnly(code, at, name.size()))
       return std::nullopt; // it may hold other texts by now (`args[1] = "64"`, `std::sort(args.begin(), ...)`)
@@ -132,7 +155,7 @@ ConstantFolder::Impl::CommandLine::argument(std::size_t file, std::size_t offset
                                             const std::function<std::optional<Number>()> &index, int depth) const {
   if (name == "optarg" && folder_.optarg_) // a `getopt` case's (optionAssignment())
     return *folder_.optarg_;
-  const std::optional<std::int64_t> from = argvFrom(file, offset, name, depth);
+  const std::optional<ArgvRead> from = argvFrom(file, offset, name, depth);
   if (!from)
     return std::nullopt;
   if (folder_.arguments_.empty()) { // `argv[1]` is null: a program run bare does not read it
@@ -140,12 +163,12 @@ ConstantFolder::Impl::CommandLine::argument(std::size_t file, std::size_t offset
     return std::nullopt;
   }
   // After a `getopt` loop, `argv` holds the options first (GNU's permutes it).
-  const std::optional<std::optional<GetoptEnd>> getopt = getoptBefore(file, offset, depth);
+  const std::optional<std::optional<GetoptEnd>> getopt = getoptBefore(from->file, from->offset, depth);
   if (getopt && !*getopt)
     return std::nullopt;
   const std::vector<std::string> &arguments = getopt ? (*getopt)->permuted : folder_.arguments_;
   const std::optional<Number> at = index();
-  const std::int64_t position = at && !at->real && at->whole >= 0 ? at->whole + *from : 0;
+  const std::int64_t position = at && !at->real && at->whole >= 0 ? at->whole + from->shift : 0;
   if (position < 1 || static_cast<std::size_t>(position) > arguments.size())
     return std::nullopt;
   const std::string &text = arguments[static_cast<std::size_t>(position) - 1];
@@ -221,7 +244,8 @@ OptionLoopFolds ConstantFolder::Impl::CommandLine::foldsAt(std::size_t file, std
             return value && !value->real ? std::optional<std::int64_t>(value->whole) : std::nullopt;
           },
           [&folder, file, at, depth](const std::string &array) {
-            return CommandLine(folder).argvFrom(file, at, array, depth + 1);
+            const std::optional<ArgvRead> read = CommandLine(folder).argvFrom(file, at, array, depth + 1);
+            return read ? std::optional<std::int64_t>(read->shift) : std::nullopt;
           }};
 }
 

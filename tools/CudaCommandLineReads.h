@@ -49,14 +49,23 @@ public:
   OptionLoopFolds foldsAt(std::size_t file, std::size_t at, int depth) const;
 
 private:
-  /// Whether `name`, read at `offset` of `file`, is `main`'s `argv`:
-  /// `main`'s second parameter, or a helper's parameter that every call
-  /// passes it for (`run(argc, argv)`), changed nowhere (`++argv`).
+  /// Where the texts a name holds start in `main`'s `argv`, and where in `main` that `argv` is read: as it is
+  /// there, after any `getopt` loop before it (getoptBefore()), so is it read.
+  struct ArgvRead {
+    std::int64_t shift = 0;
+    std::size_t file = 0, offset = 0;
+  };
+  /// `name`, read at `offset` of `file`, as `main`'s `argv` or a part of it: `main`'s second parameter (shift
+  /// 0), or a helper's parameter that every call passes `argv` or a part of it for, the same part in each
+  /// (`run(argc, argv)` 0, `run(argc - 1, argv + 1)` 1, `run(argv + optind)` the first operand's index, read
+  /// where the call is); changed nowhere (`++argv`, `&argv[1]`); nullopt for anything else.
+  std::optional<ArgvRead> argvRead(std::size_t file, std::size_t offset, const std::string &name, int depth) const;
+  /// Whether `name`, read at `offset` of `file`, is `main`'s `argv` whole (argvRead(), shift 0).
   bool isArgv(std::size_t file, std::size_t offset, const std::string &name, int depth) const;
-  /// Where the texts `name`, read at `offset` of `file`, holds start in `argv`: 0 for `argv` itself (isArgv()),
-  /// K for a `std::vector<std::string> name(argv + K, argv + argc)` declared in a block around it, that only
-  /// reads follow (readsElementOnly(): `name[i]`, `name.size()`); nullopt for anything else.
-  std::optional<std::int64_t> argvFrom(std::size_t file, std::size_t offset, const std::string &name, int depth) const;
+  /// argvRead(), or for a `std::vector<std::string> name(argv + K, argv + argc)` declared in a block around
+  /// it, that only reads follow (readsElementOnly(): `name[i]`, `name.size()`), shift K read where it is
+  /// declared; nullopt for anything else.
+  std::optional<ArgvRead> argvFrom(std::size_t file, std::size_t offset, const std::string &name, int depth) const;
   /// The change of `name` at `at`, the only one in the cases of a `getopt` loop's `switch`, where one case alone
   /// sets it with a plain assignment: whether its option is found, and what the last one's `optarg` gives it.
   /// nullopt where `at` is in no such loop.

@@ -196,6 +196,33 @@ TEST(CommandLineTest, AGetoptCaseSetsWhatItsOptionGives) {
             "none x 256,1,1, 1");
 }
 
+TEST(CommandLineTest, AHelperGivenAPartOfArgvReadsItShifted) {
+  const std::string helper = "void run(int count, char **args) {\n  float *x;\n  int n = atoi(args[0]);\n"
+                             "  int steps = count > 1 ? atoi(args[1]) : 1;\n"
+                             "  for (int t = 0; t < steps; t++) k<<<n / 256, 256>>>(x);\n}\n";
+  const auto run = [&](const std::vector<std::string> &arguments, const std::string &body) {
+    ptx::Module module;
+    ptx::Function kernel;
+    kernel.name = "k";
+    kernel.hasBody = true;
+    kernel.parameters.resize(1);
+    module.functions.push_back(std::move(kernel));
+    const std::vector<CudaSourceFile> files{{"t.cu", "t.cu", helper + inMain(body)}};
+    const ConstantFolder folder(files, nullptr, arguments);
+    const auto found = sourceLaunches(module, folder, files, files.size()).find("k");
+    return shown(found->second.grid) + ", " + std::to_string(found->second.launches);
+  };
+  EXPECT_EQ(run({"8192", "3"}, "run(argc - 1, argv + 1);"), "32,1,1, 3");
+  EXPECT_EQ(run({"8192", "3"}, "run(argc - 1, &argv[1]);"), "none, 16"); // an element's address: it may change
+  // The operands after a `getopt` loop, which GNU's moves past the options: `argv + optind`.
+  const std::string options = "int opt, v = 0;\nwhile ((opt = getopt(argc, argv, \"v\")) != -1) {\n"
+                              "  switch (opt) {\n  case 'v': v = 1; break;\n  }\n}\n";
+  EXPECT_EQ(run({"8192", "-v", "2"}, options + "run(argc - optind, argv + optind);"), "32,1,1, 2");
+  // Calls that pass different parts: which one a read sees is not known.
+  EXPECT_EQ(run({"8192", "3"}, "run(argc - 1, argv + 1);\nrun(argc - 2, argv + 2);"), "none, 32");
+  EXPECT_EQ(run({"8192", "3"}, "run(argc, argv + offset());"), "none, 16"); // a part that does not fold
+}
+
 TEST(CommandLineTest, OperandsAfterAGetoptLoopAreReadAtOptind) {
   const std::string operands = "int n, steps = 1, opt;\nwhile ((opt = getopt(argc, argv, \"vs:\")) != -1) {\n"
                                "  switch (opt) {\n  case 's': steps = atoi(optarg); break;\n"
