@@ -218,6 +218,10 @@ TEST(CommandLineTest, AHelperGivenAPartOfArgvReadsItShifted) {
   const std::string options = "int opt, v = 0;\nwhile ((opt = getopt(argc, argv, \"v\")) != -1) {\n"
                               "  switch (opt) {\n  case 'v': v = 1; break;\n  }\n}\n";
   EXPECT_EQ(run({"8192", "-v", "2"}, options + "run(argc - optind, argv + optind);"), "32,1,1, 2");
+  // Given whole after the loop, `args[2]` is the second argument once the options are moved first.
+  EXPECT_EQ(runWith({"4096", "-v", "8192"}, options + "show(argv);", nullptr,
+                    "void show(char **args) {\n  float *x;\n  k<<<atoi(args[2]) / 256, 256>>>(x);\n}\n"),
+            "16,1,1 x 256,1,1, 1");
   // Calls that pass different parts: which one a read sees is not known.
   EXPECT_EQ(run({"8192", "3"}, "run(argc - 1, argv + 1);\nrun(argc - 2, argv + 2);"), "none, 32");
   EXPECT_EQ(run({"8192", "3"}, "run(argc, argv + offset());"), "none, 16"); // a part that does not fold
