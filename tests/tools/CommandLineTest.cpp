@@ -201,30 +201,22 @@ TEST(CommandLineTest, AHelperGivenAPartOfArgvReadsItShifted) {
                              "  int steps = count > 1 ? atoi(args[1]) : 1;\n"
                              "  for (int t = 0; t < steps; t++) k<<<n / 256, 256>>>(x);\n}\n";
   const auto run = [&](const std::vector<std::string> &arguments, const std::string &body) {
-    ptx::Module module;
-    ptx::Function kernel;
-    kernel.name = "k";
-    kernel.hasBody = true;
-    kernel.parameters.resize(1);
-    module.functions.push_back(std::move(kernel));
-    const std::vector<CudaSourceFile> files{{"t.cu", "t.cu", helper + inMain(body)}};
-    const ConstantFolder folder(files, nullptr, arguments);
-    const auto found = sourceLaunches(module, folder, files, files.size()).find("k");
-    return shown(found->second.grid) + ", " + std::to_string(found->second.launches);
+    return runWith(arguments, body, nullptr, helper);
   };
-  EXPECT_EQ(run({"8192", "3"}, "run(argc - 1, argv + 1);"), "32,1,1, 3");
-  EXPECT_EQ(run({"8192", "3"}, "run(argc - 1, &argv[1]);"), "none, 16"); // an element's address: it may change
+  EXPECT_EQ(run({"8192", "3"}, "run(argc - 1, argv + 1);"), "32,1,1 x 256,1,1, 3");
+  // An element's address passed on: the element may change.
+  EXPECT_EQ(run({"8192", "3"}, "run(argc - 1, &argv[1]);"), "none x 256,1,1, 16");
   // The operands after a `getopt` loop, which GNU's moves past the options: `argv + optind`.
   const std::string options = "int opt, v = 0;\nwhile ((opt = getopt(argc, argv, \"v\")) != -1) {\n"
                               "  switch (opt) {\n  case 'v': v = 1; break;\n  }\n}\n";
-  EXPECT_EQ(run({"8192", "-v", "2"}, options + "run(argc - optind, argv + optind);"), "32,1,1, 2");
+  EXPECT_EQ(run({"8192", "-v", "2"}, options + "run(argc - optind, argv + optind);"), "32,1,1 x 256,1,1, 2");
   // Given whole after the loop, `args[2]` is the second argument once the options are moved first.
   EXPECT_EQ(runWith({"4096", "-v", "8192"}, options + "show(argv);", nullptr,
                     "void show(char **args) {\n  float *x;\n  k<<<atoi(args[2]) / 256, 256>>>(x);\n}\n"),
             "16,1,1 x 256,1,1, 1");
   // Calls that pass different parts: which one a read sees is not known.
-  EXPECT_EQ(run({"8192", "3"}, "run(argc - 1, argv + 1);\nrun(argc - 2, argv + 2);"), "none, 32");
-  EXPECT_EQ(run({"8192", "3"}, "run(argc, argv + offset());"), "none, 16"); // a part that does not fold
+  EXPECT_EQ(run({"8192", "3"}, "run(argc - 1, argv + 1);\nrun(argc - 2, argv + 2);"), "none x 256,1,1, 32");
+  EXPECT_EQ(run({"8192", "3"}, "run(argc, argv + offset());"), "none x 256,1,1, 16"); // a part that does not fold
 }
 
 TEST(CommandLineTest, OperandsAfterAGetoptLoopAreReadAtOptind) {
