@@ -184,10 +184,16 @@ std::optional<std::pair<std::pair<std::size_t, std::size_t>, int>> comparisonAt(
     operatorAt = before - 2;
     from = operandAround(code, operatorAt, true).first;
     to = end;
+    if (code.find_first_not_of(kSpaces, end) < operandAround(code, operatorAt + 2, false).second)
+      return std::nullopt; // the literal is part of its operand: `c == 'a' + 1`
   } else if (after != std::string::npos && (code.compare(after, 2, "==") == 0 || code.compare(after, 2, "!=") == 0)) {
     operatorAt = after;
     from = at;
     to = operandAround(code, after + 2, false).second;
+    const std::size_t left = operandAround(code, after, true).first;
+    const std::size_t previous = at > left ? code.find_last_not_of(kSpaces, at - 1) : std::string::npos;
+    if (previous != std::string::npos && previous >= left)
+      return std::nullopt; // `'a' + 1 == c`
   } else {
     return std::nullopt;
   }

@@ -237,6 +237,10 @@ TEST(OptionLoopTest, StringComparisonsAreReplacedByTheirResults) {
   EXPECT_EQ(compared("argv[i][0] == '-' && '-' != argv[i][1]", known), "(1) && (1)"); // characters
   EXPECT_EQ(compared("*arg == '-' || arg[8] == 'x' || argv[i][2] == 'x'", known), "(1) ||(0) ||(0)");
   EXPECT_EQ(compared("argv[i][3] == 'x'", known), "none");  // past the terminating NUL
+  EXPECT_EQ(compared("  '-' == argv[i][0]", known), "  (1)");
+  // A literal that is part of an operand, which C adds before it compares.
+  EXPECT_EQ(compared("argv[i][1] == 'm' + 1", known), "none");
+  EXPECT_EQ(compared("'m' + 1 == argv[i][1]", known), "none");
   EXPECT_EQ(compared("argv[i][0] == '\\n'", known), "none"); // an escape
   EXPECT_EQ(compared("strcmp(argv[i], 'x') == 0", known), "none");
 }
