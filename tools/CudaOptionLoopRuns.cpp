@@ -283,9 +283,10 @@ OptionLoopRun runOptionLoop(const CudaCode &source, const CountedFor &counted, c
       return loop.holds(condition, there, entry);
     };
     for (const std::vector<OptionBranch> &chain : body.chains) {
-      if (chain.size() == 1 && chain[0].condition.empty() &&
-          steppedName(std::string_view(source.code()).substr(chain[0].start, chain[0].end - 1 - chain[0].start)) !=
-              counted.counter) {
+      const std::string_view alone =
+          std::string_view(source.code()).substr(chain[0].start, chain[0].end - 1 - chain[0].start);
+      if (chain.size() == 1 && chain[0].condition.empty() && alone.compare(0, 6, "switch") != 0 &&
+          steppedName(alone) != counted.counter) {
         run.stuck = "a statement at " + source.where(chain[0].start) + " steps another name than its counter";
         return run;
       }

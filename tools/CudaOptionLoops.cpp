@@ -234,6 +234,19 @@ std::optional<OptionLoopBody> optionLoopBody(const std::string &code, const std:
   OptionLoopBody body;
   for (std::size_t at = skipSpaces(code, open + 1); at != std::string::npos && at + 1 < close;
        at = skipSpaces(code, at)) {
+    if (wordAt(code, at, "switch")) { // `switch (argv[i][1]) {...}`, which runs in every pass
+      const std::size_t parenthesis = skipSpaces(code, at + 6);
+      const std::size_t past = parenthesis != std::string::npos && code[parenthesis] == '('
+                                   ? pastClosing(code, parenthesis)
+                                   : std::string::npos;
+      const std::size_t brace = past == std::string::npos ? past : skipSpaces(code, past);
+      const std::size_t end = brace != std::string::npos && code[brace] == '{' ? pastClosing(code, brace) : brace;
+      if (end == std::string::npos || end > close || code[brace] != '{')
+        return std::nullopt;
+      body.chains.push_back({OptionBranch{"", at, end}});
+      at = end;
+      continue;
+    }
     if (!wordAt(code, at, "if")) { // a name given an argument, before the chains, or a name's step
       const std::size_t end = statementEndFrom(code, at);
       if (end != std::string::npos && end <= close && steppedName(std::string_view(code).substr(at, end - 1 - at))) {

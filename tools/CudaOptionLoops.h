@@ -28,7 +28,9 @@
 namespace ptxdvfs::tools {
 
 /// One branch of an `if` chain: its condition as written, literals kept
-/// (empty for the chain's final `else`), and where its body is.
+/// (empty for the chain's final `else`, and for a statement of the body
+/// that runs in every pass, a chain of its own: a step of the counter or
+/// a `switch`), and where its body is.
 struct OptionBranch {
   std::string condition;
   std::size_t start = 0; ///< its `{`, or the first character of its one statement
@@ -40,7 +42,8 @@ struct OptionBranch {
 /// std::string arg = argv[i];`, with what it is initialized with:
 /// `argv[i]`), then `if` chains, one after the other, each an `if` with
 /// any number of `else if`s and at most one `else`, and statements that
-/// step one name (`i++;`), each a chain of one branch without a condition.
+/// step one name (`i++;`) or `switch`es with a braced body, each a chain
+/// of one branch without a condition.
 struct OptionLoopBody {
   std::vector<std::pair<std::string, std::string>> aliases;
   std::vector<std::vector<OptionBranch>> chains;

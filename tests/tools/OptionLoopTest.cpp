@@ -168,6 +168,12 @@ TEST(OptionLoopTest, ASwitchOnAnOptionsLetterJumpsToItsCase) {
   EXPECT_EQ(runWith({"-bn", "512"}, loop), "8,1,1 x 512,1,1, 1");                // the second letter alone
   EXPECT_EQ(runWith({"-x", "-n", "1024"}, loop), "none x none, 1");             // `default:` ends the program
   EXPECT_EQ(runWith({"-", "-n", "1024"}, loop), "none x none, 1");              // `argv[i][1]` is its NUL
+  // A `switch` of its own in the loop's body, which every pass runs.
+  const std::string alone = "int n = 4096;\nfor (int i = 1; i < argc; i++) {\n  switch (argv[i][1]) {\n"
+                            "  case 'n': n = atoi(argv[++i]); break;\n  case 'v': break;\n  }\n}\n"
+                            "k<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"-v", "-n", "8192"}, alone), "32,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"-v", "-x", "-n", "8192"}, alone), "32,1,1 x 256,1,1, 1"); // no label: past the switch
   // Rodinia's shape: a `char` set from the letter in the branch, then switched on, the counter stepped alone.
   const std::string flag = "int n = 4096;\nchar flag;\n"
                            "for (int i = 1; i < argc; i++) {\n"
@@ -287,9 +293,15 @@ TEST(OptionLoopTest, TheBodyIsReadAsNamesThenIfChains) {
   ASSERT_TRUE(steps);
   ASSERT_EQ(steps->chains.size(), 2u);
   EXPECT_EQ(stepped.substr(steps->chains[1][0].start, steps->chains[1][0].end - steps->chains[1][0].start), "i += 2;");
-  // A name declared after a chain, a branch that is an unbraced loop, a plain statement.
+  const std::string switched = "{ switch (argv[i][1]) { case 'n': n = 1; break; } i++; }";
+  const auto cases = optionLoopBody(codeOf(switched), switched, 0);
+  ASSERT_TRUE(cases);
+  ASSERT_EQ(cases->chains.size(), 2u);
+  EXPECT_EQ(switched.substr(cases->chains[0][0].start, cases->chains[0][0].end - cases->chains[0][0].start),
+            "switch (argv[i][1]) { case 'n': n = 1; break; }");
+  // A name declared after a chain, a branch that is an unbraced loop, a plain statement, an unbraced switch.
   for (const std::string other : {"{ if (a) b = 1; std::string s = argv[i]; }", "{ if (a) for (;;) b = 1; }",
-                                  "{ puts(argv[i]); }", "{ i *= 2; }"})
+                                  "{ puts(argv[i]); }", "{ i *= 2; }", "{ switch (c) case 1: n = 2; }"})
     EXPECT_FALSE(optionLoopBody(codeOf(other), other, 0)) << other;
 }
 
