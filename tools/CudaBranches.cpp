@@ -99,13 +99,8 @@ const constants::Switch &ConstantFolder::Impl::switchOf(std::size_t file, const 
       cases.fallback = i;
       continue;
     }
-    const std::optional<char> character =
-        labels[i].expression.empty()
-            ? labelCharacter(std::string_view(files_[file].text()).substr(labels[i].at, labels[i].end - labels[i].at))
-            : std::nullopt;
-    const std::optional<Number> value =
-        character ? std::optional<Number>(Number{false, static_cast<unsigned char>(*character), 0})
-                  : number(file, labels[i].at, labels[i].expression, depth + 1);
+    const std::optional<std::string> compared = labelValue(labels[i], files_[file].text());
+    const std::optional<Number> value = compared ? number(file, labels[i].at, *compared, depth + 1) : std::nullopt;
     cases.folds = value && !value->real;
     if (cases.folds)
       cases.jumps.emplace(value->whole, i);

@@ -398,11 +398,22 @@ SwitchBody switchBodyOf(const std::string &code, const LoopHeader &header) {
 }
 
 std::optional<char> labelCharacter(std::string_view label) {
-  const std::size_t quote = label.find('\'');
-  return quote != std::string_view::npos && quote + 2 < label.size() && label[quote + 2] == '\'' &&
-                 label[quote + 1] != '\\'
-             ? std::optional<char>(label[quote + 1])
+  std::string written = trimmed(label);
+  if (written.rfind("case", 0) == 0)
+    written = trimmed(std::string_view(written).substr(4));
+  if (!written.empty() && written.back() == ':')
+    written = trimmed(std::string_view(written).substr(0, written.size() - 1));
+  return written.size() == 3 && written[0] == '\'' && written[2] == '\'' && written[1] != '\\'
+             ? std::optional<char>(written[1])
              : std::nullopt;
+}
+
+std::optional<std::string> labelValue(const SwitchBody::Label &label, std::string_view text) {
+  const std::string_view written = text.substr(label.at, label.end - label.at);
+  if (const std::optional<char> character = labelCharacter(written))
+    return std::to_string(static_cast<unsigned char>(*character));
+  return written.find_first_of("'\"") == std::string_view::npos ? std::optional<std::string>(label.expression)
+                                                                 : std::nullopt;
 }
 
 SwitchBody::Leads SwitchBody::leads(std::size_t label, std::size_t offset) const {

@@ -80,9 +80,16 @@ struct SwitchBody {
   std::vector<Statement> statements; ///< in order
 };
 
-/// The character of a label as written, `case 'n':`; nullopt for any other
-/// label, or an escape (`'\n'`).
+/// The character of a label as written, `case 'n':` (or `'n'` alone);
+/// nullopt for any other label (`case 'a' + 1:`), or an escape (`'\n'`).
 std::optional<char> labelCharacter(std::string_view label);
+
+/// What the label `label` (not `default:`) compares with, as code to fold:
+/// a character literal's code (`case 'a':` gives `97`), else its expression
+/// as code() has it; nullopt where a literal is part of a longer expression
+/// (`case 'a' + 1:`), which code() blanks. `text` is the file's text, its
+/// offsets those of the code the label was read from.
+std::optional<std::string> labelValue(const SwitchBody::Label &label, std::string_view text);
 
 /// The body of the `switch` of the `case` header `header`; no labels
 /// where it is not braced or not closed.

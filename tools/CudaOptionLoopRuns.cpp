@@ -91,10 +91,11 @@ std::optional<SwitchJump> switchJump(const CudaCode &source, const OptionBranch 
     // A character's comparison is read as written (withStringComparisons()); anything else is folded whole.
     const std::optional<char> character =
         labelCharacter(std::string_view(source.text()).substr(label.at, label.end - label.at));
+    const std::optional<std::string> value = labelValue(label, source.text());
     const std::optional<bool> equal =
-        holds(character ? tested->first + " == '" + std::string(1, *character) + "'"
-                        : "(" + tested->first + ") == (" + label.expression + ")",
-              *there);
+        character ? holds(tested->first + " == '" + std::string(1, *character) + "'", *there)
+        : value   ? holds("(" + tested->first + ") == (" + *value + ")", *there)
+                  : std::nullopt;
     if (!equal)
       return std::nullopt;
     if (*equal)
