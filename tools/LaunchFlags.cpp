@@ -207,11 +207,12 @@ void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags) {
                      "split (\"4096 10\"; one starting with - is written --program-args=\"-n 4096\"). The host "
                      "code is read with argc one more than their number and atoi(argv[1]), strtol, std::stoi, "
                      "atof and sscanf converting them, and the CUDA samples' checkCmdLineFlag and "
-                     "getCmdLineArgumentInt finding -flag=VALUE, SHOC's op.getOptionInt(\"passes\") (--passes 3, else its "
-                     "addOption default), getopt and getopt_long loops' cases (case 'n': "
-                     "n = atoi(optarg)) and optind, loops over argv comparing it by strcmp or == (n = "
-                     "atoi(argv[++i])) or by letter (switch (argv[i][1])), and copies of argv in a std::vector<std::string>; other option parsing "
-                     "is left open. Default: none, the program run bare")
+                     "getCmdLineArgumentInt finding -flag=VALUE, SHOC's op.getOptionInt(\"passes\") (--passes "
+                     "3, else its addOption default), getopt and getopt_long loops' cases (case 'n': n = "
+                     "atoi(optarg)) and optind, loops over argv comparing it by strcmp or == (n = "
+                     "atoi(argv[++i])) or by letter (switch (argv[i][1])), and copies of argv in a "
+                     "std::vector<std::string>; other option parsing is left open. Default: none, the program "
+                     "run bare")
       ->group(group);
   std::vector<std::string> devices = knownTargetDevices();
   std::string deviceList;
