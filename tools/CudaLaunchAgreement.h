@@ -36,6 +36,16 @@ template <typename T> struct Agreement {
   std::string how;  ///< what the first launch's value rests on beyond its text (ConstantFolder)
   std::string open; ///< why it is open, for the reason of its default
   bool differs = false; ///< whether two launches give different values
+  /// Each launch's value (nullopt where it does not fold, and at every launch where the first's does not), also
+  /// where they differ and the value is open, up to kMostLaunchesAveraged launches (`eachRead`): what the
+  /// kernel's loops are counted with launch by launch.
+  struct Each {
+    std::optional<T> value;
+    std::uint64_t runs = 1;
+    std::string at;
+  };
+  std::vector<Each> each;
+  bool eachRead = true;
 
   /// `written` is the expression at the launch at `at`, which `fold(&how)`
   /// folds; `shown` writes a value. Where `openIfDifferent` is set, a
@@ -43,10 +53,19 @@ template <typename T> struct Agreement {
   template <typename Fold, typename Same, typename Show>
   void add(Fold fold, Same same, Show shown, std::string_view written, const std::string &at, std::uint64_t runs,
            bool openIfDifferent) {
-    if (!open.empty())
+    if (!open.empty() && !eachRead)
       return;
     std::string nextHow;
-    std::optional<T> next = fold(&nextHow);
+    // Open at the first launch (a pointer `cudaMalloc` gives), it is not folded again for the others.
+    const bool firstOpen = !each.empty() && !each.front().value;
+    std::optional<T> next = firstOpen ? std::nullopt : fold(&nextHow);
+    eachRead = eachRead && each.size() < kMostLaunchesAveraged;
+    if (eachRead)
+      each.push_back({next, runs, at});
+    else
+      each.clear();
+    if (!open.empty())
+      return;
     if (!next)
       open = "the launch at " + at + " passes " + quotedCode(written) + ", which the source does not fix" +
              (nextHow.empty() ? "" : ": " + nextHow);

@@ -80,6 +80,34 @@ countLaunches(const ConstantFolder &folder, HostRunCounter &runs, const std::vec
   return running;
 }
 
+/// Each of `count` launches with the sizes and arguments it gives, where
+/// they differ and every one is read (SourceLaunch::bindings); none
+/// otherwise.
+std::vector<ptx::analysis::SourceLaunch::Binding>
+eachLaunch(std::size_t count, const Agreement<Dim3> &grid, const Agreement<Dim3> &block,
+           const std::vector<Agreement<ptx::analysis::AssumedValue>> &arguments, bool argumentsRead) {
+  const auto read = [&](const auto &agreement) { return agreement.eachRead && agreement.each.size() == count; };
+  const auto sized = [&](const Agreement<Dim3> &size) {
+    return read(size) && std::all_of(size.each.begin(), size.each.end(), [](const auto &one) { return one.value; });
+  };
+  bool differ = grid.differs || block.differs, all = argumentsRead && sized(grid) && sized(block);
+  for (const Agreement<ptx::analysis::AssumedValue> &argument : arguments) {
+    differ = differ || argument.differs;
+    all = all && read(argument);
+  }
+  std::vector<ptx::analysis::SourceLaunch::Binding> bindings;
+  for (std::size_t i = 0; differ && all && count > 1 && i < count; ++i) {
+    ptx::analysis::SourceLaunch::Binding &one = bindings.emplace_back();
+    one.grid = *grid.each[i].value;
+    one.block = *block.each[i].value;
+    one.launches = grid.each[i].runs;
+    one.at = grid.each[i].at;
+    for (const Agreement<ptx::analysis::AssumedValue> &argument : arguments)
+      one.arguments.push_back(argument.each[i].value);
+  }
+  return bindings;
+}
+
 /// What every launch site of one kernel of `parameters` parameters agrees
 /// on, and why the rest is open. Arguments are read only when every launch
 /// passes `parameters` of them.
@@ -137,6 +165,7 @@ ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, HostRunCo
       agreed.argumentsOpen.push_back(argument.open);
       agreed.argumentsHow.push_back(argument.how);
     }
+  agreed.bindings = eachLaunch(running.size(), grid, block, arguments, argumentsRead);
   if (!running.empty())
     agreed.at = locationOf(folder, *running.front().first);
   return agreed;

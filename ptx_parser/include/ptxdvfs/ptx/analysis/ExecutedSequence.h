@@ -5,9 +5,11 @@
 #include "ptxdvfs/ptx/analysis/Values.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 namespace ptxdvfs::ptx::analysis {
@@ -31,6 +33,16 @@ struct ExpansionOptions {
   /// is then the one full unrolling would give, which is how the training
   /// programs were written (docs/loops.md).
   bool keepLoopControl = false;
+  /// Header runs per entry for loops whose count is not found, by the
+  /// function and the location of the header's first instruction, with
+  /// the reason that replaces the default's: what expandKernel() finds
+  /// launch by launch where a kernel's launches differ
+  /// (SourceLaunch::bindings). Read as assumed.
+  struct LoopCount {
+    std::uint64_t headerRuns = 0;
+    std::string why;
+  };
+  std::map<std::tuple<const Function *, std::uint32_t, std::uint32_t>, LoopCount> loopCounts;
 };
 
 /// One instruction of the executed sequence.

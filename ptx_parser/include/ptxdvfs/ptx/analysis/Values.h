@@ -105,6 +105,20 @@ struct SourceLaunch {
   /// weighted by how often each runs (`gridHow`/`blockHow` then say so,
   /// and name the launches), rather than what every launch gives.
   bool gridIsMean = false, blockIsMean = false;
+
+  /// One launch as its site (or its helper's call) gives it, every size
+  /// and argument read.
+  struct Binding {
+    Dim3 grid, block;
+    std::vector<std::optional<AssumedValue>> arguments; ///< per kernel parameter, in order; nullopt: not read
+    std::uint64_t launches = 1;          ///< how many times it runs
+    std::string at;                      ///< where, for reasons: `main.cu:57`
+  };
+  /// Where the launches differ in their sizes or arguments and each one's
+  /// are read: each launch, in order (expandKernel() counts a loop that
+  /// rests on them once per launch, where the mean sizes and the open
+  /// arguments above leave it to the default); empty otherwise.
+  std::vector<Binding> bindings;
 };
 
 /// `--assume` values by parameter name, or by the name of a `__constant__`
