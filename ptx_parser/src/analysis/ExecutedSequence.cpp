@@ -598,7 +598,8 @@ countsPerLaunch(const Module &module, const Function &kernel, const LaunchAssump
     counts[key] = {std::max<std::uint64_t>(runs, 1),
                    "the mean of its counts over the kernel's launches, by the threads each runs: " +
                        sum->second.each +
-                       (distinct.size() > 3 ? " and " + std::to_string(distinct.size() - 3) + " more" : "")};
+                       (sum->second.launches > 3 ? " and " + std::to_string(sum->second.launches - 3) + " more"
+                                                 : "")};
   }
   return counts;
 }
