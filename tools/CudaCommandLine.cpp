@@ -233,6 +233,11 @@ std::optional<std::string> helperValue(std::string_view name, std::string_view f
 
 } // namespace
 
+void replaceWithValue(std::string &code, std::size_t from, std::size_t end, const std::string &value) {
+  if (value.size() + 2 <= end - from)
+    code.replace(from, end - from, ("(" + value + ")").append(end - from - value.size() - 2, ' '));
+}
+
 std::string withCommandLineHelpers(std::string code, const std::string &text,
                                    const std::vector<std::string> &arguments) {
   if (arguments.empty())
@@ -251,9 +256,8 @@ std::string withCommandLineHelpers(std::string code, const std::string &text,
       const std::optional<std::string> flag = parts.size() == 3 ? plainStringLiteral(parts[2]) : std::nullopt;
       if (!flag)
         continue; // a flag named by a variable, or escaped
-      const std::optional<std::string> value = helperValue(name, *flag, arguments);
-      if (value && value->size() + 2 <= end - at)
-        code.replace(at, end - at, ("(" + *value + ")").append(end - at - value->size() - 2, ' '));
+      if (const std::optional<std::string> value = helperValue(name, *flag, arguments))
+        replaceWithValue(code, at, end, *value);
     }
   }
   return code;

@@ -76,6 +76,11 @@ std::optional<expression::Number> convertedCommandLine(const expression::Express
 std::string withCommandLineHelpers(std::string code, const std::string &text,
                                    const std::vector<std::string> &arguments);
 
+/// [`from`, `end`) of `code` (a call the pre-passes read: withCommandLineHelpers(), withOptionParserReads())
+/// replaced by `value` in parentheses, padded with blanks to its length so that offsets shared with the text
+/// hold; unchanged where it does not fit.
+void replaceWithValue(std::string &code, std::size_t from, std::size_t end, const std::string &value);
+
 /// `condition` with each call that is passed `argv` replaced by what it
 /// returns for a program run without arguments: -1 for POSIX's `getopt`s
 /// (no option left), 0 for other helpers (`checkCmdLineFlag(argc, (const

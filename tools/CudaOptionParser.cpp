@@ -18,8 +18,9 @@ namespace {
 /// and where that object's name starts; npos for both where it is no such call.
 std::pair<std::size_t, std::size_t> memberCallAt(const std::string &code, std::size_t at, std::string_view name) {
   constexpr std::pair<std::size_t, std::size_t> none{std::string::npos, std::string::npos};
-  const std::size_t open = code.find_first_not_of(" \t\r\n", at + name.size());
-  if (!isWholeWord(code, at, name.size()) || open == std::string::npos || code[open] != '(')
+  const std::size_t open =
+      isWholeWord(code, at, name.size()) ? callArgumentsAt(code, at, name.size()) : std::string::npos;
+  if (open == std::string::npos)
     return none;
   std::size_t access = codeEndBefore(code, at);
   if (access >= 1 && code[access - 1] == '.')
@@ -127,8 +128,7 @@ std::string withOptionParserReads(std::string code, const std::string &text, con
         if (number.find_first_of("ni") != std::string::npos)
           continue; // inf or nan: no literal says it
       }
-      if (number.size() + 2 <= end - object)
-        code.replace(object, end - object, ("(" + number + ")").append(end - object - number.size() - 2, ' '));
+      replaceWithValue(code, object, end, number);
     }
   }
   return code;
