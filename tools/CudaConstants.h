@@ -20,10 +20,6 @@
 
 namespace ptxdvfs::tools {
 
-inline bool sameDims(const ptx::analysis::Dim3 &a, const ptx::analysis::Dim3 &b) {
-  return a.x == b.x && a.y == b.y && a.z == b.z;
-}
-
 /// `dims` as reasons write a size: `256`, `16,16`, `8,4,2`.
 inline std::string shownDims(const ptx::analysis::Dim3 &dims) {
   std::string text = std::to_string(dims.x);

@@ -50,8 +50,8 @@ template <typename T> struct Agreement {
   /// `written` is the expression at the launch at `at`, which `fold(&how)`
   /// folds; `shown` writes a value. Where `openIfDifferent` is set, a
   /// launch whose value is not the first's leaves it open.
-  template <typename Fold, typename Same, typename Show>
-  void add(Fold fold, Same same, Show shown, std::string_view written, const std::string &at, std::uint64_t runs,
+  template <typename Fold, typename Show>
+  void add(Fold fold, Show shown, std::string_view written, const std::string &at, std::uint64_t runs,
            bool openIfDifferent) {
     if (!open.empty() && !eachRead)
       return;
@@ -69,7 +69,7 @@ template <typename T> struct Agreement {
     if (!next)
       open = "the launch at " + at + " passes " + quotedCode(written) + ", which the source does not fix" +
              (nextHow.empty() ? "" : ": " + nextHow);
-    else if ((differs = differs || (!launches.empty() && !same(launches.front().value, *next))) && openIfDifferent)
+    else if ((differs = differs || (!launches.empty() && launches.front().value != *next)) && openIfDifferent)
       open = "its launches differ: " + shown(launches.front().value) + " at " + launches.front().at + ", " +
              shown(*next) + " at " + at;
     else if (differs && launches.size() >= kMostLaunchesAveraged)

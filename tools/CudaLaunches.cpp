@@ -39,10 +39,6 @@ std::string shownAt(const ConstantFolder &folder, const LaunchSite &site) {
   return locationOf(folder, site) + (site.calls.empty() ? "" : " (" + site.calls + ")");
 }
 
-bool sameValue(const ptx::analysis::AssumedValue &a, const ptx::analysis::AssumedValue &b) {
-  return a.number() == b.number() && a.whole().has_value() == b.whole().has_value();
-}
-
 std::string shownValue(const ptx::analysis::AssumedValue &value) { return value.text(); }
 
 /// How many times `sites` launch their kernel, into `launch`: each site
@@ -138,7 +134,7 @@ ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, HostRunCo
     const ConstantFolder::InstanceScope scope(folder, site->instance);
     const std::string at = shownAt(folder, *site);
     grid.add([&](std::string *how) { return folder.dimension(site->file, site->offset, site->grid, how); },
-             sameDims, shownDims, site->grid, at, times, false);
+             shownDims, site->grid, at, times, false);
     block.add(
         [&](std::string *how) {
           std::optional<Dim3> dims = folder.dimension(site->file, site->offset, site->block, how);
@@ -146,12 +142,12 @@ ptx::analysis::SourceLaunch agreedLaunch(const ConstantFolder &folder, HostRunCo
             dims.reset(); // not a launch that can run
           return dims;
         },
-        sameDims, shownDims, site->block, at, times, false);
+        shownDims, site->block, at, times, false);
     argumentsRead = argumentsRead && site->arguments && site->arguments->size() == parameters;
     for (std::size_t i = 0; argumentsRead && i < parameters; ++i)
       arguments[i].add(
           [&](std::string *how) { return folder.value(site->file, site->offset, (*site->arguments)[i], how); },
-          sameValue, shownValue, (*site->arguments)[i], at, times, true);
+          shownValue, (*site->arguments)[i], at, times, true);
   }
   agreed.grid = meanDims(grid, false, agreed.gridIsMean);
   agreed.block = meanDims(block, true, agreed.blockIsMean);

@@ -182,7 +182,7 @@ Lookup ConstantFolder::Impl::agreedArgument(const std::pair<std::string, std::si
     if (found.dim3) {
       const std::optional<Dim3> dims = dimension(argument->file, argument->offset, argument->text, depth + 1);
       shown = dims ? std::optional<std::string>(shownDims(*dims)) : std::nullopt;
-      same = !dims || !found.dims || sameDims(*dims, *found.dims);
+      same = !dims || !found.dims || *dims == *found.dims;
       found.dims = found.dims ? found.dims : dims;
     } else {
       std::optional<Number> value = number(argument->file, argument->offset, argument->text, depth + 1);

@@ -23,14 +23,7 @@ countsPerLaunch(const Module &module, const Function &kernel, const LaunchAssump
   std::vector<SourceLaunch::Binding> distinct;
   for (const SourceLaunch::Binding &binding : forKernel.launch->bindings) {
     auto same = std::find_if(distinct.begin(), distinct.end(), [&](const SourceLaunch::Binding &other) {
-      const auto sameDims = [](const Dim3 &a, const Dim3 &b) { return a.x == b.x && a.y == b.y && a.z == b.z; };
-      return sameDims(other.grid, binding.grid) && sameDims(other.block, binding.block) &&
-             std::equal(
-                 other.arguments.begin(), other.arguments.end(), binding.arguments.begin(), binding.arguments.end(),
-                 [](const std::optional<AssumedValue> &a, const std::optional<AssumedValue> &b) {
-                   return a.has_value() == b.has_value() &&
-                          (!a || (a->number() == b->number() && a->whole().has_value() == b->whole().has_value()));
-                 });
+      return other.grid == binding.grid && other.block == binding.block && other.arguments == binding.arguments;
     });
     if (same != distinct.end())
       same->launches += binding.launches;

@@ -20,6 +20,9 @@ struct Dim3 {
   std::uint32_t x = 1, y = 1, z = 1;
 };
 
+inline bool operator==(const Dim3 &a, const Dim3 &b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+inline bool operator!=(const Dim3 &a, const Dim3 &b) { return !(a == b); }
+
 /// A number `--assume` gives a parameter: whole (any integer parameter, or
 /// a float one, which holds it exactly where it can) or real (only a
 /// floating-point parameter can hold it; an integer load of it is unknown).
@@ -36,6 +39,12 @@ public:
   /// As written back to the user: the integer, or the shortest decimal
   /// that reads back as the same double.
   std::string text() const;
+
+  /// The same number, whole on both sides or on neither.
+  friend bool operator==(const AssumedValue &a, const AssumedValue &b) {
+    return a.real_ == b.real_ && a.whole_.has_value() == b.whole_.has_value();
+  }
+  friend bool operator!=(const AssumedValue &a, const AssumedValue &b) { return !(a == b); }
 
 private:
   AssumedValue(double number, std::optional<std::int64_t> whole) : real_(number), whole_(whole) {}
