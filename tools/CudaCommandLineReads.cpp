@@ -30,23 +30,16 @@ std::optional<CountedFor> steppedByBranches(std::string_view condition) {
 const OptionFound *endingOption(const SwitchBody &body, const CudaCode &source, const std::vector<OptionFound> &found) {
   const std::string &code = source.code();
   for (const OptionFound &option : found) {
-    std::size_t label = body.labels.size(), fallback = body.labels.size();
-    for (std::size_t i = 0; i < body.labels.size() && label == body.labels.size(); ++i) {
-      const SwitchBody::Label &written = body.labels[i];
-      if (written.fallback)
-        fallback = i;
-      else if (labelCharacter(std::string_view(source.text()).substr(written.at, written.end - written.at)) ==
-               option.option)
-        label = i;
-    }
-    label = label < body.labels.size() ? label : fallback;
+    const std::size_t label = *body.jumpTo([&](const SwitchBody::Label &written) -> std::optional<bool> {
+      return labelCharacter(std::string_view(source.text()).substr(written.at, written.end - written.at)) ==
+             option.option;
+    });
     for (const SwitchBody::Statement &statement : body.statements) {
       if (label == body.labels.size() || body.leads(label, statement.start) == SwitchBody::Leads::No)
         continue;
       const std::string_view written = std::string_view(code).substr(statement.start, statement.end - statement.start);
       for (const std::string &word : wordsIn(written))
-        if (word == "return" || word == "exit" || word == "_exit" || word == "quick_exit" || word == "abort" ||
-            word == "throw")
+        if (endsProgram(word))
           return &option;
     }
   }

@@ -153,6 +153,11 @@ bool isName(const std::string &text) {
 
 } // namespace
 
+bool endsProgram(std::string_view word) {
+  return word == "return" || word == "exit" || word == "_exit" || word == "quick_exit" || word == "abort" ||
+         word == "throw";
+}
+
 std::optional<RangeFor> rangeFor(std::string_view header) {
   int depth = 0;
   for (std::size_t at = 0; at < header.size(); ++at) {

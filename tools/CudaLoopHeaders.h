@@ -71,6 +71,22 @@ struct SwitchBody {
   /// How a jump to `labels[label]` leads to the statement that holds `offset`.
   Leads leads(std::size_t label, std::size_t offset) const;
 
+  /// Where the switch jumps: to the first label (not `default:`) that `matches(label)` says holds, else to its
+  /// `default:`; labels.size() where there is none; nullopt where a `matches` before the jump is not known.
+  template <typename Matches> std::optional<std::size_t> jumpTo(const Matches &matches) const {
+    std::size_t fallback = labels.size();
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+      if (labels[i].fallback) {
+        fallback = i;
+        continue;
+      }
+      const std::optional<bool> match = matches(labels[i]);
+      if (!match || *match)
+        return match ? std::optional<std::size_t>(i) : std::nullopt;
+    }
+    return fallback;
+  }
+
   /// One statement of the body (labels apart), and the labels that lead
   /// to it: those from `firstLeading` up to `labelsBefore`, surely from `firstSure`.
   struct Statement {
@@ -79,6 +95,10 @@ struct SwitchBody {
   };
   std::vector<Statement> statements; ///< in order
 };
+
+/// Whether the statement word `word` may end the program: `return`, `exit`, `_exit`, `quick_exit`, `abort`,
+/// `throw`.
+bool endsProgram(std::string_view word);
 
 /// The character of a label as written, `case 'n':` (or `'n'` alone);
 /// nullopt for any other label (`case 'a' + 1:`), or an escape (`'\n'`).

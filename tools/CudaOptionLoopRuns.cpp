@@ -80,28 +80,18 @@ std::optional<SwitchJump> switchJump(const CudaCode &source, const OptionBranch 
   if (!there)
     return std::nullopt;
   SwitchJump jump{switchBodyOf(source.code(), header), 0};
-  const std::vector<SwitchBody::Label> &labels = jump.body.labels;
-  std::size_t fallback = labels.size();
-  for (; jump.label < labels.size(); ++jump.label) {
-    const SwitchBody::Label &label = labels[jump.label];
-    if (label.fallback) {
-      fallback = jump.label;
-      continue;
-    }
+  const std::optional<std::size_t> label = jump.body.jumpTo([&](const SwitchBody::Label &label) {
     // A character's comparison is read as written (withStringComparisons()); anything else is folded whole.
     const std::optional<char> character =
         labelCharacter(std::string_view(source.text()).substr(label.at, label.end - label.at));
     const std::optional<std::string> value = labelValue(label, source.text());
-    const std::optional<bool> equal =
-        character ? holds(tested->first + " == '" + std::string(1, *character) + "'", *there)
-        : value   ? holds("(" + tested->first + ") == (" + *value + ")", *there)
-                  : std::nullopt;
-    if (!equal)
-      return std::nullopt;
-    if (*equal)
-      return jump;
-  }
-  jump.label = fallback;
+    return character ? holds(tested->first + " == '" + std::string(1, *character) + "'", *there)
+           : value   ? holds("(" + tested->first + ") == (" + *value + ")", *there)
+                     : std::nullopt;
+  });
+  if (!label)
+    return std::nullopt;
+  jump.label = *label;
   return jump;
 }
 
@@ -234,20 +224,25 @@ std::optional<BranchPass> branchPass(const CudaCode &source, const OptionBranch 
     return true;
   };
   BranchPass pass;
-  for (std::string_view keyword :
-       {"return", "exit", "_exit", "quick_exit", "abort", "throw", "goto", "break", "continue"})
-    for (std::size_t at = code.find(keyword, branch.start); at < branch.end; at = code.find(keyword, at + 1)) {
-      if (!isWholeWord(code, at, keyword.size()) || (keyword == "break" && breaksSwitchIn(source, branch, at)))
-        continue; // a `switch`'s own `break`: where its labels lead says what runs
-      const std::optional<bool> running = runs(at);
-      if (!running)
-        return std::nullopt;
-      const bool last = code.find_first_not_of(" \t\r\n;}", at + keyword.size()) >= branch.end;
-      if (*running && (!last || (keyword != "break" && keyword != "continue")))
-        return std::nullopt; // the program ends, or the pass leaves midway
-      if (*running)
-        (keyword == "break" ? pass.leaves : pass.continues) = true;
-    }
+  for (std::size_t at = branch.start; at < branch.end; ++at) {
+    if (!isIdentifierChar(code[at]) || (at > 0 && isIdentifierChar(code[at - 1])))
+      continue;
+    std::size_t end = at;
+    while (end < branch.end && isIdentifierChar(code[end]))
+      ++end;
+    const std::string_view keyword = std::string_view(code).substr(at, end - at);
+    const bool leaves = keyword == "goto" || keyword == "break" || keyword == "continue";
+    if ((!leaves && !endsProgram(keyword)) || (keyword == "break" && breaksSwitchIn(source, branch, at)))
+      continue; // a `switch`'s own `break`: where its labels lead says what runs
+    const std::optional<bool> running = runs(at);
+    if (!running)
+      return std::nullopt;
+    const bool last = code.find_first_not_of(" \t\r\n;}", end) >= branch.end;
+    if (*running && (!last || (keyword != "break" && keyword != "continue")))
+      return std::nullopt; // the program ends, or the pass leaves midway
+    if (*running)
+      (keyword == "break" ? pass.leaves : pass.continues) = true;
+  }
   if (statement != std::string::npos) {
     const std::optional<bool> running = runs(statement);
     const std::optional<std::int64_t> there = running && *running ? valueAt(statement) : std::nullopt;
