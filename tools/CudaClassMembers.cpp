@@ -96,12 +96,13 @@ Lookup ConstantFolder::Impl::bodyAssignment(std::size_t file, const MethodScope 
                                                    const std::string &name, std::size_t before, int depth,
                                                    Definition &found) const {
   const std::string &code = files_[file].code();
-  for (std::size_t at = code.rfind(name, before - 1); at != std::string::npos && at > method.body;
-       at = code.rfind(name, at - 1)) {
+  for (const std::size_t at : files_[file].wordsBefore(name, before)) {
+    if (at <= method.body)
+      break;
     if (++examined_ > kMaxNamesExamined)
       return Lookup::Unknown;
     const std::size_t self = thisBefore(code, at);
-    if (!isWholeWord(code, at, name.size()) || afterScopeOperator(code, at) ||
+    if (afterScopeOperator(code, at) ||
         (self == std::string::npos && (method.hidden || afterMemberAccess(code, at))))
       continue; // another name, another object's member, or the parameter
     const bool passed = outArgument(file, at, name.size()).has_value();

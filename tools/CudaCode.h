@@ -5,6 +5,7 @@
 
 #include "CudaPreprocessor.h"
 #include "CudaSource.h"
+#include "CudaWordIndex.h"
 
 #include <cstddef>
 #include <functional>
@@ -37,6 +38,12 @@ public:
 
   /// The file's text as written, for quoting it: offsets are code()'s.
   const std::string &text() const { return text_; }
+
+  /// Where `name` is written in code() as a whole word before `before`, the nearest first:
+  /// `for (std::size_t at : source.wordsBefore(name, before))`.
+  WordIndex::Before wordsBefore(const std::string &name, std::size_t before) const {
+    return words_.before(code_, name, before);
+  }
 
   /// `main.cu:57`: the file's name and the 1-based line of `offset`.
   std::string where(std::size_t offset) const;
@@ -214,6 +221,7 @@ private:
   std::vector<UndefinedKnob> knobs_; ///< readConditionals()
   std::vector<Block> blocks_; ///< in order of their `{`
   mutable std::vector<std::size_t> newlines_; ///< where each line ends, found on first use
+  WordIndex words_;
   /// The classes whose constructors, and the class templates, the file
   /// defines (definesConstructor()), found on first use.
   mutable std::optional<std::pair<std::set<std::string>, std::set<std::string>>> classes_;

@@ -113,11 +113,12 @@ ConstantFolder::Impl::CommandLine::argvFrom(std::size_t file, std::size_t offset
                                             int depth) const {
   if (const std::optional<ArgvRead> read = argvRead(file, offset, name, depth))
     return read;
+  if (depth >= kMaxDepth)
+    return std::nullopt;
   const CudaCode &source = folder_.files_[file];
   const std::string &code = source.code();
-  for (std::size_t at = offset == 0 ? std::string::npos : code.rfind(name, offset - 1);
-       at != std::string::npos && depth < kMaxDepth; at = at == 0 ? std::string::npos : code.rfind(name, at - 1)) {
-    if (!isWholeWord(code, at, name.size()) || afterMemberAccess(code, at))
+  for (const std::size_t at : source.wordsBefore(name, offset)) {
+    if (afterMemberAccess(code, at))
       continue;
     const std::size_t next = code.find_first_not_of(" \t\r\n", at + name.size());
     const std::size_t statement = statementStartAround(code, at);

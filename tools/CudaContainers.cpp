@@ -176,11 +176,10 @@ std::optional<Number> ConstantFolder::Impl::containerSize(std::size_t file, std:
   const int useBlock = source.blockAt(before);
   if (depth >= kMaxDepth || name.empty())
     return std::nullopt;
-  for (std::size_t at = before == 0 ? std::string::npos : code.rfind(name, before - 1); at != std::string::npos;
-       at = at == 0 ? std::string::npos : code.rfind(name, at - 1)) {
+  for (const std::size_t at : source.wordsBefore(name, before)) {
     if (++examined_ > kMaxNamesExamined)
       return std::nullopt;
-    if (!isWholeWord(code, at, name.size()) || afterMemberAccess(code, at) || afterScopeOperator(code, at))
+    if (afterMemberAccess(code, at) || afterScopeOperator(code, at))
       continue; // another object's member, or a qualified name
     const std::optional<ContainerDeclaration> declared = containerDeclaredAt(code, at, name.size());
     if (!declared) {
@@ -207,11 +206,10 @@ std::optional<ArrayDeclaration> ConstantFolder::Impl::containerList(std::size_t 
                                                                      const std::string &name, int depth) const {
   const CudaCode &source = files_[file];
   const std::string &code = source.code();
-  for (std::size_t at = before == 0 ? std::string::npos : code.rfind(name, before - 1); at != std::string::npos;
-       at = at == 0 ? std::string::npos : code.rfind(name, at - 1)) {
+  for (const std::size_t at : source.wordsBefore(name, before)) {
     if (++examined_ > kMaxNamesExamined)
       return std::nullopt;
-    if (!isWholeWord(code, at, name.size()) || afterMemberAccess(code, at) || afterScopeOperator(code, at))
+    if (afterMemberAccess(code, at) || afterScopeOperator(code, at))
       continue;
     std::optional<ContainerDeclaration> declared = containerDeclaredAt(code, at, name.size());
     bool container = declared.has_value();

@@ -275,12 +275,11 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
   // A data member of the class of the function around, named bare: past the function's own names, the class's.
   const std::optional<MethodScope> method = methodAround(file, before, base);
   const int head = source.functionHeadAt(before); // where `before` is a constructor's member initializer
-  for (std::size_t at = before == 0 ? std::string::npos : code.rfind(base, before - 1); at != std::string::npos;
-       at = at == 0 ? std::string::npos : code.rfind(base, at - 1)) {
+  for (const std::size_t at : source.wordsBefore(base, before)) {
     if (++examined_ > kMaxNamesExamined)
       return Lookup::Unknown;
-    if (!isWholeWord(code, at, base.size()) || afterMemberAccess(code, at) || afterScopeOperator(code, at))
-      continue; // another name, or a member or qualified name of that name
+    if (afterMemberAccess(code, at) || afterScopeOperator(code, at))
+      continue; // a member or qualified name of that name
     if (method && at < method->parameters)
       return classMemberField(file, *method, base, fields, depth, found);
     if (method && method->initializers <= at && at < method->body)

@@ -197,11 +197,12 @@ Lookup ConstantFolder::Impl::pointee(std::size_t file, std::size_t before, const
   if (body < 0 || depth >= kMaxDepth)
     return Lookup::Unknown;
   const std::size_t open = source.openBraceOf(body);
-  for (std::size_t at = code.rfind(name, before - 1); at != std::string::npos && at > open;
-       at = code.rfind(name, at - 1)) {
+  for (const std::size_t at : source.wordsBefore(name, before)) {
+    if (at <= open)
+      break;
     if (++examined_ > kMaxNamesExamined)
       return Lookup::Unknown;
-    if (!isWholeWord(code, at, name.size()) || afterMemberAccess(code, at))
+    if (afterMemberAccess(code, at))
       continue;
     const std::size_t previous = codeEndBefore(code, at);
     if (previous == 0 || code[previous - 1] != '*')

@@ -132,13 +132,10 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
   // A data member of the class of the function around, named bare: past the function's own names, the class's.
   const std::optional<MethodScope> method = fileScopeOnly ? std::nullopt : methodAround(file, before, name);
   const int head = source.functionHeadAt(before); // where `before` is a constructor's member initializer
-  for (std::size_t at = before == 0 ? std::string::npos : code.rfind(name, before - 1); at != std::string::npos;
-       at = at == 0 ? std::string::npos : code.rfind(name, at - 1)) {
+  for (const std::size_t at : source.wordsBefore(name, before)) {
     if (++examined_ > kMaxNamesExamined)
       return Lookup::Unknown; // thousands of launches through one far-away name: give up, not hang
     const std::size_t end = at + name.size();
-    if (!isWholeWord(code, at, name.size()))
-      continue;
     if (method && !method->hidden && thisBefore(code, at) != std::string::npos && changesAt(code, at, name.size()))
       return bodyAssignment(file, *method, name, before, depth, found); // after `this->n_ = ...;`
     if (afterMemberAccess(code, at) || afterScopeOperator(code, at))
