@@ -122,8 +122,11 @@ ConstantFolder::Impl::Impl(const std::vector<CudaSourceFile> &files, const Targe
   }
   for (std::size_t file = 0; file < files.size(); ++file) {
     const std::string &text = files[file].text;
+    std::vector<UndeclaredOptionRead> undeclared;
     codes[file] = withOptionParserReads(withCommandLineHelpers(std::move(codes[file]), text, arguments_), text,
-                                        parserOptions, arguments_);
+                                        parserOptions, arguments_, &undeclared);
+    for (UndeclaredOptionRead &read : undeclared)
+      undeclaredOptions_.push_back({file, read.offset, std::move(read.name)});
     defines.push_back(definedMacroNames(codes[file]));
     if (files[file].declared == kNvccFlagsPath)
       flags.merge(flagMacros(text));
@@ -429,6 +432,15 @@ ConstantFolder::~ConstantFolder() = default;
 const std::vector<CudaCode> &ConstantFolder::files() const { return impl_->files(); }
 
 const std::vector<std::string> &ConstantFolder::arguments() const { return impl_->arguments(); }
+
+std::vector<std::string> ConstantFolder::undeclaredOptionReads() const {
+  std::vector<std::string> reads;
+  std::set<std::string, std::less<>> named;
+  for (const auto &[file, offset, name] : impl_->undeclaredOptions())
+    if (named.insert(name).second)
+      reads.push_back("`" + name + "` (" + impl_->files()[file].where(offset) + ")");
+  return reads;
+}
 
 bool ConstantFolder::sees(std::size_t file, std::size_t other) const { return impl_->sees(file, other); }
 

@@ -54,6 +54,9 @@ public:
   const std::vector<CudaCode> &files() const;
   /// The command-line arguments the program is read as run with (the constructor's).
   const std::vector<std::string> &arguments() const;
+  /// The SHOC options whose reads (`op.getOptionInt("size")`) are left open because no `addOption` in the
+  /// files declares them, and the arguments do not give them, each with its first read: `\`size\` (scale.cu:14)`.
+  std::vector<std::string> undeclaredOptionReads() const;
   /// Whether the code of `file` sees `other`'s macros and constants: one
   /// program holds both (filesSeenTogether()).
   bool sees(std::size_t file, std::size_t other) const;

@@ -49,6 +49,11 @@ public:
 
   const std::vector<CudaCode> &files() const { return files_; }
   const std::vector<std::string> &arguments() const { return arguments_; }
+  struct UndeclaredOption {
+    std::size_t file, offset;
+    std::string name;
+  };
+  const std::vector<UndeclaredOption> &undeclaredOptions() const { return undeclaredOptions_; }
   bool sees(std::size_t file, std::size_t other) const { return seen_[file][other]; }
 
   std::optional<Dim3> dimension(std::size_t file, std::size_t offset, const std::string &text, int depth = 0) const;
@@ -465,6 +470,8 @@ private:
   const TargetDevice *device_ = nullptr;
   /// The command-line arguments the program is read as run with, after its name (`argv[1]` on).
   std::vector<std::string> arguments_;
+  /// SHOC option reads that no declaration in the files names (withOptionParserReads()), in file order.
+  std::vector<UndeclaredOption> undeclaredOptions_;
   /// What `optarg` reads while a `getopt` case is folded (CommandLine); null elsewhere.
   mutable const std::string *optarg_ = nullptr;
   /// Occurrences of names and tokens of macros looked at so far, against kMaxNamesExamined.

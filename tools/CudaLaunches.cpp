@@ -12,21 +12,15 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
-#include <filesystem>
 #include <iterator>
 #include <set>
 #include <string_view>
 
 namespace ptxdvfs::tools {
 
-namespace fs = std::filesystem;
 using ptx::analysis::Dim3;
 
 namespace {
-
-constexpr std::size_t kMaxFiles = 64;
-constexpr std::uintmax_t kMaxFileBytes = 4u << 20;
-constexpr std::uintmax_t kMaxBytesBeside = 16u << 20;
 
 /// Where `site` is, as reasons name it: `main.cu:57`.
 std::string locationOf(const ConstantFolder &folder, const LaunchSite &site) {
@@ -323,42 +317,6 @@ void addInstanceLaunches(const ConstantFolder &folder, HostRunCounter &runs, con
 }
 
 } // namespace
-
-std::vector<CudaSourceFile> launchingSources(const std::vector<CudaSourceFile> &sources) {
-  std::vector<CudaSourceFile> files = sources;
-  std::set<fs::path> seen;
-  std::set<fs::path> folders;
-  std::error_code error;
-  for (const CudaSourceFile &source : sources) {
-    seen.insert(fs::weakly_canonical(source.path, error));
-    // Not beside the toolkit's headers (`sm_30_intrinsics.hpp`), which the PTX names too.
-    const std::string extension = fs::path(source.path).extension().string();
-    if (extension == ".cu" || extension == ".cuh")
-      folders.insert(fs::path(source.path).parent_path());
-  }
-  static const std::set<std::string, std::less<>> kExtensions{".cu", ".cuh", ".h", ".hpp", ".c", ".cpp", ".cc", ".cxx"};
-  std::uintmax_t bytesBeside = 0;
-  for (const fs::path &folder : folders) {
-    std::vector<fs::path> beside;
-    for (fs::directory_iterator entry(folder.empty() ? fs::path(".") : folder, error), end; !error && entry != end;
-         entry.increment(error))
-      if (entry->is_regular_file(error) && kExtensions.count(entry->path().extension().string()))
-        beside.push_back(entry->path());
-    std::sort(beside.begin(), beside.end());
-    for (const fs::path &path : beside) {
-      if (files.size() >= kMaxFiles)
-        return files;
-      const std::uintmax_t bytes = fs::file_size(path, error);
-      if (error || !seen.insert(fs::weakly_canonical(path, error)).second || bytes > kMaxFileBytes ||
-          bytesBeside + bytes > kMaxBytesBeside)
-        continue;
-      bytesBeside += bytes;
-      if (std::optional<std::string> text = fileText(path))
-        files.push_back({path.string(), path.string(), std::move(*text)});
-    }
-  }
-  return files;
-}
 
 namespace {
 

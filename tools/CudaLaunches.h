@@ -3,6 +3,7 @@
 #pragma once
 
 #include "CudaDevice.h"
+#include "CudaHostFiles.h"
 #include "CudaSource.h"
 
 #include "ptxdvfs/ptx/Module.h"
@@ -28,16 +29,6 @@ inline bool fitsOneBlock(const ptx::analysis::Dim3 &dims) {
   return dims.x <= kMaxThreadsPerBlock && dims.y <= kMaxThreadsPerBlock && dims.z <= kMaxThreadsPerBlock &&
          dims.x * dims.y * dims.z <= kMaxThreadsPerBlock;
 }
-
-/// The files a kernel's launches may be in: `sources`, and the CUDA files,
-/// headers and host C and C++ files (`.cu`, `.cuh`, `.h`, `.hpp`, `.c`,
-/// `.cpp`, `.cc`, `.cxx`) beside its `.cu` and `.cuh` files (not beside the
-/// toolkit's headers it names). `-lineinfo` names only files that hold
-/// device code, so a kernel file that `main.cu` includes is named and
-/// `main.cu`, which launches it, is not; nor is the `main.cpp` that calls
-/// a launcher the `.cu` defines, which sizes its launches. At most 64
-/// files are read, of at most 4 MiB each and 16 MiB beside the named ones.
-std::vector<CudaSourceFile> launchingSources(const std::vector<CudaSourceFile> &sources);
 
 /// Per kernel of `module` (PTX name), what its launches in `files`
 /// (`name<<<grid, block, ...>>>(args)`, `name<T><<<...>>>(args)`,

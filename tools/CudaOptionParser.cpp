@@ -100,7 +100,8 @@ std::vector<ParserOption> parserOptionsIn(const std::string &code, const std::st
 }
 
 std::string withOptionParserReads(std::string code, const std::string &text, const std::vector<ParserOption> &options,
-                                  const std::vector<std::string> &arguments) {
+                                  const std::vector<std::string> &arguments,
+                                  std::vector<UndeclaredOptionRead> *undeclared) {
   for (const std::string_view read : {"getOptionInt", "getOptionFloat", "getOptionBool"}) {
     const std::string type = read == "getOptionInt" ? "OPT_INT" : read == "getOptionFloat" ? "OPT_FLOAT" : "OPT_BOOL";
     for (std::size_t at = code.find(read); at != std::string::npos; at = code.find(read, at + 1)) {
@@ -110,6 +111,8 @@ std::string withOptionParserReads(std::string code, const std::string &text, con
           end == std::string::npos ? std::nullopt
                                    : plainStringLiteral(std::string_view(text).substr(open + 1, end - open - 2));
       const std::optional<std::string> value = name ? optionValue(*name, type, options, arguments) : std::nullopt;
+      if (!value && name && undeclared && !optionNamed(options, *name, false))
+        undeclared->push_back({at, *name});
       if (!value)
         continue;
       std::string number;

@@ -5,6 +5,7 @@
 // bare, the default its declaration gives.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,13 @@ struct ParserOption {
 /// are passed over.
 std::vector<ParserOption> parserOptionsIn(const std::string &code, const std::string &text);
 
+/// A read of an option that none of the declarations names, left as written: its offset in the code
+/// withOptionParserReads() reads, and the option's name.
+struct UndeclaredOptionRead {
+  std::size_t offset = 0;
+  std::string name;
+};
+
 /// `code` (codeOf(`text`), offsets shared) with each read of an option,
 /// `op.getOptionInt("passes")`, `getOptionFloat` or `getOptionBool` (also
 /// through `->`), its name a string literal, replaced by what it returns,
@@ -36,8 +44,11 @@ std::vector<ParserOption> parserOptionsIn(const std::string &code, const std::st
 /// one read, whose type the read tells (it may take a value, or end the
 /// program), or where the option read is neither declared nor given.
 /// `getOptionInt` converts as `atoi`, `getOptionFloat` as `atof`, and
-/// `getOptionBool` gives 1 for `true`, else 0.
+/// `getOptionBool` gives 1 for `true`, else 0. Each read left open
+/// because no declaration names its option is added to `undeclared`,
+/// where given.
 std::string withOptionParserReads(std::string code, const std::string &text, const std::vector<ParserOption> &options,
-                                  const std::vector<std::string> &arguments);
+                                  const std::vector<std::string> &arguments,
+                                  std::vector<UndeclaredOptionRead> *undeclared = nullptr);
 
 } // namespace ptxdvfs::tools

@@ -214,6 +214,15 @@ void addLaunchFlags(CLI::App &command, LaunchFlags &flags, bool readingFlags) {
                      "std::vector<std::string>; other option parsing is left open. Default: none, the program "
                      "run bare")
       ->group(group);
+  command.add_option("--host-source", flags.hostSources,
+                     "A host file, or a folder of them (.cu, .cuh, .h, .hpp, .c, .cpp, .cc, .cxx), read with the "
+                     "kernel's CUDA sources for its launches and the options its program reads (repeatable): a "
+                     "driver's main.cpp kept apart from the kernels, as SHOC's common/main.cpp declares --size "
+                     "and --passes. -lineinfo names only files with device code; the host files beside them are "
+                     "read without this flag")
+      ->allow_extra_args(false)
+      ->check(CLI::ExistingPath)
+      ->group(group);
   std::vector<std::string> devices = knownTargetDevices();
   std::string deviceList;
   for (const std::string &device : devices)
@@ -283,7 +292,10 @@ std::string toAssumptions(const LaunchFlags &flags, const ptx::Module &module,
   const std::optional<std::vector<std::string>> arguments = splitProgramArguments(flags.programArguments, error);
   if (!arguments)
     return "--program-args '" + flags.programArguments + "': " + error;
-  addSourceKnowledge(module, sources, assumptions, device, *arguments);
+  std::vector<CudaSourceFile> hostFiles;
+  if (std::string unread = readHostSources(flags.hostSources, hostFiles); !unread.empty())
+    return "--host-source " + unread;
+  addSourceKnowledge(module, sources, assumptions, device, *arguments, hostFiles);
   if (!flags.launchFile.empty() && shared) {
     // What no input used, the caller reports once every input is read.
     if (std::string error = shared->apply({&module, &assumptions}); !error.empty())
@@ -313,16 +325,25 @@ void warnOfUnusedLaunches(const LaunchFileApplication &shared, const std::vector
 
 void addSourceKnowledge(const ptx::Module &module, const std::vector<CudaSourceFile> &sources,
                         ptx::analysis::LaunchAssumptions &assumptions, const TargetDevice *device,
-                        const std::vector<std::string> &arguments) {
-  if (sources.empty())
+                        const std::vector<std::string> &arguments, const std::vector<CudaSourceFile> &hostFiles) {
+  if (sources.empty() && hostFiles.empty())
     return;
   std::string text;
   for (const CudaSourceFile &file : sources)
     text += file.text + "\n";
   addSourceNames(text, module, assumptions);
   // --grid and --block, when given, still win: LaunchAssumptions ranks them first.
-  const std::vector<CudaSourceFile> launching = launchingSources(sources);
+  const std::vector<CudaSourceFile> launching = launchingSources(sources, hostFiles);
   const ConstantFolder folder(launching, device, arguments); // one reading of the host code for both
+  if (const std::vector<std::string> undeclared = folder.undeclaredOptionReads(); !undeclared.empty()) {
+    std::string options;
+    for (std::size_t i = 0; i < undeclared.size(); ++i)
+      options += (i == 0 ? "" : i + 1 == undeclared.size() ? " and " : ", ") + undeclared[i];
+    const bool one = undeclared.size() == 1;
+    spdlog::warn("{}: the host code reads the option{} {}, which no addOption in the files read declares, so {} left "
+                 "open; name the file that declares {} (a driver's main.cpp in another folder) with --host-source",
+                 module.path, one ? "" : "s", options, one ? "it is" : "they are", one ? "it" : "them");
+  }
   assumptions.sourceLaunches = sourceLaunches(module, folder, launching, sources.size());
   for (auto &[name, write] : sourceSymbolWrites(module, folder)) {
     assumptions.sourceConstants.insert_or_assign(name, write.value);

@@ -25,6 +25,7 @@ struct LaunchFlags {
   std::string block;
   std::string launchFile;          ///< --launch FILE (LaunchFile.h)
   std::string programArguments;    ///< --program-args, one string a shell would split (CudaCommandLine.h)
+  std::vector<std::string> hostSources; ///< --host-source: host files or folders read with the CUDA sources
   std::uint64_t defaultTripCount = ptx::analysis::ExpansionOptions{}.defaultTripCount;
   std::size_t budget = ptx::analysis::ExpansionOptions{}.budget;
   bool keepLoopControl = false;
@@ -65,11 +66,13 @@ void warnOfUnusedLaunches(const LaunchFileApplication &shared, const std::vector
 /// its kernels' parameter names and the grid, block and constant arguments
 /// of their launches, their device queries reading `device`'s properties
 /// (null: open), the program read as run with `arguments` (after its name;
-/// none: run bare). toAssumptions() calls it; so does reading a dataset's
+/// none: run bare), its host code read with `hostFiles` too
+/// (--host-source). toAssumptions() calls it; so does reading a dataset's
 /// PTX, so that training and evaluation read a kernel as `predict` does.
 void addSourceKnowledge(const ptx::Module &module, const std::vector<CudaSourceFile> &sources,
                         ptx::analysis::LaunchAssumptions &assumptions, const TargetDevice *device,
-                        const std::vector<std::string> &arguments = {});
+                        const std::vector<std::string> &arguments = {},
+                        const std::vector<CudaSourceFile> &hostFiles = {});
 
 ptx::analysis::ExpansionOptions toExpansionOptions(const LaunchFlags &flags);
 

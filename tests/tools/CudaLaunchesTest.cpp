@@ -327,6 +327,38 @@ TEST(CudaSourcesTest, HostFilesBesideTheKernelsFileAreRead) {
   EXPECT_EQ(read, (std::vector<std::string>{"k.cu", "driver.c", "k.h", "main.cpp", "util.cc"}));
 }
 
+TEST(CudaSourcesTest, HostFilesTheUserNamesAreReadAfterTheKernelsOwnOnce) {
+  // --host-source: a driver in another folder; a file named twice, or also beside the kernel, is read once.
+  const std::string dir = test::freshScratchDir("ptxdvfs_host_source_");
+  std::filesystem::create_directories(dir + "/common");
+  std::filesystem::create_directories(dir + "/bench");
+  for (const std::string name : {"common/main.cpp", "common/options.h", "common/README", "common/driver.inc",
+                                 "bench/k.cu", "bench/run.cpp"})
+    std::ofstream(dir + "/" + name) << "int x;\n";
+  std::vector<CudaSourceFile> named;
+  ASSERT_EQ(readHostSources({dir + "/common", dir + "/common/driver.inc", dir + "/bench/run.cpp"}, named), "");
+  std::vector<std::string> read;
+  for (const CudaSourceFile &source : named)
+    read.push_back(std::filesystem::path(source.path).filename().string());
+  // A folder's host files in name order (not its README); a file named is read whatever its extension.
+  EXPECT_EQ(read, (std::vector<std::string>{"main.cpp", "options.h", "driver.inc", "run.cpp"}));
+  read.clear();
+  named.push_back(named.front());
+  for (const CudaSourceFile &source : launchingSources({{"k.cu", dir + "/bench/k.cu", "int x;\n"}}, named))
+    read.push_back(std::filesystem::path(source.path).filename().string());
+  EXPECT_EQ(read, (std::vector<std::string>{"k.cu", "main.cpp", "options.h", "driver.inc", "run.cpp"}));
+}
+
+TEST(CudaSourcesTest, HostFilesThatCannotBeReadAreErrorsThatNameThem) {
+  const std::string dir = test::freshScratchDir("ptxdvfs_host_source_bad_");
+  std::vector<CudaSourceFile> files{{"k.cu", "k.cu", "int x;\n"}};
+  EXPECT_NE(readHostSources({dir + "/missing.cpp"}, files).find(dir + "/missing.cpp: cannot read"), std::string::npos);
+  std::ofstream(dir + "/huge.cpp") << std::string((4u << 20) + 1, ' ');
+  EXPECT_EQ(readHostSources({dir + "/huge.cpp"}, files),
+            dir + "/huge.cpp: 4 MiB, more than the 4 MiB a host file is read to");
+  EXPECT_EQ(files.size(), 1u); // nothing added where one fails
+}
+
 /// The host_launches fixture's kernels, as the tools read them: the PTX
 /// names host_launches.cuh only, and host_launches.cu is found beside it.
 class HostLaunchesTest : public ::testing::Test {

@@ -77,5 +77,24 @@ TEST(OptionParserTest, AFloatStaysAFloat) {
   EXPECT_EQ(code.size(), text.size()); // offsets kept
 }
 
+TEST(OptionParserTest, ReadsOfOptionsNoneDeclaresAreListed) {
+  // The driver that declares `size` and `passes` is not among the files read: their reads are listed, once
+  // each read, unless the arguments give the option (then it is known, if no other undeclared one is given).
+  const std::string text = "op.addOption(\"n\", OPT_INT, \"8\", \"elements\");\nint s = op.getOptionInt(\"size\");\n"
+                           "int n = op.getOptionInt(\"n\");\nfor (; p < op->getOptionInt(\"passes\");) {}";
+  const auto undeclaredWith = [&](const std::vector<std::string> &arguments) {
+    std::vector<UndeclaredOptionRead> undeclared;
+    withOptionParserReads(codeOf(text), text, parserOptionsIn(codeOf(text), text), arguments, &undeclared);
+    std::string listed;
+    for (const UndeclaredOptionRead &read : undeclared)
+      listed += read.name + "@" + std::to_string(read.offset) + " ";
+    return listed;
+  };
+  const std::size_t size = text.find("getOptionInt(\"size"), passes = text.find("getOptionInt(\"passes");
+  EXPECT_EQ(undeclaredWith({}), "size@" + std::to_string(size) + " passes@" + std::to_string(passes) + " ");
+  EXPECT_EQ(undeclaredWith({"--size", "2"}), "passes@" + std::to_string(passes) + " ");
+  EXPECT_EQ(undeclaredWith({"--n", "4"}), "size@" + std::to_string(size) + " passes@" + std::to_string(passes) + " ");
+}
+
 } // namespace
 } // namespace ptxdvfs::tools
