@@ -1,6 +1,7 @@
 // ExecutedSequence.cpp - writing out loop iterations and inlined calls within a budget.
 #include "ptxdvfs/ptx/analysis/ExecutedSequence.h"
 
+#include "CallArguments.h"
 #include "LaunchCounts.h"
 #include "LoopReports.h"
 #include "RareBranches.h"
@@ -271,8 +272,8 @@ private:
       result_.sequence.push_back({instruction, facts.graph.function, i, weight, report, iteration});
       result_.executedInstructions += weight;
       if (instruction->opcode == "call" && callStack_.size() <= options_.maxCallDepth)
-        if (const Function *callee = calleeOf(*instruction))
-          emitFunction(*callee, weight, argumentsOf(facts, i, *callee, bindings));
+        if (const Function *callee = calleeOf(module_, *instruction))
+          emitFunction(*callee, weight, callArguments(facts.graph, *facts.values, i, *callee, bindings));
     }
   }
 
@@ -285,60 +286,6 @@ private:
           (*facts.control)[i] = true;
     }
     return *facts.control;
-  }
-
-  /// The callee's parameters, by name, bound to the values the call site
-  /// stores into its arguments (`st.param.b32 [param2+0], %r1;` before
-  /// `call (retval0), f, (param0, param1, param2)`), and the fields of a
-  /// struct argument as NAME+BYTES: a loop bounded by a parameter runs as
-  /// this call asks, not as an --assume of that name says.
-  Bindings argumentsOf(FunctionFacts &facts, std::uint32_t call, const Function &callee,
-                       const Bindings &bindings) const {
-    Bindings arguments;
-    const auto &operands = facts.graph.instructions[call]->operands;
-    const ArgumentList *list = nullptr;
-    for (std::size_t o = 0; o + 1 < operands.size() && !list; ++o)
-      if (const auto *symbol = operands[o].getIf<Symbol>(); symbol && symbol->name == callee.name)
-        list = operands[o + 1].getIf<ArgumentList>();
-    if (!list)
-      return arguments;
-    for (std::size_t a = 0; a < list->elements.size() && a < callee.parameters.size(); ++a) {
-      const auto *argument = list->elements[a].getIf<Symbol>();
-      if (!argument)
-        continue;
-      // The store is in the call's own `{ // callseq ... }` block, after the
-      // previous call: a struct of 30 fields is 30 stores, so no fixed window.
-      constexpr std::uint32_t kMaxCallSequence = 4096;
-      for (std::uint32_t i = call; i-- > 0 && call - i <= kMaxCallSequence;) {
-        const Instruction &store = *facts.graph.instructions[i];
-        if (store.opcode == "call")
-          break;
-        if (store.opcode != "st" || store.details.space != StateSpace::Param || store.operands.size() != 2)
-          continue;
-        const auto *address = store.operands[0].getIf<Address>();
-        if (!address || address->parts.size() != 1)
-          continue;
-        const auto *symbol = address->parts[0].getIf<Symbol>();
-        const auto *offset = address->parts[0].getIf<RegisterOffset>();
-        if ((symbol && symbol->name == argument->name) || (offset && offset->base == argument->name)) {
-          // A struct passed by value is stored field by field (`[param0+4]`),
-          // each bound as NAME+BYTES; the last store before the call counts.
-          const std::int64_t field = offset ? offset->offset : 0;
-          std::string name = callee.parameters[a].name + (field != 0 ? "+" + std::to_string(field) : "");
-          arguments.try_emplace(std::move(name), Binding{facts.values->operandAt(store.operands[1], i, bindings), {}});
-        }
-      }
-    }
-    return arguments;
-  }
-
-  const Function *calleeOf(const Instruction &call) const {
-    for (const Operand &operand : call.operands)
-      if (const auto *symbol = operand.getIf<Symbol>())
-        for (const Function &function : module_.functions)
-          if (function.name == symbol->name && function.hasBody)
-            return &function;
-    return nullptr;
   }
 
   int reportFor(FunctionFacts &facts, std::uint32_t loop, int parentReport) {
