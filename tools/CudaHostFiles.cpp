@@ -78,17 +78,17 @@ std::string readHostSources(const std::vector<std::string> &paths, std::vector<C
     if (!folder)
       inside.push_back(written);
     for (const fs::path &path : inside) {
+      if (read.size() >= kMaxFiles)
+        return written + ": more than " + std::to_string(kMaxFiles) + " host files";
       const std::uintmax_t bytes = fs::file_size(path, error);
       if (error)
         return path.string() + ": cannot read: " + error.message();
       if (bytes > kMaxFileBytes)
-        return path.string() + ": " + std::to_string(bytes >> 20) + " MiB, more than the " +
+        return path.string() + ": " + std::to_string(bytes) + " bytes, more than the " +
                std::to_string(kMaxFileBytes >> 20) + " MiB a host file is read to";
       std::optional<std::string> text = fileText(path);
       if (!text)
         return path.string() + ": cannot read";
-      if (read.size() >= kMaxFiles)
-        return written + ": more than " + std::to_string(kMaxFiles) + " host files";
       read.push_back({path.string(), path.string(), std::move(*text)});
     }
   }

@@ -355,7 +355,11 @@ TEST(CudaSourcesTest, HostFilesThatCannotBeReadAreErrorsThatNameThem) {
   EXPECT_NE(readHostSources({dir + "/missing.cpp"}, files).find(dir + "/missing.cpp: cannot read"), std::string::npos);
   std::ofstream(dir + "/huge.cpp") << std::string((4u << 20) + 1, ' ');
   EXPECT_EQ(readHostSources({dir + "/huge.cpp"}, files),
-            dir + "/huge.cpp: 4 MiB, more than the 4 MiB a host file is read to");
+            dir + "/huge.cpp: 4194305 bytes, more than the 4 MiB a host file is read to");
+  std::filesystem::create_directories(dir + "/many");
+  for (int i = 0; i < 65; ++i)
+    std::ofstream(dir + "/many/h" + std::to_string(i) + ".h") << "int x;\n";
+  EXPECT_EQ(readHostSources({dir + "/many"}, files), dir + "/many: more than 64 host files");
   EXPECT_EQ(files.size(), 1u); // nothing added where one fails
 }
 
