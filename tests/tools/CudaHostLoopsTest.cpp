@@ -200,7 +200,8 @@ TEST(CudaHostLoopsTest, AParameterTheCallsDoNotFixStaysOpen) {
       launchThroughHelper("void run(float *x, int n) { k<<<1, n>>>(x); }", "");
   EXPECT_EQ(shown(uncalled.block), "none");
   EXPECT_EQ(uncalled.blockOpen,
-            "the launch at t.cu:1 passes `n`, which the source does not fix: `run` is called nowhere by its name");
+            "the launch at t.cu:1 passes `n`, which the source does not fix: `run` is called nowhere by its name "
+            "in the files read (a caller in another folder is read with --host-source)");
   const ptx::analysis::SourceLaunch overload =
       launchThroughHelper("void run(float *x, int n) { k<<<1, n>>>(x); }", "run(x, 32, 1);");
   EXPECT_EQ(shown(overload.block), "none");
