@@ -330,6 +330,21 @@ bool preprocessorLineEndsAt(const std::string &code, std::size_t newline) {
 }
 
 std::size_t statementEndFrom(const std::string &code, std::size_t start) {
+  // A block, or a statement headed by `for`, `while`, `switch` or `if` (with its `else`), ends with its body.
+  const std::string word = start < code.size() ? firstWordOf(std::string_view(code).substr(start, 8)) : "";
+  const std::size_t open = code.find_first_not_of(" \t\r\n", start + word.size());
+  if (start < code.size() && code[start] == '{')
+    return pastClosing(code, start);
+  if ((word == "for" || word == "while" || word == "switch" || word == "if") && open != std::string::npos &&
+      code[open] == '(') {
+    const std::size_t close = pastClosing(code, open);
+    const std::size_t body = close == std::string::npos ? close : code.find_first_not_of(" \t\r\n", close);
+    const std::size_t end = body == std::string::npos ? body : statementEndFrom(code, body);
+    const std::size_t next = end == std::string::npos ? end : code.find_first_not_of(" \t\r\n", end);
+    if (word == "if" && next != std::string::npos && firstWordOf(std::string_view(code).substr(next, 5)) == "else")
+      return statementEndFrom(code, code.find_first_not_of(" \t\r\n", next + 4));
+    return end;
+  }
   int depth = 0;
   for (std::size_t at = start; at < code.size(); ++at) {
     const char c = code[at];

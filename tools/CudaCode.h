@@ -292,9 +292,10 @@ std::optional<std::vector<std::string>> constructionArguments(const std::string 
 /// Whether the line that ends at `newline` is a preprocessor directive.
 bool preprocessorLineEndsAt(const std::string &code, std::size_t newline);
 
-/// Just past the `;` that ends the statement starting at `start` (its
-/// brackets skipped), or past the bracket around it that closes first; npos
-/// where the file ends first.
+/// Just past the end of the statement starting at `start`: its `;` (its
+/// brackets skipped), or for a block or a `for`, `while`, `switch` or `if`
+/// (with its `else`) the end of its body; or past the bracket around it
+/// that closes first; npos where the file ends first.
 std::size_t statementEndFrom(const std::string &code, std::size_t start);
 
 /// Where `text` assigns with a plain `=` (not `==`, `<=`, `>=`, `!=`, `+=`...); npos if it does not.

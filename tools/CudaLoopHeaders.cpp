@@ -324,9 +324,11 @@ std::vector<LoopHeader> headersAround(const CudaCode &code, std::size_t statemen
   };
   addHeading(statement);
   for (int block = code.blockAt(statement); block >= 0 && !code.isFunctionBody(block); block = code.parentOf(block)) {
-    if (std::optional<LoopHeader> cases = switchBefore(code.code(), code.openBraceOf(block), statement))
+    const std::size_t brace = code.openBraceOf(block);
+    const std::optional<LoopHeader> cases = switchBefore(code.code(), brace, statement);
+    if (cases)
       headers.push_back(*cases);
-    addHeading(code.openBraceOf(block));
+    addHeading(cases ? cases->at : brace); // what heads a `switch` heads its body: `if (c) switch (x) {...}`
   }
   return headers;
 }

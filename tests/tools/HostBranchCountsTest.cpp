@@ -1,6 +1,7 @@
 // HostBranchCountsTest.cpp - a launch under a branch that reads a host
 // loop's counter runs in the iterations that take the branch: `if (t % 10
 // == 0)` in a loop of 200 launches 20 times, not 200.
+#include "CudaCode.h"
 #include "CudaLaunches.h"
 #include "SourceLaunchHelpers.h"
 
@@ -103,6 +104,24 @@ TEST(HostBranchCountsTest, BranchesTheCounterDoesNotDecideRunEveryIteration) {
   EXPECT_EQ(launchesIn("for (int a = 0; a < 4; a++) for (int b = 0; b < 4; b++) if (a == b) k<<<1, 32>>>(x);"), 16u);
   // Beyond the iterations read one by one, the branch counts at every iteration as before.
   EXPECT_EQ(launchesIn("for (int a = 0; a < 100000; a++) if (a % 2) k<<<1, 32>>>(x);"), 100000u);
+}
+
+TEST(HostBranchCountsTest, AStatementHeadedByALoopOrASwitchEndsWithItsBody) {
+  // The body of `if (c) switch (x) {...}` is the switch, not the switch and the next statement.
+  const auto endOf = [](const std::string &code) {
+    const std::size_t end = statementEndFrom(code, 0);
+    return end == std::string::npos ? std::string("npos") : code.substr(0, end);
+  };
+  EXPECT_EQ(endOf("switch (x) { case 1: n = 2; break; } k<<<1, n>>>(p);"), "switch (x) { case 1: n = 2; break; }");
+  EXPECT_EQ(endOf("for (i = 0; i < 4; i++) { a(); } b();"), "for (i = 0; i < 4; i++) { a(); }");
+  EXPECT_EQ(endOf("while (i < 4) i++; b();"), "while (i < 4) i++;");
+  EXPECT_EQ(endOf("if (c) switch (x) { default: n = 1; } else { n = 2; } b();"),
+            "if (c) switch (x) { default: n = 1; } else { n = 2; }");
+  EXPECT_EQ(endOf("if (c) { a(); } b();"), "if (c) { a(); }");
+  EXPECT_EQ(endOf("{ a(); } b();"), "{ a(); }");
+  EXPECT_EQ(endOf("do { a(); } while (c); b();"), "do { a(); } while (c);");
+  EXPECT_EQ(endOf("n = f(a, {1, 2}); b();"), "n = f(a, {1, 2});");
+  EXPECT_EQ(endOf("for (;;) {"), "npos");
 }
 
 } // namespace
