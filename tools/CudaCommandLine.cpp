@@ -191,6 +191,22 @@ std::optional<expression::Number> convertedCommandLine(const expression::Express
   return convertedArgument(function, argument->substr(skipped), base);
 }
 
+std::optional<expression::Number> commandLineCharacter(const expression::ExpressionNames &names,
+                                                       const std::string &name, std::vector<expression::Token> index,
+                                                       std::vector<expression::Token> character, int depth) {
+  if (depth >= expression::kMaxDepth)
+    return std::nullopt;
+  const std::optional<std::string> argument = names.commandLineArgument(name, std::move(index), depth);
+  const std::optional<expression::Number> at =
+      argument ? expression::fold(names, std::move(character), depth) : std::nullopt;
+  if (!at || at->real || at->whole < 0 || static_cast<std::uint64_t>(at->whole) > argument->size())
+    return std::nullopt;
+  const auto code = static_cast<unsigned char>((*argument + '\0')[static_cast<std::size_t>(at->whole)]);
+  if (code > 127)
+    return std::nullopt;
+  return expression::Number{false, code, 0};
+}
+
 namespace {
 
 /// An argument as the samples' helpers read it: its leading dashes dropped.

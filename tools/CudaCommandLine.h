@@ -64,6 +64,16 @@ std::optional<expression::Number> convertedCommandLine(const expression::Express
                                                        std::vector<std::vector<expression::Token>> arguments,
                                                        int depth);
 
+/// The character `argv[N][K]` reads, as C promotes it (`switch
+/// (argv[1][1])` outside an option loop): `name[index]` is a command-line
+/// argument whose text `names` gives, and `character` folds to K, from 0
+/// up to its length (where the terminating 0 is). nullopt where the text
+/// is not known, K lies past it, or the character is not ASCII (whose sign
+/// the host's `char` decides).
+std::optional<expression::Number> commandLineCharacter(const expression::ExpressionNames &names,
+                                                       const std::string &name, std::vector<expression::Token> index,
+                                                       std::vector<expression::Token> character, int depth);
+
 /// `code` (codeOf(`text`), offsets shared) with each call of the CUDA
 /// samples' command-line helpers whose flag is a string literal replaced
 /// by what it returns for `arguments`, in parentheses and padded with

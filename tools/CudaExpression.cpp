@@ -342,6 +342,20 @@ private:
     return Parser(names_, depth_ + 1, std::move(tokens)).whole();
   }
 
+  /// The tokens up to the `]` that closes the `[` just read (not taken).
+  std::vector<Token> bracketed() {
+    std::vector<Token> inside;
+    for (int nested = 0; at_ < tokens_.size(); inside.push_back(tokens_[at_++])) {
+      const std::string &text = tokens_[at_].text;
+      if (text == "]" && nested-- == 0)
+        break;
+      nested += text == "[";
+    }
+    return inside;
+  }
+
+  static bool isSelector(const std::string &text) { return text == "[" || text == "(" || text == "." || text == "->"; }
+
   std::optional<Number> call(std::string name) {
     if (FunctionMacro macro; tokens_[at_].text == "(") {
       const Lookup lookup = names_.functionMacro(name, macro);
@@ -447,15 +461,15 @@ private:
       return names_.member(path, depth_ + 1);
     }
     if (accept("[")) { // an element of an array, `sizes[size - 1]`; one index only
-      std::vector<Token> index;
-      for (int nested = 0; at_ < tokens_.size(); index.push_back(tokens_[at_++])) {
-        const std::string &text = tokens_[at_].text;
-        if (text == "]" && nested-- == 0)
-          break;
-        nested += text == "[";
-      }
-      if (index.empty() || !accept("]") || (at_ < tokens_.size() && tokens_[at_].text == "["))
+      std::vector<Token> index = bracketed();
+      if (index.empty() || !accept("]"))
         return std::nullopt;
+      if (accept("[")) { // a character of a command-line argument, `argv[1][1]`
+        std::vector<Token> character = bracketed();
+        if (character.empty() || !accept("]") || (at_ < tokens_.size() && isSelector(tokens_[at_].text)))
+          return std::nullopt;
+        return commandLineCharacter(names_, token.text, std::move(index), std::move(character), depth_ + 1);
+      }
       std::string fields; // a member of a struct element, `cases[i].n`
       while (accept(".")) {
         if (at_ >= tokens_.size() || tokens_[at_].kind != Token::Name)

@@ -307,5 +307,24 @@ TEST(CommandLineTest, AComparisonOfAnArgumentPicksTheBranch) {
             "32,1,1 x 256,1,1, 1");
 }
 
+TEST(CommandLineTest, AnArgumentsCharactersAreReadOutsideOptionLoops) {
+  // `if (c) switch (...) {...}` unbraced: the `if` heads the switch's cases too, so run bare n stays 4096.
+  const std::string letter = "int n = 4096;\nif (argc > 1 && argv[1][0] == '-')\n  switch (argv[1][1]) {\n"
+                             "  case 'l': n = 1 << 24; break;\n  case 's': n = 1024; break;\n  }\n"
+                             "k<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({}, letter), "16,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"-l"}, letter), "65536,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"-s"}, letter), "4,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"-x"}, letter), "16,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"s"}, letter), "16,1,1 x 256,1,1, 1"); // no dash: the switch is not reached
+  EXPECT_EQ(runWith({"-"}, letter), "16,1,1 x 256,1,1, 1"); // argv[1][1] is the terminating 0
+  // Past the terminating 0 is not known; nor is a character not ASCII, whose sign the host's `char` decides.
+  const std::string past = "int n = 4096;\nswitch (argv[1][3]) { case 'x': n = 1024; }\nk<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"-a"}, past), "none x 256,1,1, 1");
+  EXPECT_EQ(runWith({"-abx"}, past), "4,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"-abc"}, past), "16,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"-ab\xc3\xa9"}, past), "none x 256,1,1, 1");
+}
+
 } // namespace
 } // namespace ptxdvfs::tools
