@@ -329,20 +329,25 @@ bool preprocessorLineEndsAt(const std::string &code, std::size_t newline) {
   return first != std::string::npos && first < newline && code[first] == '#';
 }
 
-std::size_t statementEndFrom(const std::string &code, std::size_t start) {
+namespace {
+
+/// statementEndFrom() within `nested` compound statements: past kMaxNested (hostile input, `if (a) if (a) ...`
+/// thousands deep) the rest is scanned flat, as it was before compound statements were read, not recursed into.
+std::size_t statementEnd(const std::string &code, std::size_t start, int nested) {
+  constexpr int kMaxNested = 256;
   // A block, or a statement headed by `for`, `while`, `switch` or `if` (with its `else`), ends with its body.
   const std::string word = start < code.size() ? firstWordOf(std::string_view(code).substr(start, 8)) : "";
   const std::size_t open = code.find_first_not_of(" \t\r\n", start + word.size());
   if (start < code.size() && code[start] == '{')
     return pastClosing(code, start);
-  if ((word == "for" || word == "while" || word == "switch" || word == "if") && open != std::string::npos &&
+  if (nested < kMaxNested && (word == "for" || word == "while" || word == "switch" || word == "if") && open != std::string::npos &&
       code[open] == '(') {
     const std::size_t close = pastClosing(code, open);
     const std::size_t body = close == std::string::npos ? close : code.find_first_not_of(" \t\r\n", close);
-    const std::size_t end = body == std::string::npos ? body : statementEndFrom(code, body);
+    const std::size_t end = body == std::string::npos ? body : statementEnd(code, body, nested + 1);
     const std::size_t next = end == std::string::npos ? end : code.find_first_not_of(" \t\r\n", end);
     if (word == "if" && next != std::string::npos && firstWordOf(std::string_view(code).substr(next, 5)) == "else")
-      return statementEndFrom(code, code.find_first_not_of(" \t\r\n", next + 4));
+      return statementEnd(code, code.find_first_not_of(" \t\r\n", next + 4), nested + 1);
     return end;
   }
   int depth = 0;
@@ -354,6 +359,10 @@ std::size_t statementEndFrom(const std::string &code, std::size_t start) {
   }
   return std::string::npos;
 }
+
+} // namespace
+
+std::size_t statementEndFrom(const std::string &code, std::size_t start) { return statementEnd(code, start, 0); }
 
 std::size_t plainAssignment(std::string_view text) {
   for (std::size_t at = text.find('='); at != std::string_view::npos; at = text.find('=', at + 1)) {

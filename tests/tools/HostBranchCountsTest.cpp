@@ -122,6 +122,11 @@ TEST(HostBranchCountsTest, AStatementHeadedByALoopOrASwitchEndsWithItsBody) {
   EXPECT_EQ(endOf("do { a(); } while (c); b();"), "do { a(); } while (c);");
   EXPECT_EQ(endOf("n = f(a, {1, 2}); b();"), "n = f(a, {1, 2});");
   EXPECT_EQ(endOf("for (;;) {"), "npos");
+  // Hostile nesting is not recursed into past a depth, and still ends where it does.
+  std::string deep;
+  for (int i = 0; i < 200000; ++i)
+    deep += "if (a) ";
+  EXPECT_EQ(endOf(deep + "b(); c();"), deep + "b();");
 }
 
 } // namespace
