@@ -364,6 +364,13 @@ std::size_t statementEnd(const std::string &code, std::size_t start, int nested)
 
 std::size_t statementEndFrom(const std::string &code, std::size_t start) { return statementEnd(code, start, 0); }
 
+std::size_t CudaCode::statementEndAt(std::size_t start) const {
+  const auto [found, added] = statementEnds_.try_emplace(start, 0);
+  if (added)
+    found->second = statementEndFrom(code_, start);
+  return found->second;
+}
+
 std::size_t plainAssignment(std::string_view text) {
   for (std::size_t at = text.find('='); at != std::string_view::npos; at = text.find('=', at + 1)) {
     const bool doubled = at + 1 < text.size() && text[at + 1] == '=';

@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace ptxdvfs::tools {
@@ -103,6 +104,10 @@ public:
   /// where no block opens there, or it is not closed (as pastClosing(),
   /// without reading the block again).
   std::size_t pastBlockOpenedAt(std::size_t open) const;
+
+  /// statementEndFrom() of code() at `start`, remembered: the bodies of an
+  /// `else if` chain of N options each run to its end, read once each.
+  std::size_t statementEndAt(std::size_t start) const;
 
   /// How many blocks the file has: they are numbered from 0 in the order of their `{`.
   int blocks() const { return static_cast<int>(blocks_.size()); }
@@ -222,6 +227,7 @@ private:
   std::vector<Block> blocks_; ///< in order of their `{`
   mutable std::vector<std::size_t> newlines_; ///< where each line ends, found on first use
   WordIndex words_;
+  mutable std::unordered_map<std::size_t, std::size_t> statementEnds_; ///< statementEndAt()'s, by start
   /// The classes whose constructors, and the class templates, the file
   /// defines (definesConstructor()), found on first use.
   mutable std::optional<std::pair<std::set<std::string>, std::set<std::string>>> classes_;

@@ -451,8 +451,9 @@ std::size_t bodyEndAfter(const std::string &code, std::size_t close) {
 
 std::size_t bodyEndAfter(const CudaCode &code, std::size_t close) {
   const std::size_t start = code.code().find_first_not_of(" \t\r\n", close + 1);
-  return start != std::string::npos && code.code()[start] == '{' ? code.pastBlockOpenedAt(start)
-                                                                 : bodyEndAfter(code.code(), close);
+  if (start == std::string::npos)
+    return start;
+  return code.code()[start] == '{' ? code.pastBlockOpenedAt(start) : code.statementEndAt(start);
 }
 
 std::optional<std::vector<LoopHeader>> branchesLeaving(const CudaCode &code, std::size_t at, std::size_t loop,
