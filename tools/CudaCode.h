@@ -298,18 +298,8 @@ std::optional<std::vector<std::string>> constructionArguments(const std::string 
 /// Whether the line that ends at `newline` is a preprocessor directive.
 bool preprocessorLineEndsAt(const std::string &code, std::size_t newline);
 
-/// Just past the end of the statement starting at `start`: its `;` (its
-/// brackets skipped), or for a block or a `for`, `while`, `switch` or `if`
-/// (with its `else`) the end of its body; or past the bracket around it
-/// that closes first; npos where the file ends first.
-std::size_t statementEndFrom(const std::string &code, std::size_t start);
 
-/// Where `text` assigns with a plain `=` (not `==`, `<=`, `>=`, `!=`, `+=`...); npos if it does not.
-std::size_t plainAssignment(std::string_view text);
 
-/// Whether the code at `at` is in an `#if`, `#ifdef` or `#ifndef` branch
-/// that ends before `before` (the program may be built without it).
-bool conditionallyCompiledBefore(const std::string &code, std::size_t at, std::size_t before);
 
 /// The offset of the bracket that `close` (`)`, `]`, `}` or `>`) closes;
 /// 0 when none does.

@@ -4,6 +4,7 @@
 
 #include "CudaCode.h"
 #include "CudaSource.h"
+#include "CudaStatements.h"
 
 #include <algorithm>
 #include <map>

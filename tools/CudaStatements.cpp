@@ -389,4 +389,74 @@ bool readsName(std::string_view text, std::string_view name) {
   return false;
 }
 
+namespace {
+
+/// statementEndFrom() within `nested` compound statements: past kMaxNested (hostile input, `if (a) if (a) ...`
+/// thousands deep) the rest is scanned flat, as it was before compound statements were read, not recursed into.
+std::size_t statementEnd(const std::string &code, std::size_t start, int nested) {
+  constexpr int kMaxNested = 256;
+  // A block, or a statement headed by `for`, `while`, `switch` or `if` (with its `else`), ends with its body.
+  const std::string word = start < code.size() ? firstWordOf(std::string_view(code).substr(start, 8)) : "";
+  const std::size_t open = code.find_first_not_of(" \t\r\n", start + word.size());
+  if (start < code.size() && code[start] == '{')
+    return pastClosing(code, start);
+  if (nested < kMaxNested && (word == "for" || word == "while" || word == "switch" || word == "if") && open != std::string::npos &&
+      code[open] == '(') {
+    const std::size_t close = pastClosing(code, open);
+    const std::size_t body = close == std::string::npos ? close : code.find_first_not_of(" \t\r\n", close);
+    const std::size_t end = body == std::string::npos ? body : statementEnd(code, body, nested + 1);
+    const std::size_t next = end == std::string::npos ? end : code.find_first_not_of(" \t\r\n", end);
+    if (word == "if" && next != std::string::npos && firstWordOf(std::string_view(code).substr(next, 5)) == "else")
+      return statementEnd(code, code.find_first_not_of(" \t\r\n", next + 4), nested + 1);
+    return end;
+  }
+  int depth = 0;
+  for (std::size_t at = start; at < code.size(); ++at) {
+    const char c = code[at];
+    depth += (c == '(' || c == '[' || c == '{') ? 1 : (c == ')' || c == ']' || c == '}') ? -1 : 0;
+    if (depth < 0 || (depth == 0 && c == ';'))
+      return at + 1;
+  }
+  return std::string::npos;
+}
+
+} // namespace
+
+std::size_t statementEndFrom(const std::string &code, std::size_t start) { return statementEnd(code, start, 0); }
+
+
+std::size_t plainAssignment(std::string_view text) {
+  for (std::size_t at = text.find('='); at != std::string_view::npos; at = text.find('=', at + 1)) {
+    const bool doubled = at + 1 < text.size() && text[at + 1] == '=';
+    const bool compound = at > 0 && std::string_view("=<>!+-*/%&|^").find(text[at - 1]) != std::string_view::npos;
+    if (doubled) {
+      ++at;
+      continue;
+    }
+    if (!compound)
+      return at;
+  }
+  return std::string_view::npos;
+}
+
+bool conditionallyCompiledBefore(const std::string &code, std::size_t at, std::size_t before) {
+  int depth = 0; // of the `#if`s opened after `at`
+  for (std::size_t line = code.find('\n', at); line != std::string::npos && line < before;
+       line = code.find('\n', line + 1)) {
+    const std::size_t hash = code.find_first_not_of(" \t", line + 1);
+    if (hash == std::string::npos || hash >= before || code[hash] != '#')
+      continue;
+    const std::size_t word = code.find_first_not_of(" \t", hash + 1);
+    if (word == std::string::npos)
+      break;
+    const std::size_t wordEnd = code.find_first_not_of("abcdefghijklmnopqrstuvwxyz", word);
+    const std::string_view directive = std::string_view(code).substr(word, wordEnd - word);
+    if (directive == "if" || directive == "ifdef" || directive == "ifndef")
+      ++depth;
+    else if ((directive == "endif" && depth-- == 0) || ((directive == "else" || directive == "elif") && depth == 0))
+      return true;
+  }
+  return false;
+}
+
 } // namespace ptxdvfs::tools

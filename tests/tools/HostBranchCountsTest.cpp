@@ -3,6 +3,7 @@
 // == 0)` in a loop of 200 launches 20 times, not 200.
 #include "CudaCode.h"
 #include "CudaLaunches.h"
+#include "CudaStatements.h"
 #include "SourceLaunchHelpers.h"
 
 #include <gtest/gtest.h>
