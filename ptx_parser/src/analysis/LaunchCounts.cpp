@@ -55,9 +55,11 @@ countsPerLaunch(const Module &module, const Function &kernel, const LaunchAssump
     one.launch->bindings.clear();
     one.sourceLaunches.insert_or_assign(kernel.name, *one.launch);          // where a kernel's parameters are read
     const ExecutedKernel read = expandKernel(module, kernel, one, options); // its bindings cleared: read once
-    const double threads = static_cast<double>(binding.grid.x) * binding.grid.y * binding.grid.z * binding.block.x *
-                           binding.block.y * binding.block.z *
-                           static_cast<double>(std::max<std::uint64_t>(binding.launches, 1));
+    LaunchSize size;
+    size.grid = binding.grid;
+    size.block = binding.block;
+    size.launches = std::max<std::uint64_t>(binding.launches, 1);
+    const double threads = size.launchedThreads();
     for (const LoopReport &loop : read.loops) {
       const Key key{loop.function, loop.location.line, loop.location.column};
       if (!defaulted.count(key))
