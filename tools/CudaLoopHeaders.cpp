@@ -444,9 +444,7 @@ std::vector<LoopHeader> loopsAround(const CudaCode &code, std::size_t statement)
 
 std::size_t bodyEndAfter(const std::string &code, std::size_t close) {
   const std::size_t start = code.find_first_not_of(" \t\r\n", close + 1);
-  if (start == std::string::npos || code[start] == '{')
-    return start == std::string::npos ? start : pastClosing(code, start);
-  return statementEndFrom(code, start);
+  return start == std::string::npos ? start : statementEndFrom(code, start); // a block ends at its `}` there too
 }
 
 std::size_t bodyEndAfter(const CudaCode &code, std::size_t close) {
