@@ -357,10 +357,10 @@ bool ConstantFolder::Impl::eachChangeAnywhere(
   for (std::size_t file = 0; file < files_.size(); ++file) {
     const CudaCode &source = files_[file];
     const std::string &code = source.code();
-    for (std::size_t at = code.find(name); at != std::string::npos; at = code.find(name, at + 1)) {
+    for (const std::size_t at : source.wordsNamed(name)) {
       if (++examined_ > kMaxNamesExamined)
         return false; // not read to the end: not known to be unchanged
-      if (!isWholeWord(code, at, name.size()) || afterMemberAccess(code, at))
+      if (afterMemberAccess(code, at))
         continue; // another struct's member (`cfg::n`, which may be it, counts)
       if (!afterScopeOperator(code, at) && declaresName(declaredTypeBefore(code, at)))
         continue; // a declaration: its own (or `extern`), or a local's of that name, whose value is not the global's

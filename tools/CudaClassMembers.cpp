@@ -220,13 +220,13 @@ const ConstantFolder::Impl::MemberChanges &ConstantFolder::Impl::memberChanges(c
     const CudaCode &source = files_[file];
     const std::string &code = source.code();
     DeclarationsSeen declarations;
-    for (std::size_t at = code.find(name); at != std::string::npos && !changes.other; at = code.find(name, at + 1)) {
+    for (const std::size_t at : source.wordsNamed(name)) {
+      if (changes.other)
+        break;
       if (++examined_ > kMaxNamesExamined) {
         changes.other = std::pair{file, at}; // not read to the end: not known to be unchanged
         break;
       }
-      if (!isWholeWord(code, at, name.size()))
-        continue;
       int body = -1;
       if ((!changesAt(code, at, name.size()) || onlyRead(file, at, name.size())) &&
           !outArgument(file, at, name.size()))

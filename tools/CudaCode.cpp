@@ -395,9 +395,9 @@ std::size_t callArgumentsAt(const std::string &code, std::size_t at, std::size_t
 std::vector<std::size_t> callsIn(const CudaCode &file, const std::string &name, bool methods) {
   const std::string &code = file.code();
   std::vector<std::size_t> calls;
-  for (std::size_t at = code.find(name); at != std::string::npos; at = code.find(name, at + name.size())) {
+  for (const std::size_t at : file.wordsNamed(name)) {
     const bool member = afterMemberAccess(code, at); // `obj.name(`, `p->name(`
-    if (!isWholeWord(code, at, name.size()) || (member && !methods) || (!member && at > 0 && code[at - 1] == '>'))
+    if ((member && !methods) || (!member && at > 0 && code[at - 1] == '>'))
       continue; // another class's member, or `k<<<...>>>`-like text
     if (callArgumentsAt(code, at, name.size()) == std::string::npos || file.functionBodyAt(at) < 0)
       continue;

@@ -45,6 +45,8 @@ public:
   WordIndex::Before wordsBefore(const std::string &name, std::size_t before) const {
     return words_.before(code_, name, before);
   }
+  /// Where `name` is written in code() as a whole word, in order.
+  const std::vector<std::size_t> &wordsNamed(const std::string &name) const { return words_.wordsNamed(code_, name); }
 
   /// `main.cu:57`: the file's name and the 1-based line of `offset`.
   std::string where(std::size_t offset) const;
