@@ -1,14 +1,15 @@
 // main.cpp - the ptxdvfs command line: wires subcommands, maps errors to exit codes.
 #include "CollectCommand.h"
 #include "DatasetInfoCommand.h"
+#include "EmptyOptionValues.h"
 #include "EncodeCommand.h"
 #include "ExitCodes.h"
 #include "HeapTuning.h"
-#include "Logging.h"
-#include "ModelCommands.h"
 #include "LintCommand.h"
+#include "Logging.h"
 #include "LoopsCommand.h"
 #include "LspCommand.h"
+#include "ModelCommands.h"
 #include "ParseCommand.h"
 #include "PredictCommand.h"
 #include "RecommendCommand.h"
@@ -17,8 +18,18 @@
 
 #include <CLI/CLI.hpp>
 
-int main(int argc, char **argv) {
+#include <string>
+#include <vector>
+
+int main(int givenCount, char **given) {
   using namespace ptxdvfs::tools;
+  std::vector<std::string> words = emptyValuesApart(givenCount, given);
+  std::vector<char *> wordPointers;
+  for (std::string &word : words)
+    wordPointers.push_back(word.data());
+  wordPointers.push_back(nullptr);
+  const int argc = static_cast<int>(words.size());
+  char **argv = wordPointers.data();
   CLI::App app{"ptxdvfs: predict how a CUDA kernel's time, power and energy change with "
                "GPU clocks, from its PTX, without running it"};
   app.set_version_flag("--version", std::string("ptxdvfs ") + kVersion);
