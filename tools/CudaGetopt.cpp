@@ -38,8 +38,8 @@ std::optional<int> fieldValue(const std::string &written) {
     return 1;
   if (written == "optional_argument")
     return 2;
-  if (written.size() == 3 && written.front() == '\'' && written.back() == '\'' && written[1] != '\\')
-    return static_cast<unsigned char>(written[1]);
+  if (const std::optional<int> character = characterCode(written))
+    return character;
   if (!written.empty() && written.size() < 6 &&
       std::all_of(written.begin(), written.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
     return std::stoi(written);

@@ -410,9 +410,8 @@ std::optional<char> labelCharacter(std::string_view label) {
     written = trimmed(std::string_view(written).substr(4));
   if (!written.empty() && written.back() == ':')
     written = trimmed(std::string_view(written).substr(0, written.size() - 1));
-  return written.size() == 3 && written[0] == '\'' && written[2] == '\'' && written[1] != '\\'
-             ? std::optional<char>(written[1])
-             : std::nullopt;
+  const std::optional<int> code = characterCode(written);
+  return code ? std::optional<char>(static_cast<char>(*code)) : std::nullopt;
 }
 
 std::optional<std::string> labelValue(const SwitchBody::Label &label, std::string_view text) {

@@ -53,8 +53,8 @@ std::vector<LoopHeader> headersAround(const CudaCode &code, std::size_t statemen
 struct SwitchBody {
   /// A label, `case E:` or `default:`.
   struct Label {
-    /// `E`, as code() has it; empty for `default`, and for a character
-    /// literal, which code() blanks (labelCharacter() reads it from the text)
+    /// `E`, as code() has it (a character literal as its code, see
+    /// codeOf()); empty for `default`
     std::string expression;
     std::size_t at = 0, end = 0; ///< its `case` or `default`, and just past its `:`
     bool fallback = false;       ///< `default:`
@@ -100,14 +100,15 @@ struct SwitchBody {
 /// `throw`.
 bool endsProgram(std::string_view word);
 
-/// The character of a label as written, `case 'n':` (or `'n'` alone);
-/// nullopt for any other label (`case 'a' + 1:`), or an escape (`'\n'`).
+/// The character of a label as written, `case 'n':` (or `'n'` alone,
+/// `'\n'` too); nullopt for any other label (`case 'a' + 1:`), and where
+/// characterCode() has no code.
 std::optional<char> labelCharacter(std::string_view label);
 
 /// What the label `label` (not `default:`) compares with, as code to fold:
 /// a character literal's code (`case 'a':` gives `97`), else its expression
 /// as code() has it; nullopt where a literal is part of a longer expression
-/// (`case 'a' + 1:`), which code() blanks. `text` is the file's text, its
+/// (`case 'a' + 1:`), which is left open. `text` is the file's text, its
 /// offsets those of the code the label was read from.
 std::optional<std::string> labelValue(const SwitchBody::Label &label, std::string_view text);
 

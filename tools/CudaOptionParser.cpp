@@ -89,10 +89,10 @@ std::vector<ParserOption> parserOptionsIn(const std::string &code, const std::st
       continue;
     ParserOption option{*name, parts[1], *fallback, '\0'};
     if (parts.size() >= 5) {
-      const std::string &letter = parts[4];
-      if (letter.size() != 3 || letter.front() != '\'' || letter.back() != '\'' || letter[1] == '\\')
+      const std::optional<int> letter = characterCode(parts[4]);
+      if (!letter)
         continue; // a letter not written plainly: which arguments name it is not known
-      option.letter = letter[1];
+      option.letter = static_cast<char>(*letter);
     }
     options.push_back(std::move(option));
   }

@@ -5,7 +5,9 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -68,6 +70,18 @@ std::size_t pastClosing(const std::string &code, std::size_t open) {
   return std::string::npos;
 }
 
+std::optional<int> characterCode(std::string_view literal) {
+  if (literal.size() == 3 && literal[0] == '\'' && literal[2] == '\'' && literal[1] != '\\' && literal[1] != '\'')
+    return static_cast<unsigned char>(literal[1]) < 128 ? std::optional<int>(literal[1]) : std::nullopt;
+  constexpr std::string_view kEscaped = "ntr0\\'\"abfv?";
+  constexpr int kCodes[] = {'\n', '\t', '\r', 0, '\\', '\'', '"', '\a', '\b', '\f', '\v', '?'};
+  static_assert(std::size(kCodes) == kEscaped.size());
+  const std::size_t escape = literal.size() == 4 && literal[0] == '\'' && literal[1] == '\\' && literal[3] == '\''
+                                 ? kEscaped.find(literal[2])
+                                 : std::string_view::npos;
+  return escape == std::string_view::npos ? std::nullopt : std::optional<int>(kCodes[escape]);
+}
+
 std::string codeOf(std::string text) {
   auto blank = [&](std::size_t from, std::size_t to) {
     for (std::size_t i = from; i < to && i < text.size(); ++i)
@@ -90,7 +104,14 @@ std::string codeOf(std::string text) {
     } else {
       continue;
     }
+    // A character literal is an integer, its code: `argv[1][0] - '0'` and `mode == 'l'` fold. The code takes the
+    // literal's place, so offsets stay; a prefixed one (`L'a'`) stays blank, as `L108` would read as a name.
+    const bool prefixed = at > 0 && (std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_');
+    const std::optional<int> character =
+        c == '\'' && !prefixed ? characterCode(std::string_view(text).substr(at, end - at)) : std::nullopt;
     blank(at, end);
+    if (character)
+      text.replace(at, std::to_string(*character).size(), std::to_string(*character));
     at = end - 1;
   }
   return text;

@@ -58,9 +58,16 @@ std::vector<std::string> wordsIn(std::string_view text);
 /// skipped (`n` in ` n = 4`); empty where something else does.
 std::string firstWordOf(std::string_view text);
 
-/// `text` with its comments and string and character literals blanked
-/// (newlines kept, so offsets and lines still match the file): what is
-/// left is code, whose braces and names can be matched.
+/// The code of the character literal `literal` (quotes included): `'a'`
+/// gives 97, `'\n'` 10; nullopt for one of several characters, another
+/// escape, or a byte over 127 (whose sign the host's `char` decides).
+std::optional<int> characterCode(std::string_view literal);
+
+/// `text` with its comments and string literals blanked (newlines kept,
+/// so offsets and lines still match the file): what is left is code,
+/// whose braces and names can be matched. A character literal is its
+/// code (characterCode()), padded with blanks to the literal's length,
+/// or blank where it has none or a prefix (`L'a'`).
 std::string codeOf(std::string text);
 
 /// Whether `__global__` stands before `at` in the statement that holds it

@@ -326,5 +326,39 @@ TEST(CommandLineTest, AnArgumentsCharactersAreReadOutsideOptionLoops) {
   EXPECT_EQ(runWith({"-ab\xc3\xa9"}, past), "none x 256,1,1, 1");
 }
 
+TEST(CommandLineTest, CharacterLiteralsAreTheirCodesInExpressions) {
+  // A letter kept in a variable, compared by ==, ordered by <, and a digit's value by `- '0'`.
+  const std::string kept =
+      "int n = 4096;\nchar mode = argv[1][0];\nif (mode == 'l') n = 1 << 24;\nk<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"l"}, kept), "65536,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"s"}, kept), "16,1,1 x 256,1,1, 1");
+  const std::string chosen = "int n = argv[1][1] == 'l' ? 1 << 24 : 1024;\nk<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"-l"}, chosen), "65536,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"-s"}, chosen), "4,1,1 x 256,1,1, 1");
+  const std::string ordered = "int n = 4096;\nif (argv[1][0] < 'a') n = 1024;\nk<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"A"}, ordered), "4,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"b"}, ordered), "16,1,1 x 256,1,1, 1");
+  const std::string digit = "int n = (argv[1][0] - '0') * 1024;\nk<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"4"}, digit), "16,1,1 x 256,1,1, 1");
+  const std::string escaped = "int n = argv[1][1] == '\\0' ? 2048 : 4096;\nk<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"-"}, escaped), "8,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"-v"}, escaped), "16,1,1 x 256,1,1, 1");
+  // A wide literal's code is the host's wchar_t's: open.
+  const std::string wide = "int n = argv[1][0] == L'a' ? 2048 : 4096;\nk<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"a"}, wide), "none x 256,1,1, 1");
+}
+
+TEST(CommandLineTest, CodeOfWritesACharacterLiteralsCodeInItsPlace) {
+  EXPECT_EQ(codeOf("c == 'l' && d == '-'"), "c == 108 && d == 45 ");
+  EXPECT_EQ(codeOf("'\\n' '\\0' '\\'' '\\\\'"), "10   0    39   92  ");
+  // Several characters, an escape of a code, a prefix or a byte over 127: blank, as a string is.
+  EXPECT_EQ(codeOf("'ab' '\\x41' L'a' '\xe9' \"a\""), std::string(12, ' ') + "L" + std::string(11, ' '));
+  EXPECT_EQ(codeOf("1'000'000"), "1'000'000"); // C++14's digit separators are no literals
+  EXPECT_EQ(characterCode("'a'"), 97);
+  EXPECT_EQ(characterCode("'\\t'"), 9);
+  EXPECT_FALSE(characterCode("'\\q'"));
+  EXPECT_FALSE(characterCode("\"a\""));
+}
+
 } // namespace
 } // namespace ptxdvfs::tools
