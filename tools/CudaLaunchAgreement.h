@@ -28,24 +28,18 @@ constexpr std::size_t kMostLaunchesAveraged = 1024;
 /// to kMostLaunchesAveraged launches.
 template <typename T> struct Agreement {
   struct Launch {
-    T value;
+    std::optional<T> value; ///< nullopt where it does not fold, and at every launch after a first that does not
     std::uint64_t runs = 1; ///< how many times it launches
     std::string at;
   };
-  std::vector<Launch> launches; ///< each launch's value, while none is open
+  /// Each launch's value, up to kMostLaunchesAveraged launches (`eachRead`), also where they differ and the value
+  /// is open: what the kernel's loops are counted with launch by launch. While `open` is empty, every one folds.
+  std::vector<Launch> each;
+  bool eachRead = true;
+  std::optional<Launch> firstLaunch; ///< the first launch, also past kMostLaunchesAveraged
   std::string how;  ///< what the first launch's value rests on beyond its text (ConstantFolder)
   std::string open; ///< why it is open, for the reason of its default
   bool differs = false; ///< whether two launches give different values
-  /// Each launch's value (nullopt where it does not fold, and at every launch where the first's does not), also
-  /// where they differ and the value is open, up to kMostLaunchesAveraged launches (`eachRead`): what the
-  /// kernel's loops are counted with launch by launch.
-  struct Each {
-    std::optional<T> value;
-    std::uint64_t runs = 1;
-    std::string at;
-  };
-  std::vector<Each> each;
-  bool eachRead = true;
 
   /// `written` is the expression at the launch at `at`, which `fold(&how)`
   /// folds; `shown` writes a value. Where `openIfDifferent` is set, a
@@ -57,34 +51,34 @@ template <typename T> struct Agreement {
       return;
     std::string nextHow;
     // Open at the first launch (a pointer `cudaMalloc` gives), it is not folded again for the others.
-    const bool firstOpen = !each.empty() && !each.front().value;
-    std::optional<T> next = firstOpen ? std::nullopt : fold(&nextHow);
+    const bool firstOpen = firstLaunch && !firstLaunch->value;
+    Launch next{firstOpen ? std::nullopt : fold(&nextHow), runs, at};
+    if (!firstLaunch) {
+      firstLaunch = next;
+      how = nextHow;
+    }
     eachRead = eachRead && each.size() < kMostLaunchesAveraged;
     if (eachRead)
-      each.push_back({next, runs, at});
+      each.push_back(next);
     else
       each.clear();
     if (!open.empty())
       return;
-    if (!next)
+    const Launch &first = *firstLaunch;
+    if (!next.value)
       open = "the launch at " + at + " passes " + quotedCode(written) + ", which the source does not fix" +
              (nextHow.empty() ? "" : ": " + nextHow);
-    else if ((differs = differs || (!launches.empty() && launches.front().value != *next)) && openIfDifferent)
-      open = "its launches differ: " + shown(launches.front().value) + " at " + launches.front().at + ", " +
-             shown(*next) + " at " + at;
-    else if (differs && launches.size() >= kMostLaunchesAveraged)
+    else if ((differs = differs || *first.value != *next.value) && openIfDifferent)
+      open =
+          "its launches differ: " + shown(*first.value) + " at " + first.at + ", " + shown(*next.value) + " at " + at;
+    else if (differs && !eachRead)
       open = "its launches differ, at more than " + std::to_string(kMostLaunchesAveraged) + " places";
-    if (!open.empty()) {
-      launches.clear();
+    if (!open.empty())
       how.clear();
-      return;
-    }
-    if (launches.empty())
-      how = std::move(nextHow);
-    launches.push_back({*next, runs, at});
   }
 
-  std::optional<T> first() const { return launches.empty() ? std::nullopt : std::optional<T>(launches.front().value); }
+  /// The value every launch gives; nullopt where it is open, or nothing launches.
+  std::optional<T> first() const { return open.empty() && firstLaunch ? firstLaunch->value : std::nullopt; }
 };
 
 /// The sizes of `launches`, where they differ, as their mean weighted by
@@ -93,8 +87,8 @@ template <typename T> struct Agreement {
 /// they agree; nullopt where one is open, or the mean is not a block
 /// `block` can be.
 inline std::optional<ptx::analysis::Dim3> meanDims(Agreement<ptx::analysis::Dim3> &sizes, bool block, bool &isMean) {
-  const auto &launches = sizes.launches;
-  if (!sizes.differs || launches.empty())
+  const auto &launches = sizes.each; // every one folds while the sizes are not open
+  if (!sizes.differs || !sizes.open.empty())
     return sizes.first();
   constexpr std::size_t kLaunchesNamed = 4;
   double runs = 0, x = 0, y = 0, z = 0;
@@ -102,11 +96,11 @@ inline std::optional<ptx::analysis::Dim3> meanDims(Agreement<ptx::analysis::Dim3
   for (std::size_t i = 0; i < launches.size(); ++i) {
     const double weight = static_cast<double>(std::max<std::uint64_t>(launches[i].runs, 1));
     runs += weight;
-    x += weight * launches[i].value.x;
-    y += weight * launches[i].value.y;
-    z += weight * launches[i].value.z;
+    x += weight * launches[i].value->x;
+    y += weight * launches[i].value->y;
+    z += weight * launches[i].value->z;
     if (i < kLaunchesNamed)
-      each += (i ? ", " : "") + shownDims(launches[i].value) + " at " + launches[i].at + " (" +
+      each += (i ? ", " : "") + shownDims(*launches[i].value) + " at " + launches[i].at + " (" +
               std::to_string(launches[i].runs) + (launches[i].runs == 1 ? " time)" : " times)");
   }
   if (launches.size() > kLaunchesNamed)
