@@ -259,7 +259,7 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std:
   const std::size_t open = code.find_first_not_of(" \t\r\n", loop->headEnd + 1);
   const std::optional<OptionLoopBody> body =
       counted && counted->scaling == CountedFor::Scaling::None && open != std::string::npos
-          ? optionLoopBody(code, text, open)
+          ? optionLoopBody(code, text, open, counted->counter)
           : std::nullopt;
   const OptionBranch *holder = body ? branchHolding(*body, at) : nullptr;
   if (!holder)

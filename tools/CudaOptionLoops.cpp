@@ -227,7 +227,8 @@ std::optional<std::string> steppedName(std::string_view statement) {
   return byOne || byNumber ? std::optional<std::string>(words[0]) : std::nullopt;
 }
 
-std::optional<OptionLoopBody> optionLoopBody(const std::string &code, const std::string &text, std::size_t open) {
+std::optional<OptionLoopBody> optionLoopBody(const std::string &code, const std::string &text, std::size_t open,
+                                             const std::string &counter) {
   const std::size_t close = open < code.size() && code[open] == '{' ? pastClosing(code, open) : std::string::npos;
   if (close == std::string::npos)
     return std::nullopt;
@@ -254,9 +255,13 @@ std::optional<OptionLoopBody> optionLoopBody(const std::string &code, const std:
         at = end;
         continue;
       }
-      const auto declared = end == std::string::npos || end > close || !body.chains.empty()
-                                ? std::nullopt
-                                : declaredValue(std::string_view(code).substr(at, end - 1 - at));
+      // A name is read with the argument the pass began at: after a guard (`if (argv[i][0] != '-') return 1;`),
+      // not after a step of the counter.
+      const auto steps = body.chains.empty() ? std::nullopt : counterSteps(code, counter, open + 1, at);
+      const auto declared =
+          end == std::string::npos || end > close || (!body.chains.empty() && (!steps || !steps->empty()))
+              ? std::nullopt
+              : declaredValue(std::string_view(code).substr(at, end - 1 - at));
       if (!declared)
         return std::nullopt;
       const auto [valueStart, valueEnd] = declared->second;

@@ -38,9 +38,9 @@ struct OptionBranch {
 };
 
 /// The braced body of a loop that reads options by hand: the names it
-/// declares from an argument before anything else (`arg` of `const
-/// std::string arg = argv[i];`, with what it is initialized with:
-/// `argv[i]`), then `if` chains, one after the other, each an `if` with
+/// declares from an argument (`arg` of `const std::string arg = argv[i];`,
+/// with what it is initialized with: `argv[i]`) before anything that
+/// changes the loop's counter, and `if` chains, one after the other, each an `if` with
 /// any number of `else if`s and at most one `else`, and statements that
 /// step one name (`i++;`) or `switch`es with a braced body, each a chain
 /// of one branch without a condition.
@@ -54,10 +54,12 @@ struct OptionLoopBody {
 std::optional<std::string> steppedName(std::string_view statement);
 
 /// The block of `code` (codeOf() of `text`, offsets shared) whose `{` is at
-/// `open`, read as an OptionLoopBody; nullopt where it holds anything
-/// else (another statement, a branch whose body is an unbraced loop or
-/// branch), or does not close.
-std::optional<OptionLoopBody> optionLoopBody(const std::string &code, const std::string &text, std::size_t open);
+/// `open`, read as an OptionLoopBody of the loop whose counter is
+/// `counter`; nullopt where it holds anything else (another statement, a
+/// declaration after a change of the counter, a branch whose body is an
+/// unbraced loop or branch), or does not close.
+std::optional<OptionLoopBody> optionLoopBody(const std::string &code, const std::string &text, std::size_t open,
+                                             const std::string &counter);
 
 /// What a string written in a condition holds (`argv[i]`, `arg`,
 /// `std::string(argv[i])`); nullopt where it is not known.

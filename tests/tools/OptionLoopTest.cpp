@@ -188,6 +188,20 @@ TEST(OptionLoopTest, ASwitchOnAnOptionsLetterJumpsToItsCase) {
                            "k<<<n / 256, 256>>>(x);";
   EXPECT_EQ(runWith({"-q", "-s", "65536"}, flag), "256,1,1 x 256,1,1, 1");
   EXPECT_EQ(runWith({"-q"}, flag), "16,1,1 x 256,1,1, 1");
+  // A guard that ends the program on an operand, then the letter declared from the argument and switched on.
+  const std::string guarded = "int n = 4096;\n"
+                              "for (int i = 1; i < argc; i++) {\n"
+                              "  if (argv[i][0] != '-')\n    return 1;\n"
+                              "  char letter = argv[i][1];\n"
+                              "  switch (letter) {\n"
+                              "  case 'n': n = atoi(argv[++i]); break;\n  case 'v': break;\n"
+                              "  default: return 1;\n"
+                              "  }\n"
+                              "}\n"
+                              "k<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"-v", "-n", "8192"}, guarded), "32,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({}, guarded), "16,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"in.txt"}, guarded), "none x 256,1,1, 1"); // the guard ends the program
   // A case that may leave the switch midway, and a letter set twice: which case runs is not told.
   std::string maybe = loop;
   maybe.replace(maybe.find("case 'n': n"), 11, "case 'n': if (i + 1 >= argc) break; n");
@@ -276,7 +290,7 @@ TEST(OptionLoopTest, TheBodyIsReadAsNamesThenIfChains) {
                            "  if (arg == \"-a\") a = 1; else if (arg == \"-b\") { b = 1; } else c = 1;\n"
                            "  if (p[0] == 'x') d = 1;\n}";
   const std::string code = codeOf(text);
-  const auto body = optionLoopBody(code, text, 0);
+  const auto body = optionLoopBody(code, text, 0, "i");
   ASSERT_TRUE(body);
   ASSERT_EQ(body->aliases.size(), 2u);
   EXPECT_EQ(body->aliases[0], (std::pair<std::string, std::string>{"arg", "argv[i]"}));
@@ -289,20 +303,29 @@ TEST(OptionLoopTest, TheBodyIsReadAsNamesThenIfChains) {
   EXPECT_EQ(text.substr(body->chains[0][2].start, body->chains[0][2].end - body->chains[0][2].start), "c = 1;");
   EXPECT_EQ(body->chains[1][0].condition, "p[0] == 'x'");
   const std::string stepped = "{ if (a) b = 1; i += 2; }";
-  const auto steps = optionLoopBody(codeOf(stepped), stepped, 0);
+  const auto steps = optionLoopBody(codeOf(stepped), stepped, 0, "i");
   ASSERT_TRUE(steps);
   ASSERT_EQ(steps->chains.size(), 2u);
   EXPECT_EQ(stepped.substr(steps->chains[1][0].start, steps->chains[1][0].end - steps->chains[1][0].start), "i += 2;");
   const std::string switched = "{ switch (argv[i][1]) { case 'n': n = 1; break; } i++; }";
-  const auto cases = optionLoopBody(codeOf(switched), switched, 0);
+  const auto cases = optionLoopBody(codeOf(switched), switched, 0, "i");
   ASSERT_TRUE(cases);
   ASSERT_EQ(cases->chains.size(), 2u);
   EXPECT_EQ(switched.substr(cases->chains[0][0].start, cases->chains[0][0].end - cases->chains[0][0].start),
             "switch (argv[i][1]) { case 'n': n = 1; break; }");
-  // A name declared after a chain, a branch that is an unbraced loop, a plain statement, an unbraced switch.
-  for (const std::string other : {"{ if (a) b = 1; std::string s = argv[i]; }", "{ if (a) for (;;) b = 1; }",
-                                  "{ puts(argv[i]); }", "{ i *= 2; }", "{ switch (c) case 1: n = 2; }"})
-    EXPECT_FALSE(optionLoopBody(codeOf(other), other, 0)) << other;
+  // A name declared after a guard that leaves the counter as it is: read with the pass's argument.
+  const std::string guarded = "{ if (argv[i][0] != '-') return 1; char flag = argv[i][1]; switch (flag) { } }";
+  const auto guard = optionLoopBody(codeOf(guarded), guarded, 0, "i");
+  ASSERT_TRUE(guard);
+  ASSERT_EQ(guard->aliases.size(), 1u);
+  EXPECT_EQ(guard->aliases[0], (std::pair<std::string, std::string>{"flag", "argv[i][1]"}));
+  EXPECT_EQ(guard->chains.size(), 2u);
+  // A name declared after a change of the counter, a branch that is an unbraced loop, a plain statement, an
+  // unbraced switch.
+  for (const std::string other :
+       {"{ if (a) i++; std::string s = argv[i]; }", "{ i++; char c = argv[i][0]; }", "{ if (a) i = 2; int k = 1; }",
+        "{ if (a) for (;;) b = 1; }", "{ puts(argv[i]); }", "{ i *= 2; }", "{ switch (c) case 1: n = 2; }"})
+    EXPECT_FALSE(optionLoopBody(codeOf(other), other, 0, "i")) << other;
 }
 
 } // namespace
