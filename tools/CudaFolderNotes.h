@@ -3,6 +3,7 @@
 // folder.
 #pragma once
 
+#include "CudaCommandLine.h"
 #include "CudaConstantsImpl.h"
 
 #include <optional>
@@ -13,6 +14,8 @@ namespace ptxdvfs::tools {
 
 /// Collects the notes of one public fold into `how`, joined by "; ":
 /// what the value rests on, or where it is open, why its parameters are.
+/// How the program is run (programRun()) is said once, by the first note
+/// that rests on it.
 /// With no `how`, the folds made while it lives note nothing: a lookup
 /// that folds many things to decide one (a `switch`'s labels, an option
 /// loop's passes) names only what it decided.
@@ -42,8 +45,14 @@ public:
         *how_ = openNotes_.front();
       return folded;
     }
-    for (const std::string &note : notes_)
-      *how_ += (how_->empty() ? "" : "; ") + note;
+    // Each note that rests on the command line says how the program is run; the first one says it for all.
+    const std::string run = ", " + programRun(folder_.arguments_);
+    bool runSaid = false;
+    for (const std::string &note : notes_) {
+      const bool endsWithRun = note.size() > run.size() && note.compare(note.size() - run.size(), run.size(), run) == 0;
+      *how_ += (how_->empty() ? "" : "; ") + (endsWithRun && runSaid ? note.substr(0, note.size() - run.size()) : note);
+      runSaid = runSaid || endsWithRun;
+    }
     return folded;
   }
 
