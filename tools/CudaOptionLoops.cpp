@@ -229,11 +229,16 @@ std::optional<std::string> steppedName(std::string_view statement) {
 
 std::optional<OptionLoopBody> optionLoopBody(const std::string &code, const std::string &text, std::size_t open,
                                              const std::string &counter) {
-  const std::size_t close = open < code.size() && code[open] == '{' ? pastClosing(code, open) : std::string::npos;
-  if (close == std::string::npos)
+  // A body without braces is one `if` chain or `switch`: `for (...) if (!strcmp(argv[i], "-n")) n = ...;`.
+  const bool braced = open < code.size() && code[open] == '{';
+  const std::size_t bodyEnd = braced                                                     ? pastClosing(code, open)
+                              : wordAt(code, open, "if") || wordAt(code, open, "switch") ? statementEndFrom(code, open)
+                                                                                         : std::string::npos;
+  if (bodyEnd == std::string::npos)
     return std::nullopt;
+  const std::size_t close = braced ? bodyEnd - 1 : bodyEnd; // where the statements end: the `}`, or past the one
   OptionLoopBody body;
-  for (std::size_t at = skipSpaces(code, open + 1); at != std::string::npos && at + 1 < close;
+  for (std::size_t at = skipSpaces(code, braced ? open + 1 : open); at != std::string::npos && at < close;
        at = skipSpaces(code, at)) {
     if (wordAt(code, at, "switch")) { // `switch (argv[i][1]) {...}`, which runs in every pass
       const std::size_t parenthesis = skipSpaces(code, at + 6);

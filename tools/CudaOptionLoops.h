@@ -53,8 +53,9 @@ struct OptionLoopBody {
 /// `++i`, `i--`, `i += 2`, `i -= 1`; nullopt for anything else.
 std::optional<std::string> steppedName(std::string_view statement);
 
-/// The block of `code` (codeOf() of `text`, offsets shared) whose `{` is at
-/// `open`, read as an OptionLoopBody of the loop whose counter is
+/// The body of a loop in `code` (codeOf() of `text`, offsets shared) that
+/// starts at `open`, a block or one `if` chain or `switch` without braces
+/// (an OptionLoopBody of that one chain), read as an OptionLoopBody of the loop whose counter is
 /// `counter`; nullopt where it holds anything else (another statement, a
 /// declaration after a change of the counter, a branch whose body is an
 /// unbraced loop or branch), or does not close.

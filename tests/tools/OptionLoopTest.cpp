@@ -201,6 +201,14 @@ TEST(OptionLoopTest, ASwitchOnAnOptionsLetterJumpsToItsCase) {
   EXPECT_EQ(runWith({"-v", "-n", "8192"}, guarded), "32,1,1 x 256,1,1, 1");
   EXPECT_EQ(runWith({}, guarded), "16,1,1 x 256,1,1, 1");
   EXPECT_EQ(runWith({"in.txt"}, guarded), "none x 256,1,1, 1"); // the guard ends the program
+  // The loop's body an `if` chain without braces.
+  const std::string unbraced = "int n = 4096, b = 256;\n"
+                               "for (int i = 1; i < argc; i++)\n"
+                               "  if (!strcmp(argv[i], \"-n\"))\n    n = atoi(argv[++i]);\n"
+                               "  else if (!strcmp(argv[i], \"-b\"))\n    b = atoi(argv[++i]);\n"
+                               "k<<<n / b, b>>>(x);";
+  EXPECT_EQ(runWith({"-b", "128", "-n", "8192"}, unbraced), "64,1,1 x 128,1,1, 1");
+  EXPECT_EQ(runWith({}, unbraced), "16,1,1 x 256,1,1, 1");
   // A case that may leave the switch midway, and a letter set twice: which case runs is not told.
   std::string maybe = loop;
   maybe.replace(maybe.find("case 'n': n"), 11, "case 'n': if (i + 1 >= argc) break; n");
@@ -312,6 +320,21 @@ TEST(OptionLoopTest, TheBodyIsReadAsNamesThenIfChains) {
   ASSERT_EQ(cases->chains.size(), 2u);
   EXPECT_EQ(switched.substr(cases->chains[0][0].start, cases->chains[0][0].end - cases->chains[0][0].start),
             "switch (argv[i][1]) { case 'n': n = 1; break; }");
+  // A body without braces: one `if` chain (to its last `else`), or one `switch`.
+  const std::string unbraced =
+      "if (!strcmp(argv[i], \"-n\")) n = atoi(argv[++i]); else if (a) b = 1; else c = 1; d = 2;";
+  const auto chain = optionLoopBody(codeOf(unbraced), unbraced, 0, "i");
+  ASSERT_TRUE(chain);
+  ASSERT_EQ(chain->chains.size(), 1u);
+  ASSERT_EQ(chain->chains[0].size(), 3u);
+  EXPECT_EQ(unbraced.substr(chain->chains[0][2].start, chain->chains[0][2].end - chain->chains[0][2].start), "c = 1;");
+  const std::string switchAlone = "switch (argv[i][1]) { case 'n': n = 1; break; } d = 2;";
+  const auto jump = optionLoopBody(codeOf(switchAlone), switchAlone, 0, "i");
+  ASSERT_TRUE(jump);
+  ASSERT_EQ(jump->chains.size(), 1u);
+  EXPECT_EQ(jump->chains[0][0].end, switchAlone.find(" d = 2"));
+  const std::string plain = "n = atoi(argv[i]);";
+  EXPECT_FALSE(optionLoopBody(codeOf(plain), plain, 0, "i"));
   // A name declared after a guard that leaves the counter as it is: read with the pass's argument.
   const std::string guarded = "{ if (argv[i][0] != '-') return 1; char flag = argv[i][1]; switch (flag) { } }";
   const auto guard = optionLoopBody(codeOf(guarded), guarded, 0, "i");
