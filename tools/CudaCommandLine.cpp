@@ -170,15 +170,36 @@ std::optional<expression::Number> convertedCommandLine(const expression::Express
     base = static_cast<int>(std::clamp<std::int64_t>(written->whole, -1, 37)); // out of range either way
   }
   std::vector<Token> text = std::move(arguments.front());
+  std::size_t skipped = 0; // `argv[i] + 4` or `arg.substr(4)`, past a prefix (`--n=`) the program compared
+  // A std::string's `.c_str()` is its text, and its `.substr(K)` the text past K characters.
+  const auto endsWith = [&](std::initializer_list<std::string_view> tail) {
+    return text.size() > tail.size() &&
+           std::equal(tail.begin(), tail.end(), text.end() - static_cast<std::ptrdiff_t>(tail.size()),
+                      [](std::string_view written, const Token &token) {
+                        return written.empty() ? token.kind == Token::Number : token.text == written;
+                      });
+  };
+  while (true) {
+    if (endsWith({".", "c_str", "(", ")"})) {
+      text.resize(text.size() - 4);
+      continue;
+    }
+    if (!endsWith({".", "substr", "(", "", ")"}))
+      break;
+    const std::optional<expression::Number> past = expression::fold(names, {text[text.size() - 2]}, depth);
+    if (!past || past->real || past->whole < 0)
+      return std::nullopt;
+    skipped += static_cast<std::size_t>(past->whole);
+    text.resize(text.size() - 5);
+  }
   if (text.size() > 2 && (text[0].text == "std::string" || text[0].text == "string") && text[1].text == "(" &&
       text.back().text == ")")
     text = std::vector<Token>(text.begin() + 2, text.end() - 1);
-  std::size_t skipped = 0; // `argv[i] + 4`, past a prefix (`--n=`) the program compared
   if (text.size() > 2 && text[text.size() - 2].text == "+" && text.back().kind == Token::Number) {
     const std::optional<expression::Number> past = expression::fold(names, {text.back()}, depth);
     if (!past || past->real || past->whole < 0)
       return std::nullopt;
-    skipped = static_cast<std::size_t>(past->whole);
+    skipped += static_cast<std::size_t>(past->whole);
     text.resize(text.size() - 2);
   }
   std::optional<std::pair<std::string, std::vector<Token>>> read = subscripted(text); // `argv[1]`

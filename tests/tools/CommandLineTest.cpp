@@ -325,6 +325,14 @@ TEST(CommandLineTest, AnArgumentsCharactersAreReadOutsideOptionLoops) {
   EXPECT_EQ(runWith({"-ab\xc3\xa9"}, past), "none x 256,1,1, 1");
 }
 
+TEST(CommandLineTest, AStdStringsTextIsReadThroughCStrAndSubstr) {
+  const std::string read = "int n = std::stoi(std::string(argv[1]).substr(4).c_str());\nk<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"--n=8192"}, read), "32,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"--n"}, read), "none x 256,1,1, 1"); // past its end
+  const std::string twice = "int n = atoi(std::string(argv[1] + 1).substr(2).c_str());\nk<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"-n=4096"}, twice), "16,1,1 x 256,1,1, 1");
+}
+
 TEST(CommandLineTest, CharacterLiteralsAreTheirCodesInExpressions) {
   // A letter kept in a variable, compared by ==, ordered by <, and a digit's value by `- '0'`.
   const std::string kept =
