@@ -291,7 +291,8 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std:
                 source.where(loop->at) + " over " + shownArgument(run.pass, folder_.arguments_) + ", " +
                 programRun(folder_.arguments_)});
   std::int64_t value = *run.reached;
-  const std::optional<std::string> read = withCounterRead(*assigned, counted->counter, value);
+  const std::optional<std::string> read =
+      withCounterRead(withAliasesRead(*assigned, *body, counted->counter, run.pass), counted->counter, value);
   return OptionCase{true, read ? folder_.number(file, at, *read, depth + 1) : std::nullopt};
 }
 

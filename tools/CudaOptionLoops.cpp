@@ -139,6 +139,48 @@ int compared(std::string_view a, std::string_view b, std::size_t limit, bool fol
   return 0;
 }
 
+/// The call of a std::string's method `method` whose `(` is at `open` and its name at `nameAt` in `text` (`code`
+/// its codeOf()), `literal` its string argument: `s.find("-n")` (the position or -1, for npos),
+/// `s.rfind("--n=", 0)` (0 or -1: whether it starts so), `s.compare("-n")` and `s.compare(0, 4, "--n=")` (the sign
+/// C's `strcmp` gives), `s.starts_with("-")` (1 or 0); the range it takes and its result. nullopt for any other
+/// call, or where `s`'s text is not known.
+std::optional<std::pair<std::pair<std::size_t, std::size_t>, int>>
+methodComparisonAt(const std::string &text, const std::string &code, std::size_t open, std::size_t nameAt,
+                   const std::string &method, const std::string &literal, bool character, const StringValue &value) {
+  const std::size_t dot = codeEndBefore(code, nameAt), close = pastClosing(code, open);
+  if (character || dot == 0 || code[dot - 1] != '.' || close == std::string::npos)
+    return std::nullopt;
+  const std::size_t objectStart = operandAround(code, dot - 1, true).first;
+  const std::vector<std::string> parts =
+      topLevelPartsAsWritten(std::string_view(code).substr(open + 1, close - open - 2),
+                             std::string_view(text).substr(open + 1, close - open - 2));
+  const std::string quoted = "\"" + literal + "\"";
+  const std::optional<std::string> object =
+      value(trimmed(std::string_view(text).substr(objectStart, dot - 1 - objectStart)));
+  if (!object)
+    return std::nullopt;
+  const bool startsWith = object->compare(0, literal.size(), literal) == 0;
+  std::optional<int> result;
+  if (method == "starts_with" && parts == std::vector<std::string>{quoted})
+    result = startsWith ? 1 : 0;
+  else if (method == "find" && parts == std::vector<std::string>{quoted} && object->find(literal) < 1024)
+    result = static_cast<int>(object->find(literal));
+  else if (method == "find" && parts == std::vector<std::string>{quoted})
+    result = object->find(literal) == std::string::npos ? std::optional<int>(-1) : std::nullopt;
+  else if (method == "rfind" && parts == std::vector<std::string>{quoted, "0"})
+    result = startsWith ? 0 : -1;
+  else if (method == "compare" && parts == std::vector<std::string>{quoted})
+    result = sign(object->compare(literal));
+  else if (method == "compare" && parts.size() == 3 && parts[0] == "0" && parts[2] == quoted && !parts[1].empty() &&
+           parts[1].size() < 5 && std::all_of(parts[1].begin(), parts[1].end(), [](char c) {
+             return std::isdigit(static_cast<unsigned char>(c)) != 0;
+           }))
+    result = sign(object->substr(0, std::stoul(parts[1])).compare(literal));
+  if (!result)
+    return std::nullopt;
+  return std::pair{std::pair{objectStart, close}, *result};
+}
+
 /// The comparison the literal at [`at`, `end`) of `text` (`code` its codeOf()) is in: the range it takes and
 /// its result; nullopt where it is in none that withStringComparisons() reads.
 std::optional<std::pair<std::pair<std::size_t, std::size_t>, int>> comparisonAt(const std::string &text,
@@ -179,6 +221,8 @@ std::optional<std::pair<std::pair<std::size_t, std::size_t>, int>> comparisonAt(
         literalFirst ? compared(literal, *other, limit, folded) : compared(*other, literal, limit, folded);
     return std::pair{std::pair{nameAt, close}, result};
   }
+  if (callee == "find" || callee == "rfind" || callee == "compare" || callee == "starts_with")
+    return methodComparisonAt(text, code, open, nameAt, callee, literal, character, value);
   std::size_t operatorAt = std::string::npos, from = 0, to = 0;
   if (before > 1 && (code.compare(before - 2, 2, "==") == 0 || code.compare(before - 2, 2, "!=") == 0)) {
     operatorAt = before - 2;
@@ -376,6 +420,23 @@ std::optional<std::string> withCounterRead(const std::string &code, const std::s
     copied = to;
   }
   return read + code.substr(copied);
+}
+
+std::string withAliasesRead(const std::string &code, const OptionLoopBody &body, const std::string &counter,
+                            std::int64_t pass) {
+  std::string read = code;
+  for (const auto &[alias, initializer] : body.aliases) {
+    std::int64_t counted = pass;
+    const std::optional<std::string> given = withCounterRead(initializer, counter, counted);
+    if (!given || counted != pass)
+      continue; // an initializer that steps the counter is not what the pass began with
+    for (std::size_t at = read.find(alias); at != std::string::npos; at = read.find(alias, at + 1))
+      if (isWholeWord(read, at, alias.size()) && !afterMemberAccess(read, at)) {
+        read.replace(at, alias.size(), *given);
+        at += given->size() - 1;
+      }
+  }
+  return read;
 }
 
 std::optional<std::vector<std::pair<std::size_t, std::int64_t>>>

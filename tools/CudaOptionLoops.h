@@ -92,6 +92,13 @@ std::optional<std::string> withStringComparisons(std::string_view condition, con
 /// other way (`i += 2`, `i = 0`, `&i`).
 std::optional<std::string> withCounterRead(const std::string &code, const std::string &counter, std::int64_t &value);
 
+/// `code` with each read of a name of `body` (its aliases) replaced by
+/// what it is given, the counter `counter` read there as `pass`, the
+/// counter as the pass began (`const char *a = argv[i];` ... `atoi(a +
+/// 4)` reads `atoi(argv[(2)] + 4)` in the pass over `argv[2]`).
+std::string withAliasesRead(const std::string &code, const OptionLoopBody &body, const std::string &counter,
+                            std::int64_t pass);
+
 /// Where [`from`, `to`) of `code` changes the name `counter`, in order,
 /// and what each change adds: `++i` and `i++` 1, `i--` -1, `i += 2` 2,
 /// `i -= 1` -1 (the added amount a whole number as written). nullopt where

@@ -270,6 +270,29 @@ TEST(OptionLoopTest, StringComparisonsAreReplacedByTheirResults) {
   EXPECT_EQ(compared("'m' + 1 == argv[i][1]", known), "none");
   EXPECT_EQ(compared("argv[i][0] == '\\n'", known), "none"); // an escape
   EXPECT_EQ(compared("strcmp(argv[i], 'x') == 0", known), "none");
+  // A std::string's methods: `find` and `rfind(..., 0)` give the position or -1 for npos, `compare` the sign.
+  EXPECT_EQ(compared("arg.rfind(\"--size=\", 0) == 0 || arg.rfind(\"-n\", 0) == 0", known), "(0) == 0 ||(-1) == 0");
+  EXPECT_EQ(compared("arg.find(\"=\") == 6 && arg.find(\"x\") != 0", known), "(6) == 6 &&(-1) != 0");
+  EXPECT_EQ(compared("arg.compare(0, 7, \"--size=\") == 0 && arg.compare(\"-m\") < 0", known), "(0) == 0 &&(-1) < 0");
+  EXPECT_EQ(compared("!arg.starts_with(\"-n\")", known), "!(0)");
+  EXPECT_EQ(compared("arg.rfind(\"-n\") == 0", known), "none");         // from the end: where is not read
+  EXPECT_EQ(compared("arg.compare(1, 2, \"-n\") == 0", known), "none"); // not from the start
+  EXPECT_EQ(compared("other.find(\"-n\") == 0", known), "none");
+}
+
+TEST(OptionLoopTest, AStdStringsPrefixAndItsRestAreRead) {
+  // `--n=8192`: the prefix compared by a method, the value past it by `substr`, through the loop's names.
+  const std::string loop = "int n = 4096, b = 256;\n"
+                           "for (int i = 1; i < argc; i++) {\n"
+                           "  const std::string arg = argv[i];\n"
+                           "  const char *a = argv[i];\n"
+                           "  if (arg.rfind(\"--n=\", 0) == 0) n = std::stoi(arg.substr(4));\n"
+                           "  else if (strncmp(a, \"--b=\", 4) == 0) b = atoi(a + 4);\n"
+                           "}\n"
+                           "k<<<n / b, b>>>(x);";
+  EXPECT_EQ(runWith({"--n=8192", "--b=128"}, loop), "64,1,1 x 128,1,1, 1");
+  EXPECT_EQ(runWith({"--b=512"}, loop), "8,1,1 x 512,1,1, 1");
+  EXPECT_EQ(runWith({}, loop), "16,1,1 x 256,1,1, 1");
 }
 
 TEST(OptionLoopTest, CounterReadsFollowTheirSteps) {
