@@ -13,8 +13,6 @@
 #include <climits>
 #include <cmath>
 #include <cstdlib>
-#include <iterator>
-#include <set>
 
 namespace ptxdvfs::tools::expression {
 
