@@ -124,6 +124,14 @@ std::optional<std::int64_t> stepAfter(const std::string &code, std::size_t at) {
 
 int sign(int compared) { return compared < 0 ? -1 : compared > 0 ? 1 : 0; }
 
+/// A count of characters written as at most 4 digits (`strncmp(a, "-n", 2)`'s 2); nullopt for anything else.
+std::optional<std::size_t> writtenCount(const std::string &written) {
+  const auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+  return written.empty() || written.size() > 4 || !std::all_of(written.begin(), written.end(), digit)
+             ? std::nullopt
+             : std::optional<std::size_t>(std::stoul(written));
+}
+
 /// C's `strncmp(a, b, limit)` (or `strncasecmp` with `foldCase`), unsigned characters compared.
 int compared(std::string_view a, std::string_view b, std::size_t limit, bool foldCase) {
   for (std::size_t i = 0; i < limit; ++i) {
@@ -160,22 +168,20 @@ methodComparisonAt(const std::string &text, const std::string &code, std::size_t
   if (!object)
     return std::nullopt;
   const bool startsWith = object->compare(0, literal.size(), literal) == 0;
+  const std::size_t found = object->find(literal);
   std::optional<int> result;
   if (method == "starts_with" && parts == std::vector<std::string>{quoted})
     result = startsWith ? 1 : 0;
-  else if (method == "find" && parts == std::vector<std::string>{quoted} && object->find(literal) < 1024)
-    result = static_cast<int>(object->find(literal));
   else if (method == "find" && parts == std::vector<std::string>{quoted})
-    result = object->find(literal) == std::string::npos ? std::optional<int>(-1) : std::nullopt;
+    result = found == std::string::npos ? std::optional<int>(-1)
+             : found < 1024             ? std::optional<int>(static_cast<int>(found))
+                                        : std::nullopt;
   else if (method == "rfind" && parts == std::vector<std::string>{quoted, "0"})
     result = startsWith ? 0 : -1;
   else if (method == "compare" && parts == std::vector<std::string>{quoted})
     result = sign(object->compare(literal));
-  else if (method == "compare" && parts.size() == 3 && parts[0] == "0" && parts[2] == quoted && !parts[1].empty() &&
-           parts[1].size() < 5 && std::all_of(parts[1].begin(), parts[1].end(), [](char c) {
-             return std::isdigit(static_cast<unsigned char>(c)) != 0;
-           }))
-    result = sign(object->substr(0, std::stoul(parts[1])).compare(literal));
+  else if (method == "compare" && parts.size() == 3 && parts[0] == "0" && parts[2] == quoted && writtenCount(parts[1]))
+    result = sign(object->substr(0, *writtenCount(parts[1])).compare(literal));
   if (!result)
     return std::nullopt;
   return std::pair{std::pair{objectStart, close}, *result};
@@ -211,12 +217,10 @@ std::optional<std::pair<std::pair<std::size_t, std::size_t>, int>> comparisonAt(
       return std::nullopt; // the literal alone, in one of the first two
     const bool literalFirst = parts[0] == quoted;
     const std::optional<std::string> other = value(parts[literalFirst ? 1 : 0]);
-    const std::string &limitText = bounded ? parts[2] : quoted;
-    const auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
-    if (!other || (bounded && (limitText.empty() || limitText.size() > 4 ||
-                               !std::all_of(limitText.begin(), limitText.end(), digit))))
+    const std::optional<std::size_t> written = bounded ? writtenCount(parts[2]) : std::nullopt;
+    if (!other || (bounded && !written))
       return std::nullopt;
-    const std::size_t limit = bounded ? std::stoul(limitText) : std::max(other->size(), literal.size()) + 1;
+    const std::size_t limit = bounded ? *written : std::max(other->size(), literal.size()) + 1;
     const int result =
         literalFirst ? compared(literal, *other, limit, folded) : compared(*other, literal, limit, folded);
     return std::pair{std::pair{nameAt, close}, result};
