@@ -46,12 +46,13 @@ const OptionFound *endingOption(const SwitchBody &body, const CudaCode &source, 
   return nullptr;
 }
 
-/// How many times [`from`, `to`) of `code` changes the variable `name` (changesAt()).
-std::size_t changesIn(const std::string &code, const std::string &name, std::size_t from, std::size_t to) {
-  std::size_t changes = 0;
+/// Where [`from`, `to`) of `code` changes the variable `name` (changesAt()), in order.
+std::vector<std::size_t> changesWithin(const std::string &code, const std::string &name, std::size_t from,
+                                       std::size_t to) {
+  std::vector<std::size_t> changes;
   for (std::size_t use = code.find(name, from); use < to; use = code.find(name, use + 1))
-    changes +=
-        isWholeWord(code, use, name.size()) && !afterMemberAccess(code, use) && changesAt(code, use, name.size());
+    if (isWholeWord(code, use, name.size()) && !afterMemberAccess(code, use) && changesAt(code, use, name.size()))
+      changes.push_back(use);
   return changes;
 }
 
@@ -201,7 +202,8 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::optionAssignment(st
   }
   const std::size_t bodyEnd = body.labels.empty() ? at : source.pastBlockOpenedAt(code.find('{', switchClose));
   const std::optional<std::string> assigned = assignedText(code, at, name);
-  if (options.empty() || changesIn(code, name, switchClose, bodyEnd) != 1 || !assigned || readsName(*assigned, name))
+  if (options.empty() || changesWithin(code, name, switchClose, bodyEnd).size() != 1 || !assigned ||
+      readsName(*assigned, name))
     return open; // another case's change may come last, or the statement reads what it changes
   const std::optional<GetoptEnd> end = getoptEnd(file, *loop);
   if (!end)
@@ -268,18 +270,20 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std:
   const std::size_t bodyEnd = code[open] == '{' ? source.pastBlockOpenedAt(open) : source.statementEndAt(open);
   const std::size_t statement = statementStartAround(code, at);
   const std::optional<std::string> assigned = assignedText(code, at, name);
-  if ((before >= open && before < bodyEnd) || changesIn(code, name, open, bodyEnd) != 1 || !assigned ||
-      readsName(*assigned, name))
-    return unread; // read in the loop, or another change may come last
-  const auto key = std::tuple{file, loop->at, statement};
-  auto remembered = folder_.remembered_.optionLoopRuns.find(key);
-  if (remembered == folder_.remembered_.optionLoopRuns.end()) { // each pass folds every condition: run it once
-    const Notes silenced(folder_, nullptr); // running a loop folds many conditions; the value rests on one pass
-    OptionLoopRun run =
-        runOptionLoop(source, *counted, *body, holder, statement, folder_.arguments_, foldsAt(file, loop->at, depth));
-    remembered = folder_.remembered_.optionLoopRuns.emplace(key, std::move(run)).first;
-  }
-  const OptionLoopRun &run = remembered->second;
+  if ((before >= open && before < bodyEnd) || !assigned || readsName(*assigned, name))
+    return unread; // read in the loop, or changed from itself
+  const auto runTo = [&](const OptionBranch *branch, std::size_t start) -> const OptionLoopRun & {
+    const auto key = std::tuple{file, loop->at, start};
+    auto remembered = folder_.remembered_.optionLoopRuns.find(key);
+    if (remembered == folder_.remembered_.optionLoopRuns.end()) { // each pass folds every condition: run it once
+      const Notes silenced(folder_, nullptr); // running a loop folds many conditions; the value rests on one pass
+      OptionLoopRun run =
+          runOptionLoop(source, *counted, *body, branch, start, folder_.arguments_, foldsAt(file, loop->at, depth));
+      remembered = folder_.remembered_.optionLoopRuns.emplace(key, std::move(run)).first;
+    }
+    return remembered->second;
+  };
+  const OptionLoopRun &run = runTo(holder, statement);
   if (!run.stuck.empty()) {
     folder_.leftOpen("`" + name + "` is set in the option loop at " + source.where(loop->at) + ", where " + run.stuck +
                      ", " + programRun(folder_.arguments_));
@@ -287,6 +291,21 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std:
   }
   if (!run.reached)
     return OptionCase{false, std::nullopt}; // no argument takes the branch
+  // Of several changes in the loop (`-n 4096` and `--large`), the one the last pass reaching any runs sets it.
+  for (const std::size_t other : changesWithin(code, name, open, bodyEnd)) {
+    if (other == at)
+      continue;
+    const OptionBranch *otherHolder = branchHolding(*body, other);
+    const std::optional<std::string> otherAssigned = otherHolder ? assignedText(code, other, name) : std::nullopt;
+    if (!otherAssigned || readsName(*otherAssigned, name))
+      return unread; // changed another way (`n *= 2`), or outside the branches
+    const std::size_t otherStatement = statementStartAround(code, other);
+    const OptionLoopRun &otherRun = runTo(otherHolder, otherStatement);
+    if (!otherRun.stuck.empty())
+      return unread;
+    if (otherRun.reached && (otherRun.pass > run.pass || (otherRun.pass == run.pass && otherStatement > statement)))
+      return OptionCase{false, std::nullopt}; // a later change sets it
+  }
   folder_.note({"`" + name + "` set at " + source.where(at) + " in the pass of the option loop at " +
                 source.where(loop->at) + " over " + shownArgument(run.pass, folder_.arguments_) + ", " +
                 programRun(folder_.arguments_)});

@@ -70,7 +70,19 @@ TEST(OptionLoopTest, ABranchStepsTheCounterWhereItsOwnIfsSay) {
                            "  } else if (strncmp(argv[i], \"--n=\", 4) == 0) {\n"
                            "    n = atoi(argv[i] + 4);\n"
                            "  }\n}\nk<<<n / 256, 256>>>(x);";
-  EXPECT_EQ(runWith({"-n", "2048"}, loop), "none x 256,1,1, 1"); // two changes of `n`: the last one is not told
+  // Two changes of `n`: the one the last pass that reaches either runs sets it.
+  EXPECT_EQ(runWith({"-n", "2048"}, loop), "8,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"-n", "2048", "--n=4096"}, loop), "16,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"--n=4096", "-n", "2048"}, loop), "8,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"-v"}, loop), "16,1,1 x 256,1,1, 1"); // neither: the declared value
+  // In one pass, the later of two chains; a change of another kind (`n *= 2`) leaves it open.
+  const std::string both = "int n = 4096;\nfor (int i = 1; i < argc; i++) {\n"
+                           "  if (!strcmp(argv[i], \"-q\")) n = 1024;\n"
+                           "  if (argv[i][0] == '-') n = 2048;\n}\nk<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"-q"}, both), "8,1,1 x 256,1,1, 1");
+  std::string doubled = both;
+  doubled.replace(doubled.find("n = 2048"), 8, "n *= 2");
+  EXPECT_EQ(runWith({"-q"}, doubled), "none x 256,1,1, 1");
   const std::string once = "int n = 4096, b = 256;\nfor (int i = 1; i < argc; i++) {\n"
                            "  if (!strcmp(argv[i], \"-n\")) {\n"
                            "    if (i + 1 >= argc) {\n      usage();\n      return 1;\n    }\n"
