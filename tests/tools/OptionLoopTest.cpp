@@ -287,6 +287,8 @@ TEST(OptionLoopTest, StringComparisonsAreReplacedByTheirResults) {
   EXPECT_EQ(compared("arg.find(\"=\") == 6 && arg.find(\"x\") != 0", known), "(6) == 6 &&(-1) != 0");
   EXPECT_EQ(compared("arg.compare(0, 7, \"--size=\") == 0 && arg.compare(\"-m\") < 0", known), "(0) == 0 &&(-1) < 0");
   EXPECT_EQ(compared("!arg.starts_with(\"-n\")", known), "!(0)");
+  EXPECT_EQ(compared("arg.find(\"=\") != std::string::npos && arg.find(\"x\") == string::npos", known),
+            "(6) != (-1) &&(-1) == (-1)");
   EXPECT_EQ(compared("arg.rfind(\"-n\") == 0", known), "none");         // from the end: where is not read
   EXPECT_EQ(compared("arg.compare(1, 2, \"-n\") == 0", known), "none"); // not from the start
   EXPECT_EQ(compared("other.find(\"-n\") == 0", known), "none");
