@@ -267,7 +267,7 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std:
   if (!holder)
     return std::nullopt; // not in a branch of a loop that reads options by hand
   const OptionCase unread{true, std::nullopt};
-  const std::size_t bodyEnd = code[open] == '{' ? source.pastBlockOpenedAt(open) : source.statementEndAt(open);
+  const std::size_t bodyEnd = body->end;
   const std::size_t statement = statementStartAround(code, at);
   const std::optional<std::string> assigned = assignedText(code, at, name);
   if ((before >= open && before < bodyEnd) || !assigned || readsName(*assigned, name))

@@ -279,13 +279,12 @@ std::optional<OptionLoopBody> optionLoopBody(const std::string &code, const std:
                                              const std::string &counter) {
   // A body without braces is one `if` chain or `switch`: `for (...) if (!strcmp(argv[i], "-n")) n = ...;`.
   const bool braced = open < code.size() && code[open] == '{';
-  const std::size_t bodyEnd = braced                                                     ? pastClosing(code, open)
-                              : wordAt(code, open, "if") || wordAt(code, open, "switch") ? statementEndFrom(code, open)
-                                                                                         : std::string::npos;
-  if (bodyEnd == std::string::npos)
-    return std::nullopt;
-  const std::size_t close = braced ? bodyEnd - 1 : bodyEnd; // where the statements end: the `}`, or past the one
   OptionLoopBody body;
+  body.end = braced || wordAt(code, open, "if") || wordAt(code, open, "switch") ? statementEndFrom(code, open)
+                                                                                : std::string::npos;
+  if (body.end == std::string::npos)
+    return std::nullopt;
+  const std::size_t close = braced ? body.end - 1 : body.end; // where the statements end: the `}`, or past the one
   for (std::size_t at = skipSpaces(code, braced ? open + 1 : open); at != std::string::npos && at < close;
        at = skipSpaces(code, at)) {
     if (wordAt(code, at, "switch")) { // `switch (argv[i][1]) {...}`, which runs in every pass

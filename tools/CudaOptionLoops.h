@@ -47,6 +47,7 @@ struct OptionBranch {
 struct OptionLoopBody {
   std::vector<std::pair<std::string, std::string>> aliases;
   std::vector<std::vector<OptionBranch>> chains;
+  std::size_t end = 0; ///< just past its `}`, or past its one statement without braces
 };
 
 /// The name a statement's code (no `;`) steps and nothing else: `i++`,

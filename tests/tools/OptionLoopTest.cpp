@@ -341,6 +341,7 @@ TEST(OptionLoopTest, TheBodyIsReadAsNamesThenIfChains) {
   EXPECT_EQ(body->aliases[1], (std::pair<std::string, std::string>{"p", "argv[i]"}));
   ASSERT_EQ(body->chains.size(), 2u);
   ASSERT_EQ(body->chains[0].size(), 3u);
+  EXPECT_EQ(body->end, text.size()); // past its `}`
   EXPECT_EQ(body->chains[0][1].condition, "arg == \"-b\"");
   EXPECT_EQ(text.substr(body->chains[0][1].start, body->chains[0][1].end - body->chains[0][1].start), "{ b = 1; }");
   EXPECT_EQ(body->chains[0][2].condition, "");
@@ -365,6 +366,7 @@ TEST(OptionLoopTest, TheBodyIsReadAsNamesThenIfChains) {
   ASSERT_EQ(chain->chains.size(), 1u);
   ASSERT_EQ(chain->chains[0].size(), 3u);
   EXPECT_EQ(unbraced.substr(chain->chains[0][2].start, chain->chains[0][2].end - chain->chains[0][2].start), "c = 1;");
+  EXPECT_EQ(chain->end, unbraced.find(" d = 2")); // past its one statement
   const std::string switchAlone = "switch (argv[i][1]) { case 'n': n = 1; break; } d = 2;";
   const auto jump = optionLoopBody(codeOf(switchAlone), switchAlone, 0, "i");
   ASSERT_TRUE(jump);
