@@ -300,9 +300,6 @@ std::optional<std::vector<std::string>> constructionArguments(const std::string 
 /// Whether the line that ends at `newline` is a preprocessor directive.
 bool preprocessorLineEndsAt(const std::string &code, std::size_t newline);
 
-
-
-
 /// The offset of the bracket that `close` (`)`, `]`, `}` or `>`) closes;
 /// 0 when none does.
 std::size_t openingOf(const std::string &code, std::size_t close);

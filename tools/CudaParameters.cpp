@@ -207,7 +207,8 @@ Lookup ConstantFolder::Impl::agreedArgument(const std::pair<std::string, std::si
     }
   }
   if (calls.empty())
-    open = "`" + function + "` is called nowhere by its name in the files read (a caller in another folder is "
+    open = "`" + function +
+           "` is called nowhere by its name in the files read (a caller in another folder is "
            "read with --host-source)";
   parametersOpen_.erase(key);
   notes_ = outer;

@@ -400,8 +400,8 @@ std::size_t statementEnd(const std::string &code, std::size_t start, int nested)
   const std::size_t open = code.find_first_not_of(" \t\r\n", start + word.size());
   if (start < code.size() && code[start] == '{')
     return pastClosing(code, start);
-  if (nested < kMaxNested && (word == "for" || word == "while" || word == "switch" || word == "if") && open != std::string::npos &&
-      code[open] == '(') {
+  if (nested < kMaxNested && (word == "for" || word == "while" || word == "switch" || word == "if") &&
+      open != std::string::npos && code[open] == '(') {
     const std::size_t close = pastClosing(code, open);
     const std::size_t body = close == std::string::npos ? close : code.find_first_not_of(" \t\r\n", close);
     const std::size_t end = body == std::string::npos ? body : statementEnd(code, body, nested + 1);
@@ -423,7 +423,6 @@ std::size_t statementEnd(const std::string &code, std::size_t start, int nested)
 } // namespace
 
 std::size_t statementEndFrom(const std::string &code, std::size_t start) { return statementEnd(code, start, 0); }
-
 
 std::size_t plainAssignment(std::string_view text) {
   for (std::size_t at = text.find('='); at != std::string_view::npos; at = text.find('=', at + 1)) {
