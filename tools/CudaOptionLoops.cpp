@@ -373,8 +373,10 @@ std::optional<std::string> withStringComparisons(std::string_view condition, con
     const auto [from, to] = comparison->first;
     text.replace(from, to - from, "(" + std::to_string(comparison->second) + ")");
   }
-  // What a method's -1 stands for (methodComparisonAt()): `arg.find("-n") != std::string::npos`.
-  for (const std::string npos : {"std::string::npos", "string::npos"})
+  // What a method's -1 stands for (methodComparisonAt()): `arg.find("-n") != std::string::npos`, longest
+  // spelling first, so that `::std::string::npos` is not read as `::` before `std::string::npos`.
+  for (const std::string npos : {"::std::string::npos", "::std::string_view::npos", "std::string::npos",
+                                 "std::string_view::npos", "string::npos", "string_view::npos"})
     for (std::size_t at = text.find(npos); !literals.empty() && at != std::string::npos; at = text.find(npos, at))
       if (isWholeWord(text, at, npos.size()))
         text.replace(at, npos.size(), "(-1)");

@@ -289,6 +289,8 @@ TEST(OptionLoopTest, StringComparisonsAreReplacedByTheirResults) {
   EXPECT_EQ(compared("!arg.starts_with(\"-n\")", known), "!(0)");
   EXPECT_EQ(compared("arg.find(\"=\") != std::string::npos && arg.find(\"x\") == string::npos", known),
             "(6) != (-1) &&(-1) == (-1)");
+  EXPECT_EQ(compared("arg.find(\"=\") != ::std::string::npos && arg.find(\"x\") == std::string_view::npos", known),
+            "(6) != (-1) &&(-1) == (-1)");
   EXPECT_EQ(compared("arg.rfind(\"-n\") == 0", known), "none");         // from the end: where is not read
   EXPECT_EQ(compared("arg.compare(1, 2, \"-n\") == 0", known), "none"); // not from the start
   EXPECT_EQ(compared("other.find(\"-n\") == 0", known), "none");
