@@ -71,15 +71,29 @@ std::size_t pastClosing(const std::string &code, std::size_t open) {
 }
 
 std::optional<int> characterCode(std::string_view literal) {
-  if (literal.size() == 3 && literal[0] == '\'' && literal[2] == '\'' && literal[1] != '\\' && literal[1] != '\'')
-    return static_cast<unsigned char>(literal[1]) < 128 ? std::optional<int>(literal[1]) : std::nullopt;
-  constexpr std::string_view kEscaped = "ntr0\\'\"abfv?";
-  constexpr int kCodes[] = {'\n', '\t', '\r', 0, '\\', '\'', '"', '\a', '\b', '\f', '\v', '?'};
+  if (literal.size() < 3 || literal.front() != '\'' || literal.back() != '\'')
+    return std::nullopt;
+  const std::string_view inside = literal.substr(1, literal.size() - 2);
+  if (inside.size() == 1 && inside[0] != '\\' && inside[0] != '\'')
+    return static_cast<unsigned char>(inside[0]) < 128 ? std::optional<int>(inside[0]) : std::nullopt;
+  if (inside.size() < 2 || inside[0] != '\\')
+    return std::nullopt;
+  constexpr std::string_view kEscaped = "ntr\\'\"abfv?";
+  constexpr int kCodes[] = {'\n', '\t', '\r', '\\', '\'', '"', '\a', '\b', '\f', '\v', '?'};
   static_assert(std::size(kCodes) == kEscaped.size());
-  const std::size_t escape = literal.size() == 4 && literal[0] == '\'' && literal[1] == '\\' && literal[3] == '\''
-                                 ? kEscaped.find(literal[2])
-                                 : std::string_view::npos;
-  return escape == std::string_view::npos ? std::nullopt : std::optional<int>(kCodes[escape]);
+  if (const std::size_t escape = inside.size() == 2 ? kEscaped.find(inside[1]) : std::string_view::npos;
+      escape != std::string_view::npos)
+    return kCodes[escape];
+  // A code written in octal (`'\0'`, `'\101'`, up to three digits) or in hexadecimal (`'\x41'`).
+  const bool hexadecimal = inside[1] == 'x';
+  const std::string_view digits = inside.substr(hexadecimal ? 2 : 1);
+  const auto isDigit = [&](char c) {
+    return hexadecimal ? std::isxdigit(static_cast<unsigned char>(c)) != 0 : c >= '0' && c <= '7';
+  };
+  if (digits.empty() || (!hexadecimal && digits.size() > 3) || !std::all_of(digits.begin(), digits.end(), isDigit))
+    return std::nullopt;
+  const unsigned long code = std::stoul(std::string(digits.substr(0, 8)), nullptr, hexadecimal ? 16 : 8);
+  return digits.size() <= 8 && code < 128 ? std::optional<int>(static_cast<int>(code)) : std::nullopt;
 }
 
 std::string codeOf(std::string text) {
@@ -112,6 +126,11 @@ std::string codeOf(std::string text) {
     blank(at, end);
     if (character)
       text.replace(at, std::to_string(*character).size(), std::to_string(*character));
+    else if (c == '\'')
+      // A name that nothing defines, so that an expression holding it stays open: blank, `'ab' + 1` would read 1.
+      std::replace_if(
+          text.begin() + static_cast<std::ptrdiff_t>(at), text.begin() + static_cast<std::ptrdiff_t>(end),
+          [](char kept) { return kept == ' '; }, '_');
     at = end - 1;
   }
   return text;

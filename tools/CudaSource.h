@@ -59,15 +59,17 @@ std::vector<std::string> wordsIn(std::string_view text);
 std::string firstWordOf(std::string_view text);
 
 /// The code of the character literal `literal` (quotes included): `'a'`
-/// gives 97, `'\n'` 10; nullopt for one of several characters, another
-/// escape, or a byte over 127 (whose sign the host's `char` decides).
+/// gives 97, `'\n'` 10, `'\101'` and `'\x41'` 65; nullopt for one of
+/// several characters, another escape, or a code over 127 (whose sign
+/// the host's `char` decides).
 std::optional<int> characterCode(std::string_view literal);
 
 /// `text` with its comments and string literals blanked (newlines kept,
 /// so offsets and lines still match the file): what is left is code,
 /// whose braces and names can be matched. A character literal is its
-/// code (characterCode()), padded with blanks to the literal's length,
-/// or blank where it has none or a prefix (`L'a'`).
+/// code (characterCode()), padded with blanks to the literal's length;
+/// where it has none or a prefix (`L'a'`), it is underscores, a name that
+/// nothing defines, so that an expression holding it does not fold.
 std::string codeOf(std::string text);
 
 /// Whether `__global__` stands before `at` in the statement that holds it

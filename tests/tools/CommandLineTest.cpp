@@ -353,17 +353,30 @@ TEST(CommandLineTest, CharacterLiteralsAreTheirCodesInExpressions) {
   // A wide literal's code is the host's wchar_t's: open.
   const std::string wide = "int n = argv[1][0] == L'a' ? 2048 : 4096;\nk<<<n / 256, 256>>>(x);";
   EXPECT_EQ(runWith({"a"}, wide), "none x 256,1,1, 1");
+  // A literal without a code leaves its expression open; one written by its code folds.
+  const std::string several = "int n = ('ab' + 1) * 4096;\nk<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({}, several), "none x 256,1,1, 1");
+  const std::string coded = "int n = ('\\x10' + 1) * 4096;\nk<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({}, coded), "272,1,1 x 256,1,1, 1");
 }
 
 TEST(CommandLineTest, CodeOfWritesACharacterLiteralsCodeInItsPlace) {
   EXPECT_EQ(codeOf("c == 'l' && d == '-'"), "c == 108 && d == 45 ");
   EXPECT_EQ(codeOf("'\\n' '\\0' '\\'' '\\\\'"), "10   0    39   92  ");
-  // Several characters, an escape of a code, a prefix or a byte over 127: blank, as a string is.
-  EXPECT_EQ(codeOf("'ab' '\\x41' L'a' '\xe9' \"a\""), std::string(12, ' ') + "L" + std::string(11, ' '));
+  // A code written in octal or hexadecimal is that code.
+  EXPECT_EQ(codeOf("'\\x41' '\\101' '\\7'"), "65     65     7   ");
+  // Several characters, a prefix or a byte over 127: a name nothing defines, which no expression folds; a string
+  // is blank.
+  EXPECT_EQ(codeOf("'ab' L'a' '\xe9' '\\x80' \"a\""), "____ L___ ___ ______    ");
   EXPECT_EQ(codeOf("1'000'000"), "1'000'000"); // C++14's digit separators are no literals
   EXPECT_EQ(characterCode("'a'"), 97);
   EXPECT_EQ(characterCode("'\\t'"), 9);
+  EXPECT_EQ(characterCode("'\\x7f'"), 127);
+  EXPECT_EQ(characterCode("'\\0'"), 0);
   EXPECT_FALSE(characterCode("'\\q'"));
+  EXPECT_FALSE(characterCode("'\\8'"));
+  EXPECT_FALSE(characterCode("'\\1010'"));
+  EXPECT_FALSE(characterCode("'\\x'"));
   EXPECT_FALSE(characterCode("\"a\""));
 }
 
