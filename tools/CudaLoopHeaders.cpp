@@ -415,11 +415,10 @@ std::optional<char> labelCharacter(std::string_view label) {
 }
 
 std::optional<std::string> labelValue(const SwitchBody::Label &label, std::string_view text) {
-  const std::string_view written = text.substr(label.at, label.end - label.at);
-  if (const std::optional<char> character = labelCharacter(written))
-    return std::to_string(static_cast<unsigned char>(*character));
-  return written.find_first_of("'\"") == std::string_view::npos ? std::optional<std::string>(label.expression)
-                                                                 : std::nullopt;
+  // code() has a character literal as its code, or as a name that nothing defines where it has none.
+  return text.substr(label.at, label.end - label.at).find('"') == std::string_view::npos
+             ? std::optional<std::string>(label.expression)
+             : std::nullopt;
 }
 
 SwitchBody::Leads SwitchBody::leads(std::size_t label, std::size_t offset) const {

@@ -106,10 +106,10 @@ bool endsProgram(std::string_view word);
 std::optional<char> labelCharacter(std::string_view label);
 
 /// What the label `label` (not `default:`) compares with, as code to fold:
-/// a character literal's code (`case 'a':` gives `97`), else its expression
-/// as code() has it; nullopt where a literal is part of a longer expression
-/// (`case 'a' + 1:`), which is left open. `text` is the file's text, its
-/// offsets those of the code the label was read from.
+/// its expression as code() has it, a character literal as its code
+/// (`case 'a' + 1:` gives `97  + 1`); nullopt where it holds a string
+/// literal. `text` is the file's text, its offsets those of the code the
+/// label was read from.
 std::optional<std::string> labelValue(const SwitchBody::Label &label, std::string_view text);
 
 /// The body of the `switch` of the `case` header `header`; no labels

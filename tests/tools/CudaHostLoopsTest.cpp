@@ -451,7 +451,10 @@ TEST(CudaHostLoopsTest, ASwitchRunsOnlyTheCasesItsValueLeadsTo) {
   // A character's label is its code; `default` is found by its word, wherever it stands.
   EXPECT_EQ(gridAfter("int n = 4096;\nswitch (3) { default: break; case 'a': n = 512; }"), "16,1,1");
   EXPECT_EQ(gridAfter("int n = 4096;\nswitch (97) { default: break; case 'a': n = 512; }"), "2,1,1");
-  EXPECT_EQ(gridAfter("int n = 4096;\nswitch (97) { case 'a' + 1: n = 512; }"), "none"); // not the character alone
+  // A character in a longer label is its code too; one without a code leaves the jump open.
+  EXPECT_EQ(gridAfter("int n = 4096;\nswitch (98) { case 'a' + 1: n = 512; }"), "2,1,1");
+  EXPECT_EQ(gridAfter("int n = 4096;\nswitch (97) { case 'a' + 1: n = 512; }"), "16,1,1");
+  EXPECT_EQ(gridAfter("int n = 4096;\nswitch (97) { case 'ab': n = 512; }"), "none");
   // Not where the switch may jump past the assignment to the use, or leave before it.
   EXPECT_EQ(gridAfter("int n = 4096;\nswitch (0) { case 0: if (rand()) break; n = 512; }"), "none");
   EXPECT_EQ(shown(launchOfK(inMain("int n = 4096;\nswitch (1) { case 0: n = 512; case 1: k<<<n / 256, 256>>>(x); }"))

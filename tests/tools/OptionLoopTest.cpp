@@ -185,6 +185,10 @@ TEST(OptionLoopTest, ASwitchOnAnOptionsLetterJumpsToItsCase) {
                             "k<<<n / 256, 256>>>(x);";
   EXPECT_EQ(runWith({"-v", "-n", "8192"}, alone), "32,1,1 x 256,1,1, 1");
   EXPECT_EQ(runWith({"-v", "-x", "-n", "8192"}, alone), "32,1,1 x 256,1,1, 1"); // no label: past the switch
+  // A label that computes the letter.
+  std::string computed = alone;
+  computed.replace(computed.find("case 'n':"), 9, "case 'm' + 1:");
+  EXPECT_EQ(runWith({"-v", "-n", "8192"}, computed), "32,1,1 x 256,1,1, 1");
   // Rodinia's shape: a `char` set from the letter in the branch, then switched on, the counter stepped alone.
   const std::string flag = "int n = 4096;\nchar flag;\n"
                            "for (int i = 1; i < argc; i++) {\n"
