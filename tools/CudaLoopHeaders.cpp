@@ -151,74 +151,25 @@ bool isName(const std::string &text) {
          !std::isdigit(static_cast<unsigned char>(text[0]));
 }
 
-} // namespace
-
-bool endsProgram(std::string_view word) {
-  return word == "return" || word == "exit" || word == "_exit" || word == "quick_exit" || word == "abort" ||
-         word == "throw";
-}
-
-std::optional<RangeFor> rangeFor(std::string_view header) {
-  int depth = 0;
-  for (std::size_t at = 0; at < header.size(); ++at) {
-    const char c = header[at];
-    const bool opens = c == '(' || c == '[' || c == '{' || c == '<';
-    const bool closes = c == ')' || c == ']' || c == '}' || c == '>';
-    depth += opens ? 1 : closes ? -1 : 0; // `std::pair<int, int> p : pairs`
-    if (c == ';')
-      return std::nullopt;
-    if (c != ':' || depth != 0)
-      continue;
-    if (at + 1 < header.size() && header[at + 1] == ':') {
-      ++at; // `std::vector<int>`'s `::`
-      continue;
-    }
-    const std::vector<std::string> words = wordsIn(header.substr(0, at));
-    const std::string range = trimmed(header.substr(at + 1));
-    if (words.size() < 2 || !isName(words.back()) || range.empty())
-      return std::nullopt; // `for (n : sizes)` declares nothing
-    return RangeFor{words.back(), range, header.find_first_not_of(" \t\r\n", at + 1)};
-  }
-  return std::nullopt;
-}
-
-std::optional<CountedFor> countedFor(std::string_view header) {
-  const std::vector<std::string> parts = topLevelParts(header, ';');
-  if (parts.size() != 3)
-    return std::nullopt; // a range `for`, or not C
-  CountedFor loop;
-  // The comparison: `i < n` or `n > i`.
-  const std::string condition = trimmed(parts[1]);
-  if (condition.find("&&") != std::string::npos || condition.find("||") != std::string::npos)
+/// The counter and bound of a comparison whose side `side` is a name with a sum or difference after it, `other`
+/// being the other side: the name, and the sum moved to the other side (`i + 1 < n`: `i` and `(n) - (0 + 1)`);
+/// nullopt for any other side.
+std::optional<std::pair<std::string, std::string>> offsetCounter(const std::string &side, const std::string &other) {
+  const std::string name = firstWordOf(side);
+  if (!isName(name) || side.compare(0, name.size(), name) != 0)
     return std::nullopt;
-  static const char *const kComparisons[] = {"<=", ">=", "!=", "<", ">"};
-  static const auto mirrored = [](std::string_view op) -> std::string {
-    return op == "<" ? ">" : op == ">" ? "<" : op == "<=" ? ">=" : op == ">=" ? "<=" : std::string(op);
-  };
-  for (const char *op : kComparisons) {
-    const std::size_t at = condition.find(op);
-    if (at == std::string::npos)
-      continue;
-    const std::string_view symbol(op);
-    const std::size_t after = at + symbol.size();
-    // Not a shift, and not the first character of a longer comparison.
-    if ((after < condition.size() && (condition[after] == '<' || condition[after] == '>' || condition[after] == '=')) ||
-        (at > 0 && (condition[at - 1] == '<' || condition[at - 1] == '>')))
-      continue;
-    const std::string left = trimmed(std::string_view(condition).substr(0, at));
-    const std::string right = trimmed(std::string_view(condition).substr(after));
-    if (isName(left)) {
-      loop.counter = left;
-      loop.comparison = std::string(symbol);
-      loop.bound = right;
-    } else if (isName(right)) {
-      loop.counter = right;
-      loop.comparison = mirrored(symbol);
-      loop.bound = left;
-    }
-    break;
-  }
-  if (loop.counter.empty() || loop.bound.empty())
+  // Nothing after the `+` or `-` binds more loosely than it (a shift, `&`, `?:`), so the rest adds to the name.
+  const std::string rest = trimmed(std::string_view(side).substr(name.size()));
+  if (rest.size() < 2 || (rest[0] != '+' && rest[0] != '-') || rest[1] == rest[0] || rest[1] == '=' ||
+      rest.find_first_of("<>=!&|^?,") != std::string::npos || readsName(rest, name))
+    return std::nullopt;
+  return std::pair{name, "(" + other + ") - (0 " + rest + ")"};
+}
+
+/// `loop`, whose counter, comparison and bound are read from the condition of the `for` with the parts
+/// `parts`, with its start and step read from the other two; nullopt where they do not give them.
+std::optional<CountedFor> steppedFor(const std::vector<std::string> &parts, CountedFor loop) {
+  if (loop.bound.empty())
     return std::nullopt;
   // The start: the declarator or assignment of the counter in the init.
   for (const std::string &declarator : topLevelParts(parts[0])) {
@@ -275,6 +226,79 @@ std::optional<CountedFor> countedFor(std::string_view header) {
   if (loop.start.empty() || loop.step.empty())
     return std::nullopt;
   return loop;
+}
+
+} // namespace
+
+bool endsProgram(std::string_view word) {
+  return word == "return" || word == "exit" || word == "_exit" || word == "quick_exit" || word == "abort" ||
+         word == "throw";
+}
+
+std::optional<RangeFor> rangeFor(std::string_view header) {
+  int depth = 0;
+  for (std::size_t at = 0; at < header.size(); ++at) {
+    const char c = header[at];
+    const bool opens = c == '(' || c == '[' || c == '{' || c == '<';
+    const bool closes = c == ')' || c == ']' || c == '}' || c == '>';
+    depth += opens ? 1 : closes ? -1 : 0; // `std::pair<int, int> p : pairs`
+    if (c == ';')
+      return std::nullopt;
+    if (c != ':' || depth != 0)
+      continue;
+    if (at + 1 < header.size() && header[at + 1] == ':') {
+      ++at; // `std::vector<int>`'s `::`
+      continue;
+    }
+    const std::vector<std::string> words = wordsIn(header.substr(0, at));
+    const std::string range = trimmed(header.substr(at + 1));
+    if (words.size() < 2 || !isName(words.back()) || range.empty())
+      return std::nullopt; // `for (n : sizes)` declares nothing
+    return RangeFor{words.back(), range, header.find_first_not_of(" \t\r\n", at + 1)};
+  }
+  return std::nullopt;
+}
+
+std::optional<CountedFor> countedFor(std::string_view header) {
+  const std::vector<std::string> parts = topLevelParts(header, ';');
+  if (parts.size() != 3)
+    return std::nullopt; // a range `for`, or not C
+  // The comparison: `i < n` or `n > i`.
+  const std::string condition = trimmed(parts[1]);
+  if (condition.find("&&") != std::string::npos || condition.find("||") != std::string::npos)
+    return std::nullopt;
+  static const char *const kComparisons[] = {"<=", ">=", "!=", "<", ">"};
+  static const auto mirrored = [](std::string_view op) -> std::string {
+    return op == "<" ? ">" : op == ">" ? "<" : op == "<=" ? ">=" : op == ">=" ? "<=" : std::string(op);
+  };
+  for (const char *op : kComparisons) {
+    const std::size_t at = condition.find(op);
+    if (at == std::string::npos)
+      continue;
+    const std::string_view symbol(op);
+    const std::size_t after = at + symbol.size();
+    // Not a shift, and not the first character of a longer comparison.
+    if ((after < condition.size() && (condition[after] == '<' || condition[after] == '>' || condition[after] == '=')) ||
+        (at > 0 && (condition[at - 1] == '<' || condition[at - 1] == '>')))
+      continue;
+    const std::string left = trimmed(std::string_view(condition).substr(0, at));
+    const std::string right = trimmed(std::string_view(condition).substr(after));
+    // Either side may hold the counter, alone or with a sum (`i + 1 < n`, `n > i`): the one the loop steps.
+    std::vector<CountedFor> sides;
+    for (const bool onRight : {false, true}) {
+      const std::string &side = onRight ? right : left, &other = onRight ? left : right;
+      const std::string comparison = onRight ? mirrored(symbol) : std::string(symbol);
+      if (isName(side))
+        sides.push_back(CountedFor{side, "", comparison, other, "", CountedFor::Scaling::None});
+      else if (const auto offset = offsetCounter(side, other))
+        sides.push_back(CountedFor{offset->first, "", comparison, offset->second, "", CountedFor::Scaling::None});
+    }
+    for (const CountedFor &side : sides)
+      if (std::optional<CountedFor> counted = steppedFor(parts, side))
+        return counted;
+    return std::nullopt;
+  }
+  return std::nullopt;
 }
 
 std::optional<std::pair<std::uint64_t, std::int64_t>> scaledIterations(std::int64_t start, const std::string &comparison,

@@ -155,7 +155,8 @@ std::optional<CountedFor> countedWhile(const CudaCode &source, const LoopHeader 
 /// The parts of a `for` whose parentheses hold `header`, where its counter
 /// is given a start (or, with nothing before the first `;`, starts from
 /// its value before the loop: `start` is its name), compared with `<`,
-/// `<=`, `>`, `>=` or `!=` (either side), and stepped by `++`, `--`, `+=`,
+/// `<=`, `>`, `>=` or `!=` (either side, alone or with a sum after it:
+/// `i + 1 < n` is read as `i < (n) - (0 + 1)`), and stepped by `++`, `--`, `+=`,
 /// `-=`, `i = i + s`, or scaled by `*=`, `/=`, `<<=`, `>>=` (or `i = i *
 /// s`, `i = i / s`), alone or beside other variables' steps (`log2N -= 2,
 /// N >>= 2`); nullopt for any other `for` (a range `for`, a condition with

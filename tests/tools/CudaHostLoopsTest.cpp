@@ -27,6 +27,16 @@ TEST(CudaHostLoopsTest, ACountedForLaunchesOncePerIteration) {
   EXPECT_EQ(launchesIn("for (size_t u = 7, t = 2; t < 6; t++) k<<<1, 32>>>(x);"), 4u);
   EXPECT_EQ(launchesIn("int t;\nfor (t = 2; t < 6; t++) k<<<1, 32>>>(x);"), 4u);
   EXPECT_EQ(launchesIn("for (int t = 0; t < (1 << 3); t++) k<<<1, 32>>>(x);"), 8u); // a shift is no comparison
+  // A sum beside the counter moves to the bound; one with what binds more loosely (`&`) is not read.
+  EXPECT_EQ(launchesIn("for (int t = 0; t + 1 < 100; ++t) k<<<1, 32>>>(x);"), 99u);
+  EXPECT_EQ(launchesIn("for (int t = 0; 100 > t - 2 * 3 + 1; t++) k<<<1, 32>>>(x);"), 105u);
+  // The side the loop steps holds the counter, whichever side a name stands alone on.
+  EXPECT_EQ(launchesIn("const int n = 10;\nfor (int t = 0; n > t; t++) k<<<1, 32>>>(x);"), 10u);
+  EXPECT_EQ(launchesIn("const int n = 10;\nfor (int t = 0; t + 2 < n; t++) k<<<1, 32>>>(x);"), 8u);
+  EXPECT_EQ(launchesIn("const int n = 10;\nfor (int t = 0; n - 1 > t; t++) k<<<1, 32>>>(x);"), 9u);
+  EXPECT_EQ(launchesIn("for (int t = 0; t + 1 & 3 < 100; t++) k<<<1, 32>>>(x);"), kDefaultHostLoopCount);
+  EXPECT_EQ(launchesIn("for (int t = 0; t * 2 < 100; t++) k<<<1, 32>>>(x);"), kDefaultHostLoopCount);
+  EXPECT_EQ(launchesIn("for (int t = 0; t + t < 100; t++) k<<<1, 32>>>(x);"), kDefaultHostLoopCount);
 }
 
 TEST(CudaHostLoopsTest, BoundsFoldAsLaunchSizesDo) {

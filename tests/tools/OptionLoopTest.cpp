@@ -134,6 +134,14 @@ TEST(OptionLoopTest, AVectorOfTheArgumentsReadsAsArgv) {
     EXPECT_EQ(runWith({"8192"}, copy + "\nk<<<std::stoi(args[1]) / 256, 256>>>(x);"), "none x 256,1,1, 1") << copy;
 }
 
+TEST(OptionLoopTest, ALoopOverPairsReadsTheSecondOfEach) {
+  const std::string pairs = "int n = 4096;\nfor (int i = 1; i + 1 < argc; i += 2) {\n"
+                            "  if (!strcmp(argv[i], \"-n\")) n = atoi(argv[i + 1]);\n}\n"
+                            "k<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"-b", "64", "-n", "8192"}, pairs), "32,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"-b", "64", "-n"}, pairs), "16,1,1 x 256,1,1, 1"); // the last has no pair: no pass over it
+}
+
 TEST(OptionLoopTest, AWhileLoopIsSteppedByItsBranches) {
   const std::string loop = "int n = 4096, b = 256, i = 1;\nwhile (i < argc) {\n"
                            "  if (!strcmp(argv[i], \"-n\")) {\n    n = atoi(argv[i + 1]);\n    i += 2;\n"
