@@ -307,8 +307,7 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std:
       return OptionCase{false, std::nullopt}; // a later change sets it
   }
   folder_.note({"`" + name + "` set at " + source.where(at) + " in the pass of the option loop at " +
-                source.where(loop->at) + " over " + shownArgument(run.pass, folder_.arguments_) + ", " +
-                programRun(folder_.arguments_)});
+                source.where(loop->at) + " over " + run.over + ", " + programRun(folder_.arguments_)});
   std::int64_t value = *run.reached;
   const std::optional<std::string> read =
       withCounterRead(withAliasesRead(*assigned, *body, counted->counter, run.pass), counted->counter, value);

@@ -112,7 +112,38 @@ public:
     return result ? std::optional<bool>(*result != 0) : std::nullopt;
   }
 
+  /// The argument of the pass whose counter is `entry`, as reasons show it: `argv[3]` = -n, or, where the body
+  /// reads the arguments from a copy (`args[i] == "-n"`), `args[2]` = -n.
+  std::string over(std::int64_t entry) const {
+    const std::string array = elementArray();
+    const std::optional<std::int64_t> from = folds_.argvFrom(array);
+    const std::int64_t position = from ? entry + *from : 0;
+    return "`" + array + "[" + std::to_string(entry) + "]`" +
+           (position >= 1 && static_cast<std::size_t>(position) <= arguments_.size()
+                ? " = " + shownArguments({arguments_[static_cast<std::size_t>(position) - 1]})
+                : "");
+  }
+
 private:
+  /// The array whose element at the counter the body reads first, in its names' initializers and then in its
+  /// branches' conditions (`args` of `args[i] == "-n"`); `argv` where it reads none.
+  std::string elementArray() const {
+    std::vector<std::string_view> written;
+    for (const auto &alias : body_.aliases)
+      written.push_back(alias.second);
+    for (const std::vector<OptionBranch> &chain : body_.chains)
+      for (const OptionBranch &branch : chain)
+        written.push_back(branch.condition);
+    for (const std::string_view text : written) {
+      const std::vector<expression::Token> tokens = expression::tokensOf(text);
+      for (std::size_t i = 0; i + 3 < tokens.size(); ++i)
+        if (tokens[i].kind == expression::Token::Name && tokens[i + 1].text == "[" && tokens[i + 2].text == counter_ &&
+            tokens[i + 3].text == "]")
+          return tokens[i].text;
+    }
+    return "argv";
+  }
+
   /// The text of a string a condition compares, with the counter `value`: `argv[i + 1]`, or one of the body's
   /// names (`aliases`), given `argv[i]` as the pass began (`entry`).
   std::optional<std::string> text(std::string_view written, std::int64_t value, std::int64_t entry,
@@ -156,13 +187,6 @@ argumentText(std::string_view written, const std::vector<std::string> &arguments
   return position >= 1 && static_cast<std::size_t>(position) <= arguments.size()
              ? std::optional<std::string>(arguments[static_cast<std::size_t>(position) - 1])
              : std::nullopt;
-}
-
-std::string shownArgument(std::int64_t position, const std::vector<std::string> &arguments) {
-  return "`argv[" + std::to_string(position) + "]`" +
-         (position >= 1 && static_cast<std::size_t>(position) <= arguments.size()
-              ? " = " + shownArguments({arguments[static_cast<std::size_t>(position) - 1]})
-              : "");
 }
 
 const OptionBranch *branchHolding(const OptionLoopBody &body, std::size_t at) {
@@ -291,8 +315,7 @@ OptionLoopRun runOptionLoop(const CudaCode &source, const CountedFor &counted, c
         const std::optional<bool> holding =
             branch->condition.empty() ? std::optional<bool>(true) : holds(branch->condition, value);
         if (!holding) {
-          run.stuck =
-              "`" + trimmed(branch->condition) + "` does not fold in its pass over " + shownArgument(entry, arguments);
+          run.stuck = "`" + trimmed(branch->condition) + "` does not fold in its pass over " + loop.over(entry);
           return run;
         }
         taken = *holding ? &*branch : nullptr;
@@ -303,12 +326,13 @@ OptionLoopRun runOptionLoop(const CudaCode &source, const CountedFor &counted, c
           branchPass(source, *taken, counted.counter, value, taken == holder ? statement : std::string::npos, holds);
       if (!pass) {
         run.stuck = "the branch at " + source.where(taken->start) +
-                    " may end the program or leave the loop midway in its pass over " + shownArgument(entry, arguments);
+                    " may end the program or leave the loop midway in its pass over " + loop.over(entry);
         return run;
       }
       if (pass->reached) {
         run.reached = pass->reached;
         run.pass = entry;
+        run.over = loop.over(entry);
       }
       value = pass->after;
       if (pass->leaves)

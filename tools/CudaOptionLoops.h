@@ -130,9 +130,6 @@ using ConditionHolds = std::function<std::optional<bool>(std::string_view condit
 std::optional<BranchPass> branchPass(const CudaCode &source, const OptionBranch &branch, const std::string &counter,
                                      std::int64_t value, std::size_t statement, const ConditionHolds &holds);
 
-/// `argv[position]` as reasons show it, with its text where `arguments` has it: `argv[3]` = -n.
-std::string shownArgument(std::int64_t position, const std::vector<std::string> &arguments);
-
 /// The branch of `body`'s chains whose body holds `at`; null where none does.
 const OptionBranch *branchHolding(const OptionLoopBody &body, std::size_t at);
 
@@ -159,7 +156,10 @@ struct OptionLoopRun {
   /// The counter where the statement asked about starts, in the last pass that runs it; nullopt where none does.
   std::optional<std::int64_t> reached;
   std::int64_t pass = 0; ///< that pass's counter as it began: the position of the argument it is over
-  std::string stuck;     ///< why the run does not fold (`the branch at t.cu:9 may end ...`); empty where it does
+  /// That pass's argument as reasons show it, with its text where it has one: `argv[3]` = -n, or `args[1]` = -n
+  /// in a loop over a copy of the arguments.
+  std::string over;
+  std::string stuck; ///< why the run does not fold (`the branch at t.cu:9 may end ...`); empty where it does
 };
 
 /// The run of the loop counted as `counted` (the counter stepped by a

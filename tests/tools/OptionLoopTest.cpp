@@ -124,7 +124,8 @@ TEST(OptionLoopTest, AVectorOfTheArgumentsReadsAsArgv) {
                            "for (size_t i = 0; i < args.size(); ++i) {\n"
                            "  if (args[i] == \"-n\" && i + 1 < args.size()) n = std::stoi(args[++i]);\n}\n"
                            "k<<<n / 256, 256>>>(x);";
-  EXPECT_EQ(runWith({"-v", "-n", "2048"}, loop), "8,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"-v", "-n", "2048"}, loop, &how), "8,1,1 x 256,1,1, 1");
+  EXPECT_NE(how.find("in the pass of the option loop at t.cu:5 over `args[1]` = -n"), std::string::npos) << how;
   // A copy that may hold other texts by then, or of other pointers, is not read.
   for (const std::string copy : {"std::vector<std::string> args(argv, argv + argc);\nargs[1] = \"64\";",
                                  "std::vector<std::string> args(argv, argv + argc);\nshift(args);",
