@@ -35,10 +35,18 @@ std::optional<Number> ConstantFolder::Impl::headCondition(std::size_t file, cons
   std::string written(header.inside(files_[file].code()));
   std::string_view writtenText = header.inside(files_[file].text()); // literals kept, offsets shared
   std::size_t foldAt = header.at;
-  if (header.keyword == "for") { // its condition, folded where its counter is declared: `int i = 1; i < argc; ++i`
+  std::string nonEmpty;
+  if (const std::optional<RangeFor> range = header.keyword == "for" ? rangeFor(written) : std::nullopt) {
+    // A range `for` over a container runs where it holds anything.
+    if (wordsIn(range->range) != std::vector<std::string>{range->range})
+      return std::nullopt;
+    written = nonEmpty = range->range + ".size() != 0";
+    writtenText = nonEmpty;
+  } else if (header.keyword ==
+             "for") { // its condition, folded where its counter is declared: `int i = 1; i < argc; ++i`
     const std::vector<std::string> parts = topLevelParts(written, ';');
     if (parts.size() != 3 || trimmed(parts[1]).empty())
-      return std::nullopt; // a range `for`, or one without a condition
+      return std::nullopt; // one without a condition
     foldAt = header.open + 1 + parts[0].size() + 1;
     written = parts[1];
     writtenText = writtenText.substr(parts[0].size() + 1, parts[1].size());

@@ -393,6 +393,9 @@ TEST(CudaHostLoopsTest, ALaunchUnderABranchNotTakenRunsNever) {
             "launched 10 times: 0 at t.cu:3, never: `block` = 32, as `run`'s call at t.cu:10 passes it; `if (block "
             "== 16)` at t.cu:2 is false; 10 at t.cu:5, in `run`, called 10 times (10 at t.cu:10, in `for (int j = 0; "
             "j < 10; j++)` at t.cu:10 (10 times))");
+  // A range `for` over an empty container runs nothing.
+  EXPECT_EQ(gridAfter("int n = 4096;\nstd::vector<int> sizes;\nfor (int s : sizes) n = 512;"), "16,1,1");
+  EXPECT_EQ(launchesIn("std::vector<int> sizes;\nfor (int s : sizes) k<<<1, 32>>>(x);\nk<<<1, 32>>>(x);"), 1u);
   // A call in a branch not taken passes nothing.
   EXPECT_EQ(shown(launchOfK("void go(float *x, int n) { k<<<1, n>>>(x); }\n" +
                             inMain("const int tile = 32;\nif (tile == 16) { go(x, 16); } else { go(x, 32); }"))
