@@ -24,6 +24,16 @@ std::optional<CountedFor> steppedByBranches(std::string_view condition) {
   return std::nullopt;
 }
 
+/// A range `for` over a name (`for (const std::string &arg : args)`), read as the loop over its positions that
+/// it runs: `for (range_position = 0; range_position < args.size(); range_position += 1)`, with `arg` the element
+/// there; nullopt over anything else.
+std::optional<CountedFor> overElements(const RangeFor &range) {
+  const std::vector<std::string> words = wordsIn(range.range);
+  if (words.size() != 1 || words[0] != range.range)
+    return std::nullopt;
+  return CountedFor{"range_position", "0", "<", range.range + ".size()", "1", CountedFor::Scaling::None};
+}
+
 /// The first of `found` whose label in a `getopt` loop's switch `body` (in `source`), or its `default:`, leads
 /// or may lead to a statement that may end the program: one that holds `return`, `exit`, `abort` or `throw`
 /// (`case '?': usage(); return 1;`); null where none does.
@@ -256,13 +266,19 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std:
   const auto loop = std::find_if(headers.begin(), headers.end(), [](const LoopHeader &h) { return !isBranch(h); });
   if (loop == headers.end() || (loop->keyword != "for" && loop->keyword != "while"))
     return std::nullopt;
-  const std::optional<CountedFor> counted =
-      loop->keyword == "for" ? countedFor(loop->inside(code)) : steppedByBranches(loop->inside(code));
+  std::optional<RangeFor> range = loop->keyword == "for" ? rangeFor(loop->inside(code)) : std::nullopt;
+  if (range && !foldsAt(file, loop->at, depth).argvFrom(range->range))
+    return std::nullopt; // a range of other values than the arguments
+  const std::optional<CountedFor> counted = range                    ? overElements(*range)
+                                            : loop->keyword == "for" ? countedFor(loop->inside(code))
+                                                                     : steppedByBranches(loop->inside(code));
   const std::size_t open = code.find_first_not_of(" \t\r\n", loop->headEnd + 1);
-  const std::optional<OptionLoopBody> body =
+  std::optional<OptionLoopBody> body =
       counted && counted->scaling == CountedFor::Scaling::None && open != std::string::npos
           ? optionLoopBody(code, text, open, counted->counter)
           : std::nullopt;
+  if (body && range) // the element, named in the head, is the range's at the position
+    body->aliases.insert(body->aliases.begin(), {range->name, range->range + "[" + counted->counter + "]"});
   const OptionBranch *holder = body ? branchHolding(*body, at) : nullptr;
   if (!holder)
     return std::nullopt; // not in a branch of a loop that reads options by hand

@@ -135,6 +135,24 @@ TEST(OptionLoopTest, AVectorOfTheArgumentsReadsAsArgv) {
     EXPECT_EQ(runWith({"8192"}, copy + "\nk<<<std::stoi(args[1]) / 256, 256>>>(x);"), "none x 256,1,1, 1") << copy;
 }
 
+TEST(OptionLoopTest, ARangeForOverACopyOfTheArgumentsReadsEachElement) {
+  const std::string loop = "int n = 4096;\nstd::vector<std::string> args(argv + 1, argv + argc);\n"
+                           "for (const std::string &arg : args) {\n"
+                           "  if (arg.rfind(\"--n=\", 0) == 0) n = std::stoi(arg.substr(4));\n"
+                           "  else if (arg == \"--large\") n = 1 << 24;\n}\n"
+                           "k<<<n / 256, 256>>>(x);";
+  std::string how;
+  EXPECT_EQ(runWith({"-v", "--n=8192"}, loop, &how), "32,1,1 x 256,1,1, 1");
+  EXPECT_NE(how.find("in the pass of the option loop at t.cu:5 over `args[1]` = --n=8192"), std::string::npos) << how;
+  EXPECT_EQ(runWith({"--n=8192", "--large"}, loop), "65536,1,1 x 256,1,1, 1"); // the later option holds
+  EXPECT_EQ(runWith({"-v"}, loop), "16,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({}, loop), "16,1,1 x 256,1,1, 1");
+  // A range of other values is not the arguments'.
+  std::string other = loop;
+  other.replace(other.find("args(argv + 1, argv + argc)"), 27, "args(names, names + 2)");
+  EXPECT_EQ(runWith({"--n=8192"}, other), "none x 256,1,1, 1");
+}
+
 TEST(OptionLoopTest, ALoopOverPairsReadsTheSecondOfEach) {
   const std::string pairs = "int n = 4096;\nfor (int i = 1; i + 1 < argc; i += 2) {\n"
                             "  if (!strcmp(argv[i], \"-n\")) n = atoi(argv[i + 1]);\n}\n"
