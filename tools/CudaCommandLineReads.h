@@ -81,6 +81,12 @@ private:
   /// argument; an empty value where it is but the text or format is not read, or the scan stops before it.
   std::optional<std::optional<Number>> scannedArgument(std::size_t file, std::size_t at, const std::string &name,
                                                        int depth) const;
+  /// What `S >> a >> name` at `at` stores in `name`, S a string stream of `argv[N]` (`std::istringstream
+  /// S(argv[N]);`, declared in the function and read by no other statement, or a temporary
+  /// `std::istringstream(argv[N])`): the whole number its word of the text, in order, is. nullopt where `at` is no
+  /// such extraction; an empty value where it is but the text is not read or its word is not a whole number.
+  std::optional<std::optional<Number>> streamedArgument(std::size_t file, std::size_t at, const std::string &name,
+                                                        int depth) const;
   /// What the `getopt` loop that runs once before `offset`, in its function, leaves (getoptRun() of its option
   /// string): nullopt where no `getopt` is called there before it, an empty value where one is but not so read
   /// (`while ((opt = getopt(argc, argv, "n:")) != -1)` with a literal string, the only one, ending before it).

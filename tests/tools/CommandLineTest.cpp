@@ -110,6 +110,27 @@ TEST(CommandLineTest, SscanfStoresWhatItsFormatReads) {
   EXPECT_EQ(runWith({"2048"}, "int n;\nsscanf(line, \"%d\", &n);\nk<<<n, 32>>>(x);"), "none x 32,1,1, 1");
 }
 
+TEST(CommandLineTest, AStringStreamOfAnArgumentGivesItsWordsInTurn) {
+  std::string how;
+  EXPECT_EQ(
+      runWith({"2048 64"}, "int n, b;\nstd::istringstream in(argv[1]);\nin >> n >> b;\nk<<<n / b, b>>>(x);", &how),
+      "32,1,1 x 64,1,1, 1");
+  EXPECT_EQ(how, "`argv[1]` = '2048 64', the program run with the arguments `'2048 64'`");
+  EXPECT_EQ(runWith({"8192"}, "int n = 1024;\nif (argc > 1) std::stringstream(argv[1]) >> n;\nk<<<n / 256, 256>>>(x);"),
+            "32,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({}, "int n = 1024;\nif (argc > 1) std::stringstream(argv[1]) >> n;\nk<<<n / 256, 256>>>(x);"),
+            "4,1,1 x 256,1,1, 1");
+  // A word that is no whole number, a stream read twice or made of another text, or `std::cin`: open.
+  for (const std::string body :
+       {"int n;\nstd::istringstream(argv[1]) >> n;", "int n, m;\nstd::istringstream in(argv[1]);\nin >> m;\nin >> n;",
+        "int n;\nstd::istringstream in(line);\nin >> n;", "int n;\nstd::cin >> n;"})
+    EXPECT_EQ(runWith({"2048.5"}, body + "\nk<<<n / 256, 256>>>(x);"), "none x 256,1,1, 1") << body;
+  EXPECT_EQ(runWith({"-4096x"}, "int n;\nstd::istringstream(argv[1]) >> n;\nk<<<-n / 256, 256>>>(x);"),
+            "none x 256,1,1, 1");
+  EXPECT_EQ(runWith({"-4096"}, "int n;\nstd::istringstream(argv[1]) >> n;\nk<<<-n / 256, 256>>>(x);"),
+            "16,1,1 x 256,1,1, 1");
+}
+
 TEST(CommandLineTest, AHostLoopRunsAsTheArgumentsSay) {
   EXPECT_EQ(runWith({"20"}, "for (int t = 0; t < atoi(argv[1]); t++) k<<<64, 256>>>(x);"), "64,1,1 x 256,1,1, 20");
   EXPECT_EQ(runWith({"20"}, "int steps = atoi(argv[1]);\nfor (int t = 0; t < steps; t++) k<<<64, 256>>>(x);"),
