@@ -77,6 +77,10 @@ private:
   /// gives the value. {true, nullopt} where the run does not fold; nullopt where `at` is in no such loop.
   std::optional<OptionCase> handReadOption(std::size_t file, std::size_t at, const std::string &name,
                                            std::size_t before, int depth) const;
+  /// The text of the argument `written` (code) names, `argv[N]` or a copy's element, read at `at`; nullopt where
+  /// it names none or is not read (argument()).
+  std::optional<std::string> argumentWritten(std::size_t file, std::size_t at, const std::string &written,
+                                             int depth) const;
   /// What `sscanf(argv[N], "...", ..., &name, ...)` at `at` stores in `name`: nullopt where `at` is no such
   /// argument; an empty value where it is but the text or format is not read, or the scan stops before it.
   std::optional<std::optional<Number>> scannedArgument(std::size_t file, std::size_t at, const std::string &name,

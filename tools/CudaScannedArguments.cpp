@@ -51,6 +51,19 @@ std::optional<std::string> streamMadeOf(std::string_view written, const std::str
 
 } // namespace
 
+std::optional<std::string> ConstantFolder::Impl::CommandLine::argumentWritten(std::size_t file, std::size_t at,
+                                                                              const std::string &written,
+                                                                              int depth) const {
+  const auto array = subscripted(tokensOf(written));
+  if (!array)
+    return std::nullopt;
+  std::string index;
+  for (const Token &token : array->second)
+    index += token.text + " ";
+  return argument(
+      file, at, array->first, [&] { return folder_.number(file, at, index, depth + 1); }, depth);
+}
+
 std::optional<std::optional<Number>> ConstantFolder::Impl::CommandLine::scannedArgument(std::size_t file,
                                                                                         std::size_t at,
                                                                                         const std::string &name,
@@ -69,15 +82,10 @@ std::optional<std::optional<Number>> ConstantFolder::Impl::CommandLine::scannedA
   const std::vector<std::string> parts =
       topLevelPartsAsWritten(std::string_view(code).substr(open + 1, close - open - 2),
                              std::string_view(source.text()).substr(open + 1, close - open - 2));
-  const auto scanned = subscripted(tokensOf(parts[0]));
   const std::optional<std::string> format = plainStringLiteral(parts[1]);
-  if (!scanned || !format)
+  if (!subscripted(tokensOf(parts[0])) || !format)
     return open_; // not `sscanf(argv[N], "...", ...)`
-  std::string indexText;
-  for (const Token &token : scanned->second)
-    indexText += token.text + " ";
-  const std::optional<std::string> text = argument(
-      file, open, scanned->first, [&] { return folder_.number(file, open, indexText, depth + 1); }, depth);
+  const std::optional<std::string> text = argumentWritten(file, open, parts[0], depth);
   const std::optional<std::vector<Number>> values = text ? scannedValues(*text, *format) : std::nullopt;
   if (!values || index - 2 >= values->size())
     return open_;
@@ -113,20 +121,17 @@ std::optional<std::optional<Number>> ConstantFolder::Impl::CommandLine::streamed
       return open; // read or changed by another statement
     made = streamMadeOf(std::string_view(code).substr(declared, declaredEnd - 1 - declared), stream);
   }
-  const auto array = made ? subscripted(tokensOf(*made)) : std::nullopt;
-  if (!array || depth >= kMaxDepth)
-    return made ? open : std::nullopt;
-  std::string indexText;
-  for (const Token &token : array->second)
-    indexText += token.text + " ";
-  const std::optional<std::string> text = argument(
-      file, at, array->first, [&] { return folder_.number(file, at, indexText, depth + 1); }, depth);
+  if (!made)
+    return std::nullopt;
+  const std::optional<std::string> text = depth < kMaxDepth ? argumentWritten(file, at, *made, depth) : std::nullopt;
   // Its words, as `>>` takes them in turn: a whole number only, which a whole or a real name reads alike.
   std::istringstream words(text ? *text : "");
   std::string word;
-  for (auto skipped = parts.begin() + 1; skipped <= extracted && words >> word;)
-    ++skipped;
-  const bool whole = text && !word.empty() && word.find_first_not_of("0123456789", word[0] == '-') == std::string::npos;
+  std::ptrdiff_t taken = 0;
+  while (taken < extracted - parts.begin() && words >> word)
+    ++taken;
+  const bool whole = text && taken == extracted - parts.begin() &&
+                     word.find_first_not_of("0123456789", word[0] == '-') == std::string::npos;
   const std::optional<std::vector<Number>> value =
       whole && word.size() < 19 ? scannedValues(word, "%lld") : std::nullopt;
   return value && value->size() == 1 ? std::optional<Number>(value->front()) : open;

@@ -120,6 +120,9 @@ TEST(CommandLineTest, AStringStreamOfAnArgumentGivesItsWordsInTurn) {
             "32,1,1 x 256,1,1, 1");
   EXPECT_EQ(runWith({}, "int n = 1024;\nif (argc > 1) std::stringstream(argv[1]) >> n;\nk<<<n / 256, 256>>>(x);"),
             "4,1,1 x 256,1,1, 1");
+  EXPECT_EQ(
+      runWith({"2048"}, "int m, n = 64;\nstd::istringstream in(argv[1]);\nin >> m >> n;\nk<<<n / 256, 256>>>(x);"),
+      "none x 256,1,1, 1"); // the text ends before n's word, and what n held is not read through
   // A word that is no whole number, a stream read twice or made of another text, or `std::cin`: open.
   for (const std::string body :
        {"int n;\nstd::istringstream(argv[1]) >> n;", "int n, m;\nstd::istringstream in(argv[1]);\nin >> m;\nin >> n;",
