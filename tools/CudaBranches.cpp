@@ -42,8 +42,8 @@ std::optional<Number> ConstantFolder::Impl::headCondition(std::size_t file, cons
       return std::nullopt;
     written = nonEmpty = range->range + ".size() != 0";
     writtenText = nonEmpty;
-  } else if (header.keyword ==
-             "for") { // its condition, folded where its counter is declared: `int i = 1; i < argc; ++i`
+  } else if (header.keyword == "for") {
+    // Its condition, folded where its counter is declared: `int i = 1; i < argc; ++i`.
     const std::vector<std::string> parts = topLevelParts(written, ';');
     if (parts.size() != 3 || trimmed(parts[1]).empty())
       return std::nullopt; // one without a condition
