@@ -266,7 +266,7 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std:
   const auto loop = std::find_if(headers.begin(), headers.end(), [](const LoopHeader &h) { return !isBranch(h); });
   if (loop == headers.end() || (loop->keyword != "for" && loop->keyword != "while"))
     return std::nullopt;
-  std::optional<RangeFor> range = loop->keyword == "for" ? rangeFor(loop->inside(code)) : std::nullopt;
+  const std::optional<RangeFor> range = loop->keyword == "for" ? rangeFor(loop->inside(code)) : std::nullopt;
   if (range && !foldsAt(file, loop->at, depth).argvFrom(range->range))
     return std::nullopt; // a range of other values than the arguments
   const std::optional<CountedFor> counted = range                    ? overElements(*range)
