@@ -38,7 +38,7 @@ std::optional<Number> ConstantFolder::Impl::headCondition(std::size_t file, cons
   std::string nonEmpty;
   if (const std::optional<RangeFor> range = header.keyword == "for" ? rangeFor(written) : std::nullopt) {
     // A range `for` over a container runs where it holds anything.
-    if (wordsIn(range->range) != std::vector<std::string>{range->range})
+    if (!isName(range->range))
       return std::nullopt;
     written = nonEmpty = range->range + ".size() != 0";
     writtenText = nonEmpty;

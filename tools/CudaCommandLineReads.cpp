@@ -28,8 +28,7 @@ std::optional<CountedFor> steppedByBranches(std::string_view condition) {
 /// it runs: `for (range_position = 0; range_position < args.size(); range_position += 1)`, with `arg` the element
 /// there; nullopt over anything else.
 std::optional<CountedFor> overElements(const RangeFor &range) {
-  const std::vector<std::string> words = wordsIn(range.range);
-  if (words.size() != 1 || words[0] != range.range)
+  if (!isName(range.range))
     return std::nullopt;
   return CountedFor{"range_position", "0", "<", range.range + ".size()", "1", CountedFor::Scaling::None};
 }
@@ -293,8 +292,7 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std:
     auto remembered = folder_.remembered_.optionLoopRuns.find(key);
     if (remembered == folder_.remembered_.optionLoopRuns.end()) { // each pass folds every condition: run it once
       const Notes silenced(folder_, nullptr); // running a loop folds many conditions; the value rests on one pass
-      OptionLoopRun run =
-          runOptionLoop(source, *counted, *body, branch, start, folder_.arguments_, foldsAt(file, loop->at, depth));
+      OptionLoopRun run = runOptionLoop(source, *counted, *body, branch, start, folder_.arguments_, folds);
       remembered = folder_.remembered_.optionLoopRuns.emplace(key, std::move(run)).first;
     }
     return remembered->second;

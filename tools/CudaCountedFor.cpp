@@ -13,12 +13,6 @@ namespace ptxdvfs::tools {
 
 namespace {
 
-/// Whether `text` is one identifier, not a number.
-bool isName(const std::string &text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(), isIdentifierChar) &&
-         !std::isdigit(static_cast<unsigned char>(text[0]));
-}
-
 /// The counter and bound of a comparison whose side `side` is a name with a sum or difference after it, `other`
 /// being the other side: the name, and the sum moved to the other side (`i + 1 < n`: `i` and `(n) - (0 + 1)`);
 /// nullopt for any other side.

@@ -92,12 +92,6 @@ std::string memberChainAt(const std::string &code, std::size_t from, std::size_t
   return chain;
 }
 
-/// Whether `text` is one identifier (`parse`, `opt`).
-bool isIdentifierLike(const std::string &text) {
-  return !text.empty() && !std::isdigit(static_cast<unsigned char>(text[0])) &&
-         std::all_of(text.begin(), text.end(), [](char c) { return isIdentifierChar(c); });
-}
-
 /// Whether one member path holds the other (`grid` holds `grid.x`), or they are the same.
 bool overlaps(const std::string &a, const std::string &b) {
   const std::string &shorter = a.size() < b.size() ? a : b, &longer = a.size() < b.size() ? b : a;
@@ -159,21 +153,20 @@ Lookup ConstantFolder::Impl::memberOfValue(std::size_t file, std::size_t at, std
   std::string written = trimmed(value);
   if (depth >= kMaxDepth)
     return Lookup::Unknown;
-  if (const std::string copied = isIdentifierLike(written) ? written : memberPathOf(tokensOf(written)); !copied.empty())
+  if (const std::string copied = isName(written) ? written : memberPathOf(tokensOf(written)); !copied.empty())
     return member(file, at, copied + "." + path, depth + 1, found); // a copy of another: `Params p = defaults;`
   if (const std::size_t open = written.find('('); open != std::string::npos && open > 0 &&
                                                   pastClosing(written, open) == written.size()) {
     // A function's result, `Options o = parse(argc, argv);`: the variable its one `return` gives back.
     const std::string callee = trimmed(written.substr(0, open));
-    const std::optional<ReturnedValue> returned =
-        isIdentifierLike(callee) ? finalReturn(file, callee) : std::nullopt;
-    if (!returned || !isIdentifierLike(returned->text))
+    const std::optional<ReturnedValue> returned = isName(callee) ? finalReturn(file, callee) : std::nullopt;
+    if (!returned || !isName(returned->text))
       return Lookup::Unknown;
     return member(returned->file, returned->offset, returned->text + "." + path, depth + 1, found);
   }
   if (const std::size_t brace = written.find('{'); brace != std::string::npos && brace > 0) {
     const std::string named = trimmed(written.substr(0, brace)); // `Params{4096, 256}`
-    if (!isIdentifierLike(named))
+    if (!isName(named))
       return Lookup::Unknown;
     type = named;
     written = written.substr(brace);
@@ -407,7 +400,7 @@ Lookup ConstantFolder::Impl::structParameter(std::size_t file, const CudaCode::P
     if (!arguments || index >= arguments->size())
       return std::nullopt;
     const std::string argument = trimmed((*arguments)[index]);
-    const std::string variable = isIdentifierLike(argument) ? argument : memberPathOf(tokensOf(argument));
+    const std::string variable = isName(argument) ? argument : memberPathOf(tokensOf(argument));
     if (variable.empty())
       return std::nullopt; // a braced list or a call's result: not read here
     return PassedArgument{variable + "." + fields, callFile, call};

@@ -25,9 +25,7 @@ std::vector<std::string> extractionParts(std::string_view statement) {
       break;
     from = shift + 2;
   }
-  const bool names = std::all_of(parts.begin() + 1, parts.end(), [](const std::string &part) {
-    return wordsIn(part) == std::vector<std::string>{part};
-  });
+  const bool names = std::all_of(parts.begin() + 1, parts.end(), [](const std::string &part) { return isName(part); });
   return parts.size() >= 2 && names ? parts : std::vector<std::string>();
 }
 
@@ -110,7 +108,7 @@ std::optional<std::optional<Number>> ConstantFolder::Impl::CommandLine::streamed
   // The stream's text: `std::istringstream(E)` written there, or the only other use of a name declared so.
   const std::string &stream = parts[0];
   std::optional<std::string> made = streamMadeOf(stream, "");
-  if (!made && wordsIn(stream) == std::vector<std::string>{stream}) {
+  if (!made && isName(stream)) {
     std::vector<std::size_t> uses;
     for (const std::size_t use : source.wordsNamed(stream))
       if (source.functionBodyAt(use) == source.functionBodyAt(at))

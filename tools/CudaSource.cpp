@@ -17,6 +17,11 @@ namespace fs = std::filesystem;
 
 bool isIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
+bool isName(std::string_view text) {
+  return !text.empty() && !std::isdigit(static_cast<unsigned char>(text[0])) &&
+         std::all_of(text.begin(), text.end(), isIdentifierChar);
+}
+
 bool isWholeWord(std::string_view text, std::size_t at, std::size_t length) {
   const std::size_t end = at + length;
   return (at == 0 || !isIdentifierChar(text[at - 1])) && (end >= text.size() || !isIdentifierChar(text[end]));

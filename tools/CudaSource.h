@@ -44,6 +44,9 @@ std::string resolvedSourcePath(const std::vector<CudaSourceFile> &sources, const
 
 bool isIdentifierChar(char c);
 
+/// Whether `text` is one identifier, not a number: `n`, `argv`, `d_x1`.
+bool isName(std::string_view text);
+
 /// Whether the `length` characters at `at` of `text` are a whole
 /// identifier: no identifier character touches either end.
 bool isWholeWord(std::string_view text, std::size_t at, std::size_t length);
