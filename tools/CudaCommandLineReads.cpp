@@ -266,7 +266,8 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std:
   if (loop == headers.end() || (loop->keyword != "for" && loop->keyword != "while"))
     return std::nullopt;
   const std::optional<RangeFor> range = loop->keyword == "for" ? rangeFor(loop->inside(code)) : std::nullopt;
-  if (range && !foldsAt(file, loop->at, depth).argvFrom(range->range))
+  const OptionLoopFolds folds = foldsAt(file, loop->at, depth);
+  if (range && !folds.argvFrom(range->range))
     return std::nullopt; // a range of other values than the arguments
   const std::optional<CountedFor> counted = range                    ? overElements(*range)
                                             : loop->keyword == "for" ? countedFor(loop->inside(code))

@@ -95,12 +95,31 @@ std::optional<SwitchJump> switchJump(const CudaCode &source, const OptionBranch 
   return jump;
 }
 
+/// The array whose element at the counter `counter` an option loop's body reads first, in its names'
+/// initializers and then in its branches' conditions (`args` of `args[i] == "-n"`); `argv` where it reads none.
+std::string elementArray(const OptionLoopBody &body, const std::string &counter) {
+  std::vector<std::string_view> written;
+  for (const auto &alias : body.aliases)
+    written.push_back(alias.second);
+  for (const std::vector<OptionBranch> &chain : body.chains)
+    for (const OptionBranch &branch : chain)
+      written.push_back(branch.condition);
+  for (const std::string_view text : written) {
+    const std::vector<expression::Token> tokens = expression::tokensOf(text);
+    for (std::size_t i = 0; i + 3 < tokens.size(); ++i)
+      if (tokens[i].kind == expression::Token::Name && tokens[i + 1].text == "[" && tokens[i + 2].text == counter &&
+          tokens[i + 3].text == "]")
+        return tokens[i].text;
+  }
+  return "argv";
+}
+
 /// The pass-by-pass reading of one option loop.
 class LoopRun {
 public:
   LoopRun(const OptionLoopBody &body, const std::string &counter, const std::vector<std::string> &arguments,
           const OptionLoopFolds &folds)
-      : body_(body), counter_(counter), arguments_(arguments), folds_(folds) {}
+      : body_(body), counter_(counter), arguments_(arguments), folds_(folds), array_(elementArray(body, counter)) {}
 
   /// Whether `condition` holds with the counter `value`, the pass having begun at `entry`.
   std::optional<bool> holds(std::string_view condition, std::int64_t value, std::int64_t entry) const {
@@ -115,35 +134,15 @@ public:
   /// The argument of the pass whose counter is `entry`, as reasons show it: `argv[3]` = -n, or, where the body
   /// reads the arguments from a copy (`args[i] == "-n"`), `args[2]` = -n.
   std::string over(std::int64_t entry) const {
-    const std::string array = elementArray();
-    const std::optional<std::int64_t> from = folds_.argvFrom(array);
+    const std::optional<std::int64_t> from = folds_.argvFrom(array_);
     const std::int64_t position = from ? entry + *from : 0;
-    return "`" + array + "[" + std::to_string(entry) + "]`" +
+    return "`" + array_ + "[" + std::to_string(entry) + "]`" +
            (position >= 1 && static_cast<std::size_t>(position) <= arguments_.size()
                 ? " = " + shownArguments({arguments_[static_cast<std::size_t>(position) - 1]})
                 : "");
   }
 
 private:
-  /// The array whose element at the counter the body reads first, in its names' initializers and then in its
-  /// branches' conditions (`args` of `args[i] == "-n"`); `argv` where it reads none.
-  std::string elementArray() const {
-    std::vector<std::string_view> written;
-    for (const auto &alias : body_.aliases)
-      written.push_back(alias.second);
-    for (const std::vector<OptionBranch> &chain : body_.chains)
-      for (const OptionBranch &branch : chain)
-        written.push_back(branch.condition);
-    for (const std::string_view text : written) {
-      const std::vector<expression::Token> tokens = expression::tokensOf(text);
-      for (std::size_t i = 0; i + 3 < tokens.size(); ++i)
-        if (tokens[i].kind == expression::Token::Name && tokens[i + 1].text == "[" && tokens[i + 2].text == counter_ &&
-            tokens[i + 3].text == "]")
-          return tokens[i].text;
-    }
-    return "argv";
-  }
-
   /// The text of a string a condition compares, with the counter `value`: `argv[i + 1]`, or one of the body's
   /// names (`aliases`), given `argv[i]` as the pass began (`entry`).
   std::optional<std::string> text(std::string_view written, std::int64_t value, std::int64_t entry,
@@ -167,6 +166,7 @@ private:
   const std::string &counter_;
   const std::vector<std::string> &arguments_;
   const OptionLoopFolds &folds_;
+  const std::string array_; ///< the array the body reads its arguments from (elementArray())
 };
 
 } // namespace
