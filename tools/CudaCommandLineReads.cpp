@@ -17,10 +17,25 @@ namespace {
 /// A `while`'s condition that compares a counter with a bound (`i < argc`), read as a `for` whose branches
 /// alone step it: `for (; i < argc; i += 0)`, starting from the counter's value before the loop.
 std::optional<CountedFor> steppedByBranches(std::string_view condition) {
+  if (condition.find("++") != std::string_view::npos || condition.find("--") != std::string_view::npos)
+    return std::nullopt; // one that steps as it is tested (steppedByCondition())
   for (const std::string &name : wordsIn(condition))
     if (std::optional<CountedFor> counted = countedFor("; " + std::string(condition) + "; " + name + " += 0");
         counted && counted->counter == name)
       return counted;
+  return std::nullopt;
+}
+
+/// A `while`'s condition that steps a counter as it is tested (`--argc > 0 && (*++argv)[0] == '-'`, `++i < argc`),
+/// read as a loop that tests it before each pass, from the counter's value before the loop; nullopt where it
+/// steps no name other than the array the loop moves on, `shifted`.
+std::optional<OptionLoopHead> steppedByCondition(std::string_view condition, const std::string &shifted) {
+  const std::string code = codeOf(std::string(condition));
+  for (const std::string &name : wordsIn(code))
+    if (const auto steps = name == shifted || !isName(name) ? std::nullopt : counterSteps(code, name, 0, code.size());
+        steps && !steps->empty())
+      return OptionLoopHead{CountedFor{name, name, "", "", "0", CountedFor::Scaling::None}, std::string(condition),
+                            shifted};
   return std::nullopt;
 }
 
@@ -65,6 +80,26 @@ std::vector<std::size_t> changesWithin(const std::string &code, const std::strin
   return changes;
 }
 
+/// The array of arguments that the `while` at `loop`, its body ending at `bodyEnd`, moves on: `main`'s `argv` (its
+/// second parameter), stepped there (`argv++`, `*++argv`) and changed nowhere else in `main`; empty where none is.
+std::string shiftedArray(const CudaCode &source, const LoopHeader &loop, std::size_t bodyEnd) {
+  const int body = source.functionBodyAt(loop.at);
+  if (loop.keyword != "while" || body < 0 || source.functionNameOf(body) != "main")
+    return {};
+  const std::vector<std::string> parameters = source.parametersOf(body);
+  const std::vector<std::string> words = parameters.size() >= 2 ? wordsIn(parameters[1]) : std::vector<std::string>();
+  if (words.empty())
+    return {};
+  const std::size_t open = source.openBraceOf(body);
+  const std::vector<std::size_t> changes =
+      changesWithin(source.code(), words.back(), open, source.pastBlockOpenedAt(open));
+  const bool inLoop = !changes.empty() && std::all_of(changes.begin(), changes.end(), [&](std::size_t at) {
+    const std::size_t next = source.code().find_first_not_of(" \t\r\n", at + words.back().size());
+    return at > loop.at && at < bodyEnd && (next == std::string::npos || source.code()[next] != '['); // `++argv[1]`
+  });
+  return inLoop ? words.back() : std::string();
+}
+
 } // namespace
 
 ConstantFolder::Impl::CommandLine ConstantFolder::Impl::commandLine() const { return CommandLine(*this); }
@@ -82,6 +117,9 @@ ConstantFolder::Impl::CommandLine::argvRead(std::size_t file, std::size_t offset
   };
   const std::size_t index =
       static_cast<std::size_t>(std::find_if(declared.begin(), declared.end(), declares) - declared.begin());
+  if (const auto *shifted = folder_.shiftedArray_;
+      shifted && shifted->array == name && shifted->file == file && shifted->offset == offset)
+    return ArgvRead{0, file, offset}; // an option loop's read, rewritten to where it moved `argv`
   if (index == declared.size() || depth >= kMaxDepth || folder_.changedAnywhere(name, depth))
     return std::nullopt; // not a parameter, or shifted (`argv++`) before it is read
   if (function == "main")
@@ -259,8 +297,8 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std:
                                                                             int depth) const {
   const CudaCode &source = folder_.files_[file];
   const std::string &code = source.code(), &text = source.text();
-  if (folder_.arguments_.empty() || depth >= kMaxDepth)
-    return std::nullopt; // run bare, `i < argc` holds for no `i` from 1 (untaken())
+  if (depth >= kMaxDepth)
+    return std::nullopt;
   const std::vector<LoopHeader> headers = headersAround(source, statementStartAround(code, at));
   const auto loop = std::find_if(headers.begin(), headers.end(), [](const LoopHeader &h) { return !isBranch(h); });
   if (loop == headers.end() || (loop->keyword != "for" && loop->keyword != "while"))
@@ -269,16 +307,26 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std:
   const OptionLoopFolds folds = foldsAt(file, loop->at, depth);
   if (range && !folds.argvFrom(range->range))
     return std::nullopt; // a range of other values than the arguments
+  // Moved on from where the loop begins, which a loop around it may not have it at.
+  const bool outermost = std::none_of(loop + 1, headers.end(), [](const LoopHeader &h) { return !isBranch(h); });
+  const std::string shifted = outermost ? shiftedArray(source, *loop, bodyEndAfter(source, loop->headEnd)) : "";
   const std::optional<CountedFor> counted = range                    ? overElements(*range)
                                             : loop->keyword == "for" ? countedFor(loop->inside(code))
                                                                      : steppedByBranches(loop->inside(code));
+  const std::optional<OptionLoopHead> head = counted ? OptionLoopHead{*counted, "", shifted}
+                                             : loop->keyword == "while"
+                                                 ? steppedByCondition(loop->inside(text), shifted)
+                                                 : std::nullopt;
+  if (folder_.arguments_.empty() && (!head || head->condition.empty()))
+    return std::nullopt; // run bare, `i < argc` holds for no `i` from 1 (untaken()); `--argc > 0` is run below
+  const std::string &counter = head ? head->counted.counter : shifted;
   const std::size_t open = code.find_first_not_of(" \t\r\n", loop->headEnd + 1);
   std::optional<OptionLoopBody> body =
-      counted && counted->scaling == CountedFor::Scaling::None && open != std::string::npos
-          ? optionLoopBody(code, text, open, counted->counter)
+      head && head->counted.scaling == CountedFor::Scaling::None && open != std::string::npos
+          ? optionLoopBody(code, text, open, counter)
           : std::nullopt;
   if (body && range) // the element, named in the head, is the range's at the position
-    body->aliases.insert(body->aliases.begin(), {range->name, range->range + "[" + counted->counter + "]"});
+    body->aliases.insert(body->aliases.begin(), {range->name, range->range + "[" + counter + "]"});
   const OptionBranch *holder = body ? branchHolding(*body, at) : nullptr;
   if (!holder)
     return std::nullopt; // not in a branch of a loop that reads options by hand
@@ -293,7 +341,7 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std:
     auto remembered = folder_.remembered_.optionLoopRuns.find(key);
     if (remembered == folder_.remembered_.optionLoopRuns.end()) { // each pass folds every condition: run it once
       const Notes silenced(folder_, nullptr); // running a loop folds many conditions; the value rests on one pass
-      OptionLoopRun run = runOptionLoop(source, *counted, *body, branch, start, folder_.arguments_, folds);
+      OptionLoopRun run = runOptionLoop(source, *head, *body, branch, start, folder_.arguments_, folds);
       remembered = folder_.remembered_.optionLoopRuns.emplace(key, std::move(run)).first;
     }
     return remembered->second;
@@ -304,8 +352,12 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std:
                      ", " + programRun(folder_.arguments_));
     return unread;
   }
-  if (!run.reached)
+  if (!run.reached) {
+    if (run.passes == 0) // the untaken() of a condition that steps
+      folder_.note({quotedCode(loop->text(text)) + " at " + source.where(loop->at) + " is false on entry, " +
+                    programRun(folder_.arguments_)});
     return OptionCase{false, std::nullopt}; // no argument takes the branch
+  }
   // Of several changes in the loop (`-n 4096` and `--large`), the one the last pass reaching any runs sets it.
   for (const std::size_t other : changesWithin(code, name, open, bodyEnd)) {
     if (other == at)
@@ -318,15 +370,22 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std:
     const OptionLoopRun &otherRun = runTo(otherHolder, otherStatement);
     if (!otherRun.stuck.empty())
       return unread;
-    if (otherRun.reached && (otherRun.pass > run.pass || (otherRun.pass == run.pass && otherStatement > statement)))
+    if (otherRun.reached &&
+        (otherRun.ordinal > run.ordinal || (otherRun.ordinal == run.ordinal && otherStatement > statement)))
       return OptionCase{false, std::nullopt}; // a later change sets it
   }
   folder_.note({"`" + name + "` set at " + source.where(at) + " in the pass of the option loop at " +
                 source.where(loop->at) + " over " + run.over + ", " + programRun(folder_.arguments_)});
-  std::int64_t value = *run.reached;
-  const std::optional<std::string> read =
-      withCounterRead(withAliasesRead(*assigned, *body, counted->counter, run.pass), counted->counter, value);
-  return OptionCase{true, read ? folder_.number(file, at, *read, depth + 1) : std::nullopt};
+  LoopPlace place = *run.reached;
+  std::optional<std::string> read = shifted.empty() ? assigned : withShiftedRead(*assigned, shifted, place.shift);
+  read = read ? withCounterRead(withAliasesRead(*read, *body, counter, shifted, run.pass), counter, place.counter)
+              : std::nullopt;
+  const Impl::ShiftedArray moved{shifted, file, at};
+  const Impl::ShiftedArray *const outer = folder_.shiftedArray_;
+  folder_.shiftedArray_ = shifted.empty() ? outer : &moved;
+  const std::optional<Number> value = read ? folder_.number(file, at, *read, depth + 1) : std::nullopt;
+  folder_.shiftedArray_ = outer;
+  return OptionCase{true, value};
 }
 
 std::optional<std::optional<GetoptEnd>>

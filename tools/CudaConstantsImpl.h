@@ -474,6 +474,14 @@ private:
   std::vector<UndeclaredOption> undeclaredOptions_;
   /// What `optarg` reads while a `getopt` case is folded (CommandLine); null elsewhere.
   mutable const std::string *optarg_ = nullptr;
+  /// Where an option loop that moves `main`'s `argv` on (`argv++`) has a value read (CommandLine::
+  /// handReadOption()): the array, read at that offset alone as `main` got it, its reads rewritten to where the
+  /// loop has moved it (withShiftedRead()); null elsewhere.
+  struct ShiftedArray {
+    std::string array;
+    std::size_t file = 0, offset = 0;
+  };
+  mutable const ShiftedArray *shiftedArray_ = nullptr;
   /// Occurrences of names and tokens of macros looked at so far, against kMaxNamesExamined.
   mutable std::size_t examined_ = 0;
   /// Per file, the files its code sees (filesSeenTogether()): their

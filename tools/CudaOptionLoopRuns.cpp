@@ -13,9 +13,12 @@ namespace ptxdvfs::tools {
 
 namespace {
 
-/// `written` without what does not change a string's text: `std::string(...)` around it, `.c_str()` after it.
+/// `written` without what does not change a string's text: parentheses or `std::string(...)` around it, `.c_str()`
+/// after it.
 std::string unwrapped(std::string_view written) {
   std::string read = trimmed(written);
+  while (read.size() > 2 && read[0] == '(' && pastClosing(read, 0) == read.size())
+    read = trimmed(std::string_view(read).substr(1, read.size() - 2));
   for (std::string_view wrapper : {"std::string(", "string(", "std::string_view("})
     if (read.size() > wrapper.size() && read.compare(0, wrapper.size(), wrapper) == 0 && read.back() == ')')
       read = trimmed(std::string_view(read).substr(wrapper.size(), read.size() - wrapper.size() - 1));
@@ -76,7 +79,7 @@ std::optional<SwitchJump> switchJump(const CudaCode &source, const OptionBranch 
                                      const std::string &counter, const ValueAt &valueAt, const Runs &runs,
                                      const ConditionHolds &holds) {
   const auto tested = switchTested(source, branch, header, counter, runs);
-  const std::optional<std::int64_t> there = tested ? valueAt(tested->second) : std::nullopt;
+  const std::optional<LoopPlace> there = tested ? valueAt(tested->second) : std::nullopt;
   if (!there)
     return std::nullopt;
   SwitchJump jump{switchBodyOf(source.code(), header), 0};
@@ -95,9 +98,12 @@ std::optional<SwitchJump> switchJump(const CudaCode &source, const OptionBranch 
   return jump;
 }
 
-/// The array whose element at the counter `counter` an option loop's body reads first, in its names'
-/// initializers and then in its branches' conditions (`args` of `args[i] == "-n"`); `argv` where it reads none.
-std::string elementArray(const OptionLoopBody &body, const std::string &counter) {
+/// The array whose element an option loop's body reads first, in its names' initializers and then in its
+/// branches' conditions, and its index there: `args` and `i` of `args[i] == "-n"` (the counter `counter`), or in a
+/// loop that moves on the array `shifted`, `argv` and `1` of `!strcmp(argv[1], "-n")` (a number), `0` of
+/// `(*argv)[1]`. `argv` at the counter, or at 0 where it is shifted, where the body reads none.
+std::pair<std::string, std::string> elementRead(const OptionLoopBody &body, const std::string &counter,
+                                                const std::string &shifted) {
   std::vector<std::string_view> written;
   for (const auto &alias : body.aliases)
     written.push_back(alias.second);
@@ -106,69 +112,125 @@ std::string elementArray(const OptionLoopBody &body, const std::string &counter)
       written.push_back(branch.condition);
   for (const std::string_view text : written) {
     const std::vector<expression::Token> tokens = expression::tokensOf(text);
-    for (std::size_t i = 0; i + 3 < tokens.size(); ++i)
-      if (tokens[i].kind == expression::Token::Name && tokens[i + 1].text == "[" && tokens[i + 2].text == counter &&
-          tokens[i + 3].text == "]")
-        return tokens[i].text;
+    for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
+      const bool indexed = i + 3 < tokens.size() && tokens[i + 1].text == "[" && tokens[i + 3].text == "]";
+      if (shifted.empty() && indexed && tokens[i].kind == expression::Token::Name && tokens[i + 2].text == counter)
+        return {tokens[i].text, counter};
+      if (!shifted.empty() && indexed && tokens[i].text == shifted && tokens[i + 2].kind == expression::Token::Number)
+        return {shifted, tokens[i + 2].text};
+      if (!shifted.empty() && tokens[i].text == "*" && tokens[i + 1].text == shifted)
+        return {shifted, "0"};
+    }
   }
-  return "argv";
+  return shifted.empty() ? std::pair{std::string("argv"), counter} : std::pair{shifted, std::string("0")};
+}
+
+/// The parts of `condition` (as written, literals kept) that `&&` joins at its top level, which C tests in turn
+/// up to the first that fails; `condition` whole where it has a `||` or `?` at its top level, or none.
+std::vector<std::string_view> conjuncts(std::string_view condition) {
+  const std::string code = codeOf(std::string(condition));
+  std::vector<std::string_view> parts;
+  int depth = 0;
+  std::size_t from = 0;
+  for (std::size_t at = 0; at < code.size(); ++at) {
+    const char c = code[at];
+    depth += c == '(' || c == '[' ? 1 : c == ')' || c == ']' ? -1 : 0;
+    if (depth != 0)
+      continue;
+    if (c == '?' || code.compare(at, 2, "||") == 0)
+      return {condition};
+    if (code.compare(at, 2, "&&") == 0) {
+      parts.push_back(condition.substr(from, at - from));
+      from = at + 2;
+      ++at;
+    }
+  }
+  parts.push_back(condition.substr(from));
+  return parts;
 }
 
 /// The pass-by-pass reading of one option loop.
 class LoopRun {
 public:
-  LoopRun(const OptionLoopBody &body, const std::string &counter, const std::vector<std::string> &arguments,
+  LoopRun(const OptionLoopHead &head, const OptionLoopBody &body, const std::vector<std::string> &arguments,
           const OptionLoopFolds &folds)
-      : body_(body), counter_(counter), arguments_(arguments), folds_(folds), array_(elementArray(body, counter)) {}
-
-  /// Whether `condition` holds with the counter `value`, the pass having begun at `entry`.
-  std::optional<bool> holds(std::string_view condition, std::int64_t value, std::int64_t entry) const {
-    const std::optional<std::string> compared =
-        withStringComparisons(condition, [&](std::string_view written) { return text(written, value, entry, true); });
-    std::int64_t after = value;
-    const std::optional<std::string> read = compared ? withCounterRead(*compared, counter_, after) : std::nullopt;
-    const std::optional<std::int64_t> result = read && after == value ? folds_.whole(*read) : std::nullopt;
-    return result ? std::optional<bool>(*result != 0) : std::nullopt;
+      : head_(head), body_(body), arguments_(arguments), folds_(folds),
+        read_(elementRead(body, head.counted.counter, head.shifted)) {
+    if (!head.shifted.empty()) // read where it has been moved to (withShiftedRead()): the array as `main` got it
+      folds_.argvFrom = [outer = folds.argvFrom, shifted = head.shifted](const std::string &name) {
+        return name == shifted ? std::optional<std::int64_t>(0) : outer(name);
+      };
   }
 
-  /// The argument of the pass whose counter is `entry`, as reasons show it: `argv[3]` = -n, or, where the body
-  /// reads the arguments from a copy (`args[i] == "-n"`), `args[2]` = -n.
-  std::string over(std::int64_t entry) const {
-    const std::optional<std::int64_t> from = folds_.argvFrom(array_);
-    const std::int64_t position = from ? entry + *from : 0;
-    return "`" + array_ + "[" + std::to_string(entry) + "]`" +
+  /// Whether `condition` holds with the loop at `place`, the pass having begun at `entry`; nullopt where it does
+  /// not fold, or moves the loop on.
+  std::optional<bool> holds(std::string_view condition, LoopPlace place, LoopPlace entry) const {
+    LoopPlace there = place;
+    const std::optional<bool> holding = steps(condition, there, entry);
+    return there.counter == place.counter && there.shift == place.shift ? holding : std::nullopt;
+  }
+
+  /// Whether `condition` holds with the loop at `place`, which it moves on as its parts run.
+  std::optional<bool> steps(std::string_view condition, LoopPlace &place, LoopPlace entry) const {
+    for (const std::string_view part : conjuncts(condition)) {
+      std::optional<std::string> read(part);
+      if (!head_.shifted.empty())
+        read = withShiftedRead(*read, head_.shifted, place.shift);
+      const LoopPlace there = place;
+      read = read ? withStringComparisons(*read,
+                                          [&](std::string_view written) { return text(written, there, entry, true); })
+                  : std::nullopt;
+      read = read ? withCounterRead(*read, head_.counted.counter, place.counter) : std::nullopt;
+      const std::optional<std::int64_t> result = read ? folds_.whole(*read) : std::nullopt;
+      if (!result || *result == 0)
+        return result ? std::optional<bool>(false) : std::nullopt;
+    }
+    return true;
+  }
+
+  /// The argument of the pass begun at `entry`, as reasons show it: `argv[3]` = -n, or, where the body reads the
+  /// arguments from a copy (`args[i] == "-n"`), `args[2]` = -n, or where it moves them on, `argv[1]` = -n, `argv`
+  /// moved on by 2.
+  std::string over(LoopPlace entry) const {
+    const std::optional<std::int64_t> from = folds_.argvFrom(read_.first);
+    const std::int64_t index = head_.shifted.empty() ? entry.counter : std::stoll(read_.second);
+    const std::int64_t position = from ? index + entry.shift + *from : 0;
+    return "`" + read_.first + "[" + std::to_string(index) + "]`" +
            (position >= 1 && static_cast<std::size_t>(position) <= arguments_.size()
                 ? " = " + shownArguments({arguments_[static_cast<std::size_t>(position) - 1]})
-                : "");
+                : "") +
+           (head_.shifted.empty() ? "" : ", `" + head_.shifted + "` moved on by " + std::to_string(entry.shift));
   }
 
 private:
-  /// The text of a string a condition compares, with the counter `value`: `argv[i + 1]`, or one of the body's
+  /// The text of a string a condition compares, with the loop at `place`: `argv[i + 1]`, or one of the body's
   /// names (`aliases`), given `argv[i]` as the pass began (`entry`).
-  std::optional<std::string> text(std::string_view written, std::int64_t value, std::int64_t entry,
-                                  bool aliases) const {
+  std::optional<std::string> text(std::string_view written, LoopPlace place, LoopPlace entry, bool aliases) const {
     const std::string read = unwrapped(written);
     for (const auto &[alias, initializer] : body_.aliases)
-      if (aliases && alias == read)
-        return text(initializer, entry, entry, false);
+      if (aliases && alias == read) {
+        std::int64_t shift = entry.shift;
+        const std::optional<std::string> given =
+            head_.shifted.empty() ? initializer : withShiftedRead(initializer, head_.shifted, shift);
+        return given && shift == entry.shift ? text(*given, entry, entry, false) : std::nullopt;
+      }
     const std::optional<std::string> argument =
         argumentText(read, arguments_, folds_, [&](const std::string &index) -> std::optional<std::string> {
-          std::int64_t after = value;
-          const std::optional<std::string> counted = withCounterRead(index, counter_, after);
-          return counted && after == value ? counted : std::nullopt;
+          std::int64_t after = place.counter;
+          const std::optional<std::string> counted = withCounterRead(index, head_.counted.counter, after);
+          return counted && after == place.counter ? counted : std::nullopt;
         });
     if (argument || read.empty() || (read[0] != '*' && read.back() != ']'))
       return argument;
-    return characterText(read, [&](std::string_view string) { return text(string, value, entry, aliases); });
+    return characterText(read, [&](std::string_view string) { return text(string, place, entry, aliases); });
   }
 
+  const OptionLoopHead &head_;
   const OptionLoopBody &body_;
-  const std::string &counter_;
   const std::vector<std::string> &arguments_;
-  const OptionLoopFolds &folds_;
-  const std::string array_; ///< the array the body reads its arguments from (elementArray())
+  OptionLoopFolds folds_;
+  const std::pair<std::string, std::string> read_; ///< the array the body reads its arguments from, and where
 };
-
 } // namespace
 
 std::optional<std::string>
@@ -197,22 +259,27 @@ const OptionBranch *branchHolding(const OptionLoopBody &body, std::size_t at) {
   return nullptr;
 }
 
-std::optional<BranchPass> branchPass(const CudaCode &source, const OptionBranch &branch, const std::string &counter,
-                                     std::int64_t value, std::size_t statement, const ConditionHolds &holds) {
+std::optional<BranchPass> branchPass(const CudaCode &source, const OptionBranch &branch, const OptionLoopHead &head,
+                                     LoopPlace place, std::size_t statement, const ConditionHolds &holds) {
   const std::string &code = source.code(), &text = source.text();
-  const auto steps = counterSteps(code, counter, branch.start, branch.end);
-  if (!steps)
+  const std::string &counter = head.counted.counter;
+  using Steps = std::vector<std::pair<std::size_t, std::int64_t>>;
+  const std::optional<Steps> steps = counterSteps(code, counter, branch.start, branch.end);
+  const std::optional<Steps> shifts =
+      head.shifted.empty() ? std::optional<Steps>(Steps()) : counterSteps(code, head.shifted, branch.start, branch.end);
+  if (!steps || !shifts)
     return std::nullopt;
-  // Whether the code at `at` runs, and the counter there: each asks the other only of what comes before.
+  // Whether the code at `at` runs, and where the loop is there: each asks the other only of what comes before.
   std::function<std::optional<bool>(std::size_t)> runs;
-  const auto valueAt = [&](std::size_t at) -> std::optional<std::int64_t> {
-    std::int64_t there = value;
-    for (const auto &[stepAt, added] : *steps) {
-      const std::optional<bool> stepRuns = stepAt < at ? runs(stepAt) : std::optional<bool>(false);
-      if (!stepRuns)
-        return std::nullopt;
-      there += *stepRuns ? added : 0;
-    }
+  const auto valueAt = [&](std::size_t at) -> std::optional<LoopPlace> {
+    LoopPlace there = place;
+    for (const auto &[stepped, moved] : {std::pair{&*steps, &there.counter}, std::pair{&*shifts, &there.shift}})
+      for (const auto &[stepAt, added] : *stepped) {
+        const std::optional<bool> stepRuns = stepAt < at ? runs(stepAt) : std::optional<bool>(false);
+        if (!stepRuns)
+          return std::nullopt;
+        *moved += *stepRuns ? added : 0;
+      }
     return there;
   };
   std::map<std::size_t, std::optional<SwitchJump>> jumps; // each `switch` in the branch, by its offset
@@ -236,7 +303,7 @@ std::optional<BranchPass> branchPass(const CudaCode &source, const OptionBranch 
       }
       if (header.keyword != "if" && header.keyword != "else")
         return std::nullopt;
-      const std::optional<std::int64_t> there = valueAt(header.open);
+      const std::optional<LoopPlace> there = valueAt(header.open);
       const std::optional<bool> holding =
           there ? holds(std::string_view(text).substr(header.open + 1, header.close - header.open - 1), *there)
                 : std::nullopt;
@@ -269,51 +336,66 @@ std::optional<BranchPass> branchPass(const CudaCode &source, const OptionBranch 
   }
   if (statement != std::string::npos) {
     const std::optional<bool> running = runs(statement);
-    const std::optional<std::int64_t> there = running && *running ? valueAt(statement) : std::nullopt;
+    const std::optional<LoopPlace> there = running && *running ? valueAt(statement) : std::nullopt;
     if (!running || (*running && !there))
       return std::nullopt;
     pass.reached = *running ? there : std::nullopt;
   }
-  const std::optional<std::int64_t> after = valueAt(branch.end);
+  const std::optional<LoopPlace> after = valueAt(branch.end);
   if (!after)
     return std::nullopt;
   pass.after = *after;
   return pass;
 }
 
-OptionLoopRun runOptionLoop(const CudaCode &source, const CountedFor &counted, const OptionLoopBody &body,
+OptionLoopRun runOptionLoop(const CudaCode &source, const OptionLoopHead &head, const OptionLoopBody &body,
                             const OptionBranch *holder, std::size_t statement,
                             const std::vector<std::string> &arguments, const OptionLoopFolds &folds) {
-  const LoopRun loop(body, counted.counter, arguments, folds);
+  const LoopRun loop(head, body, arguments, folds);
+  const CountedFor &counted = head.counted;
   OptionLoopRun run;
-  const std::optional<std::int64_t> start = folds.whole(counted.start), bound = folds.whole(counted.bound),
-                                    step = folds.whole(counted.step);
+  const bool tested = !head.condition.empty(); // a condition that steps: tested as it is written
+  const std::optional<std::int64_t> start = folds.whole(counted.start), bound = tested ? 0 : folds.whole(counted.bound),
+                                    step = tested ? 0 : folds.whole(counted.step);
   if (!start || !bound || !step) { // a step of 0: a `while` whose branches step it (a pass that does not, below)
     run.stuck = "its counter's range does not fold";
     return run;
   }
   std::size_t passes = 0;
-  for (std::int64_t value = *start; comparisonHolds(value, counted.comparison, *bound); value += *step) {
-    if (++passes > arguments.size() + 1) {
+  for (LoopPlace place{*start, 0};; place.counter += *step) {
+    if (tested) {
+      const std::optional<bool> holding = loop.steps(head.condition, place, place);
+      if (!holding) {
+        run.stuck = "its condition does not fold after " + std::to_string(passes) + " passes";
+        return run;
+      }
+      if (!*holding)
+        break;
+    } else if (!comparisonHolds(place.counter, counted.comparison, *bound)) {
+      break;
+    }
+    run.passes = ++passes;
+    if (passes > arguments.size() + 1) {
       run.stuck = "a pass does not move on";
       return run;
     }
-    const std::int64_t entry = value;
-    const ConditionHolds holds = [&](std::string_view condition, std::int64_t there) {
+    const LoopPlace entry = place;
+    const ConditionHolds holds = [&](std::string_view condition, LoopPlace there) {
       return loop.holds(condition, there, entry);
     };
     for (const std::vector<OptionBranch> &chain : body.chains) {
       const std::string_view alone =
           std::string_view(source.code()).substr(chain[0].start, chain[0].end - 1 - chain[0].start);
+      const std::optional<std::string> stepped = steppedName(alone);
       if (chain.size() == 1 && chain[0].condition.empty() && alone.compare(0, 6, "switch") != 0 &&
-          steppedName(alone) != counted.counter) {
+          stepped != counted.counter && (head.shifted.empty() || stepped != head.shifted)) {
         run.stuck = "a statement at " + source.where(chain[0].start) + " steps another name than its counter";
         return run;
       }
       const OptionBranch *taken = nullptr;
       for (auto branch = chain.begin(); branch != chain.end() && !taken; ++branch) {
         const std::optional<bool> holding =
-            branch->condition.empty() ? std::optional<bool>(true) : holds(branch->condition, value);
+            branch->condition.empty() ? std::optional<bool>(true) : holds(branch->condition, place);
         if (!holding) {
           run.stuck = "`" + trimmed(branch->condition) + "` does not fold in its pass over " + loop.over(entry);
           return run;
@@ -323,7 +405,7 @@ OptionLoopRun runOptionLoop(const CudaCode &source, const CountedFor &counted, c
       if (!taken)
         continue;
       const std::optional<BranchPass> pass =
-          branchPass(source, *taken, counted.counter, value, taken == holder ? statement : std::string::npos, holds);
+          branchPass(source, *taken, head, place, taken == holder ? statement : std::string::npos, holds);
       if (!pass) {
         run.stuck = "the branch at " + source.where(taken->start) +
                     " may end the program or leave the loop midway in its pass over " + loop.over(entry);
@@ -332,9 +414,10 @@ OptionLoopRun runOptionLoop(const CudaCode &source, const CountedFor &counted, c
       if (pass->reached) {
         run.reached = pass->reached;
         run.pass = entry;
+        run.ordinal = passes;
         run.over = loop.over(entry);
       }
-      value = pass->after;
+      place = pass->after;
       if (pass->leaves)
         return run;
       if (pass->continues)

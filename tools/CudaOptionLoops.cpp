@@ -434,13 +434,48 @@ std::optional<std::string> withCounterRead(const std::string &code, const std::s
   return read + code.substr(copied);
 }
 
+std::optional<std::string> withShiftedRead(const std::string &code, const std::string &array, std::int64_t &shift) {
+  std::string read;
+  std::size_t copied = 0;
+  for (std::size_t at = code.find(array); at != std::string::npos; at = code.find(array, at + array.size())) {
+    if (!isWholeWord(code, at, array.size()) || afterMemberAccess(code, at))
+      continue;
+    const std::optional<std::int64_t> preStep = stepBefore(code, at);
+    const std::optional<std::int64_t> postStep = stepAfter(code, at + array.size());
+    const std::size_t from = preStep ? codeEndBefore(code, at) - 2 : at;
+    const std::size_t to = postStep ? skipSpaces(code, at + array.size()) + 2 : at + array.size();
+    const std::size_t star = codeEndBefore(code, from), beforeStar = star > 0 ? codeEndBefore(code, star - 1) : 0;
+    const bool dereferenced = star > 0 && code[star - 1] == '*' &&
+                              (beforeStar == 0 || !(isIdentifierChar(code[beforeStar - 1]) ||
+                                                    code[beforeStar - 1] == ')' || code[beforeStar - 1] == ']'));
+    const std::size_t next = skipSpaces(code, at + array.size());
+    if (next != std::string::npos && code[next] == '[') { // `argv[1]`, and `*argv[1]`, the `*` of the element
+      if (preStep)
+        return std::nullopt; // `++argv[1]` steps the element
+      read += code.substr(copied, at - copied) + array + "[(" + std::to_string(shift) + ") + ";
+      copied = next + 1;
+      continue;
+    }
+    if (!dereferenced || (preStep && postStep))
+      return std::nullopt; // the pointer itself, passed or changed
+    // `*argv`, `*++argv`, `*argv++`: the element it points at
+    shift += preStep.value_or(0);
+    read += code.substr(copied, star - 1 - copied) + array + "[(" + std::to_string(shift) + ")]";
+    shift += postStep.value_or(0);
+    copied = to;
+  }
+  return read + code.substr(copied);
+}
+
 std::string withAliasesRead(const std::string &code, const OptionLoopBody &body, const std::string &counter,
-                            std::int64_t pass) {
+                            const std::string &shifted, LoopPlace pass) {
   std::string read = code;
   for (const auto &[alias, initializer] : body.aliases) {
-    std::int64_t counted = pass;
-    const std::optional<std::string> given = withCounterRead(initializer, counter, counted);
-    if (!given || counted != pass)
+    LoopPlace place = pass;
+    std::optional<std::string> given =
+        shifted.empty() ? std::optional<std::string>(initializer) : withShiftedRead(initializer, shifted, place.shift);
+    given = given ? withCounterRead(*given, counter, place.counter) : std::nullopt;
+    if (!given || place.counter != pass.counter || place.shift != pass.shift)
       continue; // an initializer that steps the counter is not what the pass began with
     for (std::size_t at = read.find(alias); at != std::string::npos; at = read.find(alias, at + 1))
       if (isWholeWord(read, at, alias.size()) && !afterMemberAccess(read, at)) {

@@ -85,6 +85,14 @@ std::optional<std::string> characterText(std::string_view written, const StringV
 /// escape, or `value` does not know an E.
 std::optional<std::string> withStringComparisons(std::string_view condition, const StringValue &value);
 
+/// Where an option loop is in its run: its counter's value, and how many
+/// elements on it has moved the array of arguments it shifts (`argv++`),
+/// 0 where it shifts none.
+struct LoopPlace {
+  std::int64_t counter = 0;
+  std::int64_t shift = 0;
+};
+
 /// `code` (no literals) with each read of the name `counter` replaced by
 /// its value, in parentheses: `value` at first, stepped by a `++` or `--`
 /// written before it (before the read) or after it (after), as C steps it
@@ -93,12 +101,21 @@ std::optional<std::string> withStringComparisons(std::string_view condition, con
 /// other way (`i += 2`, `i = 0`, `&i`).
 std::optional<std::string> withCounterRead(const std::string &code, const std::string &counter, std::int64_t &value);
 
+/// `code` (no literals) with each read of the array `array`, which a loop
+/// moves on (`argv++`), read as the element of the array as it was before
+/// the loop, `shift` elements on: `argv[1]` as `argv[(2) + 1]`, `*argv`
+/// as `argv[(2)]`, `*++argv` as `argv[(3)]`, stepping `shift` by each `++`
+/// and `--` as withCounterRead() steps a counter. nullopt where it is read
+/// any other way (`argv + 1`, `f(argv)`) or changed otherwise.
+std::optional<std::string> withShiftedRead(const std::string &code, const std::string &array, std::int64_t &shift);
+
 /// `code` with each read of a name of `body` (its aliases) replaced by
-/// what it is given, the counter `counter` read there as `pass`, the
-/// counter as the pass began (`const char *a = argv[i];` ... `atoi(a +
-/// 4)` reads `atoi(argv[(2)] + 4)` in the pass over `argv[2]`).
+/// what it is given, the counter `counter` (and the array `shifted` moves
+/// on, where not empty) read there as `pass`, where the pass began (`const
+/// char *a = argv[i];` ... `atoi(a + 4)` reads `atoi(argv[(2)] + 4)` in the
+/// pass over `argv[2]`).
 std::string withAliasesRead(const std::string &code, const OptionLoopBody &body, const std::string &counter,
-                            std::int64_t pass);
+                            const std::string &shifted, LoopPlace pass);
 
 /// Where [`from`, `to`) of `code` changes the name `counter`, in order,
 /// and what each change adds: `++i` and `i++` 1, `i--` -1, `i += 2` 2,
@@ -110,25 +127,38 @@ counterSteps(const std::string &code, const std::string &counter, std::size_t fr
 
 /// What a pass through a branch of an option loop does, the branch taken.
 struct BranchPass {
-  std::int64_t after = 0;              ///< the counter at the branch's end
-  std::optional<std::int64_t> reached; ///< the counter where the statement asked about starts, where it runs
+  LoopPlace after;                     ///< where the loop is at the branch's end
+  std::optional<LoopPlace> reached;    ///< where it is as the statement asked about starts, where it runs
   bool leaves = false;                 ///< it ends with a `break` that runs
   bool continues = false;              ///< it ends with a `continue` that runs
 };
 
-/// Whether a condition as written holds with the loop's counter at a value; nullopt where it does not fold.
-using ConditionHolds = std::function<std::optional<bool>(std::string_view condition, std::int64_t counter)>;
+/// Whether a condition as written holds with the loop at a place; nullopt where it does not fold.
+using ConditionHolds = std::function<std::optional<bool>(std::string_view condition, LoopPlace place)>;
 
-/// The pass through `branch` of an option loop in `source` whose counter
-/// `counter` is `value` as it starts: the counter's steps (counterSteps())
-/// that run, and whether the statement that starts at `statement` (npos:
-/// none) runs, the `if`s inside the branch folded by `holds` with the
-/// counter as it is there. nullopt where that does not fold, where a
+/// How an option loop's passes go: its counter counted as a `for`
+/// (`counted`: stepped by a number, not scaled; a step of 0 for a `while`
+/// whose branches alone step it), or, where `condition` is not empty, a
+/// `while` whose condition, tested before each pass, steps it (`--argc > 0
+/// && (*++argv)[0] == '-'`, `counted` giving the counter and its start);
+/// and the array of arguments the loop moves on (`argv` of `argv++`),
+/// where it moves one, read where it has been moved to (withShiftedRead()).
+struct OptionLoopHead {
+  CountedFor counted;
+  std::string condition; ///< as written, literals kept
+  std::string shifted;
+};
+
+/// The pass through `branch` of an option loop in `source`, headed by
+/// `head`, at `place` as it starts: the steps of its counter and of the
+/// array it shifts (counterSteps()) that run, and whether the statement
+/// that starts at `statement` (npos: none) runs, the `if`s inside the
+/// branch folded by `holds` with the loop where it is there. nullopt where that does not fold, where a
 /// loop or `switch` inside the branch holds a step or the statement, and
 /// where a `return`, `exit`, `abort`, `throw` or `goto` runs, or a
 /// `break` or `continue` that is not its last statement.
-std::optional<BranchPass> branchPass(const CudaCode &source, const OptionBranch &branch, const std::string &counter,
-                                     std::int64_t value, std::size_t statement, const ConditionHolds &holds);
+std::optional<BranchPass> branchPass(const CudaCode &source, const OptionBranch &branch, const OptionLoopHead &head,
+                                     LoopPlace place, std::size_t statement, const ConditionHolds &holds);
 
 /// The branch of `body`'s chains whose body holds `at`; null where none does.
 const OptionBranch *branchHolding(const OptionLoopBody &body, std::size_t at);
@@ -153,24 +183,27 @@ argumentText(std::string_view written, const std::vector<std::string> &arguments
 
 /// An option loop run over the program's arguments.
 struct OptionLoopRun {
-  /// The counter where the statement asked about starts, in the last pass that runs it; nullopt where none does.
-  std::optional<std::int64_t> reached;
-  std::int64_t pass = 0; ///< that pass's counter as it began: the position of the argument it is over
+  /// Where the loop is as the statement asked about starts, in the last pass that runs it; nullopt where none does.
+  std::optional<LoopPlace> reached;
+  LoopPlace pass; ///< where that pass began (past the condition that steps): its counter, the argument's position
+  std::size_t ordinal = 0; ///< that pass's count from the first, 1 on
+  std::size_t passes = 0;  ///< how many passes the loop runs, as far as it is read
   /// That pass's argument as reasons show it, with its text where it has one: `argv[3]` = -n, or `args[1]` = -n
   /// in a loop over a copy of the arguments.
   std::string over;
   std::string stuck; ///< why the run does not fold (`the branch at t.cu:9 may end ...`); empty where it does
 };
 
-/// The run of the loop counted as `counted` (the counter stepped by a
-/// number, not scaled; 0 for a `while` whose branches alone step it), its
-/// braced body `body`, over `arguments` (`argv[1]` on): pass after pass,
-/// in each chain the first branch whose condition holds
-/// (withStringComparisons() of what `argv[...]` and the body's names hold
-/// with the counter where it is, then withCounterRead()), gone through as
-/// branchPass() says, until the loop's condition fails or a `break` runs.
-/// `statement`, in the branch `holder`, is the statement asked about.
-OptionLoopRun runOptionLoop(const CudaCode &source, const CountedFor &counted, const OptionLoopBody &body,
+/// The run of the loop headed by `head`, its braced body `body`, over
+/// `arguments` (`argv[1]` on): pass after pass, in each chain the first
+/// branch whose condition holds (withShiftedRead(), then
+/// withStringComparisons() of what `argv[...]` and the body's names hold
+/// with the loop where it is, then withCounterRead(); the parts of a
+/// condition joined by `&&` in turn, up to the first that fails), gone
+/// through as branchPass() says, until the loop's condition fails or a
+/// `break` runs. `statement`, in the branch `holder`, is the statement
+/// asked about.
+OptionLoopRun runOptionLoop(const CudaCode &source, const OptionLoopHead &head, const OptionLoopBody &body,
                             const OptionBranch *holder, std::size_t statement,
                             const std::vector<std::string> &arguments, const OptionLoopFolds &folds);
 
