@@ -15,6 +15,7 @@
 
 #include "CudaCode.h"
 #include "CudaLoopHeaders.h"
+#include "CudaStringComparisons.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -62,28 +63,6 @@ std::optional<std::string> steppedName(std::string_view statement);
 /// unbraced loop or branch), or does not close.
 std::optional<OptionLoopBody> optionLoopBody(const std::string &code, const std::string &text, std::size_t open,
                                              const std::string &counter);
-
-/// What a string written in a condition holds (`argv[i]`, `arg`,
-/// `std::string(argv[i])`); nullopt where it is not known.
-using StringValue = std::function<std::optional<std::string>(std::string_view written)>;
-
-/// The text of a character read from a string, as written: `S[K]` (K a
-/// whole number as written) or `*S`, S's text given by `value`; or a name
-/// `value` gives a text of at most one character (a `char` set from one).
-/// One character, or empty for the terminating NUL; nullopt past it, or
-/// where S is not known.
-std::optional<std::string> characterText(std::string_view written, const StringValue &value);
-
-/// `condition` (as written, literals kept) with each comparison of a
-/// string with a string literal replaced by its result, in parentheses:
-/// `strcmp(E, "-n")` and `strcasecmp` by the sign C's gives (-1, 0 or 1),
-/// `strncmp(E, "-n", 2)` and `strncasecmp` likewise over at most 2
-/// characters, `E == "-n"` and `E != "-n"` (either side) by 1 or 0, each
-/// E's text given by `value`; and each comparison of a character with a
-/// character literal, `argv[i][0] == '-'` (characterText()), by 1 or 0.
-/// nullopt where a string or character literal is anywhere else or has an
-/// escape, or `value` does not know an E.
-std::optional<std::string> withStringComparisons(std::string_view condition, const StringValue &value);
 
 /// Where an option loop is in its run: its counter's value, and how many
 /// elements on it has moved the array of arguments it shifts (`argv++`),
