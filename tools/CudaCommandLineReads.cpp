@@ -26,16 +26,22 @@ std::optional<CountedFor> steppedByBranches(std::string_view condition) {
   return std::nullopt;
 }
 
-/// A `while`'s condition that steps a counter as it is tested (`--argc > 0 && (*++argv)[0] == '-'`, `++i < argc`),
-/// read as a loop that tests it before each pass, from the counter's value before the loop; nullopt where it
-/// steps no name other than the array the loop moves on, `shifted`.
-std::optional<OptionLoopHead> steppedByCondition(std::string_view condition, const std::string &shifted) {
+/// A `while`'s condition read as a loop that tests it before each pass, the counter's value before the loop
+/// its start: the counter is a name it steps as it is tested (`--argc > 0 && (*++argv)[0] == '-'`, `++i < argc`),
+/// or else one it reads that the loop's body steps (`argc > 1 && argv[1][0] == '-'` with `argc--;`,
+/// `bodySteps`). nullopt where there is none, other than the array the loop moves on, `shifted`.
+std::optional<OptionLoopHead> steppedByCondition(std::string_view condition, const std::string &shifted,
+                                                 const std::function<bool(const std::string &)> &bodySteps) {
   const std::string code = codeOf(std::string(condition));
-  for (const std::string &name : wordsIn(code))
-    if (const auto steps = name == shifted || !isName(name) ? std::nullopt : counterSteps(code, name, 0, code.size());
-        steps && !steps->empty())
-      return OptionLoopHead{CountedFor{name, name, "", "", "0", CountedFor::Scaling::None}, std::string(condition),
-                            shifted};
+  const std::vector<std::string> names = wordsIn(code);
+  for (const bool inCondition : {true, false})
+    for (const std::string &name : names) {
+      const auto steps =
+          name == shifted || !isName(name) || !inCondition ? std::nullopt : counterSteps(code, name, 0, code.size());
+      if ((steps && !steps->empty()) || (!inCondition && name != shifted && isName(name) && bodySteps(name)))
+        return OptionLoopHead{CountedFor{name, name, "", "", "0", CountedFor::Scaling::None}, std::string(condition),
+                              shifted};
+    }
   return std::nullopt;
 }
 
@@ -313,14 +319,18 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std:
   const std::optional<CountedFor> counted = range                    ? overElements(*range)
                                             : loop->keyword == "for" ? countedFor(loop->inside(code))
                                                                      : steppedByBranches(loop->inside(code));
+  const std::size_t open = code.find_first_not_of(" \t\r\n", loop->headEnd + 1);
+  const auto bodySteps = [&](const std::string &name) {
+    const auto steps = counterSteps(code, name, open, bodyEndAfter(source, loop->headEnd));
+    return steps && !steps->empty();
+  };
   const std::optional<OptionLoopHead> head = counted ? OptionLoopHead{*counted, "", shifted}
                                              : loop->keyword == "while"
-                                                 ? steppedByCondition(loop->inside(text), shifted)
+                                                 ? steppedByCondition(loop->inside(text), shifted, bodySteps)
                                                  : std::nullopt;
   if (folder_.arguments_.empty() && (!head || head->condition.empty()))
     return std::nullopt; // run bare, `i < argc` holds for no `i` from 1 (untaken()); `--argc > 0` is run below
   const std::string &counter = head ? head->counted.counter : shifted;
-  const std::size_t open = code.find_first_not_of(" \t\r\n", loop->headEnd + 1);
   std::optional<OptionLoopBody> body =
       head && head->counted.scaling == CountedFor::Scaling::None && open != std::string::npos
           ? optionLoopBody(code, text, open, counter)

@@ -106,6 +106,28 @@ TEST(ShiftingOptionLoopTest, AConditionThatStepsTheCounterIsTestedBeforeEachPass
   EXPECT_EQ(runWith({}, loop), "16,1,1 x 256,1,1, 1");
 }
 
+TEST(ShiftingOptionLoopTest, AConditionOnWhatTheBodyStepsIsTestedBeforeEachPass) {
+  // Options first, up to the first argument without a dash; `argc` and `argv` stepped in the body.
+  const std::string shifting = "int n = 4096;\n"
+                               "while (argc > 1 && argv[1][0] == '-') {\n"
+                               "  switch (argv[1][1]) { case 'n': n = atoi(argv[2]); argv++; argc--; break; }\n"
+                               "  argv++; argc--;\n"
+                               "}\n"
+                               "k<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"-v", "-n", "8192", "data.bin"}, shifting), "32,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"data.bin", "-n", "8192"}, shifting), "16,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({}, shifting), "16,1,1 x 256,1,1, 1");
+  // The same with a counter.
+  const std::string counted = "int n = 4096, i = 1;\n"
+                              "while (i < argc && argv[i][0] == '-') {\n"
+                              "  if (argv[i][1] == 'n') n = atoi(argv[++i]);\n"
+                              "  i++;\n"
+                              "}\n"
+                              "k<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"-v", "-n", "8192", "data.bin"}, counted), "32,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"data.bin", "-n", "8192"}, counted), "16,1,1 x 256,1,1, 1");
+}
+
 TEST(ShiftingOptionLoopTest, AConditionsPartsJoinedByAndAreTestedUpToTheFirstThatFails) {
   // `-n` last: `i + 1 < argc` fails, so `argv[i + 1]`, past the arguments, is never compared.
   const std::string loop = "int n = 4096;\n"
