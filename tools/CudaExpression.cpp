@@ -330,15 +330,19 @@ private:
       }
       return size ? std::optional<Number>(Number{false, *size, 0}) : std::nullopt;
     }
-    if (name == "static_cast") {
-      std::vector<std::string> type;
+    const bool minOrMax = name == "min" || name == "max";
+    std::vector<std::string> type; // `static_cast<int>`'s, or `std::min<std::size_t>`'s, which both arguments take
+    if (name == "static_cast" || (minOrMax && at_ < tokens_.size() && tokens_[at_].text == "<")) {
       if (!accept("<"))
         return std::nullopt;
       while (at_ < tokens_.size() && tokens_[at_].kind == Token::Name && isTypeWord(tokens_[at_].text))
         type.push_back(tokens_[at_++].text);
-      auto values = accept(">") ? arguments() : std::nullopt;
-      return values && values->size() == 1 && !type.empty() ? converted(values->front(), type)
-                                                             : std::nullopt;
+      if (type.empty() || !accept(">"))
+        return std::nullopt;
+    }
+    if (name == "static_cast") {
+      auto values = arguments();
+      return values && values->size() == 1 ? converted(values->front(), type) : std::nullopt;
     }
     if (convertsArgument(name)) { // `atoi(argv[1])`: the command line's
       const std::optional<std::vector<std::vector<Token>>> written = argumentTokens();
@@ -351,7 +355,13 @@ private:
       const double x = values->front().asReal();
       return Number{true, 0, name[0] == 'c' ? std::ceil(x) : std::floor(x)};
     }
-    if ((name == "min" || name == "max") && values->size() == 2) {
+    for (Number &value : *values) {
+      const std::optional<Number> typed = type.empty() ? value : converted(value, type);
+      if (!typed)
+        return std::nullopt;
+      value = *typed;
+    }
+    if (minOrMax && values->size() == 2) {
       const Number &a = (*values)[0], &b = (*values)[1];
       const bool firstIsLess = a.asReal() < b.asReal();
       Number result = (name == "min") == firstIsLess ? a : b;
@@ -360,6 +370,21 @@ private:
       return result;
     }
     return depth_ < kMaxDepth ? names_.function(name, *values, depth_ + 1) : std::nullopt;
+  }
+
+  /// Whether the name just read is a call given its type (`static_cast<int>(x)`, `std::min<long>(a, b)`), not
+  /// compared (`min < 4`).
+  bool explicitlyTyped(const std::string &name) const {
+    if (name == "static_cast")
+      return at_ < tokens_.size() && tokens_[at_].text == "<";
+    if (name != "min" && name != "max" && name != "std::min" && name != "std::max")
+      return false;
+    std::size_t at = at_;
+    if (at >= tokens_.size() || tokens_[at].text != "<")
+      return false;
+    while (++at < tokens_.size() && tokens_[at].kind == Token::Name && isTypeWord(tokens_[at].text)) {
+    }
+    return at > at_ + 1 && at + 1 < tokens_.size() && tokens_[at].text == ">" && tokens_[at + 1].text == "(";
   }
 
   std::optional<Number> primary() {
@@ -374,9 +399,8 @@ private:
       return literal(token.text);
     if (token.kind != Token::Name)
       return std::nullopt;
-    const bool cast = token.text == "static_cast";
-    if (at_ < tokens_.size() && (tokens_[at_].text == "(" || (cast && tokens_[at_].text == "<")))
-      return call(token.text); // `n < 4` is a comparison, `static_cast<int>(x)` a call
+    if (at_ < tokens_.size() && (tokens_[at_].text == "(" || explicitlyTyped(token.text)))
+      return call(token.text); // `n < 4` is a comparison, `static_cast<int>(x)` and `std::min<int>(a, b)` calls
     const bool self = token.text == "this" && at_ < tokens_.size() && tokens_[at_].text == "->";
     if (at_ < tokens_.size() && (tokens_[at_].text == "." || self)) {
       std::string path = token.text; // `this->n_` reads as the path `this.n_`

@@ -69,6 +69,11 @@ bool isTypeWord(std::string_view word) {
   static const std::set<std::string, std::less<>> kWords{
       "const", "constexpr", "static",  "unsigned", "signed",  "int",  "long", "short", "char",  "size_t",
       "std",   "uint32_t",  "int32_t", "uint64_t", "int64_t", "uint", "dim3", "auto",  "float", "double"};
+  // The C library's types as C++'s <cstddef> and <cstdint> name them too: `std::size_t`, `::std::int64_t`.
+  static const std::set<std::string, std::less<>> kStandard{"size_t", "uint32_t", "int32_t", "uint64_t", "int64_t"};
+  for (const std::string_view prefix : {"::std::", "std::"})
+    if (word.size() > prefix.size() && word.compare(0, prefix.size(), prefix) == 0)
+      return kStandard.count(word.substr(prefix.size())) > 0;
   return kWords.count(word) > 0;
 }
 

@@ -36,6 +36,13 @@ TEST(CudaLaunchesTest, ConstantsFoldAsCDoes) {
   EXPECT_EQ(folded("@", "0x40u"), "64,1,1");
   EXPECT_EQ(folded("@", "std::min(4096 / 256, 8)"), "8,1,1");
   EXPECT_EQ(folded("@", "static_cast<int>(2.9)"), "2,1,1");
+  // C++'s names of the C types, and a type given to std::min, which both arguments take.
+  EXPECT_EQ(folded("@", "static_cast<std::size_t>(4096) / 256"), "16,1,1");
+  EXPECT_EQ(folded("@", "(::std::int64_t)1 << 4"), "16,1,1");
+  EXPECT_EQ(folded("@", "std::min<int>(4096 / 256, 8.5)"), "8,1,1");
+  EXPECT_EQ(folded("@", "std::max<std::size_t>(2.5, 1)"), "2,1,1");
+  EXPECT_EQ(folded("const int min = 2, max = 3;\n@", "min < 4 && max > 2 ? 8 : 16"), "8,1,1"); // compared
+  EXPECT_EQ(folded("@", "std::min<Widget>(4, 8)"), "none");
   EXPECT_EQ(folded("@", "0"), "none");       // no launch has an empty dimension
   EXPECT_EQ(folded("@", "5 - 9"), "none");
   EXPECT_EQ(folded("@", "n > 1 ? 64 : 32"), "none");
