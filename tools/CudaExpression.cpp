@@ -13,6 +13,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdlib>
+#include <set>
 
 namespace ptxdvfs::tools::expression {
 
@@ -351,6 +352,8 @@ private:
     auto values = arguments();
     if (!values)
       return std::nullopt;
+    if (castsFunctionally(name) && values->size() == 1) // `size_t(n)`, `float(n)`
+      return converted(values->front(), {name});
     if ((name == "ceil" || name == "ceilf" || name == "floor" || name == "floorf") && values->size() == 1) {
       const double x = values->front().asReal();
       return Number{true, 0, name[0] == 'c' ? std::ceil(x) : std::floor(x)};
@@ -370,6 +373,14 @@ private:
       return result;
     }
     return depth_ < kMaxDepth ? names_.function(name, *values, depth_ + 1) : std::nullopt;
+  }
+
+  /// Whether `name` (without `std::`) is a type that converts a value written after it, `int(x)` or `int{x}`.
+  static bool castsFunctionally(const std::string &name) {
+    static const std::set<std::string, std::less<>> kTypes{"int",      "long",    "short",    "char",   "unsigned",
+                                                           "signed",   "size_t",  "float",    "double", "uint",
+                                                           "uint32_t", "int32_t", "uint64_t", "int64_t"};
+    return kTypes.count(name) > 0;
   }
 
   /// Whether the name just read is a call given its type (`static_cast<int>(x)`, `std::min<long>(a, b)`), not
@@ -399,6 +410,11 @@ private:
       return literal(token.text);
     if (token.kind != Token::Name)
       return std::nullopt;
+    const std::string unqualified = token.text.rfind("std::", 0) == 0 ? token.text.substr(5) : token.text;
+    if (castsFunctionally(unqualified) && accept("{")) { // `std::size_t{1}`
+      const std::optional<Number> value = conditional();
+      return value && accept("}") ? converted(*value, {unqualified}) : std::nullopt;
+    }
     if (at_ < tokens_.size() && (tokens_[at_].text == "(" || explicitlyTyped(token.text)))
       return call(token.text); // `n < 4` is a comparison, `static_cast<int>(x)` and `std::min<int>(a, b)` calls
     const bool self = token.text == "this" && at_ < tokens_.size() && tokens_[at_].text == "->";
@@ -449,9 +465,11 @@ private:
     return names_.number(token.text, depth_ + 1);
   }
 
-  static std::optional<Number> literal(const std::string &text) {
+  static std::optional<Number> literal(std::string text) {
+    text.erase(std::remove(text.begin(), text.end(), '\''), text.end()); // C++14's separators: 1'000'000
     const bool hex = text.rfind("0x", 0) == 0 || text.rfind("0X", 0) == 0;
-    if (!hex && text.find_first_of(".eE") != std::string::npos) {
+    const bool binary = text.rfind("0b", 0) == 0 || text.rfind("0B", 0) == 0;
+    if (!hex && !binary && text.find_first_of(".eE") != std::string::npos) {
       char *end = nullptr;
       const double value = std::strtod(text.c_str(), &end);
       return std::string_view(end).find_first_not_of("fFlL") == std::string_view::npos
@@ -460,7 +478,9 @@ private:
     }
     errno = 0;
     char *end = nullptr;
-    const unsigned long long value = std::strtoull(text.c_str(), &end, hex ? 16 : 10);
+    // C's octal is a 0 followed by digits: 010 is 8.
+    const int base = hex ? 16 : binary ? 2 : text.size() > 1 && text[0] == '0' ? 8 : 10;
+    const unsigned long long value = std::strtoull(text.c_str() + (binary ? 2 : 0), &end, base);
     if (errno != 0 || value > static_cast<unsigned long long>(INT64_MAX) ||
         std::string_view(end).find_first_not_of("uUlL") != std::string_view::npos)
       return std::nullopt;

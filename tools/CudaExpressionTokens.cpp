@@ -42,9 +42,11 @@ std::vector<Token> tokensOf(std::string_view text) {
     }
     if (std::isdigit(static_cast<unsigned char>(c)) ||
         (c == '.' && at + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[at + 1])))) {
-      while (end < text.size() &&
-             (isIdentifierChar(text[end]) || text[end] == '.' ||
-              ((text[end] == '+' || text[end] == '-') && (text[end - 1] == 'e' || text[end - 1] == 'E'))))
+      while (
+          end < text.size() &&
+          (isIdentifierChar(text[end]) || text[end] == '.' ||
+           (text[end] == '\'' && end + 1 < text.size() && std::isxdigit(static_cast<unsigned char>(text[end + 1]))) ||
+           ((text[end] == '+' || text[end] == '-') && (text[end - 1] == 'e' || text[end - 1] == 'E'))))
         ++end;
       tokens.push_back({Token::Number, std::string(text.substr(at, end - at))});
     } else if (isIdentifierChar(c) ||

@@ -43,6 +43,15 @@ TEST(CudaLaunchesTest, ConstantsFoldAsCDoes) {
   EXPECT_EQ(folded("@", "std::max<std::size_t>(2.5, 1)"), "2,1,1");
   EXPECT_EQ(folded("const int min = 2, max = 3;\n@", "min < 4 && max > 2 ? 8 : 16"), "8,1,1"); // compared
   EXPECT_EQ(folded("@", "std::min<Widget>(4, 8)"), "none");
+  // Functional casts, and literals in every base C++ writes, with its digit separators.
+  EXPECT_EQ(folded("@", "int(4096.7) / 256"), "16,1,1");
+  EXPECT_EQ(folded("@", "(int)ceil(float(1000) / 256)"), "4,1,1");
+  EXPECT_EQ(folded("@", "std::size_t{1} << 4"), "16,1,1");
+  EXPECT_EQ(folded("@", "1'024"), "1024,1,1");
+  EXPECT_EQ(folded("@", "010"), "8,1,1"); // octal
+  EXPECT_EQ(folded("@", "0b101"), "5,1,1");
+  EXPECT_EQ(folded("@", "0x1'0u"), "16,1,1");
+  EXPECT_EQ(folded("@", "09"), "none");      // not a number
   EXPECT_EQ(folded("@", "0"), "none");       // no launch has an empty dimension
   EXPECT_EQ(folded("@", "5 - 9"), "none");
   EXPECT_EQ(folded("@", "n > 1 ? 64 : 32"), "none");
