@@ -42,8 +42,8 @@ private:
   static std::optional<Number> arithmetic(char op, Number a, Number b) {
     Number result;
     if (a.real || b.real) {
-      if (op == '%')
-        return std::nullopt;
+      if (op == '%' || op == '&' || op == '|' || op == '^')
+        return std::nullopt; // of whole numbers only
       const double x = a.asReal(), y = b.asReal();
       if (op == '/' && y == 0)
         return std::nullopt;
@@ -61,6 +61,15 @@ private:
       if (b.whole == 0 || (a.whole == INT64_MIN && b.whole == -1))
         return std::nullopt;
       result.whole = op == '/' ? a.whole / b.whole : a.whole % b.whole;
+      break;
+    case '&':
+      result.whole = a.whole & b.whole;
+      break;
+    case '|':
+      result.whole = a.whole | b.whole;
+      break;
+    case '^':
+      result.whole = a.whole ^ b.whole;
       break;
     case '<':
     case '>':
@@ -111,8 +120,9 @@ private:
         value = Number{false, matched == "||" ? 1 : 0, 0};
         continue;
       }
-      const bool arithmeticOperator = matched.size() == 1 ? std::string_view("+-*/%").find(matched[0]) != std::string_view::npos
-                                                          : matched == "<<" || matched == ">>";
+      const bool arithmeticOperator = matched.size() == 1
+                                          ? std::string_view("+-*/%&|^").find(matched[0]) != std::string_view::npos
+                                          : matched == "<<" || matched == ">>";
       if (!right)
         return std::nullopt;
       value = arithmeticOperator ? arithmetic(matched[0], *value, *right) : truth(matched, *value, *right);
@@ -176,7 +186,10 @@ private:
   }
 
   std::optional<Number> logicalOr() { return leftAssociative({"||"}, &Parser::logicalAnd); }
-  std::optional<Number> logicalAnd() { return leftAssociative({"&&"}, &Parser::equality); }
+  std::optional<Number> logicalAnd() { return leftAssociative({"&&"}, &Parser::bitwiseOr); }
+  std::optional<Number> bitwiseOr() { return leftAssociative({"|"}, &Parser::bitwiseXor); }
+  std::optional<Number> bitwiseXor() { return leftAssociative({"^"}, &Parser::bitwiseAnd); }
+  std::optional<Number> bitwiseAnd() { return leftAssociative({"&"}, &Parser::equality); }
   std::optional<Number> equality() { return leftAssociative({"==", "!="}, &Parser::relational); }
   std::optional<Number> relational() { return leftAssociative({"<=", ">=", "<", ">"}, &Parser::shift); }
   std::optional<Number> shift() { return leftAssociative({"<<", ">>"}, &Parser::additive); }
@@ -210,6 +223,10 @@ private:
     }
     if (accept("+"))
       return unary();
+    if (accept("~")) { // of a 64-bit signed number: `(n + 255) & ~255` rounds up as C's does
+      auto value = unary();
+      return value && !value->real ? std::optional<Number>(Number{false, ~value->whole, 0}) : std::nullopt;
+    }
     if (accept("*")) { // `*threads`, what a pointer parameter points at
       if (at_ >= tokens_.size() || tokens_[at_].kind != Token::Name)
         return std::nullopt;
@@ -354,24 +371,14 @@ private:
       return std::nullopt;
     if (castsFunctionally(name) && values->size() == 1) // `size_t(n)`, `float(n)`
       return converted(values->front(), {name});
-    if ((name == "ceil" || name == "ceilf" || name == "floor" || name == "floorf") && values->size() == 1) {
-      const double x = values->front().asReal();
-      return Number{true, 0, name[0] == 'c' ? std::ceil(x) : std::floor(x)};
-    }
     for (Number &value : *values) {
       const std::optional<Number> typed = type.empty() ? value : converted(value, type);
       if (!typed)
         return std::nullopt;
       value = *typed;
     }
-    if (minOrMax && values->size() == 2) {
-      const Number &a = (*values)[0], &b = (*values)[1];
-      const bool firstIsLess = a.asReal() < b.asReal();
-      Number result = (name == "min") == firstIsLess ? a : b;
-      if (a.real || b.real)
-        result = Number{true, 0, result.asReal()};
-      return result;
-    }
+    if (const std::optional<Number> computed = libraryFunction(name, *values))
+      return computed;
     return depth_ < kMaxDepth ? names_.function(name, *values, depth_ + 1) : std::nullopt;
   }
 

@@ -32,6 +32,14 @@ struct Number {
 /// where C's conversion would be undefined (out of range, NaN).
 std::optional<std::int64_t> truncated(double real);
 
+/// What the C library's function `name` (without `std::`) returns for
+/// `arguments`, where it is one the folder computes: `ceil`, `floor`,
+/// `round`, `trunc`, `sqrt`, `cbrt`, `log2`, `exp2`, `fabs` and their
+/// `f` forms, `pow` and `powf` (a real, as C's), `abs`, `labs`, `llabs`,
+/// `min` and `max` (of the arguments' kind); nullopt for any other
+/// function, or where the result is not a finite number (`sqrt(-1)`).
+std::optional<Number> libraryFunction(const std::string &name, const std::vector<Number> &arguments);
+
 /// `value` converted to the type `type` names (its words), as an
 /// assignment or a cast converts it: to a real for `float`/`double`, else
 /// toward zero to an integer (nullopt out of range).

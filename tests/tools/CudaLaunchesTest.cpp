@@ -52,6 +52,18 @@ TEST(CudaLaunchesTest, ConstantsFoldAsCDoes) {
   EXPECT_EQ(folded("@", "0b101"), "5,1,1");
   EXPECT_EQ(folded("@", "0x1'0u"), "16,1,1");
   EXPECT_EQ(folded("@", "09"), "none");      // not a number
+  // The C library's math, and a mask that rounds up.
+  EXPECT_EQ(folded("@", "(int)pow(2, 12) / 256"), "16,1,1");
+  EXPECT_EQ(folded("@", "static_cast<int>(std::sqrt(16777216.0)) / 256"), "16,1,1");
+  EXPECT_EQ(folded("@", "1 << (int)log2f(16)"), "16,1,1");
+  EXPECT_EQ(folded("@", "abs(-16)"), "16,1,1");
+  EXPECT_EQ(folded("@", "(int)sqrt(-1.0)"), "none");
+  EXPECT_EQ(folded("@", "((4000 + 255) & ~255) / 256"), "16,1,1");
+  EXPECT_EQ(folded("@", "0x10 | 0x20"), "48,1,1");
+  EXPECT_EQ(folded("@", "6 & 3 ^ 1"), "3,1,1");     // & binds tighter than ^
+  EXPECT_EQ(folded("@", "4 | 2 == 2"), "5,1,1");    // == tighter than |
+  EXPECT_EQ(folded("@", "1 && 6 & 3"), "1,1,1");    // & tighter than &&
+  EXPECT_EQ(folded("@", "(int)(1.5 & 1)"), "none"); // not of a real
   EXPECT_EQ(folded("@", "0"), "none");       // no launch has an empty dimension
   EXPECT_EQ(folded("@", "5 - 9"), "none");
   EXPECT_EQ(folded("@", "n > 1 ? 64 : 32"), "none");
