@@ -75,7 +75,9 @@ std::vector<LaunchSite> writtenLaunchSites(const ConstantFolder &folder) {
           if (kernel.empty() && word != "void" && word != "const" && word != "reinterpret_cast" && word != "static_cast")
             kernel = word;
         parts.erase(parts.begin());
-        add(kernel, at, at, parts, std::nullopt, {});
+        // Its kernel's arguments, through an array of their addresses: `void *args[] = {&a, &n};`.
+        const std::string array = parts.size() > 2 ? trimmed(parts[2]) : "";
+        add(kernel, at, at, parts, isName(array) ? argumentArrayNames(code, array, at) : std::nullopt, {});
       }
     }
     // `cudaLaunchKernelEx(&config, kernel, arguments...)`: the sizes are the config's fields.

@@ -22,8 +22,8 @@ struct LaunchSite {
   std::size_t statement = 0; ///< where the launching statement starts: the kernel's name, or the API's
   std::string grid, block;
   /// The arguments of `<<<...>>>(...)` or after cudaLaunchKernelEx's
-  /// kernel; nullopt where they are not read (cudaLaunchKernel passes them
-  /// through an array).
+  /// kernel, or the names whose addresses cudaLaunchKernel's array holds
+  /// (argumentArrayNames()); nullopt where they are not read.
   std::optional<std::vector<std::string>> arguments;
   /// The template arguments written before `<<<` (`scale<float, 4>`);
   /// empty where none are.

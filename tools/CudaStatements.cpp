@@ -42,24 +42,6 @@ bool endsCaseLabel(const std::string &code, std::size_t past) {
 /// standard library call that takes it by non-const reference, whose
 /// declaration is in a header not read: `std::swap(a, b)`,
 /// `std::exchange(n, m)`, `std::tie(n, m) = ...`, `std::from_chars(s, e, n)`.
-/// The call argument that starts at `start` (just after the call's `(` or
-/// a `,`) and holds the name of `length` characters at `at`; nullopt where
-/// `start` begins no argument of a call.
-std::optional<CallArgument> argumentStartingAt(const std::string &code, std::size_t start, std::size_t at,
-                                                  std::size_t length) {
-  const std::size_t argumentStart = codeEndBefore(code, start);
-  if (argumentStart == 0 || (code[argumentStart - 1] != '(' && code[argumentStart - 1] != ','))
-    return std::nullopt; // `f(a & n)`, `f(x, y + &n)`; checked first, as finding the `(` may read back far
-  const std::size_t open = parenthesisAround(code, at);
-  if (open == std::string::npos)
-    return std::nullopt;
-  const std::size_t next = code.find_first_not_of(" \t\r\n", at + length);
-  std::size_t nameAt = open;
-  std::string callee = wordBefore(code, nameAt);
-  const bool whole = next != std::string::npos && (code[next] == ',' || code[next] == ')');
-  return CallArgument{std::move(callee), argumentCountAndIndex(code, open, at).second, open, whole};
-}
-
 bool passedToTheLibraryToChange(const std::string &code, std::size_t at, std::size_t length) {
   static const std::pair<std::string_view, std::size_t> kChangedArguments[] = {
       {"swap", 0}, {"swap", 1}, {"exchange", 0}, {"from_chars", 2}, {"getline", 1}};
@@ -74,6 +56,21 @@ bool passedToTheLibraryToChange(const std::string &code, std::size_t at, std::si
 }
 
 } // namespace
+
+std::optional<CallArgument> argumentStartingAt(const std::string &code, std::size_t start, std::size_t at,
+                                               std::size_t length) {
+  const std::size_t argumentStart = codeEndBefore(code, start);
+  if (argumentStart == 0 || (code[argumentStart - 1] != '(' && code[argumentStart - 1] != ','))
+    return std::nullopt; // `f(a & n)`, `f(x, y + &n)`; checked first, as finding the `(` may read back far
+  const std::size_t open = parenthesisAround(code, at);
+  if (open == std::string::npos)
+    return std::nullopt;
+  const std::size_t next = code.find_first_not_of(" \t\r\n", at + length);
+  std::size_t nameAt = open;
+  std::string callee = wordBefore(code, nameAt);
+  const bool whole = next != std::string::npos && (code[next] == ',' || code[next] == ')');
+  return CallArgument{std::move(callee), argumentCountAndIndex(code, open, at).second, open, whole};
+}
 
 bool changesAt(const std::string &code, std::size_t at, std::size_t length) {
   const std::size_t previous = codeEndBefore(code, at);
@@ -342,9 +339,11 @@ bool passedToBeRead(const std::string &code, std::size_t at, std::size_t length)
   if (!passed) // an array, which decays to its address: `cudaMemcpyToSymbol(c_dims, dims, sizeof(dims))`
     if ((passed = argumentStartingAt(code, at, at, length)) && !passed->whole)
       passed.reset();
-  return passed && std::any_of(std::begin(kReadArguments), std::end(kReadArguments), [&](const auto &read) {
-           return read.first == passed->callee && read.second == passed->index;
-         });
+  return (passed && std::any_of(std::begin(kReadArguments), std::end(kReadArguments),
+                                [&](const auto &read) {
+                                  return read.first == passed->callee && read.second == passed->index;
+                                })) ||
+         inLaunchArgumentArray(code, at, length);
 }
 
 std::size_t statementStartAround(const std::string &code, std::size_t at) {

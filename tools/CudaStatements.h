@@ -99,6 +99,26 @@ struct CallArgument {
   bool whole = false;    ///< whether the argument is `&name` alone, not `&name.n` or `&name[1]`
 };
 
+/// The call argument that starts at `start` (just after the call's `(` or
+/// a `,`) and holds the name of `length` characters at `at`; nullopt where
+/// `start` begins no argument of a call.
+std::optional<CallArgument> argumentStartingAt(const std::string &code, std::size_t start, std::size_t at,
+                                               std::size_t length);
+
+/// The names whose addresses the kernel-argument array `array` holds, as
+/// its brace initializer in `code` before `before` writes them: `void
+/// *args[] = {&a, (void *)&n};` gives a and n; nullopt where it is not
+/// declared so, holds anything else, or is used before `before` other
+/// than as the arguments of `cudaLaunchKernel` or
+/// `cudaLaunchCooperativeKernel` (CudaArgumentArrays.cpp).
+std::optional<std::vector<std::string>> argumentArrayNames(const std::string &code, const std::string &array,
+                                                           std::size_t before);
+
+/// Whether the name of `length` characters at `at` is an element `&name`
+/// of such an array, used in its block only as a launch's arguments,
+/// which only read them.
+bool inLaunchArgumentArray(const std::string &code, std::size_t at, std::size_t length);
+
 /// The call whose argument starts with `&name`, the name of `length`
 /// characters at `at` (`cudaGetDeviceProperties(&prop, 0)`); nullopt
 /// where `at` is in no such argument.
@@ -115,9 +135,10 @@ bool changedWithin(const std::string &code, const std::string &name, std::size_t
 /// Whether the name of `length` characters at `at` is passed by address
 /// to a CUDA runtime call that only reads it (`cudaMemcpyToSymbol(c_n,
 /// &n, ...)`, `cudaMemcpy(d, &n, ...)`'s source,
-/// `cudaLaunchKernelEx(&config, ...)`), or, an array's, by its name
-/// (`cudaMemcpy(d, h_sizes, ...)`): no change of it, though changesAt()
-/// may see one.
+/// `cudaLaunchKernelEx(&config, ...)`, an element `&n` of the argument
+/// array of a `cudaLaunchKernel`: inLaunchArgumentArray()), or, an
+/// array's, by its name (`cudaMemcpy(d, h_sizes, ...)`): no change of it,
+/// though changesAt() may see one.
 bool passedToBeRead(const std::string &code, std::size_t at, std::size_t length);
 
 /// Where the statement that holds `at` starts, `at` being in its

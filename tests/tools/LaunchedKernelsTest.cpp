@@ -151,6 +151,33 @@ TEST(LaunchedKernelsTest, CudaLaunchKernelExTakesItsSizesFromTheConfig) {
       << open.at("_Z5scalePf").gridOpen;
 }
 
+TEST(LaunchedKernelsTest, CudaLaunchKernelTakesItsArgumentsFromTheirAddresses) {
+  const std::string kernels = "__global__ void scale(int n) {}\n";
+  const std::vector<std::string> names{"_Z5scalei"};
+  // The addresses given to the launch are only read: `n` keeps its value, and is the kernel's `n`.
+  const std::string launch = "int main() { int n = 4096;\n"
+                             "  void *args[] = {(void *)&n};\n"
+                             "  cudaLaunchCooperativeKernel((void *)scale, dim3(n / 256), dim3(256), args, 0, 0); }\n";
+  EXPECT_EQ(launchesText(names, kernels + launch), "16,1,1 x 256,1,1, 1");
+  const auto launches = launchesOf(names, kernels + launch);
+  ASSERT_EQ(launches.count("_Z5scalei"), 1u);
+  ASSERT_EQ(launches.at("_Z5scalei").arguments.size(), 1u);
+  ASSERT_TRUE(launches.at("_Z5scalei").arguments[0].has_value());
+  EXPECT_EQ(launches.at("_Z5scalei").arguments[0]->whole(), 4096);
+  // Elsewhere the array may change what its addresses point at, or be given others.
+  EXPECT_EQ(launchesText(names, kernels +
+                                    "int main() { int n = 4096;\n"
+                                    "  void *args[] = {&n};\n  fill(args);\n"
+                                    "  cudaLaunchKernel((void *)scale, dim3(n / 256), dim3(256), args, 0, 0); }\n"),
+            "none x 256,1,1, 1");
+  const auto changed =
+      launchesOf(names, kernels + "int main() { int n = 4096, m = 64;\n"
+                                  "  void *args[] = {&n};\n  args[0] = &m;\n"
+                                  "  cudaLaunchKernel((void *)scale, dim3(16), dim3(256), args, 0, 0); }\n");
+  ASSERT_EQ(changed.count("_Z5scalei"), 1u);
+  EXPECT_TRUE(changed.at("_Z5scalei").arguments.empty() || !changed.at("_Z5scalei").arguments[0].has_value());
+}
+
 TEST(LaunchedKernelsTest, AKernelTheHostCodeLaunchesNowhereRunsNoThread) {
   const std::string source = "__global__ void __launch_bounds__(128) used(float *x) {}\n"
                              "__global__ void unused(float *x) {}\n"
