@@ -82,7 +82,8 @@ std::optional<std::vector<std::string>> argumentArrayNames(const std::string &co
       return std::nullopt; // changed or passed elsewhere before the launch
     std::vector<std::string> names;
     for (const std::string &element : topLevelParts(std::string_view(code).substr(brace + 1, end - brace - 2))) {
-      const std::string_view address = uncast(trimmed(element));
+      const std::string written = trimmed(element);
+      const std::string_view address = uncast(written);
       const std::string name = address.size() > 1 && address[0] == '&' ? trimmed(address.substr(1)) : "";
       if (!isName(name))
         return std::nullopt; // not `&name`
