@@ -86,24 +86,45 @@ std::vector<std::size_t> changesWithin(const std::string &code, const std::strin
   return changes;
 }
 
+/// The array of arguments a `while` moves on (`argv`), and how far statements before it have moved it.
+struct MovedArray {
+  std::string array;
+  std::int64_t from = 0;
+};
+
 /// The array of arguments that the `while` at `loop`, its body ending at `bodyEnd`, moves on: `main`'s `argv` (its
-/// second parameter), stepped there (`argv++`, `*++argv`) and changed nowhere else in `main`; empty where none is.
-std::string shiftedArray(const CudaCode &source, const LoopHeader &loop, std::size_t bodyEnd) {
+/// second parameter), stepped there (`argv++`, `*++argv`), and elsewhere in `main` only by statements before it in
+/// `main`'s own block that step it alone (`argc--; argv++;` to skip the program's name); nullopt where none is.
+std::optional<MovedArray> shiftedArray(const CudaCode &source, const LoopHeader &loop, std::size_t bodyEnd) {
+  const std::string &code = source.code();
   const int body = source.functionBodyAt(loop.at);
   if (loop.keyword != "while" || body < 0 || source.functionNameOf(body) != "main")
-    return {};
+    return std::nullopt;
   const std::vector<std::string> parameters = source.parametersOf(body);
   const std::vector<std::string> words = parameters.size() >= 2 ? wordsIn(parameters[1]) : std::vector<std::string>();
   if (words.empty())
-    return {};
+    return std::nullopt;
+  const std::string &array = words.back();
   const std::size_t open = source.openBraceOf(body);
-  const std::vector<std::size_t> changes =
-      changesWithin(source.code(), words.back(), open, source.pastBlockOpenedAt(open));
-  const bool inLoop = !changes.empty() && std::all_of(changes.begin(), changes.end(), [&](std::size_t at) {
-    const std::size_t next = source.code().find_first_not_of(" \t\r\n", at + words.back().size());
-    return at > loop.at && at < bodyEnd && (next == std::string::npos || source.code()[next] != '['); // `++argv[1]`
-  });
-  return inLoop ? words.back() : std::string();
+  MovedArray shifted{array, 0};
+  bool inLoop = false;
+  for (const std::size_t at : changesWithin(code, array, open, source.pastBlockOpenedAt(open))) {
+    const std::size_t next = code.find_first_not_of(" \t\r\n", at + array.size());
+    if (next != std::string::npos && code[next] == '[')
+      return std::nullopt; // `++argv[1]` steps an element
+    if (at > loop.at && at < bodyEnd) {
+      inLoop = true;
+      continue;
+    }
+    const std::size_t start = statementStartAround(code, at), end = statementEndFrom(code, start);
+    const auto steps = end == std::string::npos ? std::nullopt : counterSteps(code, array, start, end);
+    if (at > loop.at || source.blockAt(at) != body || !headersAround(source, start).empty() || !steps ||
+        steppedName(std::string_view(code).substr(start, end - 1 - start)) != array)
+      return std::nullopt; // after the loop, under a branch, or not a statement of its own
+    for (const auto &step : *steps)
+      shifted.from += step.second;
+  }
+  return inLoop ? std::optional<MovedArray>(shifted) : std::nullopt;
 }
 
 } // namespace
@@ -315,7 +336,9 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std:
     return std::nullopt; // a range of other values than the arguments
   // Moved on from where the loop begins, which a loop around it may not have it at.
   const bool outermost = std::none_of(loop + 1, headers.end(), [](const LoopHeader &h) { return !isBranch(h); });
-  const std::string shifted = outermost ? shiftedArray(source, *loop, bodyEndAfter(source, loop->headEnd)) : "";
+  const std::optional<MovedArray> moved =
+      outermost ? shiftedArray(source, *loop, bodyEndAfter(source, loop->headEnd)) : std::nullopt;
+  const std::string shifted = moved ? moved->array : "";
   const std::optional<CountedFor> counted = range                    ? overElements(*range)
                                             : loop->keyword == "for" ? countedFor(loop->inside(code))
                                                                      : steppedByBranches(loop->inside(code));
@@ -324,10 +347,12 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std:
     const auto steps = counterSteps(code, name, open, bodyEndAfter(source, loop->headEnd));
     return steps && !steps->empty();
   };
-  const std::optional<OptionLoopHead> head = counted ? OptionLoopHead{*counted, "", shifted}
-                                             : loop->keyword == "while"
-                                                 ? steppedByCondition(loop->inside(text), shifted, bodySteps)
-                                                 : std::nullopt;
+  std::optional<OptionLoopHead> head = counted ? OptionLoopHead{*counted, "", shifted}
+                                       : loop->keyword == "while"
+                                           ? steppedByCondition(loop->inside(text), shifted, bodySteps)
+                                           : std::nullopt;
+  if (head && moved)
+    head->shiftedFrom = moved->from;
   if (folder_.arguments_.empty() && (!head || head->condition.empty()))
     return std::nullopt; // run bare, `i < argc` holds for no `i` from 1 (untaken()); `--argc > 0` is run below
   const std::string &counter = head ? head->counted.counter : shifted;
@@ -390,9 +415,9 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std:
   std::optional<std::string> read = shifted.empty() ? assigned : withShiftedRead(*assigned, shifted, place.shift);
   read = read ? withCounterRead(withAliasesRead(*read, *body, counter, shifted, run.pass), counter, place.counter)
               : std::nullopt;
-  const Impl::ShiftedArray moved{shifted, file, at};
+  const Impl::ShiftedArray rewritten{shifted, file, at};
   const Impl::ShiftedArray *const outer = folder_.shiftedArray_;
-  folder_.shiftedArray_ = shifted.empty() ? outer : &moved;
+  folder_.shiftedArray_ = shifted.empty() ? outer : &rewritten;
   const std::optional<Number> value = read ? folder_.number(file, at, *read, depth + 1) : std::nullopt;
   folder_.shiftedArray_ = outer;
   return OptionCase{true, value};

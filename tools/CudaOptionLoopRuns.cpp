@@ -362,7 +362,7 @@ OptionLoopRun runOptionLoop(const CudaCode &source, const OptionLoopHead &head, 
     return run;
   }
   std::size_t passes = 0;
-  for (LoopPlace place{*start, 0};; place.counter += *step) {
+  for (LoopPlace place{*start, head.shiftedFrom};; place.counter += *step) {
     if (tested) {
       const std::optional<bool> holding = loop.steps(head.condition, place, place);
       if (!holding) {

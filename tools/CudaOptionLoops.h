@@ -126,6 +126,7 @@ struct OptionLoopHead {
   CountedFor counted;
   std::string condition; ///< as written, literals kept
   std::string shifted;
+  std::int64_t shiftedFrom = 0; ///< how far statements before the loop have moved `shifted` on (`argv++;`)
 };
 
 /// The pass through `branch` of an option loop in `source`, headed by

@@ -60,8 +60,8 @@ TEST(ShiftingOptionLoopTest, AConditionThatMovesArgvIsTestedBeforeEachPass) {
 }
 
 TEST(ShiftingOptionLoopTest, ArgvMovedElsewhereOrReadAfterTheLoopStaysOpen) {
-  // Moved before the loop too: where the loop starts from is not read.
-  EXPECT_EQ(runWith({"-n", "8192"}, "argv++; argc--;\n" + kShiftingLoop), "none x none, 1");
+  // Moved under a branch before the loop: where the loop starts from is not read.
+  EXPECT_EQ(runWith({"-n", "8192"}, "if (argc > 2) { argv++; argc--; }\n" + kShiftingLoop), "none x none, 1");
   // Read after the loop, where the loop has moved it to.
   EXPECT_EQ(runWith({"-b", "128", "8192"}, "int n = 4096, b = 256;\n"
                                            "while (--argc > 0 && (*++argv)[0] == '-')\n"
@@ -95,6 +95,24 @@ TEST(ShiftingOptionLoopTest, ArgvMovedElsewhereOrReadAfterTheLoopStaysOpen) {
                                     "}\n"
                                     "k<<<n / 256, 256>>>(x);"),
             "none x 256,1,1, 1");
+}
+
+TEST(ShiftingOptionLoopTest, StatementsBeforeTheLoopThatMoveArgvAreCounted) {
+  // Past the program's name first: the loop reads `argv[1]` from the argument after the first.
+  const std::string skipped = "argc--; argv++;\n" + kShiftingLoop;
+  EXPECT_EQ(runWith({"-n", "8192"}, skipped), "16,1,1 x 256,1,1, 1"); // `8192` is argv[1] once moved on
+  std::string how;
+  EXPECT_EQ(runWith({"input", "-n", "8192"}, skipped, &how), "32,1,1 x 256,1,1, 1");
+  EXPECT_NE(how.find("over `argv[1]` = -n, `argv` moved on by 1; `argv[3]` = 8192"), std::string::npos) << how;
+  // `argv` and `argc` past the program's name, then options read from `argv[0]`.
+  EXPECT_EQ(runWith({"-v", "-n", "8192"}, "int n = 4096;\n"
+                                          "argc--; argv++;\n"
+                                          "while (argc > 0) {\n"
+                                          "  if (!strcmp(argv[0], \"-n\")) { n = atoi(argv[1]); argc--; argv++; }\n"
+                                          "  argc--; argv++;\n"
+                                          "}\n"
+                                          "k<<<n / 256, 256>>>(x);"),
+            "32,1,1 x 256,1,1, 1");
 }
 
 TEST(ShiftingOptionLoopTest, AConditionThatStepsTheCounterIsTestedBeforeEachPass) {
