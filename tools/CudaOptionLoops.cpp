@@ -175,27 +175,42 @@ std::optional<OptionLoopBody> optionLoopBody(const std::string &code, const std:
   return body;
 }
 
+namespace {
+
+/// A read of a name in code, with the `++` or `--` written before or after it (at most one of them where it is
+/// a read, not a change).
+struct SteppedRead {
+  std::size_t at = 0;       ///< the name
+  std::size_t from = 0, to; ///< the read with its steps
+  std::optional<std::int64_t> preStep, postStep;
+};
+
+/// Each read of the whole name `name` in `code` (not a member's), in order.
+std::vector<SteppedRead> steppedReads(const std::string &code, const std::string &name) {
+  std::vector<SteppedRead> reads;
+  for (std::size_t at = code.find(name); at != std::string::npos; at = code.find(name, at + name.size())) {
+    if (!isWholeWord(code, at, name.size()) || afterMemberAccess(code, at))
+      continue;
+    SteppedRead read{at, at, at + name.size(), stepBefore(code, at), stepAfter(code, at + name.size())};
+    read.from = read.preStep ? codeEndBefore(code, at) - 2 : at;
+    read.to = read.postStep ? skipSpaces(code, read.to) + 2 : read.to;
+    reads.push_back(read);
+  }
+  return reads;
+}
+
+} // namespace
+
 std::optional<std::string> withCounterRead(const std::string &code, const std::string &counter, std::int64_t &value) {
   std::string read;
   std::size_t copied = 0;
-  for (std::size_t at = code.find(counter); at != std::string::npos; at = code.find(counter, at + counter.size())) {
-    if (!isWholeWord(code, at, counter.size()) || afterMemberAccess(code, at))
-      continue;
-    const std::optional<std::int64_t> preStep = stepBefore(code, at);
-    const std::optional<std::int64_t> postStep = stepAfter(code, at + counter.size());
-    if (preStep.has_value() == postStep.has_value() && changesAt(code, at, counter.size()))
+  for (const SteppedRead &one : steppedReads(code, counter)) {
+    if (one.preStep.has_value() == one.postStep.has_value() && changesAt(code, one.at, counter.size()))
       return std::nullopt; // assigned, or its address taken
-    std::size_t from = at, to = at + counter.size();
-    if (preStep) {
-      value += *preStep;
-      from = codeEndBefore(code, at) - 2;
-    }
-    read += code.substr(copied, from - copied) + "(" + std::to_string(value) + ")";
-    if (postStep) {
-      value += *postStep;
-      to = skipSpaces(code, to) + 2;
-    }
-    copied = to;
+    value += one.preStep.value_or(0);
+    read += code.substr(copied, one.from - copied) + "(" + std::to_string(value) + ")";
+    value += one.postStep.value_or(0);
+    copied = one.to;
   }
   return read + code.substr(copied);
 }
@@ -203,32 +218,26 @@ std::optional<std::string> withCounterRead(const std::string &code, const std::s
 std::optional<std::string> withShiftedRead(const std::string &code, const std::string &array, std::int64_t &shift) {
   std::string read;
   std::size_t copied = 0;
-  for (std::size_t at = code.find(array); at != std::string::npos; at = code.find(array, at + array.size())) {
-    if (!isWholeWord(code, at, array.size()) || afterMemberAccess(code, at))
-      continue;
-    const std::optional<std::int64_t> preStep = stepBefore(code, at);
-    const std::optional<std::int64_t> postStep = stepAfter(code, at + array.size());
-    const std::size_t from = preStep ? codeEndBefore(code, at) - 2 : at;
-    const std::size_t to = postStep ? skipSpaces(code, at + array.size()) + 2 : at + array.size();
-    const std::size_t star = codeEndBefore(code, from), beforeStar = star > 0 ? codeEndBefore(code, star - 1) : 0;
+  for (const SteppedRead &one : steppedReads(code, array)) {
+    const std::size_t star = codeEndBefore(code, one.from), beforeStar = star > 0 ? codeEndBefore(code, star - 1) : 0;
     const bool dereferenced = star > 0 && code[star - 1] == '*' &&
                               (beforeStar == 0 || !(isIdentifierChar(code[beforeStar - 1]) ||
                                                     code[beforeStar - 1] == ')' || code[beforeStar - 1] == ']'));
-    const std::size_t next = skipSpaces(code, at + array.size());
+    const std::size_t next = skipSpaces(code, one.at + array.size());
     if (next != std::string::npos && code[next] == '[') { // `argv[1]`, and `*argv[1]`, the `*` of the element
-      if (preStep)
+      if (one.preStep)
         return std::nullopt; // `++argv[1]` steps the element
-      read += code.substr(copied, at - copied) + array + "[(" + std::to_string(shift) + ") + ";
+      read += code.substr(copied, one.at - copied) + array + "[(" + std::to_string(shift) + ") + ";
       copied = next + 1;
       continue;
     }
-    if (!dereferenced || (preStep && postStep))
+    if (!dereferenced || (one.preStep && one.postStep))
       return std::nullopt; // the pointer itself, passed or changed
     // `*argv`, `*++argv`, `*argv++`: the element it points at
-    shift += preStep.value_or(0);
+    shift += one.preStep.value_or(0);
     read += code.substr(copied, star - 1 - copied) + array + "[(" + std::to_string(shift) + ")]";
-    shift += postStep.value_or(0);
-    copied = to;
+    shift += one.postStep.value_or(0);
+    copied = one.to;
   }
   return read + code.substr(copied);
 }
