@@ -417,12 +417,15 @@ private:
       return literal(token.text);
     if (token.kind != Token::Name)
       return std::nullopt;
-    const std::string unqualified = token.text.rfind("std::", 0) == 0 ? token.text.substr(5) : token.text;
-    if (castsFunctionally(unqualified) && accept("{")) { // `std::size_t{1}`
+    const std::string_view next = at_ < tokens_.size() ? std::string_view(tokens_[at_].text) : std::string_view();
+    if (next == "{") { // `std::size_t{1}`
+      const std::string unqualified = token.text.rfind("std::", 0) == 0 ? token.text.substr(5) : token.text;
+      if (!castsFunctionally(unqualified) || !accept("{"))
+        return std::nullopt;
       const std::optional<Number> value = conditional();
       return value && accept("}") ? converted(*value, {unqualified}) : std::nullopt;
     }
-    if (at_ < tokens_.size() && (tokens_[at_].text == "(" || explicitlyTyped(token.text)))
+    if (next == "(" || (next == "<" && explicitlyTyped(token.text)))
       return call(token.text); // `n < 4` is a comparison, `static_cast<int>(x)` and `std::min<int>(a, b)` calls
     const bool self = token.text == "this" && at_ < tokens_.size() && tokens_[at_].text == "->";
     if (at_ < tokens_.size() && (tokens_[at_].text == "." || self)) {

@@ -128,6 +128,8 @@ std::pair<std::string, std::string> elementRead(const OptionLoopBody &body, cons
 /// The parts of `condition` (as written, literals kept) that `&&` joins at its top level, which C tests in turn
 /// up to the first that fails; `condition` whole where it has a `||` or `?` at its top level, or none.
 std::vector<std::string_view> conjuncts(std::string_view condition) {
+  if (condition.find("&&") == std::string_view::npos)
+    return {condition};
   const std::string code = codeOf(std::string(condition));
   std::vector<std::string_view> parts;
   int depth = 0;
