@@ -7,6 +7,7 @@
 #include "CudaSource.h"
 #include "CudaStatements.h"
 
+#include <charconv>
 #include <map>
 
 namespace ptxdvfs::tools {
@@ -195,7 +196,10 @@ public:
   /// moved on by 2.
   std::string over(LoopPlace entry) const {
     const std::optional<std::int64_t> from = folds_.argvFrom(read_.first);
-    const std::int64_t index = head_.shifted.empty() ? entry.counter : std::stoll(read_.second);
+    std::int64_t index = entry.counter;
+    if (!head_.shifted.empty() &&
+        std::from_chars(read_.second.data(), read_.second.data() + read_.second.size(), index).ec != std::errc())
+      index = 0; // a number past int64, which no pass reaches
     const std::int64_t position = from ? index + entry.shift + *from : 0;
     return "`" + read_.first + "[" + std::to_string(index) + "]`" +
            (position >= 1 && static_cast<std::size_t>(position) <= arguments_.size()

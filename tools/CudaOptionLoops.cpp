@@ -185,10 +185,12 @@ struct SteppedRead {
   std::optional<std::int64_t> preStep, postStep;
 };
 
-/// Each read of the whole name `name` in `code` (not a member's), in order.
+/// Each read of the whole name `name` in `code` (not a member's, nor in a literal), in order.
 std::vector<SteppedRead> steppedReads(const std::string &code, const std::string &name) {
   std::vector<SteppedRead> reads;
-  for (std::size_t at = code.find(name); at != std::string::npos; at = code.find(name, at + name.size())) {
+  const std::string literalsBlank = codeOf(code); // offsets shared
+  for (std::size_t at = literalsBlank.find(name); at != std::string::npos;
+       at = literalsBlank.find(name, at + name.size())) {
     if (!isWholeWord(code, at, name.size()) || afterMemberAccess(code, at))
       continue;
     SteppedRead read{at, at, at + name.size(), stepBefore(code, at), stepAfter(code, at + name.size())};

@@ -158,6 +158,16 @@ TEST(ShiftingOptionLoopTest, AConditionsPartsJoinedByAndAreTestedUpToTheFirstTha
   EXPECT_EQ(runWith({"-n", "8192"}, loop), "32,1,1 x 256,1,1, 1");
 }
 
+TEST(ShiftingOptionLoopTest, AnIndexPastAnyNumberLeavesTheLoopOpen) {
+  EXPECT_EQ(runWith({"-n", "8192"}, "int n = 4096;\n"
+                                    "while (argc > 1) {\n"
+                                    "  if (!strcmp(argv[99999999999999999999], \"-n\")) n = 1;\n"
+                                    "  argc--; argv++;\n"
+                                    "}\n"
+                                    "k<<<n / 256, 256>>>(x);"),
+            "none x 256,1,1, 1");
+}
+
 TEST(ShiftingOptionLoopTest, ShiftedReadsAreTheArrayAsItWasBeforeTheLoop) {
   const auto shifted = [](const std::string &code, std::int64_t shift) {
     const std::optional<std::string> read = withShiftedRead(code, "argv", shift);
@@ -171,6 +181,7 @@ TEST(ShiftingOptionLoopTest, ShiftedReadsAreTheArrayAsItWasBeforeTheLoop) {
   EXPECT_EQ(shifted("*argv[1] == '-'", 1), "*argv[(1) + 1] == '-' @1"); // the first character of `argv[1]`
   EXPECT_EQ(shifted("++argv[1]", 1), "none");
   EXPECT_EQ(shifted("parse(argv)", 0), "none");
+  EXPECT_EQ(shifted("strcmp(*argv, \"*argv\")", 0), "strcmp(argv[(0)], \"*argv\") @0"); // not in a literal
   EXPECT_EQ(shifted("atoi(argv + 1)", 0), "none");
   EXPECT_EQ(shifted("argc > 1", 0), "argc > 1 @0");
 }
