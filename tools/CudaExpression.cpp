@@ -418,12 +418,12 @@ private:
     if (token.kind != Token::Name)
       return std::nullopt;
     const std::string_view next = at_ < tokens_.size() ? std::string_view(tokens_[at_].text) : std::string_view();
-    if (next == "{") { // `std::size_t{1}`
+    if (next == "{") { // `std::size_t{1}`; another name's `{`, as before, is no number
       const std::string unqualified = token.text.rfind("std::", 0) == 0 ? token.text.substr(5) : token.text;
-      if (!castsFunctionally(unqualified) || !accept("{"))
-        return std::nullopt;
-      const std::optional<Number> value = conditional();
-      return value && accept("}") ? converted(*value, {unqualified}) : std::nullopt;
+      if (castsFunctionally(unqualified) && accept("{")) {
+        const std::optional<Number> value = conditional();
+        return value && accept("}") ? converted(*value, {unqualified}) : std::nullopt;
+      }
     }
     if (next == "(" || (next == "<" && explicitlyTyped(token.text)))
       return call(token.text); // `n < 4` is a comparison, `static_cast<int>(x)` and `std::min<int>(a, b)` calls
