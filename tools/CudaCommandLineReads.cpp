@@ -45,6 +45,44 @@ std::optional<OptionLoopHead> steppedByCondition(std::string_view condition, con
   return std::nullopt;
 }
 
+/// A `for` whose head moves `shifted` on (`for (argc--, argv++; argc > 0; argc--, argv++)`), read as a loop that
+/// tests its condition before each pass (steppedByCondition(); `code` and `text` the head as code and as written),
+/// its first part's steps taken before the first test and its last part's after each pass; nullopt where a part
+/// holds anything but steps of the counter and of `shifted`.
+std::optional<OptionLoopHead> shiftingFor(std::string_view code, std::string_view text, const std::string &shifted,
+                                          const std::function<bool(const std::string &)> &bodySteps) {
+  const std::vector<std::string> parts = topLevelParts(code, ';'), written = topLevelParts(text, ';');
+  if (parts.size() != 3 || written.size() != 3 || trimmed(parts[1]).empty())
+    return std::nullopt;
+  const auto headSteps = [&](const std::string &name) {
+    for (const std::size_t part : {0, 2}) {
+      const auto steps = counterSteps(parts[part], name, 0, parts[part].size());
+      if (steps && !steps->empty())
+        return true;
+    }
+    return bodySteps(name);
+  };
+  std::optional<OptionLoopHead> head = steppedByCondition(written[1], shifted, headSteps);
+  if (!head)
+    return std::nullopt;
+  std::int64_t counterFrom = 0, counterStep = 0;
+  for (const std::size_t part : {0, 2})
+    for (const std::string &statement : topLevelParts(parts[part])) {
+      const std::optional<std::string> name = trimmed(statement).empty() ? std::nullopt : steppedName(statement);
+      const auto steps = name ? counterSteps(statement, *name, 0, statement.size()) : std::nullopt;
+      if (trimmed(statement).empty())
+        continue;
+      if (!steps || (*name != head->counted.counter && *name != shifted))
+        return std::nullopt; // `i = 1`, or another name's step
+      for (const auto &step : *steps)
+        (*name == shifted ? (part == 0 ? head->shiftedFrom : head->shiftStep)
+                          : (part == 0 ? counterFrom : counterStep)) += step.second;
+    }
+  head->counted.start = "(" + head->counted.counter + ") + (" + std::to_string(counterFrom) + ")";
+  head->counted.step = std::to_string(counterStep);
+  return head;
+}
+
 /// A range `for` over a name (`for (const std::string &arg : args)`), read as the loop over its positions that
 /// it runs: `for (range_position = 0; range_position < args.size(); range_position += 1)`, with `arg` the element
 /// there; nullopt over anything else.
@@ -98,7 +136,7 @@ struct MovedArray {
 std::optional<MovedArray> shiftedArray(const CudaCode &source, const LoopHeader &loop, std::size_t bodyEnd) {
   const std::string &code = source.code();
   const int body = source.functionBodyAt(loop.at);
-  if (loop.keyword != "while" || body < 0 || source.functionNameOf(body) != "main")
+  if ((loop.keyword != "while" && loop.keyword != "for") || body < 0 || source.functionNameOf(body) != "main")
     return std::nullopt;
   const std::vector<std::string> parameters = source.parametersOf(body);
   const std::vector<std::string> words = parameters.size() >= 2 ? wordsIn(parameters[1]) : std::vector<std::string>();
@@ -347,12 +385,14 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std:
     const auto steps = counterSteps(code, name, open, bodyEndAfter(source, loop->headEnd));
     return steps && !steps->empty();
   };
-  std::optional<OptionLoopHead> head = counted ? OptionLoopHead{*counted, "", shifted}
+  std::optional<OptionLoopHead> head = loop->keyword == "for" && !shifted.empty()
+                                           ? shiftingFor(loop->inside(code), loop->inside(text), shifted, bodySteps)
+                                       : counted ? OptionLoopHead{*counted, "", shifted}
                                        : loop->keyword == "while"
                                            ? steppedByCondition(loop->inside(text), shifted, bodySteps)
                                            : std::nullopt;
   if (head && moved)
-    head->shiftedFrom = moved->from;
+    head->shiftedFrom += moved->from;
   if (folder_.arguments_.empty() && (!head || head->condition.empty()))
     return std::nullopt; // run bare, `i < argc` holds for no `i` from 1 (untaken()); `--argc > 0` is run below
   const std::string &counter = head ? head->counted.counter : shifted;

@@ -362,13 +362,13 @@ OptionLoopRun runOptionLoop(const CudaCode &source, const OptionLoopHead &head, 
   OptionLoopRun run;
   const bool tested = !head.condition.empty(); // a condition that steps: tested as it is written
   const std::optional<std::int64_t> start = folds.whole(counted.start), bound = tested ? 0 : folds.whole(counted.bound),
-                                    step = tested ? 0 : folds.whole(counted.step);
+                                    step = folds.whole(counted.step);
   if (!start || !bound || !step) { // a step of 0: a `while` whose branches step it (a pass that does not, below)
     run.stuck = "its counter's range does not fold";
     return run;
   }
   std::size_t passes = 0;
-  for (LoopPlace place{*start, head.shiftedFrom};; place.counter += *step) {
+  for (LoopPlace place{*start, head.shiftedFrom};; place.counter += *step, place.shift += head.shiftStep) {
     if (tested) {
       const std::optional<bool> holding = loop.steps(head.condition, place, place);
       if (!holding) {

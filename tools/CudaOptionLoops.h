@@ -118,8 +118,9 @@ using ConditionHolds = std::function<std::optional<bool>(std::string_view condit
 /// How an option loop's passes go: its counter counted as a `for`
 /// (`counted`: stepped by a number, not scaled; a step of 0 for a `while`
 /// whose branches alone step it), or, where `condition` is not empty, a
-/// `while` whose condition, tested before each pass, steps it (`--argc > 0
-/// && (*++argv)[0] == '-'`, `counted` giving the counter and its start);
+/// `while` or `for` whose condition, tested before each pass, steps it
+/// (`--argc > 0 && (*++argv)[0] == '-'`, `counted` giving the counter, its
+/// start and a `for`'s step);
 /// and the array of arguments the loop moves on (`argv` of `argv++`),
 /// where it moves one, read where it has been moved to (withShiftedRead()).
 struct OptionLoopHead {
@@ -127,6 +128,7 @@ struct OptionLoopHead {
   std::string condition; ///< as written, literals kept
   std::string shifted;
   std::int64_t shiftedFrom = 0; ///< how far statements before the loop have moved `shifted` on (`argv++;`)
+  std::int64_t shiftStep = 0;   ///< how far a `for`'s last part moves `shifted` on after each pass
 };
 
 /// The pass through `branch` of an option loop in `source`, headed by

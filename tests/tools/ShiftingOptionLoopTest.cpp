@@ -69,12 +69,6 @@ TEST(ShiftingOptionLoopTest, ArgvMovedElsewhereOrReadAfterTheLoopStaysOpen) {
                                            "if (argc > 0) n = atoi(*argv);\n"
                                            "k<<<n / b, b>>>(x);"),
             "none x 128,1,1, 1");
-  // Moved in a `for`'s step, which the run does not take.
-  EXPECT_EQ(runWith({"-n", "8192"}, "int n = 4096;\n"
-                                    "for (; argc > 1; argc--, argv++)\n"
-                                    "  if (!strcmp(argv[1], \"-n\")) n = atoi(argv[2]);\n"
-                                    "k<<<n / 256, 256>>>(x);"),
-            "none x 256,1,1, 1");
   // Inside another loop, which runs it again from where it moved `argv` to: `-n 1024` the second time.
   EXPECT_EQ(runWith({"-n", "8192", "-n", "1024"},
                     "int n = 4096;\n"
@@ -113,6 +107,31 @@ TEST(ShiftingOptionLoopTest, StatementsBeforeTheLoopThatMoveArgvAreCounted) {
                                           "}\n"
                                           "k<<<n / 256, 256>>>(x);"),
             "32,1,1 x 256,1,1, 1");
+}
+
+TEST(ShiftingOptionLoopTest, AForThatMovesArgvInItsHeadTakesItsStepsAfterEachPass) {
+  const std::string stepped = "int n = 4096;\n"
+                              "for (; argc > 1; argc--, argv++)\n"
+                              "  if (!strcmp(argv[1], \"-n\")) n = atoi(argv[2]);\n"
+                              "k<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"-v", "-n", "8192"}, stepped), "32,1,1 x 256,1,1, 1");
+  // Past the program's name in the first part, then options read from `argv[0]`.
+  const std::string skipped = "int n = 4096;\n"
+                              "for (argc--, argv++; argc > 0; argc--, argv++) {\n"
+                              "  if (!strcmp(argv[0], \"-n\")) { n = atoi(argv[1]); argc--; argv++; }\n"
+                              "}\n"
+                              "k<<<n / 256, 256>>>(x);";
+  std::string how;
+  EXPECT_EQ(runWith({"-v", "-n", "8192"}, skipped, &how), "32,1,1 x 256,1,1, 1");
+  EXPECT_NE(how.find("over `argv[0]` = -n, `argv` moved on by 2,"), std::string::npos) << how;
+  EXPECT_NE(how.find("`argv[3]` = 8192"), std::string::npos) << how;
+  EXPECT_EQ(runWith({}, skipped), "16,1,1 x 256,1,1, 1");
+  // A first part that sets the counter is not a step.
+  EXPECT_EQ(runWith({"-n", "8192"}, "int n = 4096;\n"
+                                    "for (argc = 2; argc > 1; argc--, argv++)\n"
+                                    "  if (!strcmp(argv[1], \"-n\")) n = atoi(argv[2]);\n"
+                                    "k<<<n / 256, 256>>>(x);"),
+            "none x 256,1,1, 1");
 }
 
 TEST(ShiftingOptionLoopTest, AConditionThatStepsTheCounterIsTestedBeforeEachPass) {
