@@ -14,84 +14,6 @@ using namespace constants;
 
 namespace {
 
-/// A `while`'s condition that compares a counter with a bound (`i < argc`), read as a `for` whose branches
-/// alone step it: `for (; i < argc; i += 0)`, starting from the counter's value before the loop.
-std::optional<CountedFor> steppedByBranches(std::string_view condition) {
-  if (condition.find("++") != std::string_view::npos || condition.find("--") != std::string_view::npos)
-    return std::nullopt; // one that steps as it is tested (steppedByCondition())
-  for (const std::string &name : wordsIn(condition))
-    if (std::optional<CountedFor> counted = countedFor("; " + std::string(condition) + "; " + name + " += 0");
-        counted && counted->counter == name)
-      return counted;
-  return std::nullopt;
-}
-
-/// A `while`'s condition read as a loop that tests it before each pass, the counter's value before the loop
-/// its start: the counter is a name it steps as it is tested (`--argc > 0 && (*++argv)[0] == '-'`, `++i < argc`),
-/// or else one it reads that the loop's body steps (`argc > 1 && argv[1][0] == '-'` with `argc--;`,
-/// `bodySteps`). nullopt where there is none, other than the array the loop moves on, `shifted`.
-std::optional<OptionLoopHead> steppedByCondition(std::string_view condition, const std::string &shifted,
-                                                 const std::function<bool(const std::string &)> &bodySteps) {
-  const std::string code = codeOf(std::string(condition));
-  const std::vector<std::string> names = wordsIn(code);
-  for (const bool inCondition : {true, false})
-    for (const std::string &name : names) {
-      const auto steps =
-          name == shifted || !isName(name) || !inCondition ? std::nullopt : counterSteps(code, name, 0, code.size());
-      if ((steps && !steps->empty()) || (!inCondition && name != shifted && isName(name) && bodySteps(name)))
-        return OptionLoopHead{CountedFor{name, name, "", "", "0", CountedFor::Scaling::None}, std::string(condition),
-                              shifted};
-    }
-  return std::nullopt;
-}
-
-/// A `for` whose head moves `shifted` on (`for (argc--, argv++; argc > 0; argc--, argv++)`), read as a loop that
-/// tests its condition before each pass (steppedByCondition(); `code` and `text` the head as code and as written),
-/// its first part's steps taken before the first test and its last part's after each pass; nullopt where a part
-/// holds anything but steps of the counter and of `shifted`.
-std::optional<OptionLoopHead> shiftingFor(std::string_view code, std::string_view text, const std::string &shifted,
-                                          const std::function<bool(const std::string &)> &bodySteps) {
-  const std::vector<std::string> parts = topLevelParts(code, ';'), written = topLevelParts(text, ';');
-  if (parts.size() != 3 || written.size() != 3 || trimmed(parts[1]).empty())
-    return std::nullopt;
-  const auto headSteps = [&](const std::string &name) {
-    for (const std::size_t part : {0, 2}) {
-      const auto steps = counterSteps(parts[part], name, 0, parts[part].size());
-      if (steps && !steps->empty())
-        return true;
-    }
-    return bodySteps(name);
-  };
-  std::optional<OptionLoopHead> head = steppedByCondition(written[1], shifted, headSteps);
-  if (!head)
-    return std::nullopt;
-  std::int64_t counterFrom = 0, counterStep = 0;
-  for (const std::size_t part : {0, 2})
-    for (const std::string &statement : topLevelParts(parts[part])) {
-      const std::optional<std::string> name = trimmed(statement).empty() ? std::nullopt : steppedName(statement);
-      const auto steps = name ? counterSteps(statement, *name, 0, statement.size()) : std::nullopt;
-      if (trimmed(statement).empty())
-        continue;
-      if (!steps || (*name != head->counted.counter && *name != shifted))
-        return std::nullopt; // `i = 1`, or another name's step
-      for (const auto &step : *steps)
-        (*name == shifted ? (part == 0 ? head->shiftedFrom : head->shiftStep)
-                          : (part == 0 ? counterFrom : counterStep)) += step.second;
-    }
-  head->counted.start = "(" + head->counted.counter + ") + (" + std::to_string(counterFrom) + ")";
-  head->counted.step = std::to_string(counterStep);
-  return head;
-}
-
-/// A range `for` over a name (`for (const std::string &arg : args)`), read as the loop over its positions that
-/// it runs: `for (range_position = 0; range_position < args.size(); range_position += 1)`, with `arg` the element
-/// there; nullopt over anything else.
-std::optional<CountedFor> overElements(const RangeFor &range) {
-  if (!isName(range.range))
-    return std::nullopt;
-  return CountedFor{"range_position", "0", "<", range.range + ".size()", "1", CountedFor::Scaling::None};
-}
-
 /// The first of `found` whose label in a `getopt` loop's switch `body` (in `source`), or its `default:`, leads
 /// or may lead to a statement that may end the program: one that holds `return`, `exit`, `abort` or `throw`
 /// (`case '?': usage(); return 1;`); null where none does.
@@ -112,57 +34,6 @@ const OptionFound *endingOption(const SwitchBody &body, const CudaCode &source, 
     }
   }
   return nullptr;
-}
-
-/// Where [`from`, `to`) of `code` changes the variable `name` (changesAt()), in order.
-std::vector<std::size_t> changesWithin(const std::string &code, const std::string &name, std::size_t from,
-                                       std::size_t to) {
-  std::vector<std::size_t> changes;
-  for (std::size_t use = code.find(name, from); use < to; use = code.find(name, use + 1))
-    if (isWholeWord(code, use, name.size()) && !afterMemberAccess(code, use) && changesAt(code, use, name.size()))
-      changes.push_back(use);
-  return changes;
-}
-
-/// The array of arguments a `while` moves on (`argv`), and how far statements before it have moved it.
-struct MovedArray {
-  std::string array;
-  std::int64_t from = 0;
-};
-
-/// The array of arguments that the `while` at `loop`, its body ending at `bodyEnd`, moves on: `main`'s `argv` (its
-/// second parameter), stepped there (`argv++`, `*++argv`), and elsewhere in `main` only by statements before it in
-/// `main`'s own block that step it alone (`argc--; argv++;` to skip the program's name); nullopt where none is.
-std::optional<MovedArray> shiftedArray(const CudaCode &source, const LoopHeader &loop, std::size_t bodyEnd) {
-  const std::string &code = source.code();
-  const int body = source.functionBodyAt(loop.at);
-  if ((loop.keyword != "while" && loop.keyword != "for") || body < 0 || source.functionNameOf(body) != "main")
-    return std::nullopt;
-  const std::vector<std::string> parameters = source.parametersOf(body);
-  const std::vector<std::string> words = parameters.size() >= 2 ? wordsIn(parameters[1]) : std::vector<std::string>();
-  if (words.empty())
-    return std::nullopt;
-  const std::string &array = words.back();
-  const std::size_t open = source.openBraceOf(body);
-  MovedArray shifted{array, 0};
-  bool inLoop = false;
-  for (const std::size_t at : changesWithin(code, array, open, source.pastBlockOpenedAt(open))) {
-    const std::size_t next = code.find_first_not_of(" \t\r\n", at + array.size());
-    if (next != std::string::npos && code[next] == '[')
-      return std::nullopt; // `++argv[1]` steps an element
-    if (at > loop.at && at < bodyEnd) {
-      inLoop = true;
-      continue;
-    }
-    const std::size_t start = statementStartAround(code, at), end = statementEndFrom(code, start);
-    const auto steps = end == std::string::npos ? std::nullopt : counterSteps(code, array, start, end);
-    if (at > loop.at || source.blockAt(at) != body || !headersAround(source, start).empty() || !steps ||
-        steppedName(std::string_view(code).substr(start, end - 1 - start)) != array)
-      return std::nullopt; // after the loop, under a branch, or not a statement of its own
-    for (const auto &step : *steps)
-      shifted.from += step.second;
-  }
-  return inLoop ? std::optional<MovedArray>(shifted) : std::nullopt;
 }
 
 } // namespace
@@ -374,28 +245,11 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std:
     return std::nullopt; // a range of other values than the arguments
   // Moved on from where the loop begins, which a loop around it may not have it at.
   const bool outermost = std::none_of(loop + 1, headers.end(), [](const LoopHeader &h) { return !isBranch(h); });
-  const std::optional<MovedArray> moved =
-      outermost ? shiftedArray(source, *loop, bodyEndAfter(source, loop->headEnd)) : std::nullopt;
-  const std::string shifted = moved ? moved->array : "";
-  const std::optional<CountedFor> counted = range                    ? overElements(*range)
-                                            : loop->keyword == "for" ? countedFor(loop->inside(code))
-                                                                     : steppedByBranches(loop->inside(code));
+  const std::optional<OptionLoopHead> head = optionLoopHead(source, *loop, outermost);
   const std::size_t open = code.find_first_not_of(" \t\r\n", loop->headEnd + 1);
-  const auto bodySteps = [&](const std::string &name) {
-    const auto steps = counterSteps(code, name, open, bodyEndAfter(source, loop->headEnd));
-    return steps && !steps->empty();
-  };
-  std::optional<OptionLoopHead> head = loop->keyword == "for" && !shifted.empty()
-                                           ? shiftingFor(loop->inside(code), loop->inside(text), shifted, bodySteps)
-                                       : counted ? OptionLoopHead{*counted, "", shifted}
-                                       : loop->keyword == "while"
-                                           ? steppedByCondition(loop->inside(text), shifted, bodySteps)
-                                           : std::nullopt;
-  if (head && moved)
-    head->shiftedFrom += moved->from;
   if (folder_.arguments_.empty() && (!head || head->condition.empty()))
     return std::nullopt; // run bare, `i < argc` holds for no `i` from 1 (untaken()); `--argc > 0` is run below
-  const std::string &counter = head ? head->counted.counter : shifted;
+  const std::string shifted = head ? head->shifted : "", counter = head ? head->counted.counter : "";
   std::optional<OptionLoopBody> body =
       head && head->counted.scaling == CountedFor::Scaling::None && open != std::string::npos
           ? optionLoopBody(code, text, open, counter)

@@ -131,6 +131,17 @@ struct OptionLoopHead {
   std::int64_t shiftStep = 0;   ///< how far a `for`'s last part moves `shifted` on after each pass
 };
 
+/// The head of the loop `loop` of `source` read as an option loop's: a
+/// counted `for` (countedFor()), a range `for` over a name (its positions,
+/// `range_position`, counted), a `while` whose branches alone step its
+/// counter (`while (i < argc)`), or whose condition steps it or reads what
+/// its body steps (`--argc > 0 && ...`, `argc > 1 && argv[1][0] == '-'`),
+/// and, where `outermost` (no loop holds it), the `argv` of `main` it moves
+/// on (`argv++`), which elsewhere in `main` only statements of their own
+/// before it step, and a `for` whose head steps it. nullopt for any other
+/// loop (CudaOptionLoopHeads.cpp).
+std::optional<OptionLoopHead> optionLoopHead(const CudaCode &source, const LoopHeader &loop, bool outermost);
+
 /// The pass through `branch` of an option loop in `source`, headed by
 /// `head`, at `place` as it starts: the steps of its counter and of the
 /// array it shifts (counterSteps()) that run, and whether the statement

@@ -323,6 +323,15 @@ bool changesMembersAt(const std::string &code, std::size_t at, std::size_t end, 
   return further || changesAt(code, at, end - at);
 }
 
+std::vector<std::size_t> changesWithin(const std::string &code, const std::string &name, std::size_t from,
+                                       std::size_t to) {
+  std::vector<std::size_t> changes;
+  for (std::size_t use = code.find(name, from); use < to; use = code.find(name, use + 1))
+    if (isWholeWord(code, use, name.size()) && !afterMemberAccess(code, use) && changesAt(code, use, name.size()))
+      changes.push_back(use);
+  return changes;
+}
+
 bool changedWithin(const std::string &code, const std::string &name, std::size_t from, std::size_t to) {
   for (std::size_t at = code.find(name, from); at != std::string::npos && at < to;
        at = code.find(name, at + name.size()))

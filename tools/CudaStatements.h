@@ -129,6 +129,10 @@ std::optional<CallArgument> addressArgumentAt(const std::string &code, std::size
 /// counts, and so does anything reached through `->` or a call.
 bool changesMembersAt(const std::string &code, std::size_t at, std::size_t end, bool deeper);
 
+/// Where [`from`, `to`) of `code` changes the variable `name` (changesAt()), in order.
+std::vector<std::size_t> changesWithin(const std::string &code, const std::string &name, std::size_t from,
+                                       std::size_t to);
+
 /// Whether `name` is changed (changesAt()) anywhere in [`from`, `to`) of `code`.
 bool changedWithin(const std::string &code, const std::string &name, std::size_t from, std::size_t to);
 
