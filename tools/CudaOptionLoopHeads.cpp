@@ -68,10 +68,10 @@ std::optional<OptionLoopHead> shiftingFor(std::string_view code, std::string_vie
   std::int64_t counterFrom = 0, counterStep = 0;
   for (const std::size_t part : {0, 2})
     for (const std::string &statement : topLevelParts(parts[part])) {
-      const std::optional<std::string> name = trimmed(statement).empty() ? std::nullopt : steppedName(statement);
-      const auto steps = name ? counterSteps(statement, *name, 0, statement.size()) : std::nullopt;
       if (trimmed(statement).empty())
         continue;
+      const std::optional<std::string> name = steppedName(statement);
+      const auto steps = name ? counterSteps(statement, *name, 0, statement.size()) : std::nullopt;
       if (!steps || (*name != head->counted.counter && *name != shifted))
         return std::nullopt; // `i = 1`, or another name's step
       for (const auto &step : *steps)
@@ -92,14 +92,14 @@ std::optional<CountedFor> overElements(const RangeFor &range) {
   return CountedFor{"range_position", "0", "<", range.range + ".size()", "1", CountedFor::Scaling::None};
 }
 
-/// The array of arguments a `while` moves on (`argv`), and how far statements before it have moved it.
+/// The array of arguments a loop moves on (`argv`), and how far statements before it have moved it.
 struct MovedArray {
   std::string array;
   std::int64_t from = 0;
 };
 
-/// The array of arguments that the `while` at `loop`, its body ending at `bodyEnd`, moves on: `main`'s `argv` (its
-/// second parameter), stepped there (`argv++`, `*++argv`), and elsewhere in `main` only by statements before it in
+/// The array of arguments that the `while` or `for` at `loop`, its body ending at `bodyEnd`, moves on: `main`'s `argv`
+/// (its second parameter), stepped there (`argv++`, `*++argv`), and elsewhere in `main` only by statements before it in
 /// `main`'s own block that step it alone (`argc--; argv++;` to skip the program's name); nullopt where none is.
 std::optional<MovedArray> shiftedArray(const CudaCode &source, const LoopHeader &loop, std::size_t bodyEnd) {
   const std::string &code = source.code();
