@@ -38,8 +38,7 @@ std::string arrayInitializedAt(const std::string &code, std::size_t brace) {
   const std::size_t close = equals > 1 && code[equals - 1] == '=' ? codeEndBefore(code, equals - 1) : 0;
   if (close == 0 || code[close - 1] != ']')
     return {};
-  const std::size_t open = code.rfind('[', close - 1);
-  std::size_t nameEnd = open == std::string::npos ? 0 : open;
+  std::size_t nameEnd = openingOf(code, close - 1); // 0 where no `[` matches
   return nameEnd == 0 ? std::string() : wordBefore(code, nameEnd);
 }
 
