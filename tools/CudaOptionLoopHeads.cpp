@@ -9,6 +9,7 @@
 #include "CudaStatements.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace ptxdvfs::tools {
 
@@ -33,15 +34,19 @@ std::optional<CountedFor> steppedByBranches(std::string_view condition) {
 std::optional<OptionLoopHead> steppedByCondition(std::string_view condition, const std::string &shifted,
                                                  const std::function<bool(const std::string &)> &bodySteps) {
   const std::string code = codeOf(std::string(condition));
-  const std::vector<std::string> names = wordsIn(code);
-  for (const bool inCondition : {true, false})
-    for (const std::string &name : names) {
-      const auto steps =
-          name == shifted || !isName(name) || !inCondition ? std::nullopt : counterSteps(code, name, 0, code.size());
-      if ((steps && !steps->empty()) || (!inCondition && name != shifted && isName(name) && bodySteps(name)))
+  const auto conditionSteps = [&](const std::string &name) {
+    const auto steps = counterSteps(code, name, 0, code.size());
+    return steps && !steps->empty();
+  };
+  std::vector<std::string> names = wordsIn(code);
+  names.erase(std::remove_if(names.begin(), names.end(),
+                             [&](const std::string &name) { return name == shifted || !isName(name); }),
+              names.end());
+  for (const auto &counts : {std::function<bool(const std::string &)>(conditionSteps), bodySteps})
+    for (const std::string &name : names)
+      if (counts(name))
         return OptionLoopHead{CountedFor{name, name, "", "", "0", CountedFor::Scaling::None}, std::string(condition),
                               shifted};
-    }
   return std::nullopt;
 }
 

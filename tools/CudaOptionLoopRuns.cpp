@@ -99,12 +99,18 @@ std::optional<SwitchJump> switchJump(const CudaCode &source, const OptionBranch 
   return jump;
 }
 
-/// The array whose element an option loop's body reads first, in its names' initializers and then in its
-/// branches' conditions, and its index there: `args` and `i` of `args[i] == "-n"` (the counter `counter`), or in a
-/// loop that moves on the array `shifted`, `argv` and `1` of `!strcmp(argv[1], "-n")` (a number), `0` of
-/// `(*argv)[1]`. `argv` at the counter, or at 0 where it is shifted, where the body reads none.
-std::pair<std::string, std::string> elementRead(const OptionLoopBody &body, const std::string &counter,
-                                                const std::string &shifted) {
+/// The array whose element an option loop's body reads its arguments from, and, in a loop that moves the array on,
+/// the element's number.
+struct ElementRead {
+  std::string array;
+  std::int64_t index = 0; ///< 1 of `argv[1]`, 0 of `*argv`; 0 where the counter is the index (`args[i]`)
+};
+
+/// The element an option loop's body reads first, in its names' initializers and then in its branches'
+/// conditions: `args` of `args[i] == "-n"` (the counter `counter`), or in a loop that moves on the array `shifted`,
+/// `argv` and 1 of `!strcmp(argv[1], "-n")`, 0 of `(*argv)[1]`; `argv` where the body reads none, at 0 where it
+/// is shifted. An index past int64, which no pass reaches, is read as 0.
+ElementRead elementRead(const OptionLoopBody &body, const std::string &counter, const std::string &shifted) {
   std::vector<std::string_view> written;
   for (const auto &alias : body.aliases)
     written.push_back(alias.second);
@@ -116,14 +122,19 @@ std::pair<std::string, std::string> elementRead(const OptionLoopBody &body, cons
     for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
       const bool indexed = i + 3 < tokens.size() && tokens[i + 1].text == "[" && tokens[i + 3].text == "]";
       if (shifted.empty() && indexed && tokens[i].kind == expression::Token::Name && tokens[i + 2].text == counter)
-        return {tokens[i].text, counter};
-      if (!shifted.empty() && indexed && tokens[i].text == shifted && tokens[i + 2].kind == expression::Token::Number)
-        return {shifted, tokens[i + 2].text};
+        return {tokens[i].text, 0};
+      if (!shifted.empty() && indexed && tokens[i].text == shifted && tokens[i + 2].kind == expression::Token::Number) {
+        const std::string &number = tokens[i + 2].text;
+        ElementRead read{shifted, 0};
+        if (std::from_chars(number.data(), number.data() + number.size(), read.index).ec != std::errc())
+          read.index = 0;
+        return read;
+      }
       if (!shifted.empty() && tokens[i].text == "*" && tokens[i + 1].text == shifted)
-        return {shifted, "0"};
+        return {shifted, 0};
     }
   }
-  return shifted.empty() ? std::pair{std::string("argv"), counter} : std::pair{shifted, std::string("0")};
+  return {shifted.empty() ? std::string("argv") : shifted, 0};
 }
 
 /// The parts of `condition` (as written, literals kept) that `&&` joins at its top level, which C tests in turn
@@ -195,13 +206,10 @@ public:
   /// arguments from a copy (`args[i] == "-n"`), `args[2]` = -n, or where it moves them on, `argv[1]` = -n, `argv`
   /// moved on by 2.
   std::string over(LoopPlace entry) const {
-    const std::optional<std::int64_t> from = folds_.argvFrom(read_.first);
-    std::int64_t index = entry.counter;
-    if (!head_.shifted.empty() &&
-        std::from_chars(read_.second.data(), read_.second.data() + read_.second.size(), index).ec != std::errc())
-      index = 0; // a number past int64, which no pass reaches
+    const std::optional<std::int64_t> from = folds_.argvFrom(read_.array);
+    const std::int64_t index = head_.shifted.empty() ? entry.counter : read_.index;
     const std::int64_t position = from ? index + entry.shift + *from : 0;
-    return "`" + read_.first + "[" + std::to_string(index) + "]`" +
+    return "`" + read_.array + "[" + std::to_string(index) + "]`" +
            (position >= 1 && static_cast<std::size_t>(position) <= arguments_.size()
                 ? " = " + shownArguments({arguments_[static_cast<std::size_t>(position) - 1]})
                 : "") +
@@ -235,7 +243,7 @@ private:
   const OptionLoopBody &body_;
   const std::vector<std::string> &arguments_;
   OptionLoopFolds folds_;
-  const std::pair<std::string, std::string> read_; ///< the array the body reads its arguments from, and where
+  const ElementRead read_; ///< the array the body reads its arguments from, and where
 };
 } // namespace
 
