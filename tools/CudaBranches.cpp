@@ -370,8 +370,9 @@ bool ConstantFolder::Impl::eachChangeAnywhere(
         return false; // not read to the end: not known to be unchanged
       if (afterMemberAccess(code, at))
         continue; // another struct's member (`cfg::n`, which may be it, counts)
-      if (!afterScopeOperator(code, at) && declaresName(declaredTypeBefore(code, at)))
-        continue; // a declaration: its own (or `extern`), or a local's of that name, whose value is not the global's
+      if (!afterScopeOperator(code, at) &&
+          (declaresName(declaredTypeBefore(code, at)) || listedDeclarationType(code, at).has_value()))
+        continue; // a declaration (`int cols = 3, rows = 8;` too): its own (or `extern`), or a local's of that name
       // Any other change counts, a local's of that name too: which one a name means is not read.
       const bool changed = (changesAt(code, at, name.size()) && !onlyRead(file, at, name.size())) ||
                            outArgument(file, at, name.size()).has_value();

@@ -268,9 +268,12 @@ std::optional<std::vector<std::string>> listedDeclarationType(const std::string 
   };
   std::size_t start = comma - 1; // back to the statement's start, over the brackets in it
   while (start > 0 && (std::string_view(";{}").find(code[start - 1]) == std::string_view::npos ||
-                       (code[start - 1] == '}' && closesInitializer(start))))
+                       (code[start - 1] == '}' && closesInitializer(start)))) {
+    if (code[start - 1] == '\n' && preprocessorLineEndsAt(code, start - 1))
+      break; // an `#include` line above ends without a `;`
     start = std::string_view(")]}").find(code[start - 1]) != std::string_view::npos ? openingOf(code, start - 1)
                                                                                    : start - 1;
+  }
   const std::string first = topLevelParts(std::string_view(code).substr(start, comma - 1 - start)).front();
   std::vector<std::string> words = wordsIn(first.substr(0, first.find_first_of("=([{")));
   // A struct's name is the last word before the first name, after type words and `struct`.

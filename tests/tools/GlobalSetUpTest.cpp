@@ -24,6 +24,10 @@ TEST(GlobalSetUpTest, TheAssignmentOfItsOneSetUpFunction) {
   // The branch the run takes (argc is 1).
   EXPECT_EQ(rowsAfter("if (argc == 2) {\n  rows = 32;\n} else {\n  rows = 64;\n}"), "64,1,1");
   EXPECT_EQ(rowsAfter("if (argc == 1)\n  rows = 64;"), "64,1,1");
+  // Declared in a list, after a directive line (`int cols = 3, rows;` read as an expression before).
+  EXPECT_EQ(rowsAfter("rows = 64;", "", "#include <cstdio>\nint cols = 3, rows;"), "64,1,1");
+  EXPECT_EQ(rowsAfter("rows = 64;", "", "int cols = 3, rows = 8;"), "64,1,1"); // `rows = 8` is no change
+  EXPECT_EQ(rowsAfter("rows = 64;", "", "#define N 4\nint cols[N], rows = 8;"), "64,1,1");
   // Set in main, read in a function it calls.
   EXPECT_EQ(folded("int rows;\nvoid run() { @ }\nint main() {\n  rows = 128;\n  run();\n}\n", "rows"), "128,1,1");
 }
