@@ -190,7 +190,7 @@ public:
   Lookup functionMacro(const std::string &name, FunctionMacro &found) const override {
     return folder_.functionMacro(file_, name, found);
   }
-  std::optional<Number> function(const std::string &name, const std::vector<Number> &arguments,
+  std::optional<Number> function(const std::string &name, const std::optional<std::vector<Number>> &arguments,
                                  int depth) const override {
     return folder_.function(file_, name, arguments, depth);
   }
@@ -330,22 +330,23 @@ Lookup ConstantFolder::Impl::returnFunction(std::size_t caller, const std::strin
 }
 
 std::optional<Number> ConstantFolder::Impl::function(std::size_t caller, const std::string &name,
-                                                     const std::vector<Number> &arguments, int depth) const {
+                                                     const std::optional<std::vector<Number>> &arguments,
+                                                     int depth) const {
   ReturnFunction definition;
   const Lookup lookup = returnFunction(caller, name, definition);
   if (lookup == Lookup::Absent && depth < kMaxDepth) {
-    const std::optional<ReturnedValue> returned = finalReturn(caller, name);
+    const std::optional<ReturnedValue> returned = reachedReturn(caller, name, depth);
     const std::optional<Number> value =
         returned ? number(returned->file, returned->offset, returned->text, depth + 1) : std::nullopt;
     return value && std::count(returned->type.begin(), returned->type.end(), "auto") == 0
                ? converted(*value, returned->type)
                : value;
   }
-  if (lookup != Lookup::Found || arguments.size() != definition.parameters.size())
+  if (lookup != Lookup::Found || !arguments || arguments->size() != definition.parameters.size())
     return std::nullopt;
   std::map<std::string, Number> parameters;
-  for (std::size_t i = 0; i < arguments.size(); ++i) {
-    std::optional<Number> value = converted(arguments[i], definition.parameters[i].first);
+  for (std::size_t i = 0; i < arguments->size(); ++i) {
+    std::optional<Number> value = converted((*arguments)[i], definition.parameters[i].first);
     if (!value)
       return std::nullopt;
     parameters[definition.parameters[i].second] = *value; // as C passes it: converted to the parameter's type
@@ -397,7 +398,7 @@ std::optional<Dim3> ConstantFolder::Impl::dimension(std::size_t file, std::size_
   }
   if (tokens.size() > 2 && tokens[0].kind == Token::Name && tokens[0].text != "dim3" && tokens[1].text == "(" &&
       tokens.back().text == ")")
-    if (const std::optional<ReturnedValue> returned = finalReturn(file, tokens[0].text)) // `gridFor(n)`
+    if (const std::optional<ReturnedValue> returned = reachedReturn(file, tokens[0].text, depth)) // `gridFor(n)`
       if (const std::optional<Dim3> dims = dimension(returned->file, returned->offset, returned->text, depth + 1))
         return dims;
   std::vector<std::string> parts{text};

@@ -99,20 +99,28 @@ private:
   /// The one-return function `name` that code of `caller` calls: its own
   /// program's (filesSeenTogether()), else, where that has none, any file's.
   Lookup returnFunction(std::size_t caller, const std::string &name, ReturnFunction &found) const;
-  /// The one `return` that ends the body of the function `name`, defined
-  /// once in the program of `caller` (its value read where it is written,
-  /// the function's parameters as every call passes them: `int
-  /// blocksFor(int n) { int threads = 256; return (n + threads - 1) /
-  /// threads; }`, `Options parse(...) { Options o; ...; return o; }`);
-  /// nullopt for a function with no or several returns, or defined more
-  /// than once. Cached by the caller's program and name.
-  std::optional<constants::ReturnedValue> finalReturn(std::size_t caller, const std::string &name) const;
+  /// The `return`s of the body of the function `name`, defined once in the
+  /// program of `caller`, where the last of them is the body's last
+  /// statement, or its last block's; nullopt for a function with no such
+  /// `return`, or defined more than once. Cached by the caller's program
+  /// and name.
+  const std::optional<constants::FunctionReturns> &functionReturns(std::size_t caller, const std::string &name) const;
+  /// The `return` the body of the function `name` reaches (functionReturns()),
+  /// its value read where it is written, the function's parameters as every
+  /// call passes them: `int blocksFor(int n) { int threads = 256; return (n
+  /// + threads - 1) / threads; }`, `Options parse(...) { Options o; ...;
+  /// return o; }`. Of several, the first that is not in a branch the
+  /// program does not take, where it is in no loop and only in branches
+  /// taken: `if (argc > 1) return atoi(argv[1]); return 4096;`. nullopt
+  /// where the one reached is not known.
+  std::optional<constants::ReturnedValue> reachedReturn(std::size_t caller, const std::string &name, int depth) const;
   /// What `name(arguments)`, called from `caller`, returns; its body sees
   /// the names of its own place, not the caller's. A body of several
-  /// statements (finalReturn()) returns what every call makes it return,
-  /// whatever `arguments` are.
-  std::optional<Number> function(std::size_t caller, const std::string &name, const std::vector<Number> &arguments,
-                                 int depth) const;
+  /// statements (reachedReturn()) returns what every call makes it return,
+  /// whatever `arguments` are, and takes calls whose arguments do not fold
+  /// (nullopt: `parse(argc, argv)`).
+  std::optional<Number> function(std::size_t caller, const std::string &name,
+                                 const std::optional<std::vector<Number>> &arguments, int depth) const;
   /// The variable `name` as seen just `before` an offset of `file` (only
   /// file-scope ones from another file); Absent where none is declared.
   Lookup variable(std::size_t file, std::size_t before, const std::string &name, bool fileScopeOnly, int depth,

@@ -73,13 +73,25 @@ struct PassedArgument {
   std::size_t file = 0, offset = 0;
 };
 
-/// What a function of several statements returns: the expression of its
-/// one `return`, which ends its body, where it is written, and the words
-/// of its return type (`static unsigned int`).
+/// What a function of several statements returns: the expression of the
+/// `return` its body reaches, where it is written, and the words of its
+/// return type (`static unsigned int`).
 struct ReturnedValue {
   std::string text;
   std::size_t file = 0, offset = 0;
   std::vector<std::string> type;
+};
+
+/// The `return`s of a function of several statements, in the order they
+/// are written, the last of which is the last statement of its body or of
+/// a block that ends the body (`else { ...; return m; } }`).
+struct FunctionReturns {
+  std::size_t file = 0;
+  std::size_t end = 0;              ///< in the body, just before its `}`
+  bool endsBody = false;            ///< whether the last `return` is the body's own last statement
+  std::vector<std::size_t> returns; ///< where each `return`'s expression starts
+  std::vector<std::string> texts;   ///< each `return`'s expression
+  std::vector<std::string> type;    ///< the words of the return type
 };
 
 /// A `switch` read once: its body, and where each value jumps.

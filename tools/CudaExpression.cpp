@@ -243,6 +243,8 @@ private:
     std::vector<Number> values;
     if (!accept("("))
       return std::nullopt;
+    if (accept(")"))
+      return values; // `elements()`
     do {
       auto value = conditional();
       if (!value)
@@ -366,9 +368,13 @@ private:
       const std::optional<std::vector<std::vector<Token>>> written = argumentTokens();
       return written ? convertedCommandLine(names_, name, *written, depth_ + 1) : std::nullopt;
     }
+    const std::size_t open = at_;
     auto values = arguments();
-    if (!values)
-      return std::nullopt;
+    if (!values) { // `parse(argc, argv)`: a body of several statements reads its parameters at its calls
+      at_ = open;
+      const bool closed = !castsFunctionally(name) && type.empty() && argumentTokens();
+      return closed && depth_ < kMaxDepth ? names_.function(name, std::nullopt, depth_ + 1) : std::nullopt;
+    }
     if (castsFunctionally(name) && values->size() == 1) // `size_t(n)`, `float(n)`
       return converted(values->front(), {name});
     for (Number &value : *values) {

@@ -105,7 +105,9 @@ public:
   virtual Lookup functionMacro(const std::string &name, FunctionMacro &found) const = 0;
   /// What calling the function `name` with `arguments` returns, `depth`
   /// names deep, where its body alone says (`return (a + b - 1) / b;`).
-  virtual std::optional<Number> function(const std::string &name, const std::vector<Number> &arguments,
+  /// `arguments` is nullopt where one does not fold (`parse(argc, argv)`),
+  /// which only a function whose parameters are read at its calls can take.
+  virtual std::optional<Number> function(const std::string &name, const std::optional<std::vector<Number>> &arguments,
                                          int depth) const = 0;
   /// Counts `tokens` of expanded macros against the lookups' budget; false once it is spent.
   virtual bool spend(std::size_t tokens) const = 0;

@@ -33,8 +33,8 @@ struct Remembered {
   std::map<std::string, bool, std::less<>> globalsChanged;
   /// onlyConstMethods() of each method name asked, read once.
   std::map<std::string, bool, std::less<>> constMethods;
-  /// finalReturn()'s answers so far, by the caller's unit and name.
-  std::map<std::pair<std::size_t, std::string>, std::optional<ReturnedValue>> finalReturns;
+  /// functionReturns()' answers so far, by the caller's unit and name.
+  std::map<std::pair<std::size_t, std::string>, std::optional<FunctionReturns>> functionReturns;
   /// The one-return functions looked up so far, by the caller's unit and name.
   std::map<std::pair<std::size_t, std::string>, std::pair<Lookup, ReturnFunction>> returnFunctions;
   /// The switches read so far, by file and the offset of their `switch`.

@@ -159,7 +159,7 @@ Lookup ConstantFolder::Impl::memberOfValue(std::size_t file, std::size_t at, std
                                                   pastClosing(written, open) == written.size()) {
     // A function's result, `Options o = parse(argc, argv);`: the variable its one `return` gives back.
     const std::string callee = trimmed(written.substr(0, open));
-    const std::optional<ReturnedValue> returned = isName(callee) ? finalReturn(file, callee) : std::nullopt;
+    const std::optional<ReturnedValue> returned = isName(callee) ? reachedReturn(file, callee, depth) : std::nullopt;
     if (!returned || !isName(returned->text))
       return Lookup::Unknown;
     return member(returned->file, returned->offset, returned->text + "." + path, depth + 1, found);

@@ -221,11 +221,12 @@ Lookup ConstantFolder::Impl::pointee(std::size_t file, std::size_t before, const
   return Lookup::Unknown;
 }
 
-std::optional<ReturnedValue> ConstantFolder::Impl::finalReturn(std::size_t caller, const std::string &name) const {
-  auto cached = remembered_.finalReturns.find({unitOf_[caller], name});
-  if (cached != remembered_.finalReturns.end())
+const std::optional<FunctionReturns> &ConstantFolder::Impl::functionReturns(std::size_t caller,
+                                                                            const std::string &name) const {
+  auto cached = remembered_.functionReturns.find({unitOf_[caller], name});
+  if (cached != remembered_.functionReturns.end())
     return cached->second;
-  std::optional<ReturnedValue> found;
+  std::optional<FunctionReturns> found;
   std::size_t definitions = 0;
   for (std::size_t file = 0; file < files_.size(); ++file) {
     if (file != caller && !seen_[caller][file])
@@ -235,31 +236,50 @@ std::optional<ReturnedValue> ConstantFolder::Impl::finalReturn(std::size_t calle
     for (const int body : source.functionBodiesNamed(name)) {
       ++definitions;
       const std::size_t open = source.openBraceOf(body), end = source.pastBlockOpenedAt(open);
-      std::size_t returns = 0, last = std::string::npos;
+      FunctionReturns read{file, end == std::string::npos ? 0 : end - 2, false, {}, {}, {}};
+      std::size_t stop = std::string::npos; // past the last `return`'s `;`
       for (std::size_t at = code.find("return", open); end != std::string::npos && at < end;
            at = code.find("return", at + 6))
         if (isWholeWord(code, at, 6)) {
-          ++returns;
-          last = at;
+          stop = statementEndFrom(code, at + 6);
+          if (stop == std::string::npos)
+            break;
+          read.returns.push_back(at + 6);
+          read.texts.push_back(trimmed(std::string_view(code).substr(at + 6, stop - 1 - at - 6)));
         }
-      const std::size_t stop = returns == 1 ? statementEndFrom(code, last + 6) : std::string::npos;
-      if (stop == std::string::npos || code.find_first_not_of(" \t\r\n", stop) != end - 1)
-        continue; // no return, several, or one that does not end the body
-      std::vector<std::string> type; // its return type, to convert the value as the return does
-      const std::size_t close = codeEndBefore(code, open);
+      const std::size_t after = stop == std::string::npos ? stop : code.find_first_not_of(" \t\r\n", stop);
+      read.endsBody = after == end - 1;
+      if (after == std::string::npos || code.find_first_not_of(" \t\r\n}", after) < end)
+        continue; // no return, or a last one that is not the body's last statement (or its last block's)
+      const std::size_t close = codeEndBefore(code, open); // its return type, to convert the value as C does
       if (const std::optional<CudaCode::ParameterList> list =
               close > 0 && code[close - 1] == ')' ? source.parameterListAround(close - 1) : std::nullopt) {
         std::size_t nameAt = list->open;
         wordBefore(code, nameAt);
-        type = returnTypeBefore(code, nameAt);
+        read.type = returnTypeBefore(code, nameAt);
       }
-      found = ReturnedValue{trimmed(std::string_view(code).substr(last + 6, stop - 1 - last - 6)), file, last + 6,
-                            std::move(type)};
+      found = std::move(read);
     }
   }
   if (definitions != 1)
     found.reset(); // overloads, or one defined in several files: which one a call takes is not read
-  return remembered_.finalReturns.emplace(std::pair{unitOf_[caller], name}, found).first->second;
+  return remembered_.functionReturns.emplace(std::pair{unitOf_[caller], name}, std::move(found)).first->second;
+}
+
+std::optional<ReturnedValue> ConstantFolder::Impl::reachedReturn(std::size_t caller, const std::string &name,
+                                                                 int depth) const {
+  const std::optional<FunctionReturns> &read = functionReturns(caller, name);
+  if (!read || depth >= kMaxDepth)
+    return std::nullopt;
+  for (std::size_t i = 0; i < read->returns.size(); ++i) {
+    const bool several = read->returns.size() > 1 || !read->endsBody; // one that ends the body runs whenever it ends
+    if (several && untaken(read->file, read->returns[i], std::string::npos, depth))
+      continue; // `if (argc > 1) return ...;` without arguments
+    if (several && !runsBeforeEachUse(read->file, read->returns[i], read->end, false, depth))
+      return std::nullopt; // in a loop, or a branch not known to be taken
+    return ReturnedValue{read->texts[i], read->file, read->returns[i], read->type};
+  }
+  return std::nullopt; // every `return` in a branch not taken
 }
 
 } // namespace ptxdvfs::tools

@@ -159,7 +159,7 @@ public:
     return std::nullopt;
   }
   Lookup functionMacro(const std::string &, FunctionMacro &) const override { return Lookup::Unknown; }
-  std::optional<Number> function(const std::string &, const std::vector<Number> &, int) const override {
+  std::optional<Number> function(const std::string &, const std::optional<std::vector<Number>> &, int) const override {
     return std::nullopt;
   }
   bool spend(std::size_t tokens) const override {

@@ -94,13 +94,49 @@ TEST(OutParametersTest, ABodyOfSeveralStatementsReturnsWhatItsLastStatementRetur
                           "dim3 blockFor() { return dim3(16, 16); }\n"
                           "dim3 gridFor(int n) {\n  dim3 g((n + 255) / 256);\n  return g;\n}\n"),
             "4096,1,1 x 16,16,1");
-  // Open: calls that pass different values, several returns, or a return before the body's end.
+  // Open: calls that pass different values, or a return before the body's end.
   EXPECT_EQ(launchedAfter("int small = blocksFor(512);\nk<<<blocksFor(1 << 20), 256>>>(x);", blocksFor),
             "none x 256,1,1");
-  EXPECT_EQ(launchedAfter("k<<<pick(64), 32>>>(x);", "int pick(int n) {\n  if (n > 4) return 8;\n  return 4;\n}\n"),
-            "none x 32,1,1");
   EXPECT_EQ(launchedAfter("k<<<early(64), 32>>>(x);", "int early(int n) {\n  return n;\n  n = 2;\n}\n"),
             "none x 32,1,1");
+}
+
+TEST(OutParametersTest, OfSeveralReturnsTheOneTheBodyReaches) {
+  const std::string pick = "int pick(int n) {\n  if (n > 4) return 8;\n  return 4;\n}\n";
+  EXPECT_EQ(launchedAfter("k<<<pick(64), 32>>>(x);", pick), "8,1,1 x 32,1,1");
+  EXPECT_EQ(launchedAfter("k<<<pick(2), 32>>>(x);", pick), "4,1,1 x 32,1,1"); // past a branch not taken
+  EXPECT_EQ(launchedAfter("k<<<pick(2), 32>>>(x);", "int pick(int n) {\n  if (n > 4)\n    return 8;\n  else {\n"
+                                                    "    int m = n * 2;\n    return m;\n  }\n}\n"),
+            "4,1,1 x 32,1,1");
+  // Open: the first one's branch is not known, one is in a loop, or none is reached.
+  EXPECT_EQ(launchedAfter("k<<<pick(2), 32>>>(x);", "int pick(int n) {\n  if (rand()) return 8;\n  return 4;\n}\n"),
+            "none x 32,1,1");
+  EXPECT_EQ(launchedAfter("k<<<pick(2), 32>>>(x);", "int pick(int n) {\n  for (int i = 0; i < n; ++i)\n"
+                                                    "    if (i == 1) return i;\n  return 4;\n}\n"),
+            "none x 32,1,1");
+  EXPECT_EQ(launchedAfter("k<<<pick(2), 32>>>(x);",
+                          "int pick(int n) {\n  if (n > 50) return 8;\n  else if (n > 40) return 4;\n}\n"),
+            "none x 32,1,1");
+  const std::string guarded = "int pick(int n) {\n  if (n > 4) {\n    return 8;\n  }\n}\n";
+  EXPECT_EQ(launchedAfter("k<<<pick(64), 32>>>(x);", guarded), "8,1,1 x 32,1,1");
+  EXPECT_EQ(launchedAfter("k<<<pick(2), 32>>>(x);", guarded), "none x 32,1,1"); // falls off its end
+}
+
+TEST(OutParametersTest, AHelperThatReadsTheCommandLineReturnsWhatTheRunGivesIt) {
+  // `argv` does not fold: the helper's parameters are read at its calls, as main passes them.
+  const std::string early = "int sizeFrom(int argc, char **argv) {\n  if (argc > 1)\n    return atoi(argv[1]);\n"
+                            "  return 1 << 16;\n}\n";
+  const std::string launch = "int n = sizeFrom(argc, argv);\nk<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({}, launch, nullptr, early), "256,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"4096"}, launch, nullptr, early), "16,1,1 x 256,1,1, 1");
+  const std::string last = "int sizeFrom(int argc, char **argv) {\n  int n = 1 << 16;\n"
+                           "  if (argc > 1) n = atoi(argv[1]);\n  return n;\n}\n";
+  EXPECT_EQ(runWith({"4096"}, launch, nullptr, last), "16,1,1 x 256,1,1, 1");
+  // No arguments at all, `elements()`, whether its body is one `return` or several statements.
+  EXPECT_EQ(launchedAfter("k<<<elements() / 256, 256>>>(x);", "int elements() { return 1 << 12; }\n"),
+            "16,1,1 x 256,1,1");
+  EXPECT_EQ(launchedAfter("k<<<elements() / 256, 256>>>(x);", "int elements() {\n  int n = 1 << 12;\n  return n;\n}\n"),
+            "16,1,1 x 256,1,1");
 }
 
 TEST(OutParametersTest, WhatACallCannotChangeKeepsItsValue) {
