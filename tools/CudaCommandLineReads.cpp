@@ -56,6 +56,8 @@ ConstantFolder::Impl::CommandLine::argvRead(std::size_t file, std::size_t offset
   if (const auto *shifted = folder_.shiftedArray_;
       shifted && shifted->array == name && shifted->file == file && shifted->offset == offset)
     return ArgvRead{0, file, offset}; // an option loop's read, rewritten to where it moved `argv`
+  if (index == declared.size() && body >= 0 && depth < kMaxDepth && code.insideFunction(code.parentOf(body)))
+    return argvRead(file, code.openBraceOf(body) - 1, name, depth + 1); // a lambda's: it sees the function's around
   if (index == declared.size() || depth >= kMaxDepth || folder_.changedAnywhere(name, depth))
     return std::nullopt; // not a parameter, or shifted (`argv++`) before it is read
   if (function == "main")

@@ -150,6 +150,14 @@ TEST(CommandLineTest, MainsArgvIsReadThroughTheHelpersItIsPassedTo) {
   // Through two helpers, each called from where `argv` is.
   EXPECT_EQ(runWith({"8192"}, "outer(argc, argv);", nullptr, run + "void outer(int c, char **v) { run(c, v); }\n"),
             "32,1,1 x 256,1,1, 1");
+  // A lambda of main's sees its `argv`; one given its own reads what its calls pass.
+  const std::string lambda = "auto arg = [&](int i, int d) { return argc > i ? atoi(argv[i]) : d; };\n"
+                             "int n = arg(1, 1 << 16);\nk<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"4096"}, lambda), "16,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({}, lambda), "256,1,1 x 256,1,1, 1");
+  const std::string own = "auto first = [](char **v) { return atoi(v[1]); };\n";
+  EXPECT_EQ(runWith({"4096"}, own + "k<<<first(argv) / 256, 256>>>(x);"), "16,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"4096"}, own + "char *mine[] = {0, 0};\nk<<<first(mine) / 256, 256>>>(x);"), "none x 256,1,1, 1");
 }
 
 TEST(CommandLineTest, OnlyMainsUnshiftedArgvIsRead) {
