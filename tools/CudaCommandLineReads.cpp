@@ -44,7 +44,9 @@ std::optional<ConstantFolder::Impl::CommandLine::ArgvRead>
 ConstantFolder::Impl::CommandLine::argvRead(std::size_t file, std::size_t offset, const std::string &name,
                                             int depth) const {
   const CudaCode &code = folder_.files_[file];
-  const int body = code.functionBodyAt(offset);
+  int body = code.functionBodyAt(offset);
+  if (body < 0)
+    body = code.functionHeadAt(offset); // a constructor's member initializers, `n(atoi(argv[1]))`
   const std::string function = body < 0 ? std::string() : code.functionNameOf(body);
   const std::vector<std::string> declared = function.empty() ? std::vector<std::string>() : code.parametersOf(body);
   const auto declares = [&](const std::string &parameter) {

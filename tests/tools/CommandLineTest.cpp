@@ -158,6 +158,11 @@ TEST(CommandLineTest, MainsArgvIsReadThroughTheHelpersItIsPassedTo) {
   const std::string own = "auto first = [](char **v) { return atoi(v[1]); };\n";
   EXPECT_EQ(runWith({"4096"}, own + "k<<<first(argv) / 256, 256>>>(x);"), "16,1,1 x 256,1,1, 1");
   EXPECT_EQ(runWith({"4096"}, own + "char *mine[] = {0, 0};\nk<<<first(mine) / 256, 256>>>(x);"), "none x 256,1,1, 1");
+  // A constructor's member initializer, given main's `argv` by the object's construction.
+  const std::string params = "struct Params {\n  int n;\n"
+                             "  Params(int argc, char **argv) : n(argc > 1 ? atoi(argv[1]) : 1 << 16) {}\n};\n";
+  EXPECT_EQ(runWith({"4096"}, "Params p(argc, argv);\nk<<<p.n / 256, 256>>>(x);", nullptr, params),
+            "16,1,1 x 256,1,1, 1");
 }
 
 TEST(CommandLineTest, OnlyMainsUnshiftedArgvIsRead) {
