@@ -161,16 +161,8 @@ Lookup ConstantFolder::Impl::objectMember(std::size_t file, std::size_t at, cons
   readCalls(std::move(calls));
   Definition value;
   Lookup lookup = classMember(file, outside, fields, depth, value);
-  if (lookup == Lookup::Found && !value.number && !value.dims) {
-    found = Definition("", value.file, value.offset, value.dim3);
-    if (value.dim3)
-      found.dims = dimension(value.file, value.offset, value.text, depth + 1);
-    else
-      found.number = number(value.file, value.offset, value.text, depth + 1);
-    lookup = found.dims || found.number ? Lookup::Found : Lookup::Unknown;
-  } else if (lookup == Lookup::Found) {
-    found = value;
-  }
+  if (lookup == Lookup::Found)
+    lookup = foldedWhereWritten(value, depth, found);
   readCalls(outer);
   return lookup;
 }

@@ -171,6 +171,16 @@ private:
   /// blocks, threads)`); nullopt where that does not fold (calls that
   /// pass different values among them).
   std::optional<Definition> valueLeftBy(const OutArgument &out, int depth) const;
+  /// What the call of `out`, given a struct by reference (`void
+  /// parse(int argc, char **argv, Options &o)`), leaves in its member
+  /// `fields`: that member of the parameter at the end of the callee's
+  /// body (member()), else what the call's own argument held. Unknown for
+  /// a pointer, or a function only declared.
+  Lookup memberLeftBy(const OutArgument &out, const std::string &fields, int depth, Definition &found) const;
+  /// `value`, a definition as member() finds it, with its number or
+  /// `dim3` folded where it is written, for a reader at another place
+  /// (whose parameters the fold must not see). Unknown where it does not fold.
+  Lookup foldedWhereWritten(const Definition &value, int depth, Definition &found) const;
   /// What a CUDA runtime query of the device, passed the name at `at` of
   /// `file` by address, leaves there as seen at `before`:
   /// `cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, 0)` gives

@@ -3,6 +3,7 @@
 // {4096, 256};` and the struct's definition give it, the way CUDA samples
 // fill a `cudaLaunchConfig_t` and applications keep their sizes in a
 // struct of options.
+#include "CudaCommandLineReads.h"
 #include "CudaConstantsImpl.h"
 #include "CudaStatements.h"
 #include "CudaStructLayout.h"
@@ -296,6 +297,13 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
         continue; // another member, or a read
       if (chain != fields || deeper)
         return Lookup::Unknown; // a part of it, or all of it, changed another way: `p.grid.x = 4;`, `p.v[0] = 1;`
+      if (source.outermostFunctionBodyAt(at) == source.outermostFunctionBodyAt(before))
+        if (const std::optional<Lookup> read =
+                commandLine().change(file, at, code.substr(at, end - at), before, depth, found)) {
+          if (*read == Lookup::Absent)
+            continue;   // an option loop's branch, or a `getopt` case, that no argument leads to
+          return *read; // `o.n = atoi(argv[++i]);` in an option loop
+        }
       const std::optional<std::string> assigned = assignedText(code, at, code.substr(at, end - at));
       if (!assigned || !runsBeforeEachUse(file, at, before, readsName(*assigned, base), depth))
         return Lookup::Unknown;
@@ -316,7 +324,8 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
         (declaresName(type) || (previous > 0 && code[previous - 1] == '&')))
       return rangeForValue(file, at, fields, depth, found); // `for (const Case &c : cases)`
     if (!declaresName(type)) {
-      const bool passed = outArgument(file, at, base.size()).has_value(); // to a function that may set it
+      const std::optional<OutArgument> out = outArgument(file, at, base.size()); // to a function that may set it
+      const bool passed = out.has_value();
       if (!(passed || changesAt(code, at, base.size())) || onlyRead(file, at, base.size()) ||
           untaken(file, at, before, depth))
         continue;
@@ -325,7 +334,15 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
       if (const Lookup queried = deviceQuery(file, at, base.size(), fields, before, depth, found);
           queried != Lookup::Absent)
         return queried; // `cudaGetDeviceProperties(&prop, 0)`
-      const std::optional<std::string> assigned = passed ? std::nullopt : assignedText(code, at, base);
+      if (passed) {     // by reference to a function of the files, `parse(argc, argv, o)`: what it leaves there
+        if (!runsBeforeEachUse(file, out->callAt, before, false, depth) ||
+            memberLeftBy(*out, fields, depth, found) != Lookup::Found)
+          return Lookup::Unknown;
+        note({"`" + path + "` = " + (found.number ? shownNumber(*found.number) : "a dim3") + ", as `" + out->callee +
+              "` at " + source.where(at) + " sets it"});
+        return Lookup::Found;
+      }
+      const std::optional<std::string> assigned = assignedText(code, at, base);
       if (!assigned || !runsBeforeEachUse(file, at, before, false, depth))
         return Lookup::Unknown;
       return memberOfValue(file, at, "", *assigned, false, fields, depth, found); // `p = q;`, `p = Params{...};`

@@ -189,6 +189,34 @@ std::optional<Definition> ConstantFolder::Impl::valueLeftBy(const OutArgument &o
   return std::nullopt;
 }
 
+Lookup ConstantFolder::Impl::memberLeftBy(const OutArgument &out, const std::string &fields, int depth,
+                                          Definition &found) const {
+  if (out.body < 0 || out.pointer || depth >= kMaxDepth)
+    return Lookup::Unknown;
+  const CudaCode &defining = files_[out.definedIn];
+  const std::size_t open = defining.openBraceOf(out.body);
+  const std::size_t end = defining.pastBlockOpenedAt(open);
+  if (end == std::string::npos || end < open + 3)
+    return Lookup::Unknown;
+  Definition value; // read just before the body's `}`, as valueLeftBy() reads a number
+  if (member(out.definedIn, end - 2, out.parameter + "." + fields, depth + 1, value) != Lookup::Found)
+    return Lookup::Unknown;
+  return foldedWhereWritten(value, depth, found);
+}
+
+Lookup ConstantFolder::Impl::foldedWhereWritten(const Definition &value, int depth, Definition &found) const {
+  if (value.number || value.dims) {
+    found = value;
+    return Lookup::Found;
+  }
+  found = Definition("", value.file, value.offset, value.dim3);
+  if (value.dim3)
+    found.dims = dimension(value.file, value.offset, value.text, depth + 1);
+  else
+    found.number = number(value.file, value.offset, value.text, depth + 1);
+  return found.dims || found.number ? Lookup::Found : Lookup::Unknown;
+}
+
 Lookup ConstantFolder::Impl::pointee(std::size_t file, std::size_t before, const std::string &name, int depth,
                                      Definition &found) const {
   const CudaCode &source = files_[file];

@@ -174,6 +174,24 @@ TEST(CommandLineTest, OnlyMainsUnshiftedArgvIsRead) {
   EXPECT_EQ(runWith({"4096"}, "char *args[] = {0, 0};\nk<<<atoi(args[1]) / 256, 256>>>(x);"), "none x 256,1,1, 1");
 }
 
+TEST(CommandLineTest, AnOptionLoopFillsAStructOfOptions) {
+  const std::string options = "struct Options { int n = 1 << 16; int reps = 10; };\n";
+  const std::string loop = "for (int i = 1; i < argc; i++) {\n"
+                           "  if (strcmp(argv[i], \"-n\") == 0 && i + 1 < argc) o.n = atoi(argv[++i]);\n"
+                           "  else if (strcmp(argv[i], \"-r\") == 0 && i + 1 < argc) o.reps = atoi(argv[++i]);\n}\n";
+  const std::string launch = "k<<<o.n / 256, 256>>>(x);";
+  // In main, and in a function given the struct by reference.
+  EXPECT_EQ(runWith({"-r", "3", "-n", "4096"}, "Options o;\n" + loop + launch, nullptr, options),
+            "16,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"-r", "3"}, "Options o;\n" + loop + launch, nullptr, options), "256,1,1 x 256,1,1, 1");
+  const std::string parse = options + "void parse(int argc, char **argv, Options &o) {\n" + loop + "}\n";
+  std::string how;
+  EXPECT_EQ(runWith({"-n", "4096"}, "Options o;\nparse(argc, argv, o);\n" + launch, &how, parse),
+            "16,1,1 x 256,1,1, 1");
+  EXPECT_NE(how.find("`o.n` = 4096, as `parse` at t.cu:"), std::string::npos) << how;
+  EXPECT_EQ(runWith({}, "Options o;\nparse(argc, argv, o);\n" + launch, nullptr, parse), "256,1,1 x 256,1,1, 1");
+}
+
 TEST(CommandLineTest, AnAssignmentInAConditionGivesItsValue) {
   // Checked as read: `if ((n = atoi(argv[1])) <= 0 || (m = ...) <= 0) usage();`, each reached past the last.
   const std::string checked = "int n, m;\nif ((n = atoi(argv[1])) <= 0 || (m = atoi(argv[2])) <= 0)\n  return 1;\n";

@@ -73,12 +73,23 @@ TEST(StructMembersTest, DefaultMemberInitializersFillWhatIsNotGiven) {
   EXPECT_EQ(folded(kParams + "int main() { Params p;\n  @ }", "p.n"), "none");
 }
 
-TEST(StructMembersTest, AStructPassedWhereItMayChangeIsNotKnown) {
-  // By reference to a function of the files, by address to one not read, or as a parameter.
-  EXPECT_EQ(folded(kParams + "void setup(Params &p) { p.n = 7; }\n"
+TEST(StructMembersTest, AStructPassedByReferenceIsWhatItsFunctionLeavesThere) {
+  const std::string setup = kParams + "void setup(Params &p) { p.n = 7; }\n";
+  EXPECT_EQ(folded(setup + "int main() { Params p = {4096, 256};\n  setup(p);\n  @ }", "p.n"), "7,1,1");
+  EXPECT_EQ(folded(setup + "int main() { Params p = {4096, 256};\n  setup(p);\n  @ }", "p.block"), "256,1,1");
+  EXPECT_EQ(folded(setup + "int main() { Params p = {4096, 256};\n  setup(p);\n  p.n *= 2;\n  @ }", "p.n"), "14,1,1");
+  // Open: a function that may set it in a loop, or that is only declared, or a call not known to run.
+  EXPECT_EQ(folded(kParams + "void setup(Params &p) { for (int i = 0; i < rand(); ++i) p.n = i; }\n"
                              "int main() { Params p = {4096, 256};\n  setup(p);\n  @ }",
                    "p.n"),
             "none");
+  EXPECT_EQ(folded(kParams + "void setup(Params &p);\nint main() { Params p = {4096, 256};\n  setup(p);\n  @ }", "p.n"),
+            "none");
+  EXPECT_EQ(folded(setup + "int main() { Params p = {4096, 256};\n  if (rand())\n    setup(p);\n  @ }", "p.n"), "none");
+}
+
+TEST(StructMembersTest, AStructPassedWhereItMayChangeIsNotKnown) {
+  // By address to a function not read, or as a parameter.
   EXPECT_EQ(folded(kParams + "int main() { Params p = {4096, 256};\n  readOptions(&p);\n  @ }", "p.n"), "none");
   EXPECT_EQ(folded(kParams + "void run(Params p) { @ }\nint main() { run(Params{4, 2}); }", "p.n"), "none");
   EXPECT_EQ(folded(kParams + "void run(Params p) { @ }\nint main() { Params q = {4, 2};\n  readOptions(&q);\n"
