@@ -405,17 +405,30 @@ Lookup ConstantFolder::Impl::globalSetOnce(const std::string &name, std::size_t 
   if (past == std::string::npos || (function != "main" && callsOf(function, setter->first).empty()))
     return Lookup::Unknown; // a set-up nothing calls
   const std::size_t end = past - 2; // in the body, before its `}`
-  std::optional<std::size_t> runs; // the one change that runs whenever the function reaches its end
+  // Of the changes that run whenever the function reaches its end, in the order they are written, the last.
+  std::optional<std::size_t> runs;
+  Definition value;
   for (const std::size_t at : changes) {
+    Definition read;
+    if (const std::optional<Lookup> option = commandLine().change(setter->first, at, name, end, depth, read)) {
+      if (*option == Lookup::Absent)
+        continue; // an option loop's branch, or a `getopt` case, that no argument leads to (or not last)
+      if (*option != Lookup::Found)
+        return Lookup::Unknown;
+      runs = at; // `n = atoi(argv[++i]);` in an option loop: the pass that sets it last
+      value = read;
+      continue;
+    }
     if (untaken(setter->first, at, end, depth))
       continue;
-    if (runs || !runsBeforeEachUse(setter->first, at, end, false, depth))
+    if (!runsBeforeEachUse(setter->first, at, end, false, depth))
       return Lookup::Unknown;
     runs = at;
+    value = Definition(*assignedText(source.code(), at, name), setter->first, at, false);
   }
   if (!runs)
-    return Lookup::Unknown;
-  found = Definition(*assignedText(source.code(), *runs, name), setter->first, *runs, false);
+    return Lookup::Absent; // every change is in a branch the program does not take: the declared value holds
+  found = value;
   note({"global `" + name + "` set at " + source.where(*runs) + " in `" + function +
         "`, the only function that changes it, taken to run before it is read"});
   return Lookup::Found;

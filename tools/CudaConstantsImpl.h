@@ -269,7 +269,10 @@ private:
   /// A global every change of which is a plain assignment (`rows =
   /// atoi(argv[1]);`) in one function, called somewhere or `main`, read
   /// at `use` of `useFile` outside it: the one assignment that runs
-  /// whenever that function reaches its end, taken to run before the use.
+  /// whenever that function reaches its end (or that an option loop's run
+  /// reaches), taken to run before the use. Absent where every change is
+  /// in a branch the program does not take, so that the declaration's
+  /// value holds.
   Lookup globalSetOnce(const std::string &name, std::size_t useFile, std::size_t use, int depth,
                        Definition &found) const;
   /// What the assignment to `name` at `at` in an `if`'s condition gives

@@ -272,7 +272,10 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
       return Lookup::Unknown; // a local of another file
     if (!local && !constant && changedAnywhere(name, depth)) { // a global the program may change
       const Lookup queried = queriedGlobal(name, "", depth, found); // unless only queries do
-      return queried != Lookup::Unknown || fileScopeOnly ? queried : globalSetOnce(name, file, before, depth, found);
+      if (queried != Lookup::Unknown || fileScopeOnly)
+        return queried;
+      if (const Lookup set = globalSetOnce(name, file, before, depth, found); set != Lookup::Absent)
+        return set; // else no change runs, and its declaration gives its value
     }
     const bool array = next < code.size() && code[next] == '['; // `int sizes[4] = {...}`: arrayElement() reads it
     found = Definition("", file, at, !array && std::count(type.begin(), type.end(), "dim3") > 0);

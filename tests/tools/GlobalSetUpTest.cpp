@@ -28,12 +28,40 @@ TEST(GlobalSetUpTest, TheAssignmentOfItsOneSetUpFunction) {
   EXPECT_EQ(rowsAfter("rows = 64;", "", "#include <cstdio>\nint cols = 3, rows;"), "64,1,1");
   EXPECT_EQ(rowsAfter("rows = 64;", "", "int cols = 3, rows = 8;"), "64,1,1"); // `rows = 8` is no change
   EXPECT_EQ(rowsAfter("rows = 64;", "", "#define N 4\nint cols[N], rows = 8;"), "64,1,1");
+  // Of those that run, the last written.
+  EXPECT_EQ(rowsAfter("if (argc == 1)\n  rows = 64;\nelse\n  rows = 32;\nrows = 16;"), "16,1,1");
+  // No change runs: the value it is declared with.
+  EXPECT_EQ(rowsAfter("if (argc == 2)\n  rows = 64;", "", "int rows = 8;"), "8,1,1");
+  EXPECT_EQ(rowsAfter("if (argc == 2)\n  rows = 64;"), "none"); // declared without one
   // Set in main, read in a function it calls.
   EXPECT_EQ(folded("int rows;\nvoid run() { @ }\nint main() {\n  rows = 128;\n  run();\n}\n", "rows"), "128,1,1");
 }
 
+TEST(GlobalSetUpTest, AnOptionLoopOfTheSetUpGivesWhatItsRunSets) {
+  const std::string parse = "int rows = 1 << 16;\nvoid parse(int argc, char **argv) {\n"
+                            "  for (int i = 1; i < argc; ++i)\n"
+                            "    if (!strcmp(argv[i], \"-n\") && i + 1 < argc) rows = atoi(argv[++i]);\n}\n";
+  const std::string launch = "parse(argc, argv);\nk<<<rows / 256, 256>>>(x);";
+  std::string how;
+  EXPECT_EQ(runWith({"-v", "-n", "4096"}, launch, &how, parse), "16,1,1 x 256,1,1, 1");
+  EXPECT_NE(how.find("global `rows` set at t.cu:4 in `parse`"), std::string::npos) << how;
+  EXPECT_EQ(runWith({"-v"}, launch, nullptr, parse), "256,1,1 x 256,1,1, 1"); // no pass sets it
+  EXPECT_EQ(runWith({}, launch, nullptr, parse), "256,1,1 x 256,1,1, 1");
+  // Open: an option the loop stops at, or a plain change besides the loop's.
+  const std::string stops =
+      "int rows = 1 << 16;\nvoid parse(int argc, char **argv) {\n"
+      "  for (int i = 1; i < argc; ++i)\n    if (!strcmp(argv[i], \"-n\")) rows = atoi(argv[++i]);\n"
+      "    else return;\n}\n";
+  EXPECT_EQ(runWith({"-v", "-n", "4096"}, launch, nullptr, stops), "none x 256,1,1, 1");
+  // Set before the loop too: the loop's pass comes later.
+  const std::string first =
+      "int rows;\nvoid parse(int argc, char **argv) {\n  rows = 1 << 16;\n"
+      "  for (int i = 1; i < argc; ++i)\n    if (!strcmp(argv[i], \"-n\")) rows = atoi(argv[++i]);\n}\n";
+  EXPECT_EQ(runWith({"-n", "4096"}, launch, nullptr, first), "16,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({}, launch, nullptr, first), "256,1,1 x 256,1,1, 1");
+}
+
 TEST(GlobalSetUpTest, OpenWhereTheSetUpIsNotOneValue) {
-  EXPECT_EQ(rowsAfter("if (argc == 1)\n  rows = 64;\nelse\n  rows = 32;\nrows = 16;"), "none"); // two run
   EXPECT_EQ(rowsAfter("if (rand())\n  rows = 64;"), "none"); // may not run
   EXPECT_EQ(rowsAfter("for (int i = 0; i < 4; i++)\n  rows = i;"), "none");
   EXPECT_EQ(rowsAfter("rows = 64;\nrows *= 2;"), "none"); // reads itself
