@@ -3,6 +3,7 @@
 // `Solver(int n) : n_(n), blocks_((n + 255) / 256) {}` then
 // `void step(float *u) { k<<<blocks_, 256>>>(u, n_); }`. Its value is what
 // the constructor leaves, its parameters read as every object built passes them.
+#include "CudaCommandLineReads.h"
 #include "CudaConstantsImpl.h"
 #include "CudaStatements.h"
 
@@ -110,8 +111,14 @@ Lookup ConstantFolder::Impl::bodyAssignment(std::size_t file, const MethodScope 
         untaken(file, at, before, depth))
       continue;
     const std::size_t start = self == std::string::npos ? at : self;
-    const std::optional<std::string> assigned =
-        passed ? std::nullopt : assignedText(code, start, code.substr(start, at + name.size() - start));
+    const std::string written = code.substr(start, at + name.size() - start);
+    if (const std::optional<Lookup> read =
+            passed ? std::nullopt : commandLine().change(file, start, written, before, depth, found)) {
+      if (*read == Lookup::Absent)
+        continue;   // an option loop's branch that no argument leads to
+      return *read; // `n = atoi(argv[++i]);` in an option loop of the constructor's
+    }
+    const std::optional<std::string> assigned = passed ? std::nullopt : assignedText(code, start, written);
     if (!assigned || !runsBeforeEachUse(file, start, before, readsName(*assigned, name), depth))
       return Lookup::Unknown;
     found = Definition(*assigned, file, start, wordsIn(memberNamed(structMembers(file, method.className, true).members,

@@ -190,6 +190,14 @@ TEST(CommandLineTest, AnOptionLoopFillsAStructOfOptions) {
             "16,1,1 x 256,1,1, 1");
   EXPECT_NE(how.find("`o.n` = 4096, as `parse` at t.cu:"), std::string::npos) << how;
   EXPECT_EQ(runWith({}, "Options o;\nparse(argc, argv, o);\n" + launch, nullptr, parse), "256,1,1 x 256,1,1, 1");
+  // In the constructor's body, given main's arguments by the object's construction.
+  const std::string built = "struct Options {\n  int n = 1 << 16;\n  int reps = 10;\n"
+                            "  Options(int argc, char **argv) {\n    for (int i = 1; i < argc; i++) {\n"
+                            "      if (strcmp(argv[i], \"-n\") == 0 && i + 1 < argc) n = atoi(argv[++i]);\n"
+                            "      else if (strcmp(argv[i], \"-r\") == 0 && i + 1 < argc) reps = atoi(argv[++i]);\n"
+                            "    }\n  }\n};\n";
+  EXPECT_EQ(runWith({"-n", "4096"}, "Options o(argc, argv);\n" + launch, nullptr, built), "16,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"-r", "2"}, "Options o(argc, argv);\n" + launch, nullptr, built), "256,1,1 x 256,1,1, 1");
 }
 
 TEST(CommandLineTest, AnAssignmentInAConditionGivesItsValue) {
