@@ -140,8 +140,12 @@ std::optional<bool> ConstantFolder::Impl::caseTaken(std::size_t file, const Loop
 }
 
 bool ConstantFolder::Impl::untaken(std::size_t file, std::size_t at, std::size_t before, int depth) const {
-  // Outermost first: a branch inside a loop that never runs is not read, nor named in the reasons.
-  const std::vector<LoopHeader> headers = headersAround(files_[file], statementStartAround(files_[file].code(), at));
+  // Outermost first: a branch inside a loop that never runs is not read, nor named in the reasons. A head's
+  // condition runs where its statement does.
+  const std::string &code = files_[file].code();
+  const std::size_t head = headKeywordAround(code, at);
+  const std::vector<LoopHeader> headers =
+      headersAround(files_[file], statementStartAround(code, head == std::string::npos ? at : head));
   for (auto header = headers.rbegin(); header != headers.rend(); ++header) {
     const std::size_t bodyEnd = bodyEndAfter(files_[file], header->headEnd);
     if (bodyEnd == std::string::npos || (before > header->headEnd && before < bodyEnd))
@@ -172,6 +176,19 @@ bool ConstantFolder::Impl::runsBeforeEachUse(std::size_t file, std::size_t at, s
   const std::string &code = source.code();
   if (conditionallyCompiledBefore(code, at, before))
     return false;
+  // In a head's parentheses it runs as that statement does: an `if`'s or a `switch`'s once, a loop's on each
+  // pass, which only a use in the same loop sees once (`if (sscanf(argv[i], "-n=%d", &n) == 1)` in a `for`'s
+  // body was read as run once, its counter at its middle).
+  if (const std::size_t keyword = headKeywordAround(code, at); keyword != std::string::npos) {
+    const std::string word = firstWordOf(std::string_view(code).substr(keyword));
+    if (word == "if" || word == "switch")
+      return runsBeforeEachUse(file, keyword, before, readsItself, depth);
+    const std::size_t open = code.find('(', keyword), close = pastClosing(code, open);
+    const std::size_t bodyEnd = close == std::string::npos ? close : bodyEndAfter(source, close - 1);
+    if (bodyEnd == std::string::npos || before < open || before >= bodyEnd)
+      return false;
+    // `while ((opt = getopt(...)) != -1) switch (opt) {...}`: the use is in the loop too
+  }
   std::vector<std::size_t> takenBodies; // where the bodies of the branches around `at` alone open
   for (const LoopHeader &header : headersAround(source, statementStartAround(code, at))) {
     const std::size_t bodyEnd = bodyEndAfter(source, header.headEnd);

@@ -358,6 +358,18 @@ bool passedToBeRead(const std::string &code, std::size_t at, std::size_t length)
          inLaunchArgumentArray(code, at, length);
 }
 
+std::size_t headKeywordAround(const std::string &code, std::size_t at) {
+  std::size_t found = std::string::npos;
+  for (std::size_t open = parenthesisAround(code, at); open != std::string::npos;
+       open = parenthesisAround(code, open)) {
+    std::size_t keyword = open;
+    const std::string word = wordBefore(code, keyword);
+    if (word == "if" || word == "switch" || word == "for" || word == "while")
+      found = keyword;
+  }
+  return found;
+}
+
 std::size_t statementStartAround(const std::string &code, std::size_t at) {
   static const std::set<std::string, std::less<>> kHeads{"if", "for", "while", "switch"};
   auto headedBy = [&](std::size_t open) {

@@ -151,6 +151,11 @@ bool passedToBeRead(const std::string &code, std::size_t at, std::size_t length)
 /// head of a loop, branch or `switch`.
 std::size_t statementStartAround(const std::string &code, std::size_t at);
 
+/// Where the keyword (`if`, `switch`, `for`, `while`) of the outermost
+/// head whose parentheses hold `at` is (`if (sscanf(argv[i], "%d", &n) ==
+/// 1)` from `n`: the `if`); npos where no head's do.
+std::size_t headKeywordAround(const std::string &code, std::size_t at);
+
 /// Whether `text` reads the name `name`.
 bool readsName(std::string_view text, std::string_view name);
 

@@ -108,6 +108,12 @@ TEST(CommandLineTest, SscanfStoresWhatItsFormatReads) {
   EXPECT_EQ(runWith({"2048"}, "int n = 64;\nif (rand()) sscanf(argv[1], \"%d\", &n);\nk<<<n, 32>>>(x);"),
             "none x 32,1,1, 1");
   EXPECT_EQ(runWith({"2048"}, "int n;\nsscanf(line, \"%d\", &n);\nk<<<n, 32>>>(x);"), "none x 32,1,1, 1");
+  // In an `if`'s condition in a loop: it runs on each pass, not once with the counter at its middle (which
+  // read 2048 here), and not at all where the loop is not entered.
+  const std::string loop = "int n = 1 << 16;\nfor (int i = 1; i < argc; i++)\n"
+                           "  if (sscanf(argv[i], \"-n=%d\", &n) == 1) continue;\nk<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"-n=1024", "-n=2048", "-n=4096"}, loop), "none x 256,1,1, 1");
+  EXPECT_EQ(runWith({}, loop), "256,1,1 x 256,1,1, 1");
 }
 
 TEST(CommandLineTest, AStringStreamOfAnArgumentGivesItsWordsInTurn) {
@@ -210,6 +216,10 @@ TEST(CommandLineTest, AnAssignmentInAConditionGivesItsValue) {
                                   "k<<<n, m>>>(x);"),
             "64,1,1 x 32,1,1, 1");
   EXPECT_EQ(runWith({}, "int n;\nif ((n = 64) > 8) {}\nk<<<n, 32>>>(x);"), "64,1,1 x 32,1,1, 1");
+  // Under a branch not taken, it does not run: the value before holds.
+  EXPECT_EQ(runWith({}, "int n = 4096;\nif (argc > 1) {\n  if ((n = atoi(argv[1])) <= 0)\n    return 1;\n}\n"
+                        "k<<<n / 256, 256>>>(x);"),
+            "16,1,1 x 256,1,1, 1");
   // Where C may not evaluate it: past a `?:`, or `&&` and `||` together.
   EXPECT_EQ(runWith({"64"}, "int n;\nif (argc > 1 ? 1 : (n = 8) > 0) {}\nk<<<n, 32>>>(x);"), "none x 32,1,1, 1");
   EXPECT_EQ(runWith({"64"}, "int n;\nif (argc > 1 && argc < 9 || (n = 8) > 0) {}\nk<<<n, 32>>>(x);"),
