@@ -418,14 +418,16 @@ Lookup ConstantFolder::Impl::globalSetOnce(const std::string &name, std::size_t 
     return Lookup::Unknown; // read in the function that sets it before it does, or by a global's initializer
   const CudaCode &source = files_[setter->first];
   const std::string function = source.functionNameOf(setter->second);
-  const std::size_t past = source.pastBlockOpenedAt(source.openBraceOf(setter->second));
-  if (past == std::string::npos || (function != "main" && callsOf(function, setter->first).empty()))
-    return Lookup::Unknown; // a set-up nothing calls
-  const std::size_t end = past - 2; // in the body, before its `}`
+  const std::optional<std::size_t> exit = bodyLeftAt(setter->first, setter->second, depth);
+  if (!exit || (function != "main" && callsOf(function, setter->first).empty()))
+    return Lookup::Unknown;      // a set-up nothing calls, or one that may return early or not
+  const std::size_t end = *exit; // where the body is left: before its `}`, or at the `return` that runs
   // Of the changes that run whenever the function reaches its end, in the order they are written, the last.
   std::optional<std::size_t> runs;
   Definition value;
   for (const std::size_t at : changes) {
+    if (at >= end)
+      continue; // past the `return` that leaves the body
     Definition read;
     if (const std::optional<Lookup> option = commandLine().change(setter->first, at, name, end, depth, read)) {
       if (*option == Lookup::Absent)

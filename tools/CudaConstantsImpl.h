@@ -177,6 +177,13 @@ private:
   /// body (member()), else what the call's own argument held. Unknown for
   /// a pointer, or a function only declared.
   Lookup memberLeftBy(const OutArgument &out, const std::string &fields, int depth, Definition &found) const;
+  /// Where the function body `body` of `file` is left when it runs: at the
+  /// first `return` that is not in a branch the program does not take,
+  /// where it is in no loop and only in branches taken (`if (argc < 2)
+  /// return;` run bare), else just before its `}`; nullopt where a
+  /// `return` may or may not run. What the body leaves in a variable is
+  /// read there.
+  std::optional<std::size_t> bodyLeftAt(std::size_t file, int body, int depth) const;
   /// `value`, a definition as member() finds it, with its number or
   /// `dim3` folded where it is written, for a reader at another place
   /// (whose parameters the fold must not see). Unknown where it does not fold.

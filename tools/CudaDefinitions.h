@@ -87,7 +87,7 @@ struct ReturnedValue {
 /// a block that ends the body (`else { ...; return m; } }`).
 struct FunctionReturns {
   std::size_t file = 0;
-  std::size_t end = 0;              ///< in the body, just before its `}`
+  int body = -1;                    ///< the block of its body in `file`
   bool endsBody = false;            ///< whether the last `return` is the body's own last statement
   std::vector<std::size_t> returns; ///< where each `return`'s expression starts
   std::vector<std::string> texts;   ///< each `return`'s expression

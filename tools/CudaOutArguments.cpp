@@ -165,21 +165,30 @@ bool ConstantFolder::Impl::onlyRead(std::size_t file, std::size_t at, std::size_
   return fits;
 }
 
-std::optional<Definition> ConstantFolder::Impl::valueLeftBy(const OutArgument &out, int depth) const {
-  if (out.body < 0)
-    return std::nullopt;
-  const CudaCode &defining = files_[out.definedIn];
-  const std::size_t open = defining.openBraceOf(out.body);
-  const std::size_t end = defining.pastBlockOpenedAt(open);
+std::optional<std::size_t> ConstantFolder::Impl::bodyLeftAt(std::size_t file, int body, int depth) const {
+  const CudaCode &source = files_[file];
+  const std::string &code = source.code();
+  const std::size_t open = source.openBraceOf(body), end = source.pastBlockOpenedAt(open);
   if (end == std::string::npos || end < open + 3 || depth >= kMaxDepth)
     return std::nullopt;
-  // Read just before the body's `}` (which blockAt() reads as outside it), its parameters as every call
-  // passes them. Not scoped to this call: that would change the calls read (readCalls()) under a fold
-  // that holds what they cache.
-  Definition value(out.parameter, out.definedIn, end - 2, false);
-  if (out.pointer && pointee(out.definedIn, end - 2, out.parameter, depth + 1, value) != Lookup::Found)
+  for (std::size_t at = code.find("return", open); at < end; at = code.find("return", at + 6)) {
+    if (!isWholeWord(code, at, 6) || untaken(file, at, std::string::npos, depth))
+      continue; // `if (argc < 2) return;` run with arguments
+    return runsBeforeEachUse(file, at, end - 2, false, depth) ? std::optional<std::size_t>(at) : std::nullopt;
+  }
+  return end - 2; // just before the body's `}`, which blockAt() reads as outside it
+}
+
+std::optional<Definition> ConstantFolder::Impl::valueLeftBy(const OutArgument &out, int depth) const {
+  const std::optional<std::size_t> exit = out.body < 0 ? std::nullopt : bodyLeftAt(out.definedIn, out.body, depth);
+  if (!exit)
     return std::nullopt;
-  Definition left("", out.definedIn, end - 2, false);
+  // Read where the body is left, its parameters as every call passes them. Not scoped to this call: that
+  // would change the calls read (readCalls()) under a fold that holds what they cache.
+  Definition value(out.parameter, out.definedIn, *exit, false);
+  if (out.pointer && pointee(out.definedIn, *exit, out.parameter, depth + 1, value) != Lookup::Found)
+    return std::nullopt;
+  Definition left("", out.definedIn, *exit, false);
   if ((left.number = number(value.file, value.offset, value.text, depth + 1)))
     return left;
   if ((left.dims = dimension(value.file, value.offset, value.text, depth + 1))) { // `dim3 &grid`
@@ -191,15 +200,10 @@ std::optional<Definition> ConstantFolder::Impl::valueLeftBy(const OutArgument &o
 
 Lookup ConstantFolder::Impl::memberLeftBy(const OutArgument &out, const std::string &fields, int depth,
                                           Definition &found) const {
-  if (out.body < 0 || out.pointer || depth >= kMaxDepth)
-    return Lookup::Unknown;
-  const CudaCode &defining = files_[out.definedIn];
-  const std::size_t open = defining.openBraceOf(out.body);
-  const std::size_t end = defining.pastBlockOpenedAt(open);
-  if (end == std::string::npos || end < open + 3)
-    return Lookup::Unknown;
-  Definition value; // read just before the body's `}`, as valueLeftBy() reads a number
-  if (member(out.definedIn, end - 2, out.parameter + "." + fields, depth + 1, value) != Lookup::Found)
+  const std::optional<std::size_t> exit =
+      out.body < 0 || out.pointer ? std::nullopt : bodyLeftAt(out.definedIn, out.body, depth);
+  Definition value; // read where the body is left, as valueLeftBy() reads a number
+  if (!exit || member(out.definedIn, *exit, out.parameter + "." + fields, depth + 1, value) != Lookup::Found)
     return Lookup::Unknown;
   return foldedWhereWritten(value, depth, found);
 }
@@ -264,7 +268,7 @@ const std::optional<FunctionReturns> &ConstantFolder::Impl::functionReturns(std:
     for (const int body : source.functionBodiesNamed(name)) {
       ++definitions;
       const std::size_t open = source.openBraceOf(body), end = source.pastBlockOpenedAt(open);
-      FunctionReturns read{file, end == std::string::npos ? 0 : end - 2, false, {}, {}, {}};
+      FunctionReturns read{file, body, false, {}, {}, {}};
       std::size_t stop = std::string::npos; // past the last `return`'s `;`
       for (std::size_t at = code.find("return", open); end != std::string::npos && at < end;
            at = code.find("return", at + 6))
@@ -299,15 +303,15 @@ std::optional<ReturnedValue> ConstantFolder::Impl::reachedReturn(std::size_t cal
   const std::optional<FunctionReturns> &read = functionReturns(caller, name);
   if (!read || depth >= kMaxDepth)
     return std::nullopt;
-  for (std::size_t i = 0; i < read->returns.size(); ++i) {
-    const bool several = read->returns.size() > 1 || !read->endsBody; // one that ends the body runs whenever it ends
-    if (several && untaken(read->file, read->returns[i], std::string::npos, depth))
-      continue; // `if (argc > 1) return ...;` without arguments
-    if (several && !runsBeforeEachUse(read->file, read->returns[i], read->end, false, depth))
-      return std::nullopt; // in a loop, or a branch not known to be taken
-    return ReturnedValue{read->texts[i], read->file, read->returns[i], read->type};
+  std::size_t reached = 0; // one that ends the body runs whenever the body ends
+  if (read->returns.size() > 1 || !read->endsBody) {
+    const std::optional<std::size_t> left = bodyLeftAt(read->file, read->body, depth);
+    const auto found = left ? std::find(read->returns.begin(), read->returns.end(), *left + 6) : read->returns.end();
+    if (found == read->returns.end())
+      return std::nullopt; // a `return` in a loop, or a branch not known to be taken, or none reached
+    reached = static_cast<std::size_t>(found - read->returns.begin());
   }
-  return std::nullopt; // every `return` in a branch not taken
+  return ReturnedValue{read->texts[reached], read->file, read->returns[reached], read->type};
 }
 
 } // namespace ptxdvfs::tools

@@ -30,6 +30,9 @@ TEST(GlobalSetUpTest, TheAssignmentOfItsOneSetUpFunction) {
   EXPECT_EQ(rowsAfter("rows = 64;", "", "#define N 4\nint cols[N], rows = 8;"), "64,1,1");
   // Of those that run, the last written.
   EXPECT_EQ(rowsAfter("if (argc == 1)\n  rows = 64;\nelse\n  rows = 32;\nrows = 16;"), "16,1,1");
+  // A `return` that runs before the change leaves the declared value (argc is 1).
+  EXPECT_EQ(rowsAfter("if (argc < 2)\n  return;\nrows = 64;", "", "int rows = 8;"), "8,1,1");
+  EXPECT_EQ(rowsAfter("if (argc > 2)\n  return;\nrows = 64;", "", "int rows = 8;"), "64,1,1");
   // No change runs: the value it is declared with.
   EXPECT_EQ(rowsAfter("if (argc == 2)\n  rows = 64;", "", "int rows = 8;"), "8,1,1");
   EXPECT_EQ(rowsAfter("if (argc == 2)\n  rows = 64;"), "none"); // declared without one

@@ -139,6 +139,24 @@ TEST(OutParametersTest, AHelperThatReadsTheCommandLineReturnsWhatTheRunGivesIt) 
             "16,1,1 x 256,1,1");
 }
 
+TEST(OutParametersTest, AnEarlyReturnThatRunsLeavesWhatWasSetBeforeIt) {
+  // Run bare, `sizes` returns before it sets n (read as set before: 16 blocks).
+  const std::string sizes = "void sizes(int argc, int &n) {\n  if (argc < 2)\n    return;\n  n = 4096;\n}\n";
+  const std::string launch = "int n = 1 << 16;\nsizes(argc, n);\nk<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({}, launch, nullptr, sizes), "256,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"-v"}, launch, nullptr, sizes), "16,1,1 x 256,1,1, 1");
+  // A result and an out-parameter: `return false;` before the change, `return true;` after it.
+  const std::string parse = "bool parse(int argc, char **argv, int &n) {\n  if (argc < 2) return false;\n"
+                            "  n = atoi(argv[1]);\n  return true;\n}\n";
+  const std::string parsed = "int n = 1 << 16;\nparse(argc, argv, n);\nk<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({}, parsed, nullptr, parse), "256,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"4096"}, parsed, nullptr, parse), "16,1,1 x 256,1,1, 1");
+  // Open: a return that may or may not run.
+  EXPECT_EQ(
+      runWith({}, launch, nullptr, "void sizes(int argc, int &n) {\n  if (rand())\n    return;\n  n = 4096;\n}\n"),
+      "none x 256,1,1, 1");
+}
+
 TEST(OutParametersTest, WhatACallCannotChangeKeepsItsValue) {
   // By value, or by const reference: the caller's variable keeps its value.
   const std::string byValue = "void widen(int threads) { threads = 1024; }\n"

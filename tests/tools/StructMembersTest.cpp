@@ -86,6 +86,11 @@ TEST(StructMembersTest, AStructPassedByReferenceIsWhatItsFunctionLeavesThere) {
   EXPECT_EQ(folded(kParams + "void setup(Params &p);\nint main() { Params p = {4096, 256};\n  setup(p);\n  @ }", "p.n"),
             "none");
   EXPECT_EQ(folded(setup + "int main() { Params p = {4096, 256};\n  if (rand())\n    setup(p);\n  @ }", "p.n"), "none");
+  // A `return` that runs before the change leaves the member as it was (main's argc is 1 here).
+  EXPECT_EQ(folded(kParams + "void setup(int argc, Params &p) {\n  if (argc < 2)\n    return;\n  p.n = 7;\n}\n"
+                             "int main(int argc, char **argv) { Params p = {4096, 256};\n  setup(argc, p);\n  @ }",
+                   "p.n"),
+            "4096,1,1");
 }
 
 TEST(StructMembersTest, AStructPassedWhereItMayChangeIsNotKnown) {
