@@ -165,12 +165,15 @@ private:
   /// takes anything by reference or pointer.
   const std::vector<ReferenceParameters> &referenceParametersOf(const std::string &callee) const;
   /// What the call of `out` leaves in its argument, a number or a `dim3`
-  /// (`void setup(int n, dim3 &grid)`): the parameter's value at the end
-  /// of the callee's body, its parameters read as every call
+  /// (`void setup(int n, dim3 &grid)`): the parameter's value where the
+  /// callee's body is left (bodyLeftAt()), its parameters read as every call
   /// passes them (CUDA samples' `getNumBlocksAndThreads(n, 64, 256,
   /// blocks, threads)`); nullopt where that does not fold (calls that
   /// pass different values among them).
-  std::optional<Definition> valueLeftBy(const OutArgument &out, int depth) const;
+  /// `passed` is the caller's variable, in `callFile`, whose value a
+  /// pointer's target keeps where the body sets nothing there.
+  std::optional<Definition> valueLeftBy(const OutArgument &out, std::size_t callFile, const std::string &passed,
+                                        int depth) const;
   /// What the call of `out`, given a struct by reference (`void
   /// parse(int argc, char **argv, Options &o)`), leaves in its member
   /// `fields`: that member of the parameter at the end of the callee's
@@ -226,8 +229,8 @@ private:
   /// What the pointer parameter `name` points at just `before` an offset
   /// of its function's body in `file`: the last statement `*name = e;`
   /// that runs once before it. Unknown where the pointer is used any other
-  /// way in between (passed on, indexed, moved), or nothing there sets it
-  /// (what the caller's variable held is not read).
+  /// way in between (passed on, indexed, moved); Absent where nothing there
+  /// sets it, so that it holds what the caller's variable held.
   Lookup pointee(std::size_t file, std::size_t before, const std::string &name, int depth, Definition &found) const;
   /// Whether any of the files may change a variable named `name` after
   /// its declaration (`n = 2`, `n++`, `&n`, `cin >> n`, a call that takes

@@ -179,14 +179,19 @@ std::optional<std::size_t> ConstantFolder::Impl::bodyLeftAt(std::size_t file, in
   return end - 2; // just before the body's `}`, which blockAt() reads as outside it
 }
 
-std::optional<Definition> ConstantFolder::Impl::valueLeftBy(const OutArgument &out, int depth) const {
+std::optional<Definition> ConstantFolder::Impl::valueLeftBy(const OutArgument &out, std::size_t callFile,
+                                                            const std::string &passed, int depth) const {
   const std::optional<std::size_t> exit = out.body < 0 ? std::nullopt : bodyLeftAt(out.definedIn, out.body, depth);
   if (!exit)
     return std::nullopt;
   // Read where the body is left, its parameters as every call passes them. Not scoped to this call: that
   // would change the calls read (readCalls()) under a fold that holds what they cache.
   Definition value(out.parameter, out.definedIn, *exit, false);
-  if (out.pointer && pointee(out.definedIn, *exit, out.parameter, depth + 1, value) != Lookup::Found)
+  if (const Lookup pointed =
+          out.pointer ? pointee(out.definedIn, *exit, out.parameter, depth + 1, value) : Lookup::Found;
+      pointed == Lookup::Absent)
+    value = Definition(passed, callFile, out.callAt, false); // `if (argc < 2) return false;` before `*n = ...`
+  else if (pointed != Lookup::Found)
     return std::nullopt;
   Definition left("", out.definedIn, *exit, false);
   if ((left.number = number(value.file, value.offset, value.text, depth + 1)))
@@ -250,7 +255,7 @@ Lookup ConstantFolder::Impl::pointee(std::size_t file, std::size_t before, const
     found = Definition(*assigned, file, star, false);
     return Lookup::Found;
   }
-  return Lookup::Unknown;
+  return Lookup::Absent; // nothing sets it there: what the caller's variable held
 }
 
 const std::optional<FunctionReturns> &ConstantFolder::Impl::functionReturns(std::size_t caller,

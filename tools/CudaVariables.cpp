@@ -202,8 +202,9 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
         // Passed by reference to a function that sets it: what the call leaves there.
         if (untaken(file, out->callAt, before, depth))
           continue;
-        std::optional<Definition> left =
-            runsBeforeEachUse(file, out->callAt, before, false, depth) ? valueLeftBy(*out, depth) : std::nullopt;
+        std::optional<Definition> left = runsBeforeEachUse(file, out->callAt, before, false, depth)
+                                             ? valueLeftBy(*out, file, name, depth)
+                                             : std::nullopt;
         if (!left)
           return Lookup::Unknown;
         found = std::move(*left);

@@ -61,7 +61,7 @@ TEST(OutParametersTest, APointerParameterGivesWhatItsFunctionStoresThere) {
   EXPECT_EQ(launchedAfter("dim3 g;\nsetup(1 << 16, &g);\nk<<<g, 256>>>(x);",
                           "void setup(int n, dim3 *grid) { *grid = dim3(n / 256); }\n"),
             "256,1,1 x 256,1,1");
-  // Not read: set in a loop, through `(*p)++`, passed on, or never set there (the caller's value is not read).
+  // Not read: set in a loop, through `(*p)++`, or passed on.
   EXPECT_EQ(launchedAfter("int t = 32;\ngrow(&t);\nk<<<8, t>>>(x);",
                           "void grow(int *t) { for (int i = 0; i < 3; ++i) *t *= 2; }\n"),
             "8,1,1 x none");
@@ -70,7 +70,8 @@ TEST(OutParametersTest, APointerParameterGivesWhatItsFunctionStoresThere) {
   EXPECT_EQ(launchedAfter("int t = 64;\npass(&t);\nk<<<8, t>>>(x);",
                           "void fill(int *t);\nvoid pass(int *t) { fill(t); }\n"),
             "8,1,1 x none");
-  EXPECT_EQ(launchedAfter("int t = 64;\nkeep(&t);\nk<<<8, t>>>(x);", "void keep(int *t) { }\n"), "8,1,1 x none");
+  // Never set there: the caller's value.
+  EXPECT_EQ(launchedAfter("int t = 64;\nkeep(&t);\nk<<<8, t>>>(x);", "void keep(int *t) { }\n"), "8,1,1 x 64,1,1");
   // A pointer variable passed for the pointer parameter is not the variable launched with.
   EXPECT_EQ(launchedAfter("int t = 64; int *p = &t;\nodd(p);\nk<<<8, t>>>(x);",
                           "void odd(int *t) { *t = 128; }\n"),
@@ -151,6 +152,16 @@ TEST(OutParametersTest, AnEarlyReturnThatRunsLeavesWhatWasSetBeforeIt) {
   const std::string parsed = "int n = 1 << 16;\nparse(argc, argv, n);\nk<<<n / 256, 256>>>(x);";
   EXPECT_EQ(runWith({}, parsed, nullptr, parse), "256,1,1 x 256,1,1, 1");
   EXPECT_EQ(runWith({"4096"}, parsed, nullptr, parse), "16,1,1 x 256,1,1, 1");
+  // Through a pointer, C's way, the call in an `if`'s condition: run bare, `*n` is never set.
+  const std::string pointer = "bool parse(int argc, char **argv, int *n) {\n  if (argc < 2) return false;\n"
+                              "  *n = atoi(argv[1]);\n  return *n > 0;\n}\n";
+  const std::string checked = "int n = 1 << 16;\nif (!parse(argc, argv, &n))\n  n = 1 << 16;\nk<<<n / 256, 256>>>(x);";
+  const std::string unchecked = "int n = 1 << 16;\nparse(argc, argv, &n);\nk<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({}, unchecked, nullptr, pointer), "256,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"4096"}, unchecked, nullptr, pointer), "16,1,1 x 256,1,1, 1");
+  // Its result folds too: `return *n > 0;` is true with 4096, so the fallback is not taken.
+  EXPECT_EQ(runWith({"4096"}, checked, nullptr, pointer), "16,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"0"}, checked, nullptr, pointer), "256,1,1 x 256,1,1, 1");
   // Open: a return that may or may not run.
   EXPECT_EQ(
       runWith({}, launch, nullptr, "void sizes(int argc, int &n) {\n  if (rand())\n    return;\n  n = 4096;\n}\n"),
