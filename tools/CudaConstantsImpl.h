@@ -175,10 +175,10 @@ private:
   std::optional<Definition> valueLeftBy(const OutArgument &out, std::size_t callFile, const std::string &passed,
                                         int depth) const;
   /// What the call of `out`, given a struct by reference (`void
-  /// parse(int argc, char **argv, Options &o)`), leaves in its member
-  /// `fields`: that member of the parameter at the end of the callee's
-  /// body (member()), else what the call's own argument held. Unknown for
-  /// a pointer, or a function only declared.
+  /// parse(int argc, char **argv, Options &o)`) or by address (`Options
+  /// *o`, called with `&o`), leaves in its member `fields`: that member of
+  /// the parameter where the callee's body is left (member()), else what
+  /// the call's own argument held. Unknown for a function only declared.
   Lookup memberLeftBy(const OutArgument &out, const std::string &fields, int depth, Definition &found) const;
   /// Where the function body `body` of `file` is left when it runs: at the
   /// first `return` that is not in a branch the program does not take,

@@ -68,15 +68,18 @@ std::string constants::structNamedBy(const std::vector<std::string> &words) {
 
 namespace {
 
-/// The members written after a name, `.grid.x` as `grid.x`, from `from`;
-/// `end` moves past them, and `deeper` tells whether `->`, `[` or a call
-/// reaches further in.
+/// The members written after a name, `.grid.x` as `grid.x`, from `from`
+/// (the first also after `->`, a pointer parameter's `o->n`); `end` moves
+/// past them, and `deeper` tells whether `->`, `[` or a call reaches
+/// further in.
 std::string memberChainAt(const std::string &code, std::size_t from, std::size_t &end, bool &deeper) {
   std::string chain;
   end = from;
   for (;;) {
-    const std::size_t dot = code.find_first_not_of(" \t", end);
-    if (dot == std::string::npos || code[dot] != '.' || (dot + 1 < code.size() && code[dot + 1] == '.'))
+    std::size_t dot = code.find_first_not_of(" \t", end);
+    if (chain.empty() && dot != std::string::npos && code.compare(dot, 2, "->") == 0)
+      ++dot; // read past its `-`, as `.`
+    else if (dot == std::string::npos || code[dot] != '.' || (dot + 1 < code.size() && code[dot + 1] == '.'))
       break;
     const std::size_t name = code.find_first_not_of(" \t\r\n", dot + 1);
     std::size_t nameEnd = name;
@@ -388,9 +391,12 @@ Lookup ConstantFolder::Impl::structParameter(std::size_t file, const CudaCode::P
     return Lookup::Unknown; // after a `<`, a template's commas may split no parameters
   const std::vector<std::string> declaredBefore = topLevelParts(before);
   const std::size_t index = declaredBefore.size() - 1;
-  if (declaredBefore.back().find_first_of("*[") != std::string::npos ||
+  // A pointer to one struct (`Options *o`, read as `o->n`) is what its calls pass the address of (`&o`).
+  const std::string &declared = declaredBefore.back();
+  const bool pointer = std::count(declared.begin(), declared.end(), '*') == 1;
+  if ((!pointer && declared.find('*') != std::string::npos) || declared.find('[') != std::string::npos ||
       index >= source.parametersOf(list.body).size())
-    return Lookup::Unknown; // a pointer (`p->n` is not read), or not its declaration
+    return Lookup::Unknown; // a pointer to pointers, an array, or not its declaration
   // The member's type, for the value as C converts it to that type, and whether it is a dim3.
   std::string type = structNamedBy(wordsIn(declaredBefore.back()));
   std::vector<std::string> memberType;
@@ -416,7 +422,10 @@ Lookup ConstantFolder::Impl::structParameter(std::size_t file, const CudaCode::P
     const std::optional<std::vector<std::string>> arguments = callArguments(callFile, call, function);
     if (!arguments || index >= arguments->size())
       return std::nullopt;
-    const std::string argument = trimmed((*arguments)[index]);
+    std::string argument = trimmed((*arguments)[index]);
+    if (pointer && (argument.empty() || argument[0] != '&'))
+      return std::nullopt; // a pointer variable: what it points at is not read
+    argument = pointer ? trimmed(std::string_view(argument).substr(1)) : argument;
     const std::string variable = isName(argument) ? argument : memberPathOf(tokensOf(argument));
     if (variable.empty())
       return std::nullopt; // a braced list or a call's result: not read here

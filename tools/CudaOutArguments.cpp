@@ -205,8 +205,7 @@ std::optional<Definition> ConstantFolder::Impl::valueLeftBy(const OutArgument &o
 
 Lookup ConstantFolder::Impl::memberLeftBy(const OutArgument &out, const std::string &fields, int depth,
                                           Definition &found) const {
-  const std::optional<std::size_t> exit =
-      out.body < 0 || out.pointer ? std::nullopt : bodyLeftAt(out.definedIn, out.body, depth);
+  const std::optional<std::size_t> exit = out.body < 0 ? std::nullopt : bodyLeftAt(out.definedIn, out.body, depth);
   Definition value; // read where the body is left, as valueLeftBy() reads a number
   if (!exit || member(out.definedIn, *exit, out.parameter + "." + fields, depth + 1, value) != Lookup::Found)
     return Lookup::Unknown;

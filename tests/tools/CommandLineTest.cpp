@@ -196,6 +196,16 @@ TEST(CommandLineTest, AnOptionLoopFillsAStructOfOptions) {
             "16,1,1 x 256,1,1, 1");
   EXPECT_NE(how.find("`o.n` = 4096, as `parse` at t.cu:"), std::string::npos) << how;
   EXPECT_EQ(runWith({}, "Options o;\nparse(argc, argv, o);\n" + launch, nullptr, parse), "256,1,1 x 256,1,1, 1");
+  // C's way: a pointer to it, `o->n`, in a typedef'd struct filled by the function before its loop.
+  const std::string c = "typedef struct { int n; int block; } options_t;\n"
+                        "void parse(int argc, char **argv, options_t *o) {\n  o->n = 1 << 16;\n  o->block = 256;\n"
+                        "  for (int i = 1; i < argc; i++)\n"
+                        "    if (!strcmp(argv[i], \"-n\") && i + 1 < argc) o->n = atoi(argv[++i]);\n}\n";
+  EXPECT_EQ(
+      runWith({"-n", "4096"}, "options_t o;\nparse(argc, argv, &o);\nk<<<o.n / o.block, o.block>>>(x);", nullptr, c),
+      "16,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({}, "options_t o;\nparse(argc, argv, &o);\nk<<<o.n / o.block, o.block>>>(x);", nullptr, c),
+            "256,1,1 x 256,1,1, 1");
   // In the constructor's body, given main's arguments by the object's construction.
   const std::string built = "struct Options {\n  int n = 1 << 16;\n  int reps = 10;\n"
                             "  Options(int argc, char **argv) {\n    for (int i = 1; i < argc; i++) {\n"

@@ -86,6 +86,12 @@ TEST(StructMembersTest, AStructPassedByReferenceIsWhatItsFunctionLeavesThere) {
   EXPECT_EQ(folded(kParams + "void setup(Params &p);\nint main() { Params p = {4096, 256};\n  setup(p);\n  @ }", "p.n"),
             "none");
   EXPECT_EQ(folded(setup + "int main() { Params p = {4096, 256};\n  if (rand())\n    setup(p);\n  @ }", "p.n"), "none");
+  // By address, C's way: `p->n` in the body.
+  const std::string byAddress = kParams + "void setup(Params *p) {\n  p->n = 7;\n}\n";
+  EXPECT_EQ(folded(byAddress + "int main() { Params p = {4096, 256};\n  setup(&p);\n  @ }", "p.n"), "7,1,1");
+  EXPECT_EQ(folded(byAddress + "int main() { Params p = {4096, 256};\n  setup(&p);\n  @ }", "p.block"), "256,1,1");
+  EXPECT_EQ(folded(byAddress + "int main() { Params p = {4096, 256};\n  Params *q = &p;\n  setup(q);\n  @ }", "p.n"),
+            "none"); // a pointer variable passed: what it points at is not followed
   // A `return` that runs before the change leaves the member as it was (main's argc is 1 here).
   EXPECT_EQ(folded(kParams + "void setup(int argc, Params &p) {\n  if (argc < 2)\n    return;\n  p.n = 7;\n}\n"
                              "int main(int argc, char **argv) { Params p = {4096, 256};\n  setup(argc, p);\n  @ }",
