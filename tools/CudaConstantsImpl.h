@@ -10,6 +10,7 @@
 #include "CudaExpression.h"
 #include "CudaFolderMemo.h"
 #include "CudaLoopHeaders.h"
+#include "CudaStatements.h"
 #include "CudaStructLayout.h"
 
 #include <cstddef>
@@ -367,6 +368,13 @@ private:
   /// braced list, `Type{...}`, another variable's name, or empty for none)
   /// gives its member `path`; `zeroed` where members it leaves out are
   /// value-initialized (a static or global one).
+  /// The name a structured binding declares at `at` (`n` of `auto [n,
+  /// block] = parse(argc, argv);`): the member at its position of the
+  /// struct the initializer gives, a function's result (its return type
+  /// names the struct) or `Type{...}`, as memberOfValue() reads it.
+  /// Unknown for anything else (a `std::pair`, an array, a name).
+  Lookup boundMember(std::size_t file, std::size_t at, const StructuredBinding &binding, int depth,
+                     Definition &found) const;
   Lookup memberOfValue(std::size_t file, std::size_t at, std::string type, const std::string &value, bool zeroed,
                        const std::string &path, int depth, Definition &found) const;
   /// The size of the container `name` just `before` an offset of `file`:

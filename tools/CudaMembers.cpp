@@ -249,6 +249,23 @@ bool ConstantFolder::Impl::onlyConstMethods(const std::string &name) const {
   return remembered_.constMethods.emplace(name, defined > 0 && constant == defined).first->second;
 }
 
+Lookup ConstantFolder::Impl::boundMember(std::size_t file, std::size_t at, const StructuredBinding &binding, int depth,
+                                         Definition &found) const {
+  const std::string &written = binding.initializer;
+  std::string type;
+  if (const std::size_t open = written.find('(');
+      open != std::string::npos && open > 0 && pastClosing(written, open) == written.size()) {
+    const std::optional<FunctionReturns> &returns = functionReturns(file, trimmed(written.substr(0, open)));
+    type = returns ? structNamedBy(returns->type) : ""; // `auto [n, block] = parse(argc, argv);`
+  } else if (const std::size_t brace = written.find('{'); brace != std::string::npos && brace > 0) {
+    type = trimmed(written.substr(0, brace)); // `auto [n, block] = Sizes{4096, 256};`
+  }
+  const StructFound definition = isName(type) ? structMembers(file, type) : StructFound{};
+  if (definition.members == nullptr || binding.index >= definition.members->size() || depth >= kMaxDepth)
+    return Lookup::Unknown;
+  return memberOfValue(file, at, type, written, false, (*definition.members)[binding.index].name, depth + 1, found);
+}
+
 Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const std::string &path, int depth,
                                     Definition &found) const {
   const std::size_t dot = path.find('.');

@@ -287,10 +287,8 @@ const std::optional<FunctionReturns> &ConstantFolder::Impl::functionReturns(std:
       read.endsBody = after == end - 1;
       if (after == std::string::npos || code.find_first_not_of(" \t\r\n}", after) < end)
         continue; // no return, or a last one that is not the body's last statement (or its last block's)
-      const std::size_t close = codeEndBefore(code, open); // its return type, to convert the value as C does
-      if (const std::optional<CudaCode::ParameterList> list =
-              close > 0 && code[close - 1] == ')' ? source.parameterListAround(close - 1) : std::nullopt) {
-        std::size_t nameAt = list->open;
+      // Its return type, to convert the value as C does, from the words before the name of the body's head.
+      if (std::size_t nameAt = source.parameterListOf(open); nameAt != std::string::npos) {
         wordBefore(code, nameAt);
         read.type = returnTypeBefore(code, nameAt);
       }

@@ -287,6 +287,26 @@ std::optional<std::vector<std::string>> listedDeclarationType(const std::string 
   return words;
 }
 
+std::optional<StructuredBinding> structuredBindingAt(const std::string &code, std::size_t at) {
+  std::size_t open = at, index = 0;
+  while (open > 0 && (isIdentifierChar(code[open - 1]) || isSpace(code[open - 1]) || code[open - 1] == ','))
+    index += code[--open] == ',';
+  if (open == 0 || code[open - 1] != '[')
+    return std::nullopt;
+  std::size_t keyword = codeEndBefore(code, open - 1);
+  while (keyword > 0 && code[keyword - 1] == '&')
+    keyword = codeEndBefore(code, keyword - 1);
+  const std::size_t close = pastClosing(code, open - 1);
+  const std::size_t equals = close == std::string::npos ? close : code.find_first_not_of(" \t\r\n", close);
+  if (wordBefore(code, keyword) != "auto" || equals == std::string::npos || code[equals] != '=' ||
+      code.compare(equals, 2, "==") == 0)
+    return std::nullopt;
+  const std::size_t end = statementEndFrom(code, equals + 1);
+  if (end == std::string::npos || code[end - 1] != ';')
+    return std::nullopt;
+  return StructuredBinding{index, trimmed(std::string_view(code).substr(equals + 1, end - 1 - equals - 1))};
+}
+
 std::pair<std::size_t, std::size_t> argumentCountAndIndex(const std::string &code, std::size_t open, std::size_t at) {
   std::size_t count = 1, index = 0;
   int depth = 0;

@@ -86,6 +86,17 @@ bool declaresName(const std::vector<std::string> &words);
 std::optional<std::vector<std::string>> listedDeclarationType(const std::string &code, std::size_t at,
                                                               bool namedTypes = false);
 
+/// A name declared by a structured binding, `auto [n, block] =
+/// parse(argc, argv);` (also `const auto &[...]`): its position in the
+/// brackets, and the initializer as written after `=`.
+struct StructuredBinding {
+  std::size_t index = 0;
+  std::string initializer;
+};
+/// The structured binding that declares the name at `at`; nullopt for a
+/// name declared or used any other way.
+std::optional<StructuredBinding> structuredBindingAt(const std::string &code, std::size_t at);
+
 /// How many arguments the call whose `(` is at `open` passes, and the
 /// position of the one that holds `at` among them: top-level commas
 /// counted, no text copied (this runs for every name read as an argument).

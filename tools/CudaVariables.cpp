@@ -187,6 +187,11 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
         continue; // another function's parameter (a constructor's member initializers see its own)
       return withMembers(parameter(file, *list, at, name, depth, found));
     }
+    if (const std::optional<StructuredBinding> binding = structuredBindingAt(code, at)) {
+      if (!source.encloses(source.blockAt(at), useBlock))
+        continue;                                           // another function's, or a closed block's
+      return boundMember(file, at, *binding, depth, found); // `auto [n, block] = parse(argc, argv);`
+    }
     std::size_t next = end;
     while (next < code.size() && isSpace(code[next]))
       ++next;

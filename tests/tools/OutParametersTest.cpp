@@ -84,6 +84,10 @@ TEST(OutParametersTest, ABodyOfSeveralStatementsReturnsWhatItsLastStatementRetur
   // Converted to its return type.
   EXPECT_EQ(launchedAfter("k<<<half(129), 32>>>(x);", "int half(float v) {\n  float h = v / 2;\n  return h;\n}\n"),
             "64,1,1 x 32,1,1");
+  // Before the value is used again: 64 * 2, where the unconverted 64.5 * 2 would read 129.
+  EXPECT_EQ(launchedAfter("k<<<half(129) * 2, 32>>>(x);",
+                          "static inline int half(float v) {\n  float h = v / 2;\n  return h;\n}\n"),
+            "128,1,1 x 32,1,1");
   // An options struct returned by a parser of the command line, run without arguments.
   EXPECT_EQ(launchedAfter("Options o = parse(argc, argv);\nk<<<o.n / o.block, o.block>>>(x);",
                           "struct Options { int n = 1 << 20; int block = 128; };\n"

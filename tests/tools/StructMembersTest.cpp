@@ -99,6 +99,21 @@ TEST(StructMembersTest, AStructPassedByReferenceIsWhatItsFunctionLeavesThere) {
             "4096,1,1");
 }
 
+TEST(StructMembersTest, AStructuredBindingNamesTheMembersInOrder) {
+  const std::string parse = kParams + "static Params parse(int argc, char **argv) {\n  Params p{4096, 256};\n"
+                                      "  if (argc > 1) p.n = 8192;\n  return p;\n}\n";
+  EXPECT_EQ(folded(parse + "int main(int argc, char **argv) {\n  auto [n, block] = parse(argc, argv);\n  @ }", "n"),
+            "4096,1,1");
+  EXPECT_EQ(folded(parse + "int main(int argc, char **argv) {\n  const auto &[n, block] = parse(argc, argv);\n  @ }",
+                   "block"),
+            "256,1,1");
+  EXPECT_EQ(folded(kParams + "int main() {\n  auto [n, block] = Params{64, 32};\n  @ }", "n / block"), "2,1,1");
+  // A name changed after it, and what is not a struct the files define: open.
+  EXPECT_EQ(folded(kParams + "int main() {\n  auto [n, block] = Params{64, 32};\n  n *= 2;\n  @ }", "n"), "128,1,1");
+  EXPECT_EQ(folded("#include <utility>\nint main() {\n  auto [n, block] = std::make_pair(64, 32);\n  @ }", "n"),
+            "none");
+}
+
 TEST(StructMembersTest, AStructPassedWhereItMayChangeIsNotKnown) {
   // By address to a function not read, or as a parameter.
   EXPECT_EQ(folded(kParams + "int main() { Params p = {4096, 256};\n  readOptions(&p);\n  @ }", "p.n"), "none");
