@@ -317,14 +317,14 @@ Lookup ConstantFolder::Impl::member(std::size_t file, std::size_t before, const 
         continue; // another member, or a read
       if (chain != fields || deeper)
         return Lookup::Unknown; // a part of it, or all of it, changed another way: `p.grid.x = 4;`, `p.v[0] = 1;`
+      const std::string written = code.substr(at, end - at); // `o.n`, `o->n`
       if (source.outermostFunctionBodyAt(at) == source.outermostFunctionBodyAt(before))
-        if (const std::optional<Lookup> read =
-                commandLine().change(file, at, code.substr(at, end - at), before, depth, found)) {
+        if (const std::optional<Lookup> read = commandLine().change(file, at, written, before, depth, found)) {
           if (*read == Lookup::Absent)
             continue;   // an option loop's branch, or a `getopt` case, that no argument leads to
           return *read; // `o.n = atoi(argv[++i]);` in an option loop
         }
-      const std::optional<std::string> assigned = assignedText(code, at, code.substr(at, end - at));
+      const std::optional<std::string> assigned = assignedText(code, at, written);
       if (!assigned || !runsBeforeEachUse(file, at, before, readsName(*assigned, base), depth))
         return Lookup::Unknown;
       found = Definition(*assigned, file, at, false); // `p.n *= 2` reads as `p.n * (2)`, looked up from here

@@ -378,23 +378,31 @@ bool passedToBeRead(const std::string &code, std::size_t at, std::size_t length)
          inLaunchArgumentArray(code, at, length);
 }
 
+namespace {
+
+/// Whether the `(` at `open` begins the head of an `if`, `for`, `while` or
+/// `switch`; `keyword` moves to that word's start.
+bool opensHead(const std::string &code, std::size_t open, std::size_t &keyword) {
+  static const std::set<std::string, std::less<>> kHeads{"if", "for", "while", "switch"};
+  keyword = open;
+  return kHeads.count(wordBefore(code, keyword)) > 0;
+}
+
+} // namespace
+
 std::size_t headKeywordAround(const std::string &code, std::size_t at) {
   std::size_t found = std::string::npos;
-  for (std::size_t open = parenthesisAround(code, at); open != std::string::npos;
-       open = parenthesisAround(code, open)) {
-    std::size_t keyword = open;
-    const std::string word = wordBefore(code, keyword);
-    if (word == "if" || word == "switch" || word == "for" || word == "while")
+  for (std::size_t open = parenthesisAround(code, at), keyword = 0; open != std::string::npos;
+       open = parenthesisAround(code, open))
+    if (opensHead(code, open, keyword))
       found = keyword;
-  }
   return found;
 }
 
 std::size_t statementStartAround(const std::string &code, std::size_t at) {
-  static const std::set<std::string, std::less<>> kHeads{"if", "for", "while", "switch"};
   auto headedBy = [&](std::size_t open) {
     std::size_t keyword = open;
-    return kHeads.count(wordBefore(code, keyword)) > 0;
+    return opensHead(code, open, keyword);
   };
   std::size_t start = at;
   for (std::size_t i = at; i > 0;) {
