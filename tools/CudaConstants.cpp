@@ -4,6 +4,7 @@
 
 #include "CudaConstantsImpl.h"
 
+#include "CudaCallScope.h"
 #include "CudaCommandLineReads.h"
 #include "CudaExpression.h"
 #include "CudaFolderNotes.h"
@@ -192,7 +193,7 @@ public:
   }
   std::optional<Number> function(const std::string &name, const std::optional<std::vector<Number>> &arguments,
                                  int depth) const override {
-    return folder_.function(file_, name, arguments, depth);
+    return folder_.function(file_, offset_, name, arguments, depth);
   }
   bool spend(std::size_t tokens) const override {
     folder_.examined_ += tokens;
@@ -329,12 +330,15 @@ Lookup ConstantFolder::Impl::returnFunction(std::size_t caller, const std::strin
   return cached->second.first;
 }
 
-std::optional<Number> ConstantFolder::Impl::function(std::size_t caller, const std::string &name,
+std::optional<Number> ConstantFolder::Impl::function(std::size_t caller, std::size_t offset, const std::string &name,
                                                      const std::optional<std::vector<Number>> &arguments,
                                                      int depth) const {
   ReturnFunction definition;
   const Lookup lookup = returnFunction(caller, name, definition);
   if (lookup == Lookup::Absent && depth < kMaxDepth) {
+    const std::optional<std::size_t> call = callInStatement(caller, offset, name);
+    const std::optional<CallScope> scope =
+        call ? std::optional<CallScope>(std::in_place, *this, name, caller, *call) : std::nullopt;
     const std::optional<ReturnedValue> returned = reachedReturn(caller, name, depth);
     const std::optional<Number> value =
         returned ? number(returned->file, returned->offset, returned->text, depth + 1) : std::nullopt;

@@ -115,13 +115,23 @@ private:
   /// taken: `if (argc > 1) return atoi(argv[1]); return 4096;`. nullopt
   /// where the one reached is not known.
   std::optional<constants::ReturnedValue> reachedReturn(std::size_t caller, const std::string &name, int depth) const;
-  /// What `name(arguments)`, called from `caller`, returns; its body sees
-  /// the names of its own place, not the caller's. A body of several
-  /// statements (reachedReturn()) returns what every call makes it return,
-  /// whatever `arguments` are, and takes calls whose arguments do not fold
-  /// (nullopt: `parse(argc, argv)`).
-  std::optional<Number> function(std::size_t caller, const std::string &name,
+  /// What `name(arguments)`, called from the statement at `offset` of
+  /// `caller`, returns; its body sees the names of its own place, not the
+  /// caller's. A body of several statements (reachedReturn()) returns what
+  /// the one call of `name` in that statement makes it return (CallScope:
+  /// `getIntArg(argc, argv, "-b", 128)`), else what every call makes it
+  /// return, whatever `arguments` are, and takes calls whose arguments do
+  /// not fold (nullopt: `parse(argc, argv)`).
+  std::optional<Number> function(std::size_t caller, std::size_t offset, const std::string &name,
                                  const std::optional<std::vector<Number>> &arguments, int depth) const;
+  /// While it lives, the calls of one function are one call alone (callsOf()): its body, of several statements,
+  /// is read for that call, its parameters as that call passes them. What the folder remembers that rests on
+  /// parameters' values (the parameters found, switches, option loops' runs, means) is kept apart and dropped
+  /// when it ends, for the call to see no other call's and leave none behind.
+  class CallScope;
+  /// The one call of `function` in the statement of `file` from `offset` on; nullopt where there is none or
+  /// several, or where a CallScope reads `function`'s calls already (its call of itself).
+  std::optional<std::size_t> callInStatement(std::size_t file, std::size_t offset, const std::string &function) const;
   /// The variable `name` as seen just `before` an offset of `file` (only
   /// file-scope ones from another file); Absent where none is declared.
   Lookup variable(std::size_t file, std::size_t before, const std::string &name, bool fileScopeOnly, int depth,
@@ -541,6 +551,8 @@ private:
   /// The calls read for the templates they name (readCalls()), and how many times they changed.
   mutable TemplateCalls callsRead_;
   mutable std::size_t callsChanged_ = 0;
+  /// The one call each function's calls stand for while a CallScope reads its body for it.
+  mutable TemplateCalls callsBound_;
   /// How many times a loop counter stood for its middle value, so far, and the last one's loop and range.
   mutable std::size_t middles_ = 0;
   mutable std::optional<constants::CounterRead> lastMiddle_;

@@ -4,6 +4,7 @@
 #include "CudaConstantsImpl.h"
 
 #include "CudaCommandLine.h"
+#include "CudaStatements.h"
 
 #include <algorithm>
 #include <string_view>
@@ -15,6 +16,8 @@ using namespace expression;
 using namespace constants;
 
 const std::vector<std::pair<std::size_t, std::size_t>> &ConstantFolder::Impl::callsOf(const std::string &name) const {
+  if (auto bound = callsBound_.find(name); bound != callsBound_.end())
+    return bound->second; // the one a CallScope reads
   if (auto read = callsRead_.find(name); read != callsRead_.end())
     return read->second; // one instance's
   auto cached = remembered_.calls.find(name);
@@ -99,6 +102,21 @@ std::optional<std::vector<std::string>> ConstantFolder::Impl::callArguments(std:
 std::vector<std::pair<std::size_t, std::size_t>> ConstantFolder::callsOf(const std::string &name,
                                                                          std::size_t definedIn) const {
   return definedIn < impl_->files().size() ? impl_->callsOf(name, definedIn) : impl_->callsOf(name);
+}
+
+std::optional<std::size_t> ConstantFolder::Impl::callInStatement(std::size_t file, std::size_t offset,
+                                                                 const std::string &function) const {
+  if (callsBound_.count(function) != 0)
+    return std::nullopt; // its call of itself: its parameters are read for the outer call
+  const std::size_t end = statementEndFrom(files_[file].code(), offset);
+  std::optional<std::size_t> found;
+  for (const auto &[callFile, call] : callsOf(function))
+    if (callFile == file && call >= offset && call < end) {
+      if (found)
+        return std::nullopt; // `f(1) * f(2)`: which one the fold asks about is not known
+      found = call;
+    }
+  return found;
 }
 
 std::vector<std::pair<std::size_t, std::size_t>> ConstantFolder::Impl::callsOf(const std::string &name,

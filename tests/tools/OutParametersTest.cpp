@@ -99,9 +99,10 @@ TEST(OutParametersTest, ABodyOfSeveralStatementsReturnsWhatItsLastStatementRetur
                           "dim3 blockFor() { return dim3(16, 16); }\n"
                           "dim3 gridFor(int n) {\n  dim3 g((n + 255) / 256);\n  return g;\n}\n"),
             "4096,1,1 x 16,16,1");
-  // Open: calls that pass different values, or a return before the body's end.
+  // Calls that pass different values: each is read for its own.
   EXPECT_EQ(launchedAfter("int small = blocksFor(512);\nk<<<blocksFor(1 << 20), 256>>>(x);", blocksFor),
-            "none x 256,1,1");
+            "4096,1,1 x 256,1,1");
+  // Open: a return before the body's end.
   EXPECT_EQ(launchedAfter("k<<<early(64), 32>>>(x);", "int early(int n) {\n  return n;\n  n = 2;\n}\n"),
             "none x 32,1,1");
 }
@@ -142,6 +143,24 @@ TEST(OutParametersTest, AHelperThatReadsTheCommandLineReturnsWhatTheRunGivesIt) 
             "16,1,1 x 256,1,1");
   EXPECT_EQ(launchedAfter("k<<<elements() / 256, 256>>>(x);", "int elements() {\n  int n = 1 << 12;\n  return n;\n}\n"),
             "16,1,1 x 256,1,1");
+}
+
+TEST(OutParametersTest, EachCallOfAHelperReturnsWhatItsOwnArgumentsMakeIt) {
+  // Two calls pass different values: each one's statement reads the body for that call alone.
+  const std::string clamp = "int clampTo(int value, int most) {\n  if (value > most)\n    return most;\n"
+                            "  return value;\n}\n";
+  EXPECT_EQ(launchedAfter("int blocks = clampTo(4096, 1024);\nint threads = clampTo(128, 256);\n"
+                          "k<<<blocks, threads>>>(x);",
+                          clamp),
+            "1024,1,1 x 128,1,1");
+  // Reading the command line, run bare: each call returns its own default.
+  const std::string lookup = "int intArg(int argc, char **argv, int def) {\n  if (argc > 1)\n"
+                             "    return atoi(argv[1]);\n  return def;\n}\n";
+  const std::string launch = "int n = intArg(argc, argv, 1 << 16);\nint block = intArg(argc, argv, 128);\n"
+                             "k<<<n / block, block>>>(x);";
+  EXPECT_EQ(runWith({}, launch, nullptr, lookup), "512,1,1 x 128,1,1, 1");
+  // Two calls in one statement: which one the fold asks about is not known, and they disagree.
+  EXPECT_EQ(launchedAfter("k<<<clampTo(4096, 1024) / clampTo(4, 8), 32>>>(x);", clamp), "none x 32,1,1");
 }
 
 TEST(OutParametersTest, AnEarlyReturnThatRunsLeavesWhatWasSetBeforeIt) {
