@@ -336,9 +336,7 @@ std::optional<Number> ConstantFolder::Impl::function(std::size_t caller, std::si
   ReturnFunction definition;
   const Lookup lookup = returnFunction(caller, name, definition);
   if (lookup == Lookup::Absent && depth < kMaxDepth) {
-    const std::optional<std::size_t> call = callInStatement(caller, offset, name);
-    const std::optional<CallScope> scope =
-        call ? std::optional<CallScope>(std::in_place, *this, name, caller, *call) : std::nullopt;
+    const std::optional<CallScope> scope = callScopeAt(caller, offset, name);
     const std::optional<ReturnedValue> returned = reachedReturn(caller, name, depth);
     const std::optional<Number> value =
         returned ? number(returned->file, returned->offset, returned->text, depth + 1) : std::nullopt;
@@ -401,10 +399,12 @@ std::optional<Dim3> ConstantFolder::Impl::dimension(std::size_t file, std::size_
     return dimension(definition.file, definition.offset, definition.text, depth + 1);
   }
   if (tokens.size() > 2 && tokens[0].kind == Token::Name && tokens[0].text != "dim3" && tokens[1].text == "(" &&
-      tokens.back().text == ")")
+      tokens.back().text == ")") {
+    const std::optional<CallScope> scope = callScopeAt(file, offset, tokens[0].text);
     if (const std::optional<ReturnedValue> returned = reachedReturn(file, tokens[0].text, depth)) // `gridFor(n)`
       if (const std::optional<Dim3> dims = dimension(returned->file, returned->offset, returned->text, depth + 1))
         return dims;
+  }
   std::vector<std::string> parts{text};
   std::string_view trimmed = text;
   trimmed.remove_prefix(std::min(trimmed.size(), trimmed.find_first_not_of(" \t\r\n")));

@@ -129,9 +129,9 @@ private:
   /// parameters' values (the parameters found, switches, option loops' runs, means) is kept apart and dropped
   /// when it ends, for the call to see no other call's and leave none behind.
   class CallScope;
-  /// The one call of `function` in the statement of `file` from `offset` on; nullopt where there is none or
-  /// several, or where a CallScope reads `function`'s calls already (its call of itself).
-  std::optional<std::size_t> callInStatement(std::size_t file, std::size_t offset, const std::string &function) const;
+  /// A CallScope for the one call of `function` in the statement of `file` from `offset` on; none where there is
+  /// none or several, or where a CallScope reads `function`'s calls already (its call of itself).
+  std::optional<CallScope> callScopeAt(std::size_t file, std::size_t offset, const std::string &function) const;
   /// The variable `name` as seen just `before` an offset of `file` (only
   /// file-scope ones from another file); Absent where none is declared.
   Lookup variable(std::size_t file, std::size_t before, const std::string &name, bool fileScopeOnly, int depth,

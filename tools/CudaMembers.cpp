@@ -3,6 +3,7 @@
 // {4096, 256};` and the struct's definition give it, the way CUDA samples
 // fill a `cudaLaunchConfig_t` and applications keep their sizes in a
 // struct of options.
+#include "CudaCallScope.h"
 #include "CudaCommandLineReads.h"
 #include "CudaConstantsImpl.h"
 #include "CudaStatements.h"
@@ -163,10 +164,20 @@ Lookup ConstantFolder::Impl::memberOfValue(std::size_t file, std::size_t at, std
                                                   pastClosing(written, open) == written.size()) {
     // A function's result, `Options o = parse(argc, argv);`: the variable its one `return` gives back.
     const std::string callee = trimmed(written.substr(0, open));
-    const std::optional<ReturnedValue> returned = isName(callee) ? reachedReturn(file, callee, depth) : std::nullopt;
-    if (!returned || !isName(returned->text))
+    if (!isName(callee))
       return Lookup::Unknown;
-    return member(returned->file, returned->offset, returned->text + "." + path, depth + 1, found);
+    // Folded in the call's scope, where its parameters are what this call passes.
+    const std::optional<CallScope> scope = callScopeAt(file, at, callee);
+    const std::optional<ReturnedValue> returned = reachedReturn(file, callee, depth);
+    Definition value;
+    if (!returned || !isName(returned->text) ||
+        member(returned->file, returned->offset, returned->text + "." + path, depth + 1, value) != Lookup::Found)
+      return Lookup::Unknown;
+    if (!scope) {
+      found = value;
+      return Lookup::Found;
+    }
+    return foldedWhereWritten(value, depth, found);
   }
   if (const std::size_t brace = written.find('{'); brace != std::string::npos && brace > 0) {
     const std::string named = trimmed(written.substr(0, brace)); // `Params{4096, 256}`

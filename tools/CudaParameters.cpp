@@ -3,6 +3,8 @@
 // a default argument where a call leaves it out.
 #include "CudaConstantsImpl.h"
 
+#include "CudaCallScope.h"
+
 #include "CudaCommandLine.h"
 #include "CudaStatements.h"
 
@@ -104,8 +106,8 @@ std::vector<std::pair<std::size_t, std::size_t>> ConstantFolder::callsOf(const s
   return definedIn < impl_->files().size() ? impl_->callsOf(name, definedIn) : impl_->callsOf(name);
 }
 
-std::optional<std::size_t> ConstantFolder::Impl::callInStatement(std::size_t file, std::size_t offset,
-                                                                 const std::string &function) const {
+std::optional<ConstantFolder::Impl::CallScope> ConstantFolder::Impl::callScopeAt(std::size_t file, std::size_t offset,
+                                                                                 const std::string &function) const {
   if (callsBound_.count(function) != 0)
     return std::nullopt; // its call of itself: its parameters are read for the outer call
   const std::size_t end = statementEndFrom(files_[file].code(), offset);
@@ -116,7 +118,9 @@ std::optional<std::size_t> ConstantFolder::Impl::callInStatement(std::size_t fil
         return std::nullopt; // `f(1) * f(2)`: which one the fold asks about is not known
       found = call;
     }
-  return found;
+  if (!found)
+    return std::nullopt;
+  return std::optional<CallScope>(std::in_place, *this, function, file, *found);
 }
 
 std::vector<std::pair<std::size_t, std::size_t>> ConstantFolder::Impl::callsOf(const std::string &name,

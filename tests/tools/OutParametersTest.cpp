@@ -159,6 +159,15 @@ TEST(OutParametersTest, EachCallOfAHelperReturnsWhatItsOwnArgumentsMakeIt) {
   const std::string launch = "int n = intArg(argc, argv, 1 << 16);\nint block = intArg(argc, argv, 128);\n"
                              "k<<<n / block, block>>>(x);";
   EXPECT_EQ(runWith({}, launch, nullptr, lookup), "512,1,1 x 128,1,1, 1");
+  // A dim3, and a struct's member, each read for its own call.
+  EXPECT_EQ(launchedAfter("dim3 small = gridFor(512);\nk<<<gridFor(1 << 20), 256>>>(x);",
+                          "dim3 gridFor(int n) {\n  dim3 g((n + 255) / 256);\n  return g;\n}\n"),
+            "4096,1,1 x 256,1,1");
+  EXPECT_EQ(launchedAfter("Sizes big = sizesFor(1 << 20);\nSizes small = sizesFor(1024);\n"
+                          "k<<<big.n / big.block, small.block>>>(x);",
+                          "struct Sizes { int n; int block; };\nSizes sizesFor(int n) {\n  Sizes s;\n  s.n = n;\n"
+                          "  s.block = n < 4096 ? 64 : 256;\n  return s;\n}\n"),
+            "4096,1,1 x 64,1,1");
   // Two calls in one statement: which one the fold asks about is not known, and they disagree.
   EXPECT_EQ(launchedAfter("k<<<clampTo(4096, 1024) / clampTo(4, 8), 32>>>(x);", clamp), "none x 32,1,1");
 }
