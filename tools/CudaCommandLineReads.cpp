@@ -229,96 +229,48 @@ OptionLoopFolds ConstantFolder::Impl::CommandLine::foldsAt(std::size_t file, std
           [&folder, file, at, depth](const std::string &array) {
             const std::optional<ArgvRead> read = CommandLine(folder).argvFrom(file, at, array, depth + 1);
             return read ? std::optional<std::int64_t>(read->shift) : std::nullopt;
-          }};
+          },
+          [&folder, file, at](const std::string &name) { return CommandLine(folder).stringParameter(file, at, name); }};
 }
 
-std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std::size_t file, std::size_t at,
-                                                                            const std::string &name, std::size_t before,
-                                                                            int depth) const {
+std::optional<std::string> ConstantFolder::Impl::CommandLine::stringParameter(std::size_t file, std::size_t offset,
+                                                                              const std::string &name) const {
   const CudaCode &source = folder_.files_[file];
-  const std::string &code = source.code(), &text = source.text();
-  if (depth >= kMaxDepth)
+  const int body = source.functionBodyAt(offset);
+  const std::string function = body < 0 ? std::string() : source.functionNameOf(body);
+  const std::vector<std::string> declared = function.empty() ? std::vector<std::string>() : source.parametersOf(body);
+  std::size_t index = 0;
+  while (index < declared.size() && (wordsIn(declared[index]).empty() || wordsIn(declared[index]).back() != name))
+    ++index;
+  if (index == declared.size() || function == "main")
     return std::nullopt;
-  const std::vector<LoopHeader> headers = headersAround(source, statementStartAround(code, at));
-  const auto loop = std::find_if(headers.begin(), headers.end(), [](const LoopHeader &h) { return !isBranch(h); });
-  if (loop == headers.end() || (loop->keyword != "for" && loop->keyword != "while"))
+  // A C string or a `std::string`, the body never changing it.
+  const std::vector<std::string> type = wordsIn(declared[index]);
+  const std::string &written = declared[index];
+  const bool pointer = written.find('*') != std::string::npos && written.find('*') == written.rfind('*') &&
+                       std::count(type.begin(), type.end(), "char") == 1;
+  const bool string = written.find('*') == std::string::npos && type.size() >= 2 && type[type.size() - 2] == "string";
+  const std::size_t open = source.openBraceOf(body);
+  if ((!pointer && !string) || written.find_first_of("[=") != std::string::npos ||
+      !changesWithin(source.code(), name, open, source.pastBlockOpenedAt(open)).empty())
     return std::nullopt;
-  const std::optional<RangeFor> range = loop->keyword == "for" ? rangeFor(loop->inside(code)) : std::nullopt;
-  const OptionLoopFolds folds = foldsAt(file, loop->at, depth);
-  if (range && !folds.argvFrom(range->range))
-    return std::nullopt; // a range of other values than the arguments
-  // Moved on from where the loop begins, which a loop around it may not have it at.
-  const bool outermost = std::none_of(loop + 1, headers.end(), [](const LoopHeader &h) { return !isBranch(h); });
-  const std::optional<OptionLoopHead> head = optionLoopHead(source, *loop, outermost);
-  const std::size_t open = code.find_first_not_of(" \t\r\n", loop->headEnd + 1);
-  if (folder_.arguments_.empty() && (!head || head->condition.empty()))
-    return std::nullopt; // run bare, `i < argc` holds for no `i` from 1 (untaken()); `--argc > 0` is run below
-  const std::string shifted = head ? head->shifted : "", counter = head ? head->counted.counter : "";
-  std::optional<OptionLoopBody> body =
-      head && head->counted.scaling == CountedFor::Scaling::None && open != std::string::npos
-          ? optionLoopBody(code, text, open, counter)
-          : std::nullopt;
-  if (body && range) // the element, named in the head, is the range's at the position
-    body->aliases.insert(body->aliases.begin(), {range->name, range->range + "[" + counter + "]"});
-  const OptionBranch *holder = body ? branchHolding(*body, at) : nullptr;
-  if (!holder)
-    return std::nullopt; // not in a branch of a loop that reads options by hand
-  const OptionCase unread{true, std::nullopt};
-  const std::size_t bodyEnd = body->end;
-  const std::size_t statement = statementStartAround(code, at);
-  const std::optional<std::string> assigned = assignedText(code, at, name);
-  if ((before >= open && before < bodyEnd) || !assigned || readsName(*assigned, name))
-    return unread; // read in the loop, or changed from itself
-  const auto runTo = [&](const OptionBranch *branch, std::size_t start) -> const OptionLoopRun & {
-    const auto key = std::tuple{file, loop->at, start};
-    auto remembered = folder_.remembered_.optionLoopRuns.find(key);
-    if (remembered == folder_.remembered_.optionLoopRuns.end()) { // each pass folds every condition: run it once
-      const Notes silenced(folder_, nullptr); // running a loop folds many conditions; the value rests on one pass
-      OptionLoopRun run = runOptionLoop(source, *head, *body, branch, start, folder_.arguments_, folds);
-      remembered = folder_.remembered_.optionLoopRuns.emplace(key, std::move(run)).first;
-    }
-    return remembered->second;
-  };
-  const OptionLoopRun &run = runTo(holder, statement);
-  if (!run.stuck.empty()) {
-    folder_.leftOpen("`" + name + "` is set in the option loop at " + source.where(loop->at) + ", where " + run.stuck +
-                     ", " + programRun(folder_.arguments_));
-    return unread;
+  std::optional<std::string> agreed;
+  for (const auto &[callFile, call] : folder_.callsOf(function, file)) {
+    const CudaCode &caller = folder_.files_[callFile];
+    const std::size_t parenthesis = callArgumentsAt(caller.code(), call, function.size());
+    const std::size_t close = parenthesis == std::string::npos ? parenthesis : pastClosing(caller.code(), parenthesis);
+    if (close == std::string::npos)
+      return std::nullopt;
+    const std::vector<std::string> arguments =
+        topLevelPartsAsWritten(std::string_view(caller.code()).substr(parenthesis + 1, close - parenthesis - 2),
+                               std::string_view(caller.text()).substr(parenthesis + 1, close - parenthesis - 2));
+    const std::optional<std::string> passed =
+        index < arguments.size() ? plainStringLiteral(arguments[index]) : std::nullopt;
+    if (!passed || (agreed && *agreed != *passed))
+      return std::nullopt;
+    agreed = passed;
   }
-  if (!run.reached) {
-    if (run.passes == 0) // the untaken() of a condition that steps
-      folder_.note({quotedCode(loop->text(text)) + " at " + source.where(loop->at) + " is false on entry, " +
-                    programRun(folder_.arguments_)});
-    return OptionCase{false, std::nullopt}; // no argument takes the branch
-  }
-  // Of several changes in the loop (`-n 4096` and `--large`), the one the last pass reaching any runs sets it.
-  for (const std::size_t other : changesWithin(code, name, open, bodyEnd)) {
-    if (other == at)
-      continue;
-    const OptionBranch *otherHolder = branchHolding(*body, other);
-    const std::optional<std::string> otherAssigned = otherHolder ? assignedText(code, other, name) : std::nullopt;
-    if (!otherAssigned || readsName(*otherAssigned, name))
-      return unread; // changed another way (`n *= 2`), or outside the branches
-    const std::size_t otherStatement = statementStartAround(code, other);
-    const OptionLoopRun &otherRun = runTo(otherHolder, otherStatement);
-    if (!otherRun.stuck.empty())
-      return unread;
-    if (otherRun.reached &&
-        (otherRun.ordinal > run.ordinal || (otherRun.ordinal == run.ordinal && otherStatement > statement)))
-      return OptionCase{false, std::nullopt}; // a later change sets it
-  }
-  folder_.note({"`" + name + "` set at " + source.where(at) + " in the pass of the option loop at " +
-                source.where(loop->at) + " over " + run.over + ", " + programRun(folder_.arguments_)});
-  LoopPlace place = *run.reached;
-  std::optional<std::string> read = shifted.empty() ? assigned : withShiftedRead(*assigned, shifted, place.shift);
-  read = read ? withCounterRead(withAliasesRead(*read, *body, counter, shifted, run.pass), counter, place.counter)
-              : std::nullopt;
-  const Impl::ShiftedArray rewritten{shifted, file, at};
-  const Impl::ShiftedArray *const outer = folder_.shiftedArray_;
-  folder_.shiftedArray_ = shifted.empty() ? outer : &rewritten;
-  const std::optional<Number> value = read ? folder_.number(file, at, *read, depth + 1) : std::nullopt;
-  folder_.shiftedArray_ = outer;
-  return OptionCase{true, value};
+  return agreed;
 }
 
 std::optional<std::optional<GetoptEnd>>

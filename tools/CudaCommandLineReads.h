@@ -41,6 +41,16 @@ public:
   /// for any other change.
   std::optional<Lookup> change(std::size_t file, std::size_t at, const std::string &name, std::size_t before, int depth,
                                Definition &found) const;
+  /// The `return` at `at`, in a branch of a loop that reads options by hand (`for (int i = 1; i < argc - 1; i++) if
+  /// (!strcmp(argv[i], name)) return atoi(argv[i + 1]);`), where the body of a function other than `main` is left:
+  /// nullopt where it is in no such loop or the loop's run does not fold; an empty value where no pass runs it;
+  /// else what it returns, as written, read in the pass that runs it (`atoi(argv[(2) + 1])`), for a fold at `at`.
+  std::optional<std::optional<std::string>> optionLoopReturn(std::size_t file, std::size_t at, int depth) const;
+  /// The text of the string literal that every call of the function around `offset` of `file` passes for its
+  /// parameter `name`, a C string (`const char *name`) or a `std::string` the body does not change:
+  /// `getIntArg(argc, argv, "-n", 4096)` gives "-n" (one call's alone in its CallScope). nullopt for any other
+  /// name, and where a call passes anything else.
+  std::optional<std::string> stringParameter(std::size_t file, std::size_t offset, const std::string &name) const;
   /// POSIX's `optind` read at `offset`, undeclared in the files: the first operand's index in `argv`, as the
   /// `getopt` loop before it leaves it (getoptBefore()); Absent where none is, Unknown where that is not read.
   Lookup optionIndex(std::size_t file, std::size_t offset, int depth, Definition &found) const;
@@ -71,6 +81,27 @@ private:
   /// nullopt where `at` is in no such loop.
   std::optional<OptionCase> optionAssignment(std::size_t file, std::size_t at, const std::string &name,
                                              int depth) const;
+  /// A loop that reads options by hand (OptionLoopBody), read around a statement of its body.
+  struct HandLoop {
+    LoopHeader loop;
+    OptionLoopHead head;
+    OptionLoopBody body;
+    OptionLoopFolds folds;
+    std::size_t open = 0; ///< where its body starts
+  };
+  /// The loop that reads options by hand whose branch holds `at`, and the branch; nullopt where there is none,
+  /// and run bare where the loop is entered only if its condition, which untaken() folds, holds.
+  std::optional<std::pair<HandLoop, const OptionBranch *>> handLoopAround(std::size_t file, std::size_t at,
+                                                                          int depth) const;
+  /// The run of `loop` of `file` over the arguments, asked about the statement at `statement` in `branch`;
+  /// remembered, as each pass folds every condition.
+  const OptionLoopRun &handLoopRun(std::size_t file, const HandLoop &loop, const OptionBranch *branch,
+                                   std::size_t statement) const;
+  /// `written`, code of `loop`'s body, read where its run reached the statement asked about: the counter as it is
+  /// there, the body's names as their pass gave them, `shifted` where it moved `argv` on. nullopt where that
+  /// does not read.
+  std::optional<std::string> readInPass(const HandLoop &loop, const OptionLoopRun &run, const std::string &written,
+                                        LoopPlace &place) const;
   /// The change of `name` at `at`, its only one in a loop that reads options by hand (OptionLoopBody: `for (int i
   /// = 1; i < argc; ++i) { if (!strcmp(argv[i], "-n")) n = atoi(argv[++i]); ... }`), read after the loop: the
   /// loop run over the arguments, each pass taking the branches whose conditions hold; its last run, if any,

@@ -196,8 +196,12 @@ private:
   /// where it is in no loop and only in branches taken (`if (argc < 2)
   /// return;` run bare), else just before its `}`; nullopt where a
   /// `return` may or may not run. What the body leaves in a variable is
-  /// read there.
-  std::optional<std::size_t> bodyLeftAt(std::size_t file, int body, int depth) const;
+  /// read there. Where `returned` is given, a `return` in a branch of a
+  /// loop that reads options by hand counts too, where the loop's run
+  /// reaches it (CommandLine::optionLoopReturn()), the text it returns,
+  /// read in that pass, set in `returned`; one that no pass reaches is
+  /// passed by.
+  std::optional<std::size_t> bodyLeftAt(std::size_t file, int body, int depth, std::string *returned = nullptr) const;
   /// `value`, a definition as member() finds it, with its number or
   /// `dim3` folded where it is written, for a reader at another place
   /// (whose parameters the fold must not see). Unknown where it does not fold.

@@ -163,6 +163,11 @@ std::vector<std::string_view> conjuncts(std::string_view condition) {
   return parts;
 }
 
+/// Whether a `return` statement starts at `at` of `code` (npos: none).
+bool isReturnAt(const std::string &code, std::size_t at) {
+  return at < code.size() && code.compare(at, 6, "return") == 0 && isWholeWord(code, at, 6);
+}
+
 /// The pass-by-pass reading of one option loop.
 class LoopRun {
 public:
@@ -191,6 +196,8 @@ public:
       if (!head_.shifted.empty())
         read = withShiftedRead(*read, head_.shifted, place.shift);
       const LoopPlace there = place;
+      if (read && folds_.literal) // `strcmp(argv[i], name)`, `name` a parameter every call passes "-n" for
+        read = withStringNamesRead(*read, folds_.literal);
       read = read ? withStringComparisons(*read,
                                           [&](std::string_view written) { return text(written, there, entry, true); })
                   : std::nullopt;
@@ -342,10 +349,14 @@ std::optional<BranchPass> branchPass(const CudaCode &source, const OptionBranch 
     const std::optional<bool> running = runs(at);
     if (!running)
       return std::nullopt;
-    const bool last = code.find_first_not_of(" \t\r\n;}", end) >= branch.end;
-    if (*running && (!last || (keyword != "break" && keyword != "continue")))
+    const bool returns = keyword == "return";
+    const std::size_t past = returns ? statementEndFrom(code, at) : end; // `return atoi(argv[i + 1]);`
+    const bool last = past != std::string::npos && code.find_first_not_of(" \t\r\n;}", past) >= branch.end;
+    if (*running && (!last || (keyword != "break" && keyword != "continue" && !returns)))
       return std::nullopt; // the program ends, or the pass leaves midway
-    if (*running)
+    if (*running && returns)
+      pass.returns = at;
+    else if (*running)
       (keyword == "break" ? pass.leaves : pass.continues) = true;
   }
   if (statement != std::string::npos) {
@@ -425,12 +436,20 @@ OptionLoopRun runOptionLoop(const CudaCode &source, const OptionLoopHead &head, 
                     " may end the program or leave the loop midway in its pass over " + loop.over(entry);
         return run;
       }
+      // Another `return` leaves the function: one asked about is not reached; a change asked about is not read.
+      if (const std::size_t left = pass->returns;
+          left != std::string::npos && left != statement && !isReturnAt(source.code(), statement)) {
+        run.stuck = "the branch at " + source.where(taken->start) + " returns in its pass over " + loop.over(entry);
+        return run;
+      }
       if (pass->reached) {
         run.reached = pass->reached;
         run.pass = entry;
         run.ordinal = passes;
         run.over = loop.over(entry);
       }
+      if ((run.returned = pass->returns != std::string::npos))
+        return run;
       place = pass->after;
       if (pass->leaves)
         return run;

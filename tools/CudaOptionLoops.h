@@ -110,6 +110,8 @@ struct BranchPass {
   std::optional<LoopPlace> reached;    ///< where it is as the statement asked about starts, where it runs
   bool leaves = false;                 ///< it ends with a `break` that runs
   bool continues = false;              ///< it ends with a `continue` that runs
+  /// Where the `return` it ends with is, where that runs: the function is left; npos where none runs.
+  std::size_t returns = std::string::npos;
 };
 
 /// Whether a condition as written holds with the loop at a place; nullopt where it does not fold.
@@ -148,7 +150,7 @@ std::optional<OptionLoopHead> optionLoopHead(const CudaCode &source, const LoopH
 /// that starts at `statement` (npos: none) runs, the `if`s inside the
 /// branch folded by `holds` with the loop where it is there. nullopt where that does not fold, where a
 /// loop or `switch` inside the branch holds a step or the statement, and
-/// where a `return`, `exit`, `abort`, `throw` or `goto` runs, or a
+/// where an `exit`, `abort`, `throw` or `goto` runs, or a `return`,
 /// `break` or `continue` that is not its last statement.
 std::optional<BranchPass> branchPass(const CudaCode &source, const OptionBranch &branch, const OptionLoopHead &head,
                                      LoopPlace place, std::size_t statement, const ConditionHolds &holds);
@@ -163,6 +165,9 @@ struct OptionLoopFolds {
   /// Where the texts the name holds start in `main`'s `argv`: 0 for `argv`, 1 for a copy of `argv + 1` on;
   /// nullopt for a name that holds no command-line arguments.
   std::function<std::optional<std::int64_t>(const std::string &name)> argvFrom;
+  /// The text of the plain string literal the name stands for (CommandLine::stringParameter()); nullopt for
+  /// any other name. Unset: none.
+  std::function<std::optional<std::string>(const std::string &name)> literal;
 };
 
 /// The text of the string `written` where it is a command-line argument:
@@ -185,6 +190,10 @@ struct OptionLoopRun {
   /// in a loop over a copy of the arguments.
   std::string over;
   std::string stuck; ///< why the run does not fold (`the branch at t.cu:9 may end ...`); empty where it does
+  /// Whether a `return` ends the run, leaving the function: the statement asked about (`reached` says where
+  /// the loop is there), or, where that is a `return` too, another one (`reached` empty). A `return` that runs
+  /// where the statement asked about is another leaves the run stuck.
+  bool returned = false;
 };
 
 /// The run of the loop headed by `head`, its braced body `body`, over

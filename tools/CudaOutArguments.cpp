@@ -4,6 +4,7 @@
 // *blocks)`, called with `&blocks`), the value the callee's body gives
 // that parameter (or `*blocks`), read as any variable of it; and what a
 // body of several statements returns at its end.
+#include "CudaCommandLineReads.h"
 #include "CudaConstantsImpl.h"
 #include "CudaStatements.h"
 
@@ -165,7 +166,8 @@ bool ConstantFolder::Impl::onlyRead(std::size_t file, std::size_t at, std::size_
   return fits;
 }
 
-std::optional<std::size_t> ConstantFolder::Impl::bodyLeftAt(std::size_t file, int body, int depth) const {
+std::optional<std::size_t> ConstantFolder::Impl::bodyLeftAt(std::size_t file, int body, int depth,
+                                                            std::string *returned) const {
   const CudaCode &source = files_[file];
   const std::string &code = source.code();
   const std::size_t open = source.openBraceOf(body), end = source.pastBlockOpenedAt(open);
@@ -174,7 +176,16 @@ std::optional<std::size_t> ConstantFolder::Impl::bodyLeftAt(std::size_t file, in
   for (std::size_t at = code.find("return", open); at < end; at = code.find("return", at + 6)) {
     if (!isWholeWord(code, at, 6) || untaken(file, at, std::string::npos, depth))
       continue; // `if (argc < 2) return;` run with arguments
-    return runsBeforeEachUse(file, at, end - 2, false, depth) ? std::optional<std::size_t>(at) : std::nullopt;
+    if (runsBeforeEachUse(file, at, end - 2, false, depth))
+      return at;
+    const std::optional<std::optional<std::string>> inLoop =
+        returned ? commandLine().optionLoopReturn(file, at, depth + 1) : std::nullopt;
+    if (!inLoop)
+      return std::nullopt;
+    if (!*inLoop)
+      continue; // `if (!strcmp(argv[i], name)) return atoi(argv[i + 1]);` that no argument takes
+    *returned = **inLoop;
+    return at;
   }
   return end - 2; // just before the body's `}`, which blockAt() reads as outside it
 }
@@ -306,14 +317,15 @@ std::optional<ReturnedValue> ConstantFolder::Impl::reachedReturn(std::size_t cal
   if (!read || depth >= kMaxDepth)
     return std::nullopt;
   std::size_t reached = 0; // one that ends the body runs whenever the body ends
+  std::string inLoop;      // one in an option loop, as the pass that runs it reads it
   if (read->returns.size() > 1 || !read->endsBody) {
-    const std::optional<std::size_t> left = bodyLeftAt(read->file, read->body, depth);
+    const std::optional<std::size_t> left = bodyLeftAt(read->file, read->body, depth, &inLoop);
     const auto found = left ? std::find(read->returns.begin(), read->returns.end(), *left + 6) : read->returns.end();
     if (found == read->returns.end())
       return std::nullopt; // a `return` in a loop, or a branch not known to be taken, or none reached
     reached = static_cast<std::size_t>(found - read->returns.begin());
   }
-  return ReturnedValue{read->texts[reached], read->file, read->returns[reached], read->type};
+  return ReturnedValue{inLoop.empty() ? read->texts[reached] : inLoop, read->file, read->returns[reached], read->type};
 }
 
 } // namespace ptxdvfs::tools

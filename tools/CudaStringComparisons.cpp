@@ -230,6 +230,32 @@ std::optional<std::string> withStringComparisons(std::string_view condition, con
   return text;
 }
 
+std::string withStringNamesRead(std::string_view condition,
+                                const std::function<std::optional<std::string>(const std::string &name)> &literal) {
+  std::string text(condition);
+  const std::string code = codeOf(text);
+  std::vector<std::pair<std::pair<std::size_t, std::size_t>, std::string>> replaced;
+  for (std::size_t at = 0; at < code.size(); ++at) {
+    if (!isIdentifierChar(code[at]) || std::isdigit(static_cast<unsigned char>(code[at])) ||
+        (at > 0 && isIdentifierChar(code[at - 1])))
+      continue;
+    std::size_t end = at;
+    while (end < code.size() && isIdentifierChar(code[end]))
+      ++end;
+    const std::size_t before = codeEndBefore(code, at), after = skipSpaces(code, end);
+    const bool member = before > 0 && (code[before - 1] == '.' || code[before - 1] == ':' ||
+                                       (before > 1 && code.compare(before - 2, 2, "->") == 0));
+    const bool called = after != std::string::npos && (code[after] == '(' || code[after] == ':');
+    if (!member && !called)
+      if (const std::optional<std::string> value = literal(code.substr(at, end - at)))
+        replaced.push_back({{at, end}, "\"" + *value + "\""});
+    at = end - 1;
+  }
+  for (auto each = replaced.rbegin(); each != replaced.rend(); ++each)
+    text.replace(each->first.first, each->first.second - each->first.first, each->second);
+  return text;
+}
+
 std::optional<std::string> characterText(std::string_view written, const StringValue &value) {
   const std::string read = trimmed(written);
   std::string string;

@@ -34,4 +34,13 @@ std::optional<std::string> characterText(std::string_view written, const StringV
 /// escape, or `value` does not know an E.
 std::optional<std::string> withStringComparisons(std::string_view condition, const StringValue &value);
 
+/// `condition` (as written) with each plain name that `literal` gives the
+/// text of a plain string literal for (a `const char *name` parameter
+/// that every call passes `"-n"` for) replaced by that literal, quoted:
+/// `strcmp(argv[i], name) == 0` reads `strcmp(argv[i], "-n") == 0`, which
+/// withStringComparisons() reads. Names in literals, members (`o.name`),
+/// qualified names and called ones are left as written.
+std::string withStringNamesRead(std::string_view condition,
+                                const std::function<std::optional<std::string>(const std::string &name)> &literal);
+
 } // namespace ptxdvfs::tools
