@@ -368,8 +368,8 @@ std::optional<Number> ConstantFolder::Impl::number(std::size_t file, std::size_t
   std::vector<Token> tokens = tokensOf(text);
   if (const std::string path = memberPathOf(tokens); !path.empty())
     return memberNumber(file, offset, path, depth);
-  if (tokens.size() == 1 && tokens[0].kind == Token::Name) {
-    Definition definition;
+  if (tokens.size() == 1 && tokens[0].kind == Token::Name && tokens[0].text != "true" && tokens[0].text != "false") {
+    Definition definition; // a name defined somewhere; `true` and `false` fold as numbers
     if (define(file, offset, tokens[0].text, depth, definition) != Lookup::Found || definition.dim3)
       return std::nullopt;
     if (definition.number)

@@ -478,6 +478,8 @@ private:
         return std::nullopt; // a method called on it, or an array member's element
       return names_.element(token.text, std::move(index), fields, depth_ + 1);
     }
+    if (token.text == "true" || token.text == "false") // C++'s, and C's from <stdbool.h>
+      return Number{false, token.text == "true" ? 1 : 0, 0};
     return names_.number(token.text, depth_ + 1);
   }
 

@@ -41,8 +41,8 @@ std::optional<std::int64_t> truncated(double real);
 std::optional<Number> libraryFunction(const std::string &name, const std::vector<Number> &arguments);
 
 /// `value` converted to the type `type` names (its words), as an
-/// assignment or a cast converts it: to a real for `float`/`double`, else
-/// toward zero to an integer (nullopt out of range).
+/// assignment or a cast converts it: to 0 or 1 for `bool`, to a real for
+/// `float`/`double`, else toward zero to an integer (nullopt out of range).
 std::optional<Number> converted(Number value, const std::vector<std::string> &type);
 
 /// One token of C: a number, a name (`std::min` is one) or punctuation

@@ -21,6 +21,8 @@ std::optional<std::int64_t> truncated(double real) {
 }
 
 std::optional<Number> converted(Number value, const std::vector<std::string> &type) {
+  if (std::count(type.begin(), type.end(), "bool") || std::count(type.begin(), type.end(), "_Bool"))
+    return Number{false, value.asReal() != 0 ? 1 : 0, 0}; // `return n > 0 ? n : 0;` from a `bool` function
   const bool real = std::count(type.begin(), type.end(), "float") || std::count(type.begin(), type.end(), "double");
   if (real && !value.real)
     return Number{true, 0, static_cast<double>(value.whole)};
@@ -70,7 +72,7 @@ std::vector<Token> tokensOf(std::string_view text) {
 bool isTypeWord(std::string_view word) {
   static const std::set<std::string, std::less<>> kWords{
       "const", "constexpr", "static",  "unsigned", "signed",  "int",  "long", "short", "char",  "size_t",
-      "std",   "uint32_t",  "int32_t", "uint64_t", "int64_t", "uint", "dim3", "auto",  "float", "double"};
+      "std",   "uint32_t",  "int32_t", "uint64_t", "int64_t", "uint", "dim3", "auto",  "float", "double", "bool"};
   // The C library's types as C++'s <cstddef> and <cstdint> name them too: `std::size_t`, `::std::int64_t`.
   static const std::set<std::string, std::less<>> kStandard{"size_t", "uint32_t", "int32_t", "uint64_t", "int64_t"};
   for (const std::string_view prefix : {"::std::", "std::"})
