@@ -36,6 +36,28 @@ const OptionFound *endingOption(const SwitchBody &body, const CudaCode &source, 
   return nullptr;
 }
 
+/// `written` without a cast to a pointer type around it, as a call passes `argv` to a helper that takes `const
+/// char **`: `(const char **)argv` and `const_cast<const char **>(argv)` are `argv`; anything else as written.
+std::string withoutPointerCast(const std::string &written) {
+  if (!written.empty() && written[0] == '(') {
+    const std::size_t close = pastClosing(written, 0);
+    const std::string_view type = std::string_view(written).substr(1, close == std::string::npos ? 0 : close - 2);
+    const bool pointerType = type.find('*') != std::string_view::npos &&
+                             std::all_of(type.begin(), type.end(), [](char c) {
+                               return isIdentifierChar(c) || c == '*' || c == ' ' || c == ':';
+                             });
+    return pointerType && close < written.size() ? trimmed(std::string_view(written).substr(close)) : written;
+  }
+  for (const std::string_view cast : {"const_cast<", "reinterpret_cast<", "static_cast<"})
+    if (written.compare(0, cast.size(), cast) == 0) {
+      const std::size_t open = written.find('(', cast.size());
+      if (open != std::string::npos && written.find('*', cast.size()) < open && written.back() == ')' &&
+          pastClosing(written, open) == written.size())
+        return trimmed(std::string_view(written).substr(open + 1, written.size() - open - 2));
+    }
+  return written;
+}
+
 } // namespace
 
 ConstantFolder::Impl::CommandLine ConstantFolder::Impl::commandLine() const { return CommandLine(*this); }
@@ -69,7 +91,7 @@ ConstantFolder::Impl::CommandLine::argvRead(std::size_t file, std::size_t offset
   const std::vector<std::pair<std::size_t, std::size_t>> calls = folder_.callsOf(function, file);
   for (const auto &[callFile, call] : calls) {
     const std::optional<std::vector<std::string>> arguments = folder_.callArguments(callFile, call, function);
-    std::string passed = arguments && index < arguments->size() ? trimmed((*arguments)[index]) : "";
+    std::string passed = arguments && index < arguments->size() ? withoutPointerCast(trimmed((*arguments)[index])) : "";
     std::string part = "0";
     if (const std::size_t plus = passed.find('+'); plus != std::string::npos) {
       part = passed.substr(plus + 1); // `argv + 1`

@@ -64,6 +64,31 @@ TEST(OptionLookupTest, AFlagWrittenInTheHelperAndAStdStringFlagAreReadToo) {
   EXPECT_EQ(runWith({"--block", "32", "--n", "1024"}, lookups, nullptr, cpp), "32,1,1 x 32,1,1, 1");
 }
 
+TEST(OptionLookupTest, AFlagsPresenceAndACastArgvAreRead) {
+  const std::string hasFlag = "static bool hasFlag(int argc, char **argv, const char *flag) {\n"
+                              "  for (int i = 1; i < argc; ++i)\n"
+                              "    if (strcmp(argv[i], flag) == 0)\n"
+                              "      return true;\n"
+                              "  return false;\n"
+                              "}\n";
+  const std::string large = "int n = hasFlag(argc, argv, \"--large\") ? 1 << 24 : 1 << 16;\nk<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({}, large, nullptr, hasFlag), "256,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"-v", "--large"}, large, nullptr, hasFlag), "65536,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({"-v"}, large, nullptr, hasFlag), "256,1,1 x 256,1,1, 1");
+  // A helper that takes `const char **`, passed `argv` through a cast.
+  const std::string constArgv = "static int intArg(int argc, const char **argv, const char *name, int def) {\n"
+                                "  for (int i = 1; i + 1 < argc; ++i)\n"
+                                "    if (!strcmp(argv[i], name))\n"
+                                "      return atoi(argv[i + 1]);\n"
+                                "  return def;\n"
+                                "}\n";
+  for (const std::string cast : {"(const char **)argv", "const_cast<const char **>(argv)"})
+    EXPECT_EQ(runWith({"-n", "4096"}, "int n = intArg(argc, " + cast + ", \"-n\", 1 << 16);\nk<<<n / 256, 256>>>(x);",
+                      nullptr, constArgv),
+              "16,1,1 x 256,1,1, 1")
+        << cast;
+}
+
 TEST(OptionLookupTest, TheFirstReturnThatRunsGivesTheValue) {
   const std::string help = "int intArg(int argc, char **argv, const char *name, int def) {\n"
                            "  for (int i = 1; i < argc - 1; i++) {\n"
