@@ -42,10 +42,10 @@ std::string withoutPointerCast(const std::string &written) {
   if (!written.empty() && written[0] == '(') {
     const std::size_t close = pastClosing(written, 0);
     const std::string_view type = std::string_view(written).substr(1, close == std::string::npos ? 0 : close - 2);
-    const bool pointerType = type.find('*') != std::string_view::npos &&
-                             std::all_of(type.begin(), type.end(), [](char c) {
-                               return isIdentifierChar(c) || c == '*' || c == ' ' || c == ':';
-                             });
+    const bool pointerType =
+        type.find('*') != std::string_view::npos && std::all_of(type.begin(), type.end(), [](char c) {
+          return isIdentifierChar(c) || c == '*' || c == ' ' || c == ':';
+        });
     return pointerType && close < written.size() ? trimmed(std::string_view(written).substr(close)) : written;
   }
   for (const std::string_view cast : {"const_cast<", "reinterpret_cast<", "static_cast<"})

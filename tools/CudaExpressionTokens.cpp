@@ -71,8 +71,8 @@ std::vector<Token> tokensOf(std::string_view text) {
 
 bool isTypeWord(std::string_view word) {
   static const std::set<std::string, std::less<>> kWords{
-      "const", "constexpr", "static",  "unsigned", "signed",  "int",  "long", "short", "char",  "size_t",
-      "std",   "uint32_t",  "int32_t", "uint64_t", "int64_t", "uint", "dim3", "auto",  "float", "double", "bool"};
+      "const",    "constexpr", "static",   "unsigned", "signed", "int",  "long", "short", "char",   "size_t", "std",
+      "uint32_t", "int32_t",   "uint64_t", "int64_t",  "uint",   "dim3", "auto", "float", "double", "bool"};
   // The C library's types as C++'s <cstddef> and <cstdint> name them too: `std::size_t`, `::std::int64_t`.
   static const std::set<std::string, std::less<>> kStandard{"size_t", "uint32_t", "int32_t", "uint64_t", "int64_t"};
   for (const std::string_view prefix : {"::std::", "std::"})

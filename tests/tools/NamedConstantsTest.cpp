@@ -45,9 +45,9 @@ TEST(NamedConstantsTest, TrueAndFalseAreOneAndZero) {
   EXPECT_EQ(folded("int main() { bool large = true; @ }", "large ? 4096 : 64"), "4096,1,1");
   EXPECT_EQ(folded("int main() { @ }", "true + true"), "2,1,1");
   // A `bool` function's value is 0 or 1, as C++ converts what it returns.
-  EXPECT_EQ(folded("static bool any(int n) {\n  int m = n;\n  return m;\n}\nint main() { int b = any(8); @ }",
-                   "b * 32"),
-            "32,1,1");
+  EXPECT_EQ(
+      folded("static bool any(int n) {\n  int m = n;\n  return m;\n}\nint main() { int b = any(8); @ }", "b * 32"),
+      "32,1,1");
   EXPECT_EQ(folded("int main() { int b = (bool)8; @ }", "b * 32"), "32,1,1"); // a cast
 }
 
