@@ -244,38 +244,50 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::optionAssignment(st
 OptionLoopFolds ConstantFolder::Impl::CommandLine::foldsAt(std::size_t file, std::size_t at, int depth) const {
   // The folds outlive this reader, which the folder makes for each question: they hold the folder.
   const Impl &folder = folder_;
-  return {[&folder, file, at, depth](const std::string &written) {
-            const std::optional<Number> value = folder.number(file, at, written, depth + 1);
-            return value && !value->real ? std::optional<std::int64_t>(value->whole) : std::nullopt;
-          },
-          [&folder, file, at, depth](const std::string &array) {
-            const std::optional<ArgvRead> read = CommandLine(folder).argvFrom(file, at, array, depth + 1);
-            return read ? std::optional<std::int64_t>(read->shift) : std::nullopt;
-          },
-          [&folder, file, at](const std::string &name) { return CommandLine(folder).stringParameter(file, at, name); }};
+  OptionLoopFolds folds{[&folder, file, at, depth](const std::string &written) {
+                          const std::optional<Number> value = folder.number(file, at, written, depth + 1);
+                          return value && !value->real ? std::optional<std::int64_t>(value->whole) : std::nullopt;
+                        },
+                        [&folder, file, at, depth](const std::string &array) {
+                          const std::optional<ArgvRead> read = CommandLine(folder).argvFrom(file, at, array, depth + 1);
+                          return read ? std::optional<std::int64_t>(read->shift) : std::nullopt;
+                        },
+                        nullptr};
+  // Most loops are `main`'s, whose names stand for no literal a call passes: only a helper's are asked.
+  if (std::vector<std::pair<std::size_t, std::string>> strings = stringParameters(file, at); !strings.empty())
+    folds.literal = [&folder, file, at, strings = std::move(strings)](const std::string &name) {
+      const auto parameter =
+          std::find_if(strings.begin(), strings.end(), [&](const auto &p) { return p.second == name; });
+      return parameter == strings.end() ? std::nullopt : CommandLine(folder).stringPassed(file, at, parameter->first);
+    };
+  return folds;
 }
 
-std::optional<std::string> ConstantFolder::Impl::CommandLine::stringParameter(std::size_t file, std::size_t offset,
-                                                                              const std::string &name) const {
+std::vector<std::pair<std::size_t, std::string>>
+ConstantFolder::Impl::CommandLine::stringParameters(std::size_t file, std::size_t offset) const {
   const CudaCode &source = folder_.files_[file];
   const int body = source.functionBodyAt(offset);
-  const std::string function = body < 0 ? std::string() : source.functionNameOf(body);
-  const std::vector<std::string> declared = function.empty() ? std::vector<std::string>() : source.parametersOf(body);
-  std::size_t index = 0;
-  while (index < declared.size() && (wordsIn(declared[index]).empty() || wordsIn(declared[index]).back() != name))
-    ++index;
-  if (index == declared.size() || function == "main")
-    return std::nullopt;
-  // A C string or a `std::string`, the body never changing it.
-  const std::vector<std::string> type = wordsIn(declared[index]);
-  const std::string &written = declared[index];
-  const bool pointer = written.find('*') != std::string::npos && written.find('*') == written.rfind('*') &&
-                       std::count(type.begin(), type.end(), "char") == 1;
-  const bool string = written.find('*') == std::string::npos && type.size() >= 2 && type[type.size() - 2] == "string";
+  if (body < 0 || source.functionNameOf(body).empty() || source.functionNameOf(body) == "main")
+    return {};
   const std::size_t open = source.openBraceOf(body);
-  if ((!pointer && !string) || written.find_first_of("[=") != std::string::npos ||
-      !changesWithin(source.code(), name, open, source.pastBlockOpenedAt(open)).empty())
-    return std::nullopt;
+  std::vector<std::pair<std::size_t, std::string>> strings;
+  const std::vector<std::string> declared = source.parametersOf(body);
+  for (std::size_t index = 0; index < declared.size(); ++index) {
+    const std::string &written = declared[index];
+    const std::vector<std::string> type = wordsIn(written);
+    const bool pointer = written.find('*') != std::string::npos && written.find('*') == written.rfind('*') &&
+                         std::count(type.begin(), type.end(), "char") == 1;
+    const bool string = written.find('*') == std::string::npos && type.size() >= 2 && type[type.size() - 2] == "string";
+    if ((pointer || string) && written.find_first_of("[=") == std::string::npos &&
+        changesWithin(source.code(), type.back(), open, source.pastBlockOpenedAt(open)).empty())
+      strings.emplace_back(index, type.back());
+  }
+  return strings;
+}
+
+std::optional<std::string> ConstantFolder::Impl::CommandLine::stringPassed(std::size_t file, std::size_t offset,
+                                                                           std::size_t index) const {
+  const std::string function = folder_.files_[file].functionNameOf(folder_.files_[file].functionBodyAt(offset));
   std::optional<std::string> agreed;
   for (const auto &[callFile, call] : folder_.callsOf(function, file)) {
     const CudaCode &caller = folder_.files_[callFile];

@@ -14,6 +14,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ptxdvfs::tools {
 
@@ -46,11 +48,14 @@ public:
   /// nullopt where it is in no such loop or the loop's run does not fold; an empty value where no pass runs it;
   /// else what it returns, as written, read in the pass that runs it (`atoi(argv[(2) + 1])`), for a fold at `at`.
   std::optional<std::optional<std::string>> optionLoopReturn(std::size_t file, std::size_t at, int depth) const;
-  /// The text of the string literal that every call of the function around `offset` of `file` passes for its
-  /// parameter `name`, a C string (`const char *name`) or a `std::string` the body does not change:
-  /// `getIntArg(argc, argv, "-n", 4096)` gives "-n" (one call's alone in its CallScope). nullopt for any other
-  /// name, and where a call passes anything else.
-  std::optional<std::string> stringParameter(std::size_t file, std::size_t offset, const std::string &name) const;
+  /// The parameters, by index and name, of the function around `offset` of `file` (not `main`) that are C
+  /// strings (`const char *name`) or `std::string`s the body does not change: those a call may pass a string
+  /// literal for. Empty for any other function.
+  std::vector<std::pair<std::size_t, std::string>> stringParameters(std::size_t file, std::size_t offset) const;
+  /// The text of the string literal that every call of the function around `offset` of `file` passes as its
+  /// parameter `index` (one of stringParameters()): `getIntArg(argc, argv, "-n", 4096)` gives "-n" for 2 (one
+  /// call's alone in its CallScope). nullopt where a call passes anything else.
+  std::optional<std::string> stringPassed(std::size_t file, std::size_t offset, std::size_t index) const;
   /// POSIX's `optind` read at `offset`, undeclared in the files: the first operand's index in `argv`, as the
   /// `getopt` loop before it leaves it (getoptBefore()); Absent where none is, Unknown where that is not read.
   Lookup optionIndex(std::size_t file, std::size_t offset, int depth, Definition &found) const;

@@ -165,8 +165,8 @@ struct OptionLoopFolds {
   /// Where the texts the name holds start in `main`'s `argv`: 0 for `argv`, 1 for a copy of `argv + 1` on;
   /// nullopt for a name that holds no command-line arguments.
   std::function<std::optional<std::int64_t>(const std::string &name)> argvFrom;
-  /// The text of the plain string literal the name stands for (CommandLine::stringParameter()); nullopt for
-  /// any other name. Unset: none.
+  /// The text of the plain string literal the name stands for (CommandLine::stringPassed()); nullopt for any
+  /// other name. Unset where no name may stand for one (the loops of `main`).
   std::function<std::optional<std::string>(const std::string &name)> literal;
 };
 

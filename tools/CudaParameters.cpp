@@ -108,8 +108,8 @@ std::vector<std::pair<std::size_t, std::size_t>> ConstantFolder::callsOf(const s
 
 std::optional<ConstantFolder::Impl::CallScope> ConstantFolder::Impl::callScopeAt(std::size_t file, std::size_t offset,
                                                                                  const std::string &function) const {
-  if (callsBound_.count(function) != 0)
-    return std::nullopt; // its call of itself: its parameters are read for the outer call
+  if (callsBound_.count(function) != 0 || !functionReturns(file, function))
+    return std::nullopt; // its call of itself, read for the outer call; or no body of several statements to read
   const std::size_t end = statementEndFrom(files_[file].code(), offset);
   std::optional<std::size_t> found;
   for (const auto &[callFile, call] : callsOf(function))
