@@ -159,6 +159,14 @@ TEST(OutParametersTest, EachCallOfAHelperReturnsWhatItsOwnArgumentsMakeIt) {
   const std::string launch = "int n = intArg(argc, argv, 1 << 16);\nint block = intArg(argc, argv, 128);\n"
                              "k<<<n / block, block>>>(x);";
   EXPECT_EQ(runWith({}, launch, nullptr, lookup), "512,1,1 x 128,1,1, 1");
+  // A positional argument's helper, `argv` passed on: each call reads its own index and default.
+  const std::string positional = "static int argOr(int argc, char **argv, int index, int def) {\n"
+                                 "  return argc > index ? atoi(argv[index]) : def;\n}\n";
+  const std::string sizes = "int n = argOr(argc, argv, 1, 1 << 16);\nint block = argOr(argc, argv, 2, 128);\n"
+                            "k<<<n / block, block>>>(x);";
+  EXPECT_EQ(runWith({}, sizes, nullptr, positional), "512,1,1 x 128,1,1, 1");
+  EXPECT_EQ(runWith({"4096"}, sizes, nullptr, positional), "32,1,1 x 128,1,1, 1");
+  EXPECT_EQ(runWith({"4096", "64"}, sizes, nullptr, positional), "64,1,1 x 64,1,1, 1");
   // A dim3, and a struct's member, each read for its own call.
   EXPECT_EQ(launchedAfter("dim3 small = gridFor(512);\nk<<<gridFor(1 << 20), 256>>>(x);",
                           "dim3 gridFor(int n) {\n  dim3 g((n + 255) / 256);\n  return g;\n}\n"),
