@@ -447,6 +447,22 @@ Lookup ConstantFolder::Impl::globalSetOnce(const std::string &name, std::size_t 
   }
   if (!runs)
     return Lookup::Absent; // every change is in a branch the program does not take: the declared value holds
+  if (function == "main") { // read in a function `main` calls: before the change, or after it
+    const std::string reader = files_[useFile].functionNameOf(useBody);
+    bool before = false, after = false;
+    for (const auto &[callFile, call] : callsOf(reader, useFile)) {
+      const bool inMain = callFile == setter->first && source.functionBodyAt(call) == setter->second;
+      if (inMain && !loopsAround(source, call).empty())
+        return Lookup::Unknown; // a loop may run it before the change and after it
+      (inMain && call < changes.front() ? before : after) = true;
+      if (inMain && call > changes.front() && call < *runs)
+        return Lookup::Unknown; // between two changes
+    }
+    if (before && after)
+      return Lookup::Unknown; // `int a = sized(1024); scale = 4; int b = sized(1024);`, both calls read
+    if (before)
+      return Lookup::Absent; // every call runs before `main` changes it: the declared value holds
+  }
   found = value;
   note({"global `" + name + "` set at " + source.where(*runs) + " in `" + function +
         "`, the only function that changes it, taken to run before it is read"});

@@ -335,8 +335,9 @@ std::optional<Number> ConstantFolder::Impl::function(std::size_t caller, std::si
                                                      int depth) const {
   ReturnFunction definition;
   const Lookup lookup = returnFunction(caller, name, definition);
+  // Its calls are this one alone (a global `main` sets after it, as it reads it); its parameters are bound below.
+  const std::optional<CallScope> scope = depth < kMaxDepth ? callScopeAt(caller, offset, name) : std::nullopt;
   if (lookup == Lookup::Absent && depth < kMaxDepth) {
-    const std::optional<CallScope> scope = callScopeAt(caller, offset, name);
     const std::optional<ReturnedValue> returned = reachedReturn(caller, name, depth);
     const std::optional<Number> value =
         returned ? number(returned->file, returned->offset, returned->text, depth + 1) : std::nullopt;

@@ -40,6 +40,27 @@ TEST(GlobalSetUpTest, TheAssignmentOfItsOneSetUpFunction) {
   EXPECT_EQ(folded("int rows;\nvoid run() { @ }\nint main() {\n  rows = 128;\n  run();\n}\n", "rows"), "128,1,1");
 }
 
+TEST(GlobalSetUpTest, AGlobalMainSetsIsReadAsEachCallSeesIt) {
+  // A helper called before `main` changes the global reads its declared value; one called after, the change.
+  const std::string scaled = "int scale = 1;\nint sized(int n) {\n  int m = n * scale;\n  return m;\n}\n";
+  EXPECT_EQ(launchedWith(scaled + "int main() {\n  float *x;\n  int a = sized(1024);\n  k<<<a / 256, 256>>>(x);\n"
+                                  "  scale = 4;\n}\n"),
+            "4,1,1 x 256,1,1");
+  EXPECT_EQ(launchedWith(scaled + "int main() {\n  float *x;\n  scale = 4;\n  int b = sized(1024);\n"
+                                  "  k<<<b / 256, 256>>>(x);\n}\n"),
+            "16,1,1 x 256,1,1");
+  // One call before and one after, read together (a body of one `return`, its calls not told apart), or a
+  // call in a loop that also changes it: open.
+  EXPECT_EQ(folded("int scale = 1;\nint sized() { return 1024 * scale; }\nvoid run() { @ }\n"
+                   "int main() {\n  sized();\n  scale = 4;\n  sized();\n  run();\n}\n",
+                   "sized()"),
+            "none");
+  EXPECT_EQ(folded("int scale = 1;\nvoid run() { @ }\nint main() {\n  for (int i = 0; i < 2; i++) {\n    run();\n"
+                   "    scale = 4;\n  }\n}\n",
+                   "scale * 64"),
+            "none");
+}
+
 TEST(GlobalSetUpTest, AnOptionLoopOfTheSetUpGivesWhatItsRunSets) {
   const std::string parse = "int rows = 1 << 16;\nvoid parse(int argc, char **argv) {\n"
                             "  for (int i = 1; i < argc; ++i)\n"
