@@ -20,6 +20,7 @@
 #include <optional>
 #include <set>
 #include <string_view>
+#include <tuple>
 #include <utility>
 
 namespace ptxdvfs::tools {
@@ -198,6 +199,15 @@ public:
   bool spend(std::size_t tokens) const override {
     folder_.examined_ += tokens;
     return folder_.examined_ <= kMaxNamesExamined;
+  }
+  void quiet(bool on) const override {
+    if (on) {
+      folder_.quieted_.emplace_back(folder_.notes_, folder_.openNotes_);
+      folder_.notes_ = folder_.openNotes_ = nullptr; // a fold that collects its own (a parameter's) still does
+    } else {
+      std::tie(folder_.notes_, folder_.openNotes_) = folder_.quieted_.back();
+      folder_.quieted_.pop_back();
+    }
   }
 
 private:

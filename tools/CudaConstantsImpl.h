@@ -564,6 +564,8 @@ private:
   /// Where the fold under way collects its notes (Notes): what its value
   /// rests on, and why parameters it reads are open; null where nobody asks.
   mutable std::vector<std::string> *notes_ = nullptr, *openNotes_ = nullptr;
+  /// notes_ and openNotes_ as they were before each quiet(true) still open (NamesAt::quiet()).
+  mutable std::vector<std::pair<std::vector<std::string> *, std::vector<std::string> *>> quieted_;
 };
 
 } // namespace ptxdvfs::tools

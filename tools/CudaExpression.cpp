@@ -113,7 +113,7 @@ private:
         return value;
       const bool decided = value->asReal() != 0 ? matched == "||" : matched == "&&";
       const std::size_t rightStart = at_;
-      auto right = (this->*next)();
+      auto right = unevaluated(decided, next);
       if (decided && !right) { // C does not evaluate it: `argc > 1 && atoi(argv[1]) > 0`
         at_ = rightStart;
         skipOperand({"&&", "||", "?", ":", ","});
@@ -164,7 +164,7 @@ private:
       return condition;
     const bool first = condition->asReal() != 0;
     const std::size_t takenStart = at_;
-    auto taken = conditional();
+    auto taken = unevaluated(!first, &Parser::conditional);
     if (!taken && !first) {
       at_ = takenStart;
       skipOperand({":"});
@@ -172,7 +172,7 @@ private:
     if ((first && !taken) || !accept(":"))
       return std::nullopt;
     const std::size_t otherStart = at_;
-    auto other = conditional();
+    auto other = unevaluated(first, &Parser::conditional);
     if (!other && first) {
       at_ = otherStart;
       skipOperand({",", ":"});
@@ -183,6 +183,16 @@ private:
     if ((taken && taken->real) || (other && other->real))
       chosen = Number{true, 0, chosen.asReal()}; // C's common type of the two
     return chosen;
+  }
+
+  /// `next()`, its reads noted nowhere where C does not evaluate it (`skipped`): parsed, for its type.
+  template <typename Next> std::optional<Number> unevaluated(bool skipped, Next next) {
+    if (skipped)
+      names_.quiet(true);
+    auto value = (this->*next)();
+    if (skipped)
+      names_.quiet(false);
+    return value;
   }
 
   std::optional<Number> logicalOr() { return leftAssociative({"||"}, &Parser::logicalAnd); }

@@ -111,6 +111,12 @@ public:
                                          int depth) const = 0;
   /// Counts `tokens` of expanded macros against the lookups' budget; false once it is spent.
   virtual bool spend(std::size_t tokens) const = 0;
+  /// From `quiet(true)` to its `quiet(false)`, the reads note nothing of
+  /// what a value rests on: the fold of an operand C does not evaluate
+  /// (the side of `?:` the condition does not take, the right of an `&&`
+  /// or `||` the left decides), done for its type or to skip it. Pairs
+  /// nest. Nothing is noted by default.
+  virtual void quiet(bool on) const { (void)on; }
 };
 
 /// All of `tokens` as one constant expression, `depth` names deep; nullopt

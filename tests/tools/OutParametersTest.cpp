@@ -180,6 +180,23 @@ TEST(OutParametersTest, EachCallOfAHelperReturnsWhatItsOwnArgumentsMakeIt) {
   EXPECT_EQ(launchedAfter("k<<<clampTo(4096, 1024) / clampTo(4, 8), 32>>>(x);", clamp), "none x 32,1,1");
 }
 
+TEST(OutParametersTest, TheReasonNamesOnlyTheSideOfAConditionalThatRuns) {
+  const std::string sizeOr = "int sizeOr(int argc, char **argv, int d) {\n  return argc > 1 ? atoi(argv[1]) : d;\n}\n";
+  const std::string launch = "int n = sizeOr(argc, argv, 1 << 16);\nk<<<n / 256, 256>>>(x);";
+  std::string how;
+  EXPECT_EQ(runWith({"4096"}, launch, &how, sizeOr), "16,1,1 x 256,1,1, 1");
+  EXPECT_NE(how.find("`argv[1]` = 4096"), std::string::npos) << how;
+  EXPECT_EQ(how.find("`d` ="), std::string::npos) << how; // folded for its type only
+  EXPECT_EQ(runWith({}, launch, &how, sizeOr), "256,1,1 x 256,1,1, 1");
+  EXPECT_NE(how.find("`d` = 65536"), std::string::npos) << how;
+  // The right of an `&&` the left decides is not evaluated either.
+  const std::string third = "int n = 1 << 16;\nif (argc > 3 && atoi(argv[1]) > 0)\n  n = atoi(argv[3]);\n"
+                            "k<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({"4096"}, third, &how), "256,1,1 x 256,1,1, 1");
+  EXPECT_NE(how.find("is false"), std::string::npos) << how;
+  EXPECT_EQ(how.find("`argv[1]` ="), std::string::npos) << how;
+}
+
 TEST(OutParametersTest, AnEarlyReturnThatRunsLeavesWhatWasSetBeforeIt) {
   // Run bare, `sizes` returns before it sets n (read as set before: 16 blocks).
   const std::string sizes = "void sizes(int argc, int &n) {\n  if (argc < 2)\n    return;\n  n = 4096;\n}\n";
