@@ -67,10 +67,20 @@ std::optional<Number> ConstantFolder::Impl::headCondition(std::size_t file, cons
   const std::string withoutCalls = withoutCommandLineCalls(written, arguments_);
   withoutArguments = withoutCalls != written || argumentsRead;
   const std::size_t middles = middles_;
+  // Noted aside: a fold that reads a loop's middle iteration is dropped, and so is what it read.
+  std::vector<std::string> notes, openNotes;
+  std::vector<std::string> *const outerNotes = notes_, *const outerOpen = openNotes_;
+  notes_ = outerNotes ? &notes : nullptr;
+  openNotes_ = outerOpen ? &openNotes : nullptr;
   const std::optional<Number> condition =
       depth < kMaxDepth ? number(file, foldAt, withoutAssignments(withoutCalls), depth + 1) : std::nullopt;
+  notes_ = outerNotes;
+  openNotes_ = outerOpen;
   if (middles_ != middles)
     return std::nullopt; // a loop's middle iteration does not say which way the others go
+  note(std::move(notes));
+  for (std::string &why : openNotes)
+    leftOpen(std::move(why));
   return condition;
 }
 

@@ -89,6 +89,22 @@ TEST(OptionLookupTest, AFlagsPresenceAndACastArgvAreRead) {
         << cast;
 }
 
+TEST(OptionLookupTest, AnOptionsLetterPassedAsACharacterIsComparedAsItsCode) {
+  const std::string letter = "static int optionValue(int argc, char **argv, char letter, int def) {\n"
+                             "  for (int i = 1; i + 1 < argc; ++i)\n"
+                             "    if (argv[i][0] == '-' && argv[i][1] == letter)\n"
+                             "      return atoi(argv[i + 1]);\n"
+                             "  return def;\n"
+                             "}\n";
+  const std::string lookups = "int n = optionValue(argc, argv, 'n', 1 << 16);\n"
+                              "int block = optionValue(argc, argv, 'b', 128);\nk<<<n / block, block>>>(x);";
+  std::string how;
+  EXPECT_EQ(runWith({"-b", "64", "-n", "4096"}, lookups, &how, letter), "64,1,1 x 64,1,1, 1");
+  // The `if` around the `return`, tried with the loop's middle pass before the loop is run, leaves no trace.
+  EXPECT_EQ(how.find("the middle of"), std::string::npos) << how;
+  EXPECT_NE(how.find("over `argv[3]` = -n; `argv[4]` = 4096"), std::string::npos) << how;
+}
+
 TEST(OptionLookupTest, TheFirstReturnThatRunsGivesTheValue) {
   const std::string help = "int intArg(int argc, char **argv, const char *name, int def) {\n"
                            "  for (int i = 1; i < argc - 1; i++) {\n"
