@@ -225,6 +225,11 @@ Lookup ConstantFolder::Impl::variable(std::size_t file, std::size_t before, cons
         continue;
       if (queriedElsewhere(file, at, name.size(), before))
         continue; // a global's query, which the global's declaration reads
+      if (const std::size_t equals = code.find_first_not_of(" \t\r\n", at + name.size());
+          before > at && equals < code.size() && code[equals] == '=' && code.compare(equals, 2, "==") != 0 &&
+          statementStartAround(code, at) == at && parenthesisAround(code, at) == std::string::npos &&
+          code.find_first_of(";{}", at) > before)
+        continue; // read in its own right side, `n = getIntArg(argc, argv, "-n", n);`: the value from before
       if (const int changedIn = source.outermostFunctionBodyAt(at);
           changedIn >= 0 && changedIn != source.outermostFunctionBodyAt(before))
         continue; // another function's change, of a global: its declaration weighs it (changedAnywhere())

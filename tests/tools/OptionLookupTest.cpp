@@ -105,6 +105,16 @@ TEST(OptionLookupTest, AnOptionsLetterPassedAsACharacterIsComparedAsItsCode) {
   EXPECT_NE(how.find("over `argv[3]` = -n; `argv[4]` = 4096"), std::string::npos) << how;
 }
 
+TEST(OptionLookupTest, AVariablePassedAsItsOwnFallbackKeepsItsValue) {
+  // `n = getIntArg(..., n);`: the call's argument reads `n` as it was before the assignment it is part of.
+  const std::string own = "int n = 1 << 16, block = 128;\nn = getIntArg(argc, argv, \"-n\", n);\n"
+                          "block = getIntArg(argc, argv, \"-b\", block);\nk<<<n / block, block>>>(x);";
+  EXPECT_EQ(runWith({}, own, nullptr, kGetIntArg), "512,1,1 x 128,1,1, 1");
+  EXPECT_EQ(runWith({"-b", "64"}, own, nullptr, kGetIntArg), "1024,1,1 x 64,1,1, 1");
+  // A loop's step is no such assignment: the launch it heads is not part of it.
+  EXPECT_EQ(runWith({}, "int n = 8;\nfor (int i = 0; i < 2; i = i + 1) k<<<n, 32>>>(x);"), "8,1,1 x 32,1,1, 2");
+}
+
 TEST(OptionLookupTest, TheFirstReturnThatRunsGivesTheValue) {
   const std::string help = "int intArg(int argc, char **argv, const char *name, int def) {\n"
                            "  for (int i = 1; i < argc - 1; i++) {\n"
