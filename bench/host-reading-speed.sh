@@ -4,7 +4,9 @@
 # can be reproduced. Each program sets 50 sizes from its command line (a getopt loop, a switch on
 # the option's letter, an else-if chain of strcmp), then launches the kernel of host_reading/
 # 500 times with them. Each is read bare (the declared 1024s) and with all 50 options given
-# (2048, 4096, ... 102400: the launches' mean is 52224 threads).
+# (2048, 4096, ... 102400: the launches' mean is 52224 threads). A fourth (stop 68) asks a helper
+# for each option, `s7 = intOption(argc, argv, "--s7", s7);`, which returns from inside its own
+# option loop: 50 calls, each read for its own flag.
 #
 # Usage: bench/host-reading-speed.sh [BUILD_DIR] [RUNS]   (defaults: build, 5)
 # Prints, per program and command line, the fastest and the median of RUNS runs, the peak
@@ -22,12 +24,12 @@ letters=(a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J
 
 # The part every program shares: the kernel (its PTX is host_reading/host_options.ptx), the sizes
 # declared, and after the option reading, the launches.
-write_program() { # $1: folder, then the option reading on standard input
+write_program() { # $1: folder, $2: functions before main (optional), then the option reading on standard input
   mkdir -p "$1"
   cp bench/host_reading/host_options.ptx "$1/"
   {
     cat bench/host_reading/host_options.cu
-    printf '#include <cstdlib>\n#include <cstring>\n#include <unistd.h>\n\nint main(int argc, char **argv) {\n'
+    printf '#include <cstdlib>\n#include <cstring>\n#include <unistd.h>\n\n%s\nint main(int argc, char **argv) {\n' "${2:-}"
     for ((k = 0; k < options; k++)); do printf '  int s%d = 1024;\n' "$k"; done
     cat
     printf '  float *x, *y;\n  cudaMalloc(&x, 1 << 30);\n  cudaMalloc(&y, 1 << 30);\n'
@@ -62,6 +64,15 @@ write_program() { # $1: folder, then the option reading on standard input
   printf '\n      return 1;\n  }\n'
 } | write_program "$work/strcmp"
 
+{
+  for ((k = 0; k < options; k++)); do printf '  s%d = intOption(argc, argv, "--s%d", s%d);\n' "$k" "$k" "$k"; done
+} | write_program "$work/lookup" 'static int intOption(int argc, char **argv, const char *name, int fallback) {
+  for (int i = 1; i + 1 < argc; i++)
+    if (strcmp(argv[i], name) == 0)
+      return atoi(argv[i + 1]);
+  return fallback;
+}'
+
 short_args="" long_args=""
 for ((k = 0; k < options; k++)); do
   short_args+="-${letters[k]} $(((k + 1) * 2048)) "
@@ -83,10 +94,10 @@ measure() { # $1: label, then the command
     { t[NR] = $1 } END { printf "%-32s fastest %.3f s   median %.3f s   %s MB\n    %s\n", label, t[1], t[int((NR + 1) / 2)], peak, first }'
 }
 
-for program in getopt letters strcmp; do
+for program in getopt letters strcmp lookup; do
   ptx=$work/$program/host_options.ptx
   args=$short_args
-  [[ $program == strcmp ]] && args=$long_args
+  [[ $program == strcmp || $program == lookup ]] && args=$long_args
   measure "$program, bare" "$build/ptxdvfs" loops "$ptx"
   measure "$program, all $options options" "$build/ptxdvfs" loops "$ptx" "--program-args=$args"
 done
