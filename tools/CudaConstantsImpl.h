@@ -67,6 +67,8 @@ public:
   /// itself too, whose arguments are folded as others are. Only the calls
   /// of the instance read (readCalls()) for a template it names.
   const std::vector<std::pair<std::size_t, std::size_t>> &callsOf(const std::string &name) const;
+  /// Every call of `name` in the files, whichever calls are read now; cached.
+  const std::vector<std::pair<std::size_t, std::size_t>> &everyCallOf(const std::string &name) const;
 
   std::optional<std::string> templateArgument(std::size_t file, std::size_t offset, const std::string &name,
                                               int depth) const;
@@ -130,7 +132,8 @@ private:
   /// when it ends, for the call to see no other call's and leave none behind.
   class CallScope;
   /// A CallScope for the one call of `function` in the statement of `file` from `offset` on; none where there is
-  /// none or several, or where a CallScope reads `function`'s calls already (its call of itself).
+  /// none or several, or where that statement is in `function`'s own body while a CallScope reads its calls
+  /// (its call of itself, whose parameters are read for the outer call).
   std::optional<CallScope> callScopeAt(std::size_t file, std::size_t offset, const std::string &function) const;
   /// The variable `name` as seen just `before` an offset of `file` (only
   /// file-scope ones from another file); Absent where none is declared.

@@ -22,6 +22,11 @@ const std::vector<std::pair<std::size_t, std::size_t>> &ConstantFolder::Impl::ca
     return bound->second; // the one a CallScope reads
   if (auto read = callsRead_.find(name); read != callsRead_.end())
     return read->second; // one instance's
+  return everyCallOf(name);
+}
+
+const std::vector<std::pair<std::size_t, std::size_t>> &
+ConstantFolder::Impl::everyCallOf(const std::string &name) const {
   auto cached = remembered_.calls.find(name);
   if (cached == remembered_.calls.end()) {
     std::vector<std::pair<std::size_t, std::size_t>> calls;
@@ -108,11 +113,12 @@ std::vector<std::pair<std::size_t, std::size_t>> ConstantFolder::callsOf(const s
 
 std::optional<ConstantFolder::Impl::CallScope> ConstantFolder::Impl::callScopeAt(std::size_t file, std::size_t offset,
                                                                                  const std::string &function) const {
-  if (callsBound_.count(function) != 0 || !functionReturns(file, function))
-    return std::nullopt; // its call of itself, read for the outer call; or no body of several statements to read
+  if (!functionReturns(file, function) ||
+      (callsBound_.count(function) != 0 && files_[file].functionNameAt(offset) == function))
+    return std::nullopt; // no body of several statements to read; or its call of itself, read for the outer call
   const std::size_t end = statementEndFrom(files_[file].code(), offset);
   std::optional<std::size_t> found;
-  for (const auto &[callFile, call] : callsOf(function))
+  for (const auto &[callFile, call] : everyCallOf(function)) // not only the one an outer CallScope reads
     if (callFile == file && call >= offset && call < end) {
       if (found)
         return std::nullopt; // `f(1) * f(2)`: which one the fold asks about is not known

@@ -176,6 +176,13 @@ TEST(OutParametersTest, EachCallOfAHelperReturnsWhatItsOwnArgumentsMakeIt) {
                           "struct Sizes { int n; int block; };\nSizes sizesFor(int n) {\n  Sizes s;\n  s.n = n;\n"
                           "  s.block = n < 4096 ? 64 : 256;\n  return s;\n}\n"),
             "4096,1,1 x 64,1,1");
+  // A call whose argument is another call's result: each read for its own, the inner one inside the outer.
+  EXPECT_EQ(launchedAfter("int a = clampTo(8192, 4096);\nint b = clampTo(a, 1024);\nk<<<a / b, b>>>(x);", clamp),
+            "4,1,1 x 1024,1,1");
+  // A function that calls itself is read no deeper than its first call.
+  EXPECT_EQ(launchedAfter("int b = fib(10);\nk<<<b, 32>>>(x);",
+                          "int fib(int n) {\n  if (n < 2)\n    return n;\n  return fib(n - 1) + fib(n - 2);\n}\n"),
+            "none x 32,1,1");
   // Two calls in one statement: which one the fold asks about is not known, and they disagree.
   EXPECT_EQ(launchedAfter("k<<<clampTo(4096, 1024) / clampTo(4, 8), 32>>>(x);", clamp), "none x 32,1,1");
 }
