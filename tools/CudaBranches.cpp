@@ -424,8 +424,12 @@ Lookup ConstantFolder::Impl::globalSetOnce(const std::string &name, std::size_t 
     return true;
   });
   const int useBody = files_[useFile].functionBodyAt(use);
-  if (!plain || !setter || depth >= kMaxDepth || useBody < 0 || (setter->first == useFile && useBody == setter->second))
-    return Lookup::Unknown; // read in the function that sets it before it does, or by a global's initializer
+  if (!plain || !setter || depth >= kMaxDepth || useBody < 0)
+    return Lookup::Unknown;                                  // read by a global's initializer
+  if (setter->first == useFile && useBody == setter->second) // `if (argc > 1) n = atoi(argv[1]);` in `main`, run bare
+    // Read in the function that sets it: each change before the read was passed by (variable()), and those after
+    // it run later, unless a loop holds the read.
+    return loopsAround(files_[useFile], use).empty() ? Lookup::Absent : Lookup::Unknown;
   const CudaCode &source = files_[setter->first];
   const std::string function = source.functionNameOf(setter->second);
   const std::optional<std::size_t> exit = bodyLeftAt(setter->first, setter->second, depth);

@@ -61,6 +61,17 @@ TEST(GlobalSetUpTest, AGlobalMainSetsIsReadAsEachCallSeesIt) {
             "none");
 }
 
+TEST(GlobalSetUpTest, AGlobalMainSetsAndReadsKeepsItsDeclaredValueWhereNoChangeRuns) {
+  const std::string global = "int n = 1 << 16;\n";
+  const std::string overridden = "if (argc > 1)\n  n = atoi(argv[1]);\nk<<<n / 256, 256>>>(x);";
+  EXPECT_EQ(runWith({}, overridden, nullptr, global), "256,1,1 x 256,1,1, 1"); // run bare
+  EXPECT_EQ(runWith({"4096"}, overridden, nullptr, global), "16,1,1 x 256,1,1, 1");
+  // Changed after the launch: later. In a loop around the launch: a later pass sees it.
+  EXPECT_EQ(runWith({}, "k<<<n / 256, 256>>>(x);\nn = 1024;", nullptr, global), "256,1,1 x 256,1,1, 1");
+  EXPECT_EQ(runWith({}, "for (int i = 0; i < 2; i++) {\n  k<<<n / 256, 256>>>(x);\n  n = 1024;\n}", nullptr, global),
+            "none x 256,1,1, 2");
+}
+
 TEST(GlobalSetUpTest, AnOptionLoopOfTheSetUpGivesWhatItsRunSets) {
   const std::string parse = "int rows = 1 << 16;\nvoid parse(int argc, char **argv) {\n"
                             "  for (int i = 1; i < argc; ++i)\n"
