@@ -105,8 +105,8 @@ private:
   /// `written`, code of `loop`'s body, read where its run reached the statement asked about: the counter as it is
   /// there, the body's names as their pass gave them, `shifted` where it moved `argv` on. nullopt where that
   /// does not read.
-  std::optional<std::string> readInPass(const HandLoop &loop, const OptionLoopRun &run, const std::string &written,
-                                        LoopPlace &place) const;
+  std::optional<std::string> readInPass(const HandLoop &loop, const OptionLoopRun &run,
+                                        const std::string &written) const;
   /// The change of `name` at `at`, its only one in a loop that reads options by hand (OptionLoopBody: `for (int i
   /// = 1; i < argc; ++i) { if (!strcmp(argv[i], "-n")) n = atoi(argv[++i]); ... }`), read after the loop: the
   /// loop run over the arguments, each pass taking the branches whose conditions hold; its last run, if any,

@@ -67,10 +67,9 @@ const OptionLoopRun &ConstantFolder::Impl::CommandLine::handLoopRun(std::size_t 
 }
 
 std::optional<std::string> ConstantFolder::Impl::CommandLine::readInPass(const HandLoop &loop, const OptionLoopRun &run,
-                                                                         const std::string &written,
-                                                                         LoopPlace &place) const {
+                                                                         const std::string &written) const {
   const std::string &shifted = loop.head.shifted, &counter = loop.head.counted.counter;
-  place = *run.reached;
+  LoopPlace place = *run.reached; // stepped as `written`'s own `++i` and `argv++` read
   std::optional<std::string> read = shifted.empty() ? written : withShiftedRead(written, shifted, place.shift);
   return read ? withCounterRead(withAliasesRead(*read, loop.body, counter, shifted, run.pass), counter, place.counter)
               : std::nullopt;
@@ -121,8 +120,7 @@ std::optional<OptionCase> ConstantFolder::Impl::CommandLine::handReadOption(std:
   }
   folder_.note({"`" + name + "` set at " + source.where(at) + " in the pass of the option loop at " +
                 source.where(loop.loop.at) + " over " + run.over + ", " + programRun(folder_.arguments_)});
-  LoopPlace place;
-  const std::optional<std::string> read = readInPass(loop, run, *assigned, place);
+  const std::optional<std::string> read = readInPass(loop, run, *assigned);
   const Impl::ShiftedArray rewritten{loop.head.shifted, file, at};
   const Impl::ShiftedArray *const outer = folder_.shiftedArray_;
   folder_.shiftedArray_ = loop.head.shifted.empty() ? outer : &rewritten;
@@ -154,9 +152,8 @@ ConstantFolder::Impl::CommandLine::optionLoopReturn(std::size_t file, std::size_
     return std::nullopt;
   folder_.note({"the `return` at " + source.where(at) + " runs in the pass of the option loop at " +
                 source.where(loop.loop.at) + " over " + run.over + ", " + programRun(folder_.arguments_)});
-  LoopPlace place;
   const std::optional<std::string> read =
-      readInPass(loop, run, trimmed(std::string_view(code).substr(at + 6, end - 1 - at - 6)), place);
+      readInPass(loop, run, trimmed(std::string_view(code).substr(at + 6, end - 1 - at - 6)));
   return read ? std::optional<std::optional<std::string>>(read) : std::nullopt;
 }
 
